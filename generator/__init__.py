@@ -1,0 +1,1 @@
+"""toolwire generator: spec/ (YAML) + templates/ (Jinja) → generated/toolwire (Python)."""

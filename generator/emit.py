@@ -1,0 +1,616 @@
+"""Compile one provider's codecs into straight-line Python functions (source text).
+
+Each codec becomes ``_<name>_to_ir(obj, path, ctx)`` and ``_<name>_from_ir(node, path, ctx)``.
+Paths are ``(parent, key)`` tuples, formatted only when an error or a loss is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .spec import JSON_TYPES, Codec, Provider, Rule, Spec
+
+
+@dataclass
+class Function:
+    name: str
+    doc: str
+    lines: list[str]
+    params: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.params:
+            first = "obj: Any" if self.name.endswith("_to_ir") else "node: Any"
+            self.params = f"{first}, path: Any, ctx: Context"
+
+
+@dataclass
+class Module:
+    provider: Provider
+    constants: list[str] = field(default_factory=list)
+    functions: list[Function] = field(default_factory=list)
+
+
+def py(value) -> str:
+    """A Python literal for a YAML value (repr is deterministic for str/int/bool/None/list/dict)."""
+    return repr(value)
+
+
+def var(text: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in text)
+
+
+class ProviderCompiler:
+    def __init__(self, spec: Spec, provider: Provider) -> None:
+        self.spec = spec
+        self.p = provider
+        self.module = Module(provider)
+
+    def compile(self) -> Module:
+        for codec in self.p.codecs.values():
+            getattr(self, f"_{codec.kind}")(codec)
+        return self.module
+
+    # --- helpers ---------------------------------------------------------------------------------
+
+    def const(self, line: str) -> None:
+        self.module.constants.append(line)
+
+    def fn(self, name: str, doc: str, lines: list[str]) -> None:
+        self.module.functions.append(Function(name, doc, lines))
+
+    def codec(self, name: str) -> Codec:
+        return self.p.codecs[name]
+
+    def ir_field_default(self, cls_name: str, field_name: str) -> str:
+        schema = self.spec.ir_classes[cls_name].fields[field_name]
+        if "default" in schema:
+            return py(schema["default"])
+        types = schema.get("type")
+        types = types if isinstance(types, list) else [types]
+        if "null" in types or "anyOf" in schema or not types or types == [None]:
+            return "None"
+        return {"string": "''", "object": "{}", "array": "[]", "boolean": "False", "integer": "0", "number": "0"}.get(types[0], "None")
+
+    # --- object codecs ---------------------------------------------------------------------------
+
+    def _object(self, c: Codec) -> None:
+        cls = self.spec.ir_classes[c.ir]
+        known: dict[tuple, set] = {(): set()}
+        for rule in c.rules:
+            segs = rule.segments
+            for i in range(len(segs)):
+                known.setdefault(tuple(segs[:i]), set()).add(segs[i])
+                if i < len(segs) - 1:
+                    known.setdefault(tuple(segs[: i + 1]), set())
+        for conv in (self.codec(r.conversation) for r in c.rules if r.conversation):
+            if conv.hoist:
+                known[()].add(str(conv.hoist["wire"]))
+        for prefix, keys in known.items():
+            self.const(f"_KNOWN_{var(c.name)}{'_' + var('.'.join(prefix)) if prefix else ''} = frozenset({py(sorted(keys))})")
+        self._object_parse(c, cls, known)
+        self._object_render(c, cls, known)
+
+    def _src(self, prefix: tuple) -> str:
+        return "obj" if not prefix else "o_" + var("_".join(prefix))
+
+    def _pth(self, prefix: tuple) -> str:
+        return "path" if not prefix else "p_" + var("_".join(prefix))
+
+    def _object_parse(self, c: Codec, cls, known) -> None:
+        L = [
+            "if type(obj) is not dict:",
+            f"    raise WrongTypeError(path, 'expected an object, got ' + tw._json_type(obj))",
+            "hints = None",
+        ]
+        # nested containers, outermost first
+        for prefix in sorted(known, key=len):
+            if not prefix:
+                continue
+            parent, key = prefix[:-1], prefix[-1]
+            src, p = self._src(prefix), self._pth(prefix)
+            psrc, pp = self._src(parent), self._pth(parent)
+            required = any(r.required and tuple(r.segments[: len(prefix)]) == prefix for r in c.rules)
+            if key.isdigit():
+                L.append(f"{p} = ({pp}, {int(key)})")
+                L.append(f"{src} = {psrc}[{int(key)}] if len({psrc}) > {int(key)} else {{}}")
+                if int(key) == 0:
+                    L.append(f"if len({psrc}) > 1:")
+                    L.append(f"    ctx.lose({pp}, 'only the first of ' + str(len({psrc})) + ' items is kept')")
+                L.append(f"if type({src}) is not dict:")
+                L.append(f"    raise WrongTypeError({p}, 'expected an object')")
+                continue
+            nxt = sorted(known[prefix])
+            is_list = bool(nxt) and all(k.isdigit() for k in nxt)
+            L.append(f"{p} = ({pp}, {py(key)})")
+            L.append(f"{src} = {psrc}.get({py(key)})")
+            L.append(f"if {src} is None:")
+            if required:
+                L.append(f"    raise tw.missing({p})")
+            else:
+                L.append(f"    {src} = {'[]' if is_list else '{}'}")
+            L.append(f"elif type({src}) is not {'list' if is_list else 'dict'}:")
+            L.append(f"    raise WrongTypeError({p}, 'expected an {'array' if is_list else 'object'}, got ' + tw._json_type({src}))")
+        values: dict[str, list[str]] = {}
+        for i, rule in enumerate(c.rules):
+            L.extend(self._rule_parse(c, rule, i, values))
+        args = []
+        for name, value in c.set.items():
+            args.append(f"{name}={py(value)}")
+        for fname in cls.fields:
+            if fname in ("provider_data",) or fname in c.set:
+                continue
+            exprs = values.get(fname)
+            if not exprs:
+                if fname in cls.required and fname != "type":
+                    args.append(f"{fname}={self.ir_field_default(cls.name, fname)}")
+                continue
+            if len(exprs) == 1:
+                args.append(f"{fname}={exprs[0]}")
+            else:
+                args.append(f"{fname}=[{', '.join('*(' + e + ' or ())' for e in exprs)}]")
+        L.append(f"node = ir.{cls.name}({', '.join(args)})")
+        extras = []
+        for prefix in sorted(known, key=len):
+            nxt = known[prefix]
+            if nxt and all(k.isdigit() for k in nxt):
+                continue
+            kname = f"_KNOWN_{var(c.name)}{'_' + var('.'.join(prefix)) if prefix else ''}"
+            extras.append((prefix, kname))
+        L.append(f"extra = tw.extra_fields(obj, {extras[0][1]})")
+        for prefix, kname in extras[1:]:
+            src = self._src(prefix)
+            L.append(f"if {src} and not {kname}.issuperset({src}):")
+            L.append(f"    extra = tw.nested_extra(extra, {py('.'.join(prefix))}, tw.extra_fields({src}, {kname}))")
+        if "provider_data" in cls.fields:
+            L.append("if extra is not None or hints is not None:")
+            L.append("    node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)")
+        else:
+            L.append("if extra is not None:")
+            L.append(f"    ctx.lose(path, 'fields ' + ', '.join(sorted(extra)) + ' are not kept')")
+        L.append("return node")
+        self.fn(f"_{c.name}_to_ir", f"{c.doc or c.name} (wire → IR {cls.name}).", L)
+
+    def _rule_parse(self, c: Codec, rule: Rule, idx: int, values: dict) -> list[str]:
+        L: list[str] = []
+        segs = rule.segments
+        v = f"v{idx}"
+        if rule.conversation:
+            conv = self.codec(rule.conversation)
+            hoisted = f"obj.get({py(str(conv.hoist['wire']))})" if conv.hoist else "None"
+            L.append(f"v{idx} = _{conv.name}_to_ir(obj.get({py(segs[-1])}), {hoisted}, (path, {py(segs[-1])}), ctx)")
+            values.setdefault(rule.ir[0], []).append(v)
+            return L
+        if not segs:  # IR-only rule with a fallback value
+            values.setdefault(rule.ir[0], []).append(py(rule.default))
+            return L
+        src, psrc = self._src(tuple(segs[:-1])), self._pth(tuple(segs[:-1]))
+        key = segs[-1]
+        p = f"({psrc}, {py(key)})"
+        L.append(f"{v} = {src}.get({py(key)})")
+        if rule.alias:
+            L.append(f"if {v} is None:")
+            L.append(f"    {v} = {src}.get({py(rule.alias)})")
+            L.append(f"    if {v} is not None:")
+            L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, 'alias')")
+        if rule.required:
+            L.append(f"if {v} is None:")
+            L.append(f"    raise tw.missing({p})")
+        jt = JSON_TYPES.get(rule.type or "any")
+        if jt and not rule.transform:
+            check = {"number": f"type({v}) not in (int, float)", "int": f"type({v}) is not int"}.get(jt, f"type({v}) is not {jt}")
+            L.append(f"if {v} is not None and {check}:")
+            L.append(f"    raise WrongTypeError({p}, 'expected {rule.type}, got ' + tw._json_type({v}))")
+        if rule.has_const:
+            L.append(f"if {v} is not None and {v} != {py(rule.const)}:")
+            L.append(f"    raise UnknownVariantError({p}, 'expected ' + {py(repr(rule.const))} + ', got ' + repr({v}))")
+            if rule.emit == "if_seen":
+                L.append(f"if {v} is not None:")
+                L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'seen')")
+            return L
+        irs = rule.ir
+        if rule.transform:
+            tr = self.spec.transforms[rule.transform]
+            call = self._fill(tr.parse, rule, value=v, path=p)
+            targets = [f"v{idx}_{n}" for n in range(len(irs))]
+            if tr.returns_hint:
+                targets.append(f"h{idx}")
+            L.append(f"if {v} is not None:")
+            L.append(f"    {', '.join(targets)} = {call}")
+            if tr.returns_hint:
+                L.append(f"    if h{idx} is not None:")
+                L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, h{idx})")
+            L.append("else:")
+            defaults = [py(rule.default) if (rule.has_default and n == 0) else "None" for n in range(len(irs))]
+            L.append(f"    {', '.join(targets[: len(irs)])} = {', '.join(defaults)}")
+            if rule.emit_null:
+                L.append(f"    if {py(key)} not in {src}:")
+                L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, 'absent')")
+            for n, name in enumerate(irs):
+                values.setdefault(name, []).append(targets[n])
+            return L
+        target = irs[0]
+        if rule.codec:
+            sub = self.codec(rule.codec)
+            L.append(f"if {v} is not None:")
+            L.append(f"    {v} = _{sub.name}_to_ir({v}, {p}, ctx)")
+            if sub.kind == "enum" and self._enum_not_injective(sub):
+                L.append(f"    if _{var(sub.name).upper()}_RENDER.get({v}) != {src}.get({py(key)}):")
+                L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, {src}.get({py(key)}))")
+        elif rule.list_of:
+            sub = self.codec(rule.list_of)
+            L.append(f"if {v} is not None:")
+            L.append(f"    {v} = [_{sub.name}_to_ir(x, ({p}, i), ctx) for i, x in enumerate(tw.expect_list({v}, {p}))]")
+            if not rule.required:
+                L.append(f"    if not {v}:")
+                L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, 'empty')")
+        if rule.has_default:
+            L.append(f"if {v} is None:")
+            L.append(f"    {v} = {py(rule.default)}")
+            L.append(f"elif {v} == {py(rule.default)}:")
+            L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'explicit_default')")
+        values.setdefault(target, []).append(v)
+        return L
+
+    def _fill(self, template: str, rule: Rule, value: str = "", path: str = "", irs: list[str] | None = None, hint: str = "None") -> str:
+        subs = {"value": value, "path": path, "hint": hint}
+        if rule.codec:
+            subs["codec_to_ir"] = f"_{rule.codec}_to_ir"
+            subs["codec_from_ir"] = f"_{rule.codec}_from_ir"
+        for k, v in rule.args.items():
+            subs[k] = py(v)
+        for n, expr in enumerate(irs or []):
+            subs[f"ir{n}"] = expr
+        return template.format(**subs)
+
+    def _object_render(self, c: Codec, cls, known) -> None:
+        L = ["out = {}"]
+        has_pd = "provider_data" in cls.fields
+        if has_pd:
+            L.append("pd = node.provider_data")
+            L.append("hints = pd.hints if pd is not None and pd.provider == PROVIDER else None")
+        else:
+            L.append("hints = None")
+        made: set[tuple] = set()
+        list_prefixes = {p for p, keys in known.items() if keys and all(k.isdigit() for k in keys)}
+        for idx, rule in enumerate(c.rules):
+            segs = rule.segments
+            if rule.conversation:
+                conv = self.codec(rule.conversation)
+                ir_name = rule.ir[0]
+                L.append(f"v{idx}, hoisted = _{conv.name}_from_ir(node.{ir_name}, (path, {py(ir_name)}), ctx)")
+                L.append(f"out[{py(segs[-1])}] = v{idx}")
+                if conv.hoist:
+                    L.append("if hoisted is not None:")
+                    L.append(f"    out[{py(str(conv.hoist['wire']))}] = hoisted")
+                continue
+            if not segs:
+                continue
+            for i in range(1, len(segs)):
+                prefix = tuple(segs[:i])
+                if prefix in made:
+                    continue
+                made.add(prefix)
+                parent = self._out(prefix[:-1])
+                key = prefix[-1]
+                if prefix in list_prefixes:
+                    L.append(f"{self._out(prefix)} = {parent}[{py(key)}] = []")
+                elif key.isdigit():
+                    L.append(f"{self._out(prefix)} = {{}}")
+                    L.append(f"{parent}.append({self._out(prefix)})")
+                else:
+                    L.append(f"{self._out(prefix)} = {parent}[{py(key)}] = {{}}")
+            L.extend(self._rule_render(c, rule, idx))
+        # drop nested containers nothing was written to (innermost first)
+        for prefix in sorted(made, key=len, reverse=True):
+            parent, key = self._out(prefix[:-1]), prefix[-1]
+            if key.isdigit():
+                continue
+            L.append(f"if not {self._out(prefix)}:")
+            L.append(f"    del {parent}[{py(key)}]")
+        if has_pd:
+            L.append("if pd is not None and pd.fields:")
+            L.append("    tw.restore(out, pd, PROVIDER, path, ctx)")
+        for name, value in c.set.items():
+            pass
+        L.append("return out")
+        self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR {cls.name} → wire).", L)
+
+    def _out(self, prefix: tuple) -> str:
+        return "out" if not prefix else "w_" + var("_".join(prefix))
+
+    def _rule_render(self, c: Codec, rule: Rule, idx: int) -> list[str]:
+        L: list[str] = []
+        segs = rule.segments
+        dst = self._out(tuple(segs[:-1]))
+        key = segs[-1]
+        slot = f"{dst}[{py(key)}]"
+        p = "path"
+        if rule.has_const:
+            if rule.emit == "if_seen":
+                L.append(f"if hints is not None and hints.get({py(rule.wire)}) == 'seen':")
+                L.append(f"    {slot} = {py(rule.const)}")
+            else:
+                L.append(f"{slot} = {py(rule.const)}")
+            return L
+        irs = rule.ir
+        exprs = [self._select(rule, f"node.{name}") for name in irs]
+        v = f"v{idx}"
+        if rule.transform:
+            tr = self.spec.transforms[rule.transform]
+            hint = f"(hints.get({py(rule.wire)}) if hints is not None else None)"
+            call = self._fill(tr.render, rule, path=f"({p}, {py(irs[0])})", irs=exprs, hint=hint)
+            L.append(f"{v} = {call}")
+            if rule.emit_null:
+                L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
+            else:
+                L.append(f"if {v} is not None:")
+            L.append(f"    {slot} = {v}")
+            return L
+        L.append(f"{v} = {exprs[0]}")
+        if rule.codec:
+            sub = self.codec(rule.codec)
+            L.append(f"if {v} is not None:")
+            if sub.kind == "enum" and self._enum_not_injective(sub):
+                L.append(f"    h = hints.get({py(rule.wire)}) if hints is not None else None")
+                L.append(f"    if h is not None and _{var(sub.name).upper()}_PARSE.get(h) == {v}:")
+                L.append(f"        {v} = h")
+                L.append("    else:")
+                L.append(f"        {v} = _{sub.name}_from_ir({v}, ({p}, {py(irs[0])}), ctx)")
+            else:
+                L.append(f"    {v} = _{sub.name}_from_ir({v}, ({p}, {py(irs[0])}), ctx)")
+        elif rule.list_of:
+            sub = self.codec(rule.list_of)
+            L.append(f"if {v} is not None:")
+            L.append(f"    {v} = [y for y in (_{sub.name}_from_ir(x, ({p}, {py(irs[0])}, i), ctx) for i, x in enumerate({v})) if y is not None]")
+        if rule.has_default:
+            L.append(f"if {v} == {py(rule.default)} and (hints is None or hints.get({py(rule.wire)}) != 'explicit_default'):")
+            L.append(f"    {v} = None")
+        if rule.has_fallback:
+            L.append(f"if {v} is None:")
+            L.append(f"    {v} = {py(rule.fallback)}")
+            L.append(f"    ctx.lose(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name}; sent {rule.fallback!r}')})")
+        if rule.list_of and not rule.required:
+            L.append(f"if {v}:")
+            L.append(f"    {slot} = {v}")
+            L.append(f"elif {v} is not None and hints is not None and hints.get({py(rule.wire)}) == 'empty':")
+            L.append(f"    {slot} = []")
+        elif rule.required or rule.emit_null:
+            L.append(f"{slot} = {v}")
+        else:
+            L.append(f"if {v} is not None:")
+            L.append(f"    {slot} = {v}")
+        return L
+
+    def _select(self, rule: Rule, expr: str) -> str:
+        if not rule.select:
+            return expr
+        if rule.select == ["rest"]:
+            others = set()
+            codec_rules = [r for c in self.p.codecs.values() if c.kind == "object" for r in c.rules if rule in c.rules]
+            for r in codec_rules:
+                if r is not rule and r.select and r.ir == rule.ir and r.select != ["rest"]:
+                    others.update(r.select)
+            classes = ", ".join(f"ir.{n}" for n in sorted(others))
+            return f"[x for x in {expr} if type(x) not in ({classes},)]"
+        classes = ", ".join(f"ir.{n}" for n in rule.select)
+        return f"[x for x in {expr} if type(x) in ({classes},)]"
+
+    # --- unions ------------------------------------------------------------------------------------
+
+    def _union(self, c: Codec) -> None:
+        L = []
+        if c.scalar:
+            sc = c.scalar
+            L.append("if type(obj) is str:")
+            L.append(f"    return ir.{sc['ir']}({sc['field']}=_{sc['codec']}_to_ir(obj, path, ctx))")
+        L.append("if type(obj) is not dict:")
+        L.append("    raise WrongTypeError(path, 'expected an object, got ' + tw._json_type(obj))")
+        if c.tag_by_key:
+            for variant in c.variants:
+                L.append(f"if {py(variant['tag'])} in obj:")
+                L.extend("    " + line for line in self._variant_parse(c, variant))
+            what = "a key of " + ", ".join(v["tag"] for v in c.variants)
+        else:
+            default = py(c.tag_default) if c.tag_default else "None"
+            L.append(f"tag = obj.get({py(c.tag)}, {default})")
+            for variant in c.variants:
+                L.append(f"if tag == {py(variant['tag'])}:")
+                L.extend("    " + line for line in self._variant_parse(c, variant))
+            what = f"{c.tag} " + ", ".join(repr(v["tag"]) for v in c.variants)
+        if c.unknown == "opaque":
+            L.append("return ir.OpaquePart(provider=PROVIDER, data=obj)")
+        elif c.tag_by_key:
+            L.append(f"raise UnknownVariantError(path, {py('expected ' + what)})")
+        else:
+            L.append(f"raise UnknownVariantError((path, {py(c.tag)}), 'unknown {c.tag} ' + repr(tag) + {py('; expected one of ' + ', '.join(repr(v['tag']) for v in c.variants))})")
+        self.fn(f"_{c.name}_to_ir", f"{c.doc or c.name}: dispatch on {'the key present' if c.tag_by_key else c.tag} (wire → IR).", L)
+        self._union_render(c)
+
+    def _variant_parse(self, c: Codec, variant: dict) -> list[str]:
+        sub = self.codec(variant["codec"])
+        call = f"_{sub.name}_to_ir(obj, path, ctx)"
+        L = []
+        if variant.get("part_of"):
+            L.append(f"node = {call}")
+            L.append("ctx.results.append((node, path))" if sub.ir == "ToolResult" else "")
+            L.append(f"return ir.Message(role={py(variant['part_of'])}, parts=[node])")
+        elif variant.get("hint_only"):
+            L.append(f"node = {call}")
+            L.append(f"tw.set_hint(node, PROVIDER, '$tag', {py(variant['tag'])})")
+            L.append("return node")
+        elif sub.ir == "ToolResult":
+            L.append(f"node = {call}")
+            L.append("ctx.results.append((node, path))")
+            L.append("return node")
+        else:
+            L.append(f"return {call}")
+        return [line for line in L if line]
+
+    def _union_render(self, c: Codec) -> None:
+        variants = [v for v in c.variants if not v.get("part_of")]
+        by_role = all(self.codec(v["codec"]).ir == "Message" for v in variants)
+        L = []
+        if by_role:
+            L.append("role = node.role")
+            hinted = [v for v in variants if v.get("hint_only")]
+            if hinted:
+                L.append("tag = tw.hint_of(node, PROVIDER, '$tag')")
+                for v in hinted:
+                    L.append(f"if tag == {py(v['tag'])}:")
+                    L.append(f"    return _{v['codec']}_from_ir(node, path, ctx)")
+            for v in variants:
+                if v.get("hint_only"):
+                    continue
+                role = self.codec(v["codec"]).set.get("role")
+                if role is None:
+                    L.append(f"return _{v['codec']}_from_ir(node, path, ctx)")
+                    break
+                L.append(f"if role == {py(role)}:")
+                L.append(f"    return _{v['codec']}_from_ir(node, path, ctx)")
+            else:
+                L.append(f"raise UnknownVariantError((path, 'role'), {py(self.p.name + ' has no message role ')} + repr(role))")
+        elif c.scalar:
+            sc = c.scalar
+            for v in variants:
+                sub = self.codec(v["codec"])
+                for key, value in sub.set.items():
+                    L.append(f"if node.{key} == {py(value)}:")
+                    L.append(f"    return _{sub.name}_from_ir(node, path, ctx)")
+            L.append(f"return _{sc['codec']}_from_ir(node.{sc['field']}, path, ctx)")
+        else:
+            L.append("t = type(node)")
+            seen_classes = []
+            for v in variants:
+                sub = self.codec(v["codec"])
+                cls = sub.ir
+                when = v.get("when")
+                if when:
+                    L.append(f"if t is ir.{cls} and node.{when} is not None:")
+                else:
+                    if cls in seen_classes:
+                        continue
+                    L.append(f"if t is ir.{cls}:")
+                seen_classes.append(cls)
+                L.append(f"    return _{sub.name}_from_ir(node, path, ctx)")
+            if c.unknown == "opaque" or "OpaquePart" not in seen_classes:
+                L.append("if t is ir.OpaquePart:")
+                L.append("    return tw.opaque_render(node, PROVIDER, path, ctx)")
+            L.append(f"ctx.lose(path, {py(self.p.name + ' cannot express ')} + t.__name__ + {py(' here; dropped')})")
+            L.append("return None")
+        self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR → wire).", L)
+
+    # --- enums -------------------------------------------------------------------------------------
+
+    def _enum_not_injective(self, c: Codec) -> bool:
+        return any(c.render_table.get(ir_v) != wire_v for wire_v, ir_v in c.parse_table.items())
+
+    def _enum(self, c: Codec) -> None:
+        n = var(c.name).upper()
+        self.const(f"_{n}_PARSE = {py(c.parse_table)}")
+        self.const(f"_{n}_RENDER = {py(c.render_table)}")
+        self.fn(
+            f"_{c.name}_to_ir", f"enum_map: {c.what} (wire → IR).",
+            [f"return tw.enum_parse(_{n}_PARSE, obj, path, {py(c.what)})"],
+        )
+        self.fn(
+            f"_{c.name}_from_ir", f"enum_map: {c.what} (IR → wire).",
+            [f"return tw.enum_render(_{n}_RENDER, node, path, {py(c.what)}, ctx)"],
+        )
+
+    # --- conversations -------------------------------------------------------------------------
+
+    def _conversation(self, c: Codec) -> None:
+        element = self.codec(c.element)
+        group = py(sorted(c.group))
+        self.const(f"_GROUP_{var(c.name).upper()} = frozenset({group})")
+        L = ["messages = []"]
+        if c.hoist:
+            L.extend(self._hoist_parse(c))
+        L.append("if items is None:")
+        L.append("    raise tw.missing(path)")
+        L.append("for i, item in enumerate(tw.expect_list(items, path)):")
+        L.append(f"    messages.append(_{element.name}_to_ir(item, (path, i), ctx))")
+        L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()})")
+        self.module.functions.append(Function(f"_{c.name}_to_ir", f"{c.doc or c.name} (wire → IR messages).", L, "items: Any, hoisted: Any, path: Any, ctx: Context"))
+        self._conversation_render(c, element)
+
+    def _hoist_parse(self, c: Codec) -> list[str]:
+        h = c.hoist
+        wire = str(h["wire"])
+        sub = self.codec(h["codec"])
+        L = ["if hoisted is not None:"]
+        hp = f"((path[0], {py(wire)}) if type(path) is tuple else {py(wire)})"
+        if h.get("transform"):
+            tr = self.spec.transforms[h["transform"]]
+            fake = Rule(node=None, wire=wire, ir=["parts"], codec=sub.name, args=dict(h.get("args") or {}))
+            call = self._fill(tr.parse, fake, value="hoisted", path=hp)
+            L.append(f"    parts, hint = {call}")
+            L.append("    system = ir.Message(role='system', parts=parts)")
+            L.append("    if hint is not None:")
+            L.append("        system.provider_data = ir.ProviderData(provider=PROVIDER, hints={'$hoist': hint})")
+        else:
+            L.append(f"    system = _{sub.name}_to_ir(hoisted, {hp}, ctx)")
+            L.append("    system.role = 'system'")
+        L.append("    messages.append(system)")
+        return L
+
+    def _conversation_render(self, c: Codec, element: Codec) -> None:
+        L = []
+        if c.hoist:
+            L.append("system, messages = layout.hoist_system(messages, ctx)")
+            L.append("hoisted = None")
+            L.append("if system:")
+            h = c.hoist
+            sub = self.codec(h["codec"])
+            L.append("    first = system[0]")
+            L.append("    parts = [p for m in system for p in m.parts]")
+            if h.get("transform"):
+                tr = self.spec.transforms[h["transform"]]
+                fake = Rule(node=None, wire=str(h["wire"]), ir=["parts"], codec=sub.name, args=dict(h.get("args") or {}))
+                hint = "(first.provider_data.hints or {}).get('$hoist') if first.provider_data is not None and first.provider_data.provider == PROVIDER else None"
+                call = self._fill(tr.render, fake, path=f"(path, 0)", irs=["parts"], hint=f"({hint})")
+                L.append(f"    hoisted = {call}")
+            else:
+                L.append("    merged = first if len(system) == 1 else ir.Message(role='system', parts=parts, provider_data=first.provider_data)")
+                L.append(f"    hoisted = _{sub.name}_from_ir(merged, (path, 0), ctx)")
+        else:
+            L.append("hoisted = None")
+        if c.reorder_results:
+            L.append("messages = layout.reorder_results(messages)")
+        if c.role_map or c.merge:
+            role_map = py(dict(c.role_map))
+            if c.merge:
+                L.append(f"messages = layout.merge_turns(messages, {role_map})")
+            else:
+                L.append(f"messages = layout.map_roles(messages, {role_map})")
+        part_variants = [v for v in element.variants if v.get("part_of")] if element.kind == "union" else []
+        L.append("out = []")
+        L.append("for i, msg in enumerate(messages):")
+        if part_variants:
+            by_role: dict[str, list[dict]] = {}
+            for v in part_variants:
+                by_role.setdefault(v["part_of"], []).append(v)
+            for role, vs in by_role.items():
+                classes = ", ".join(f"ir.{self.codec(v['codec']).ir}" for v in vs)
+                L.append(f"    if msg.role == {py(role)}:")
+                L.append(f"        for standalone, item in layout.runs(msg.parts, ({classes},)):")
+                L.append("            if standalone:")
+                first = True
+                for v in vs:
+                    sub = self.codec(v["codec"])
+                    kw = "if" if first else "elif"
+                    L.append(f"                {kw} type(item) is ir.{sub.ir}:")
+                    L.append(f"                    out.append(_{sub.name}_from_ir(item, (path, i), ctx))")
+                    first = False
+                L.append("            else:")
+                L.append("                sub = ir.Message(role=msg.role, parts=item, name=msg.name, provider_data=msg.provider_data)")
+                L.append(f"                rendered = _{element.name}_from_ir(sub, (path, i), ctx)")
+                L.append("                if rendered is not None:")
+                L.append("                    out.append(rendered)")
+                L.append("        continue")
+        L.append(f"    rendered = _{element.name}_from_ir(msg, (path, i), ctx)")
+        L.append("    if rendered is not None:")
+        L.append("        out.append(rendered)")
+        L.append("return out, hoisted")
+        self.module.functions.append(Function(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR messages → wire).", L, "messages: list, path: Any, ctx: Context"))

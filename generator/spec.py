@@ -1,0 +1,458 @@
+"""Read and validate the spec: spec/ir.yaml, spec/transforms.yaml, spec/providers/*.yaml.
+
+Every problem is collected as ``file:line: message`` and reported together; nothing here raises a
+traceback for a bad spec.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .loader import Errors, Located, LocatedList, load_yaml, plain
+
+PROVIDER_KEYS = {
+    "provider", "title", "docs", "sdk", "wire_types", "request", "response", "cannot_express", "codecs",
+}
+CODEC_KINDS = {"object", "union", "enum", "conversation"}
+OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type"}
+UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "scalar"}
+VARIANT_KEYS = {"codec", "part_of", "hint_only", "when"}
+ENUM_KEYS = {"kind", "doc", "what", "parse", "render"}
+CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "hoist"}
+HOIST_KEYS = {"wire", "codec", "transform", "args"}
+RULE_KEYS = {
+    "wire", "ir", "type", "required", "const", "emit", "codec", "list_of", "transform", "args",
+    "alias", "select", "emit_null", "default", "fallback", "conversation", "doc",
+}
+JSON_TYPES = {
+    "string": "str", "integer": "int", "number": "number", "boolean": "bool", "object": "dict",
+    "array": "list", "any": None,
+}
+PART_CLASSES = {"TextPart", "ImagePart", "ToolCall", "ToolResult", "OpaquePart"}
+NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass
+class IRClass:
+    name: str
+    fields: dict[str, dict]
+    required: list[str]
+
+
+@dataclass
+class Transform:
+    name: str
+    kind: str
+    doc: str
+    inverse: str
+    lossy: bool = False
+    ir_arity: int = 1
+    args: list[str] = field(default_factory=list)
+    codec: bool = False
+    returns_hint: bool = False
+    parse: str = ""
+    render: str = ""
+
+
+@dataclass
+class Rule:
+    node: Located
+    wire: str | None
+    ir: list[str]
+    type: str | None = None
+    required: bool = False
+    const: Any = None
+    has_const: bool = False
+    emit: str = "always"
+    codec: str | None = None
+    list_of: str | None = None
+    transform: str | None = None
+    args: dict = field(default_factory=dict)
+    alias: str | None = None
+    select: list[str] | None = None
+    emit_null: bool = False
+    default: Any = None
+    has_default: bool = False
+    fallback: Any = None
+    has_fallback: bool = False
+    conversation: str | None = None
+
+    @property
+    def segments(self) -> list[str]:
+        return self.wire.split(".") if self.wire else []
+
+
+@dataclass
+class Codec:
+    name: str
+    kind: str
+    node: Located
+    ir: str | None = None
+    set: dict = field(default_factory=dict)
+    rules: list[Rule] = field(default_factory=list)
+    wire_type: str | None = None
+    tag: str | None = None
+    tag_default: str | None = None
+    tag_by_key: bool = False
+    variants: list[dict] = field(default_factory=list)
+    unknown: str = "error"
+    scalar: dict | None = None
+    what: str = ""
+    parse_table: dict = field(default_factory=dict)
+    render_table: dict = field(default_factory=dict)
+    element: str | None = None
+    group: list[str] = field(default_factory=list)
+    role_map: dict = field(default_factory=dict)
+    merge: bool = False
+    reorder_results: bool = False
+    hoist: dict | None = None
+    doc: str = ""
+
+
+@dataclass
+class Provider:
+    name: str
+    file: str
+    title: str
+    docs: list[str]
+    sdk: str
+    wire_types: str | None
+    wire_schema: dict | None
+    request: str
+    response: str
+    cannot_express: list[dict]
+    codecs: dict[str, Codec]
+
+
+@dataclass
+class Spec:
+    ir_schema: dict
+    ir_classes: dict[str, IRClass]
+    transforms: dict[str, Transform]
+    providers: list[Provider]
+
+
+def load_spec(root: Path) -> tuple[Spec | None, Errors]:
+    errors = Errors()
+    spec_dir = root / "spec"
+    ir_doc = load_yaml(spec_dir / "ir.yaml", "spec/ir.yaml", errors)
+    tr_doc = load_yaml(spec_dir / "transforms.yaml", "spec/transforms.yaml", errors)
+    ir_classes = _ir_classes(ir_doc, errors) if isinstance(ir_doc, dict) else {}
+    transforms = _transforms(tr_doc, errors) if isinstance(tr_doc, dict) else {}
+    providers = []
+    for path in sorted((spec_dir / "providers").glob("*.yaml")):
+        display = f"spec/providers/{path.name}"
+        doc = load_yaml(path, display, errors)
+        if doc is None:
+            continue
+        if not isinstance(doc, Located):
+            errors.add(display, 1, "a provider spec must be a mapping")
+            continue
+        provider = _provider(doc, path.stem, display, ir_classes, transforms, root, errors)
+        if provider is not None:
+            providers.append(provider)
+    if not providers and not errors:
+        errors.add("spec/providers", 0, "no provider specs found")
+    if errors:
+        return None, errors
+    return Spec(plain(ir_doc), ir_classes, transforms, providers), errors
+
+
+def _ir_classes(doc: Located, errors: Errors) -> dict[str, IRClass]:
+    out = {}
+    defs = doc.get("$defs")
+    if not isinstance(defs, dict):
+        errors.at(doc, None, "ir.yaml needs $defs")
+        return out
+    for name, schema in defs.items():
+        props = schema.get("properties", {}) if isinstance(schema, dict) else {}
+        out[name] = IRClass(name, dict(props), list(schema.get("required", [])) if isinstance(schema, dict) else [])
+    return out
+
+
+def _transforms(doc: Located, errors: Errors) -> dict[str, Transform]:
+    out = {}
+    allowed = {"kind", "doc", "inverse", "lossy", "ir_arity", "args", "codec", "returns_hint", "parse", "render", "implicit"}
+    for name, entry in doc.items():
+        if not isinstance(entry, Located):
+            errors.at(doc, name, f"transform {name!r} must be a mapping")
+            continue
+        for key in entry:
+            if key not in allowed:
+                errors.at(entry, key, f"transform {name!r}: unknown key {key!r}; expected one of {', '.join(sorted(allowed))}")
+        for key in ("kind", "doc", "inverse"):
+            if key not in entry:
+                errors.at(entry, None, f"transform {name!r}: missing {key!r} (every transform documents its inverse or loss)")
+        kind = entry.get("kind")
+        if kind not in ("field", "structure"):
+            errors.at(entry, "kind", f"transform {name!r}: kind must be 'field' or 'structure'")
+        if kind == "field" and not entry.get("implicit") and not (entry.get("parse") and entry.get("render")):
+            errors.at(entry, None, f"transform {name!r}: a field transform needs 'parse' and 'render' calls")
+        out[name] = Transform(
+            name=name, kind=str(kind), doc=str(entry.get("doc", "")), inverse=str(entry.get("inverse", "")),
+            lossy=bool(entry.get("lossy", False)), ir_arity=int(entry.get("ir_arity", 1)),
+            args=list(entry.get("args", [])), codec=entry.get("codec") == "required",
+            returns_hint=bool(entry.get("returns_hint", False)), parse=str(entry.get("parse", "")),
+            render=str(entry.get("render", "")),
+        )
+    return out
+
+
+def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provider | None:
+    for key in doc:
+        if key not in PROVIDER_KEYS:
+            errors.at(doc, key, f"unknown key {key!r}; expected one of {', '.join(sorted(PROVIDER_KEYS))}")
+    name = doc.get("provider")
+    if name != stem:
+        errors.at(doc, "provider", f"provider must be {stem!r} (the file name), got {name!r}")
+    for key in ("title", "request", "response", "codecs"):
+        if key not in doc:
+            errors.at(doc, None, f"missing required key {key!r}")
+    codecs_doc = doc.get("codecs") or {}
+    if not isinstance(codecs_doc, Located):
+        errors.at(doc, "codecs", "codecs must be a mapping of codec name → codec")
+        codecs_doc = Located()
+    codecs = {}
+    for cname, cdoc in codecs_doc.items():
+        if not isinstance(cdoc, Located):
+            errors.at(codecs_doc, cname, f"codec {cname!r} must be a mapping")
+            continue
+        if not NAME_RE.match(str(cname)):
+            errors.at(codecs_doc, cname, f"codec name {cname!r} must be lower_snake_case")
+        codecs[cname] = _codec(cname, cdoc, errors)
+    wire_schema = None
+    wire_file = doc.get("wire_types")
+    if wire_file:
+        wire_path = root / "spec" / str(wire_file)
+        if not wire_path.exists():
+            errors.at(doc, "wire_types", f"wire_types file {wire_file!r} does not exist (relative to spec/)")
+        else:
+            wire_schema = load_yaml(wire_path, f"spec/{wire_file}", errors)
+    cannot = doc.get("cannot_express") or []
+    if not isinstance(cannot, list) or any(not isinstance(c, dict) or not {"what", "reason"} <= set(c) for c in cannot):
+        errors.at(doc, "cannot_express", "cannot_express must be a list of {what, reason}")
+        cannot = []
+    provider = Provider(
+        name=str(name), file=display, title=str(doc.get("title", "")), docs=list(doc.get("docs") or []),
+        sdk=str(doc.get("sdk", "")), wire_types=str(wire_file) if wire_file else None,
+        wire_schema=plain(wire_schema) if isinstance(wire_schema, dict) else None,
+        request=str(doc.get("request", "")), response=str(doc.get("response", "")),
+        cannot_express=[plain(c) for c in cannot], codecs=codecs,
+    )
+    for key in ("request", "response"):
+        entry = doc.get(key)
+        if entry and entry not in codecs:
+            errors.at(doc, key, f"{key} codec {entry!r} is not defined under codecs")
+    _check_references(provider, ir_classes, transforms, errors)
+    return provider
+
+
+def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
+    kind = cdoc.get("kind", "object")
+    if kind not in CODEC_KINDS:
+        errors.at(cdoc, "kind", f"codec {name!r}: unknown kind {kind!r}; expected one of {', '.join(sorted(CODEC_KINDS))}")
+        kind = "object"
+    allowed = {"object": OBJECT_KEYS, "union": UNION_KEYS, "enum": ENUM_KEYS, "conversation": CONVERSATION_KEYS}[kind]
+    for key in cdoc:
+        if key not in allowed:
+            errors.at(cdoc, key, f"codec {name!r} ({kind}): unknown key {key!r}; expected one of {', '.join(sorted(allowed))}")
+    codec = Codec(name=name, kind=kind, node=cdoc, doc=str(cdoc.get("doc", "")))
+    if kind == "object":
+        codec.ir = cdoc.get("ir")
+        codec.set = dict(cdoc.get("set") or {})
+        codec.wire_type = cdoc.get("wire_type")
+        fields = cdoc.get("fields") or []
+        if not isinstance(fields, LocatedList):
+            errors.at(cdoc, "fields", f"codec {name!r}: fields must be a list of rules")
+            fields = []
+        for rdoc in fields:
+            if not isinstance(rdoc, Located):
+                errors.at(cdoc, "fields", f"codec {name!r}: every field rule must be a mapping")
+                continue
+            codec.rules.append(_rule(name, rdoc, errors))
+    elif kind == "union":
+        codec.tag = cdoc.get("tag")
+        codec.tag_default = cdoc.get("tag_default")
+        codec.tag_by_key = bool(cdoc.get("tag_by_key", False))
+        codec.unknown = cdoc.get("unknown", "error")
+        scalar = cdoc.get("scalar")
+        if scalar is not None:
+            if not isinstance(scalar, dict) or set(scalar) != {"codec", "ir", "field"}:
+                errors.at(cdoc, "scalar", f"codec {name!r}: scalar needs exactly codec (an enum), ir (a class) and field")
+            else:
+                codec.scalar = dict(scalar)
+        if codec.unknown not in ("error", "opaque"):
+            errors.at(cdoc, "unknown", f"codec {name!r}: unknown must be 'error' or 'opaque'")
+        if not codec.tag and not codec.tag_by_key:
+            errors.at(cdoc, None, f"codec {name!r}: a union needs 'tag' (a wire key) or 'tag_by_key: true'")
+        variants = cdoc.get("variants")
+        if not isinstance(variants, Located) or not variants:
+            errors.at(cdoc, "variants", f"codec {name!r}: variants must map tag values to codecs")
+            variants = Located()
+        for tag, v in variants.items():
+            entry = {"codec": v} if isinstance(v, str) else dict(v) if isinstance(v, dict) else None
+            if entry is None or "codec" not in entry:
+                errors.at(variants, tag, f"codec {name!r}: variant {tag!r} must name a codec")
+                continue
+            for key in entry:
+                if key not in VARIANT_KEYS:
+                    errors.at(variants, tag, f"codec {name!r}: variant {tag!r} has unknown key {key!r}")
+            entry["tag"] = str(tag)
+            entry["line"] = variants.line_of(tag)
+            codec.variants.append(entry)
+    elif kind == "enum":
+        codec.what = str(cdoc.get("what", name))
+        codec.parse_table = dict(cdoc.get("parse") or {})
+        codec.render_table = dict(cdoc.get("render") or {})
+        if not codec.parse_table or not codec.render_table:
+            errors.at(cdoc, None, f"codec {name!r}: an enum needs both 'parse' (wire → IR) and 'render' (IR → wire)")
+    else:
+        codec.element = cdoc.get("element")
+        codec.group = list(cdoc.get("group") or [])
+        codec.role_map = dict(cdoc.get("role_map") or {})
+        codec.merge = bool(cdoc.get("merge", False))
+        codec.reorder_results = bool(cdoc.get("reorder_results", False))
+        hoist = cdoc.get("hoist")
+        if hoist is not None:
+            if not isinstance(hoist, dict) or "wire" not in hoist or not ({"codec", "transform"} & set(hoist)):
+                errors.at(cdoc, "hoist", f"codec {name!r}: hoist needs 'wire' and a 'codec' (and optionally 'transform')")
+            else:
+                for key in hoist:
+                    if key not in HOIST_KEYS:
+                        errors.at(cdoc, "hoist", f"codec {name!r}: hoist has unknown key {key!r}")
+                codec.hoist = dict(hoist)
+    return codec
+
+
+def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:
+    for key in rdoc:
+        if key not in RULE_KEYS:
+            errors.at(rdoc, key, f"codec {codec_name!r}: unknown field-rule key {key!r}; expected one of {', '.join(sorted(RULE_KEYS))}")
+    ir = rdoc.get("ir")
+    ir_list = [ir] if isinstance(ir, str) else list(ir) if isinstance(ir, list) else []
+    rule = Rule(node=rdoc, wire=rdoc.get("wire"), ir=ir_list)
+    rule.type = rdoc.get("type")
+    if rule.type is not None and rule.type not in JSON_TYPES:
+        errors.at(rdoc, "type", f"codec {codec_name!r}: unknown type {rule.type!r}; expected one of {', '.join(JSON_TYPES)}")
+    rule.required = bool(rdoc.get("required", False))
+    if "const" in rdoc:
+        rule.has_const, rule.const = True, rdoc["const"]
+    rule.emit = rdoc.get("emit", "always")
+    if rule.emit not in ("always", "if_seen"):
+        errors.at(rdoc, "emit", f"codec {codec_name!r}: emit must be 'always' or 'if_seen'")
+    for key in ("codec", "list_of", "transform", "alias", "conversation"):
+        setattr(rule, key, rdoc.get(key))
+    rule.args = dict(rdoc.get("args") or {})
+    sel = rdoc.get("select")
+    rule.select = [sel] if isinstance(sel, str) else list(sel) if sel else None
+    rule.emit_null = bool(rdoc.get("emit_null", False))
+    if "default" in rdoc:
+        rule.has_default, rule.default = True, rdoc["default"]
+    if "fallback" in rdoc:
+        rule.has_fallback, rule.fallback = True, rdoc["fallback"]
+    if rule.wire is None and not rule.ir:
+        errors.at(rdoc, None, f"codec {codec_name!r}: a field rule needs 'wire', 'ir' or both")
+    if rule.has_const and rule.ir:
+        errors.at(rdoc, "const", f"codec {codec_name!r}: a const rule maps no IR field (drop 'ir')")
+    if not rule.has_const and rule.wire and not rule.ir:
+        errors.at(rdoc, "wire", f"codec {codec_name!r}: wire key {rule.wire!r} maps to no IR field (add 'ir' or 'const')")
+    return rule
+
+
+def _check_references(provider: Provider, ir_classes, transforms, errors: Errors) -> None:
+    codecs = provider.codecs
+    for codec in codecs.values():
+        cdoc = codec.node
+        if codec.kind == "object":
+            cls = ir_classes.get(codec.ir or "")
+            if cls is None:
+                errors.at(cdoc, "ir", f"codec {codec.name!r}: unknown IR class {codec.ir!r}; expected one of {', '.join(sorted(ir_classes))}")
+                continue
+            for key in codec.set:
+                if key not in cls.fields:
+                    errors.at(cdoc, "set", f"codec {codec.name!r}: IR class {cls.name} has no field {key!r}")
+            wire_seen: dict[str, int] = {}
+            ir_seen: dict[str, list[Rule]] = {}
+            for rule in codec.rules:
+                rnode = rule.node
+                if rule.wire:
+                    if rule.wire in wire_seen:
+                        errors.at(rnode, "wire", f"codec {codec.name!r}: wire field {rule.wire!r} is written by two rules (first at line {wire_seen[rule.wire]})")
+                    wire_seen.setdefault(rule.wire, rnode.line)
+                for ir_field in rule.ir:
+                    if ir_field not in cls.fields:
+                        errors.at(rnode, "ir", f"codec {codec.name!r}: IR class {cls.name} has no field {ir_field!r}; expected one of {', '.join(cls.fields)}")
+                    ir_seen.setdefault(ir_field, []).append(rule)
+                for key in ("codec", "list_of", "conversation"):
+                    ref = getattr(rule, key)
+                    if ref is not None and ref not in codecs:
+                        errors.at(rnode, key, f"codec {codec.name!r}: {key} {ref!r} is not defined under codecs")
+                if rule.conversation and codecs.get(rule.conversation) and codecs[rule.conversation].kind != "conversation":
+                    errors.at(rnode, "conversation", f"codec {codec.name!r}: {rule.conversation!r} is not a conversation codec")
+                if rule.transform is not None:
+                    tr = transforms.get(rule.transform)
+                    if tr is None:
+                        errors.at(rnode, "transform", f"codec {codec.name!r}: unknown transform {rule.transform!r}; expected one of {', '.join(sorted(t for t, v in transforms.items() if v.kind == 'field' and v.parse))}")
+                    elif tr.kind != "field" or not tr.parse:
+                        errors.at(rnode, "transform", f"codec {codec.name!r}: {rule.transform!r} is a structural transform; switch it on in a conversation codec")
+                    else:
+                        if len(rule.ir) != tr.ir_arity:
+                            errors.at(rnode, "ir", f"codec {codec.name!r}: transform {tr.name!r} fills {tr.ir_arity} IR field(s), the rule names {len(rule.ir)}")
+                        for arg in tr.args:
+                            if arg not in rule.args:
+                                errors.at(rnode, "args", f"codec {codec.name!r}: transform {tr.name!r} needs args.{arg}")
+                        for arg in rule.args:
+                            if arg not in tr.args:
+                                errors.at(rnode, "args", f"codec {codec.name!r}: transform {tr.name!r} takes no argument {arg!r}")
+                        if tr.codec and not rule.codec:
+                            errors.at(rnode, "transform", f"codec {codec.name!r}: transform {tr.name!r} needs a 'codec' for the parts")
+                if rule.select:
+                    for cls_name in rule.select:
+                        if cls_name not in PART_CLASSES and cls_name != "rest":
+                            errors.at(rnode, "select", f"codec {codec.name!r}: select {cls_name!r} is not a part class ({', '.join(sorted(PART_CLASSES))}) or 'rest'")
+            for ir_field, rules in ir_seen.items():
+                if len(rules) > 1 and sum(1 for r in rules if not r.select) > 1:
+                    errors.at(rules[1].node, "ir", f"codec {codec.name!r}: two rules write IR field {ir_field!r}; give each a 'select' (part classes) but at most one")
+            _check_wire_required(provider, codec, errors)
+        elif codec.kind == "union":
+            if codec.scalar:
+                sc = codecs.get(codec.scalar["codec"])
+                if sc is None or sc.kind != "enum":
+                    errors.at(cdoc, "scalar", f"codec {codec.name!r}: scalar codec {codec.scalar['codec']!r} must be an enum codec")
+                cls = ir_classes.get(codec.scalar["ir"])
+                if cls is None or codec.scalar["field"] not in cls.fields:
+                    errors.at(cdoc, "scalar", f"codec {codec.name!r}: scalar target {codec.scalar['ir']}.{codec.scalar['field']} is not an IR field")
+            for variant in codec.variants:
+                ref = variant["codec"]
+                if ref not in codecs:
+                    errors.add(provider.file, variant["line"], f"codec {codec.name!r}: variant {variant['tag']!r} names undefined codec {ref!r}")
+        elif codec.kind == "conversation":
+            if codec.element not in codecs:
+                errors.at(cdoc, "element", f"codec {codec.name!r}: element {codec.element!r} is not defined under codecs")
+            if codec.hoist and codec.hoist.get("codec") not in codecs:
+                errors.at(cdoc, "hoist", f"codec {codec.name!r}: hoist codec {codec.hoist.get('codec')!r} is not defined under codecs")
+            roles = {"system", "user", "assistant", "tool"}
+            for role in list(codec.group) + list(codec.role_map) + list(codec.role_map.values()):
+                if role not in roles:
+                    errors.at(cdoc, None, f"codec {codec.name!r}: {role!r} is not an IR role ({', '.join(sorted(roles))})")
+
+
+def _check_wire_required(provider: Provider, codec: Codec, errors: Errors) -> None:
+    """A required wire field (per the provider's wire types) that no rule fills is an error."""
+    if not codec.wire_type or provider.wire_schema is None:
+        return
+    schema = provider.wire_schema.get("$defs", {}).get(codec.wire_type)
+    if schema is None:
+        errors.at(codec.node, "wire_type", f"codec {codec.name!r}: wire type {codec.wire_type!r} is not in {provider.wire_types}")
+        return
+    filled = {r.segments[0] for r in codec.rules if r.wire}
+    conv = [provider.codecs.get(r.conversation) for r in codec.rules if r.conversation]
+    for c in conv:
+        if c is not None and c.hoist:
+            filled.add(str(c.hoist["wire"]))
+    for key in schema.get("required", []):
+        if key not in filled:
+            errors.at(codec.node, "wire_type", f"codec {codec.name!r}: required wire field {key!r} of {codec.wire_type} is filled by no rule")

@@ -1,0 +1,42 @@
+"""Per-conversion state: where we are, what was lost, and the tool calls seen so far."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from .errors import ConversionWarning, LossError, format_path
+
+
+class Context:
+    """State shared by the generated functions of one conversion.
+
+    ``calls`` and ``results`` collect IR tool calls and results with the input path they came from,
+    so the linking pass can synthesize ids, fill in names and point at the offending field.
+    """
+
+    __slots__ = ("provider", "strict", "losses", "calls", "results", "call_index")
+
+    def __init__(self, provider: str, strict: bool = False) -> None:
+        self.provider = provider
+        self.strict = strict
+        self.losses: list[tuple[object, str]] = []
+        self.calls: list[Any] = []
+        self.results: list[tuple[Any, object]] = []
+        self.call_index: dict[str, Any] | None = None
+
+    def lose(self, path: object, message: str) -> None:
+        """Report that the target cannot express something (raise in strict mode)."""
+        if self.strict:
+            raise LossError(path, f"{self.provider} cannot express this: {message}")
+        self.losses.append((path, message))
+
+    def flush(self) -> None:
+        """Emit the collected losses as ConversionWarnings."""
+        for path, message in self.losses:
+            warnings.warn(ConversionWarning(path, message), stacklevel=3)
+        self.losses.clear()
+
+    def loss_report(self) -> list[tuple[str, str]]:
+        """The losses so far as (path, message) pairs with formatted paths."""
+        return [(format_path(p), m) for p, m in self.losses]

@@ -1,0 +1,76 @@
+"""Errors raised for bad input and the warning category for lossy conversions."""
+
+from __future__ import annotations
+
+
+class ConversionError(ValueError):
+    """Base class of every error raised for bad input.
+
+    ``path`` locates the offending field in the input, e.g.
+    ``messages[3].tool_calls[0].function.arguments``.
+    """
+
+    def __init__(self, path: object, message: str) -> None:
+        self.path = format_path(path)
+        self.message = message
+        super().__init__(f"{self.path or '<root>'}: {message}")
+
+
+def format_path(path: object) -> str:
+    """Paths are built cheaply as nested ``(parent, key)`` tuples and formatted only when shown."""
+    if type(path) is str:
+        return path
+    keys: list = []
+    while type(path) is tuple:
+        path, key = path
+        keys.append(key)
+    out = path if type(path) is str else ""
+    for key in reversed(keys):
+        if type(key) is int:
+            out += f"[{key}]"
+        elif out:
+            out += "." + key
+        else:
+            out = key
+    return out
+
+
+class MissingFieldError(ConversionError):
+    """A required field is absent."""
+
+
+class WrongTypeError(ConversionError):
+    """A field has the wrong JSON type."""
+
+
+class UnknownVariantError(ConversionError):
+    """An unknown role, part type, or enum value."""
+
+
+class InvalidArgumentsError(ConversionError):
+    """Tool-call arguments are not a JSON object (raised in strict mode; reported otherwise)."""
+
+
+class UnknownToolCallError(ConversionError):
+    """A tool result whose id matches no earlier tool call."""
+
+
+class UnansweredToolCallError(ConversionError):
+    """The target requires every tool call to be answered and one is not."""
+
+
+class LossError(ConversionError):
+    """strict=True: the target cannot express something the input holds."""
+
+
+class UnsupportedError(ConversionError):
+    """The target has no way at all to express a required part of the input."""
+
+
+class ConversionWarning(UserWarning):
+    """Something was dropped or degraded because the target cannot express it."""
+
+    def __init__(self, path: object, message: str) -> None:
+        self.path = format_path(path)
+        self.message = message
+        super().__init__(f"{self.path or '<root>'}: {message}")

@@ -1,0 +1,225 @@
+"""Conversation-level transforms of the vocabulary: group, split, merge, hoist, reorder, synth_id.
+
+Parse side (wire → IR) every provider ends in ``normalize``, which establishes the IR invariants:
+tool results sit in ``tool`` messages (one per turn), every call has an id, every result names its
+call and tool. Render side (IR → wire) the functions build new lists and never mutate the input IR.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from toolwire.ir import Message, ToolCall, ToolResult
+
+from .context import Context
+from .errors import UnknownToolCallError
+
+
+def normalize(messages: list[Message], ctx: Context, group_roles: frozenset[str]) -> list[Message]:
+    """Parse-side pass run on every IR conversation.
+
+    1. split: tool results inside a non-tool message (Anthropic / Gemini user turns) move to a
+       ``tool`` message placed before the rest of that message;
+    2. group: consecutive messages whose role is in ``group_roles`` merge into one (OpenAI tool
+       messages, Responses items);
+    3. link: synth_id for calls without an id, results paired with their calls (by id, else by
+       position), result names filled in from the call.
+    """
+    out: list[Message] = []
+    for msg in messages:
+        role = msg.role
+        if role != "tool" and msg.parts:
+            results = [p for p in msg.parts if type(p) is ToolResult]
+            if results:
+                rest = [p for p in msg.parts if type(p) is not ToolResult]
+                _append(out, Message(role="tool", parts=results), group_roles)
+                if not rest:
+                    continue
+                msg = Message(role=role, parts=rest, name=msg.name, provider_data=msg.provider_data)
+        _append(out, msg, group_roles)
+    if ctx.calls or ctx.results:
+        link(out, ctx)
+    return out
+
+
+def _append(out: list[Message], msg: Message, group_roles: frozenset[str]) -> None:
+    if out and msg.role in group_roles:
+        last = out[-1]
+        if last.role == msg.role and last.provider_data is None and msg.provider_data is None:
+            if last.name == msg.name:
+                out[-1] = Message(role=last.role, parts=last.parts + msg.parts, name=last.name)
+                return
+    out.append(msg)
+
+
+def link(messages: list[Message], ctx: Context) -> None:
+    """synth_id + pairing of results with calls (by id first, by position as a fallback)."""
+    known: dict[str, ToolCall] = {}
+    pending: list[ToolCall] = []
+    for mi, msg in enumerate(messages):
+        role = msg.role
+        if role == "assistant":
+            pending = []
+            for pi, part in enumerate(msg.parts):
+                if type(part) is ToolCall:
+                    if not part.id:
+                        part.id = synth_id(mi, pi, known)
+                        part.synthetic_id = True
+                    known[part.id] = part
+                    pending.append(part)
+        elif role == "tool":
+            for part in msg.parts:
+                if type(part) is not ToolResult:
+                    continue
+                call_id = part.tool_call_id
+                if call_id:
+                    call = known.get(call_id)
+                    if call is None:
+                        raise UnknownToolCallError(
+                            _path_of(ctx, part, "tool_call_id"),
+                            f"no earlier tool call has the id {call_id!r}",
+                        )
+                else:
+                    call = _by_position(pending, part.name)
+                    if call is None:
+                        raise UnknownToolCallError(
+                            _path_of(ctx, part, ""),
+                            "this result has no id and no unanswered call of the previous turn is left to pair it with",
+                        )
+                    part.tool_call_id = call.id
+                if call in pending:
+                    pending.remove(call)
+                if not part.name:
+                    part.name = call.name
+
+
+def _by_position(pending: list[ToolCall], name: str) -> ToolCall | None:
+    if name:
+        for call in pending:
+            if call.name == name:
+                return call
+    return pending[0] if pending else None
+
+
+def synth_id(message_index: int, part_index: int, taken: dict[str, Any]) -> str:
+    """A call id from the call's position: deterministic, unique in the conversation."""
+    base = f"call_{message_index}_{part_index}"
+    candidate, n = base, 1
+    while candidate in taken:
+        candidate = f"{base}_{n}"
+        n += 1
+    return candidate
+
+
+def _path_of(ctx: Context, node: Any, leaf: str) -> object:
+    for item, path in ctx.results:
+        if item is node:
+            return (path, leaf) if leaf else path
+    return leaf
+
+
+# --- render side --------------------------------------------------------------------------------
+
+
+def hoist_system(messages: list[Message], ctx: Context) -> tuple[list[Message], list[Message]]:
+    """hoist: system messages go to the provider's separate system field.
+
+    Leading system messages move silently; a system message later in the conversation is moved
+    too and reported, since the target has no place for it there.
+    """
+    system: list[Message] = []
+    rest: list[Message] = []
+    for i, msg in enumerate(messages):
+        if msg.role == "system":
+            if rest:
+                ctx.lose(("messages", i), "system message in mid-conversation moved to the system prompt")
+            system.append(msg)
+        else:
+            rest.append(msg)
+    return system, rest
+
+
+def merge_turns(messages: Iterable[Message], role_map: dict[str, str]) -> list[Message]:
+    """role_map + merge: map IR roles to wire roles, then merge consecutive same-role messages.
+
+    Tool results stay first in a merged user turn (Anthropic rejects text before tool_result).
+    """
+    out: list[Message] = []
+    for msg in messages:
+        role = role_map.get(msg.role, msg.role)
+        if out and out[-1].role == role:
+            last = out[-1]
+            parts = last.parts + msg.parts
+            if msg.role == "tool" and any(type(p) is not ToolResult for p in last.parts):
+                parts = [p for p in parts if type(p) is ToolResult] + [p for p in parts if type(p) is not ToolResult]
+            out[-1] = Message(role=role, parts=parts, name=last.name, provider_data=last.provider_data)
+        elif role != msg.role:
+            out.append(Message(role=role, parts=msg.parts, name=msg.name, provider_data=msg.provider_data))
+        else:
+            out.append(msg)
+    return out
+
+
+def reorder_results(messages: list[Message]) -> list[Message]:
+    """reorder: the results of a turn in the order of the calls they answer."""
+    order: dict[str, int] = {}
+    out: list[Message] = []
+    for msg in messages:
+        if msg.role == "assistant":
+            order = {p.id: i for i, p in enumerate(msg.parts) if type(p) is ToolCall}
+        elif msg.role == "tool" and len(msg.parts) > 1 and order:
+            keyed = sorted(
+                enumerate(msg.parts),
+                key=lambda ip: (order.get(ip[1].tool_call_id, len(order) + ip[0]) if type(ip[1]) is ToolResult else len(order) + ip[0]),
+            )
+            parts = [p for _, p in keyed]
+            if parts != msg.parts:
+                msg = Message(role=msg.role, parts=parts, name=msg.name, provider_data=msg.provider_data)
+        out.append(msg)
+    return out
+
+
+def runs(parts: list[Any], standalone: tuple[type, ...]) -> list[tuple[bool, Any]]:
+    """split: parts rendered as items of their own (``standalone`` types) vs runs of other parts.
+
+    Returns ``(True, part)`` for a standalone part and ``(False, [parts...])`` for a run.
+    """
+    out: list[tuple[bool, Any]] = []
+    run: list[Any] = []
+    for part in parts:
+        if isinstance(part, standalone):
+            if run:
+                out.append((False, run))
+                run = []
+            out.append((True, part))
+        else:
+            run.append(part)
+    if run:
+        out.append((False, run))
+    return out
+
+
+def map_roles(messages: Iterable[Message], role_map: dict[str, str]) -> list[Message]:
+    """role_map without merging."""
+    return [
+        Message(role=role_map[m.role], parts=m.parts, name=m.name, provider_data=m.provider_data)
+        if m.role in role_map else m
+        for m in messages
+    ]
+
+
+def finish_response(resp: Any, ctx: Context) -> Any:
+    """Response invariants: calls have ids (synth_id), a turn with calls finishes as ``tool_calls``."""
+    msg = resp.message
+    calls = [p for p in msg.parts if type(p) is ToolCall]
+    if not calls:
+        return resp
+    taken = {c.id: c for c in calls if c.id}
+    for i, part in enumerate(msg.parts):
+        if type(part) is ToolCall and not part.id:
+            part.id = synth_id(0, i, taken).replace("call_0_", "call_r", 1)
+            part.synthetic_id = True
+            taken[part.id] = part
+    if resp.finish_reason in (None, "stop"):
+        resp.finish_reason = "tool_calls"
+    return resp
