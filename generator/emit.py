@@ -420,6 +420,8 @@ class ProviderCompiler:
             what = f"{c.tag} " + ", ".join(repr(v["tag"]) for v in c.variants)
         if c.unknown == "opaque":
             L.append("return ir.OpaquePart(provider=PROVIDER, data=obj)")
+        elif c.unknown == "provider_tool":
+            L.append("return ir.ProviderTool(provider=PROVIDER, data=obj)")
         elif c.tag_by_key:
             L.append(f"raise UnknownVariantError(path, {py('expected ' + what)})")
         else:
@@ -493,7 +495,10 @@ class ProviderCompiler:
                     L.append(f"if t is ir.{cls}:")
                 seen_classes.append(cls)
                 L.append(f"    return _{sub.name}_from_ir(node, path, ctx)")
-            if c.unknown == "opaque" or "OpaquePart" not in seen_classes:
+            if "ToolDefinition" in seen_classes:
+                L.append("if t is ir.ProviderTool:")
+                L.append("    return tw.provider_tool_render(node, PROVIDER, path, ctx)")
+            elif "OpaquePart" not in seen_classes:
                 L.append("if t is ir.OpaquePart:")
                 L.append("    return tw.opaque_render(node, PROVIDER, path, ctx)")
             L.append(f"ctx.lose(path, {py(self.p.name + ' cannot express ')} + t.__name__ + {py(' here; dropped')})")

@@ -284,8 +284,8 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
                 errors.at(cdoc, "scalar", f"codec {name!r}: scalar needs exactly codec (an enum), ir (a class) and field")
             else:
                 codec.scalar = dict(scalar)
-        if codec.unknown not in ("error", "opaque"):
-            errors.at(cdoc, "unknown", f"codec {name!r}: unknown must be 'error' or 'opaque'")
+        if codec.unknown not in ("error", "opaque", "provider_tool"):
+            errors.at(cdoc, "unknown", f"codec {name!r}: unknown must be 'error', 'opaque' or 'provider_tool'")
         if not codec.tag and not codec.tag_by_key:
             errors.at(cdoc, None, f"codec {name!r}: a union needs 'tag' (a wire key) or 'tag_by_key: true'")
         variants = cdoc.get("variants")

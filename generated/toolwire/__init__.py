@@ -6,7 +6,7 @@
     >>> req = toolwire.to_ir(anthropic_request, provider="anthropic")
     >>> payload = toolwire.from_ir(req, provider="openai_responses")
 
-Providers: openai_chat.
+Providers: anthropic, openai_chat.
 """
 
 from __future__ import annotations
@@ -29,9 +29,13 @@ from toolwire_runtime.errors import (
 )
 
 #: Provider names accepted by ``convert``, ``to_ir`` and ``from_ir``.
-PROVIDERS = ("openai_chat",)
+PROVIDERS = (
+    "anthropic",
+    "openai_chat",
+)
 
 _MODULES = {
+    "anthropic": "toolwire.providers.anthropic",
     "openai_chat": "toolwire.providers.openai_chat",
 }
 

@@ -241,5 +241,9 @@ class Response:
     """
     Normalised stop reason. A response that carries tool calls is `tool_calls` whatever the provider said (Gemini says STOP).
     """
+    stop_sequence: str | None = None
+    """
+    The stop sequence that ended generation, where the provider says which.
+    """
     usage: Usage | None = None
     provider_data: ProviderData | None = None

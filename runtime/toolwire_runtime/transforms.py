@@ -338,12 +338,12 @@ def error_flag_render(is_error: bool, hint: Any) -> Any:
 # --- message content (text_or_parts) ---------------------------------------------------------
 
 
-def content_parse(value: Any, path: str, ctx: Context, part_to_ir: Any) -> tuple[list, Any]:
-    """(parts, hint): hint None = a string, "parts" = an array, "null" / "absent" / "" as given."""
+def content_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any, form: str) -> tuple[list, Any]:
+    """(parts, hint). The hint records a spelling other than FORM would give back."""
     if type(value) is str:
         if value == "":
             return [], ""
-        return [_text(value)], None
+        return [_text(value)], (None if form == "string" else "string")
     if value is None:
         return [], "null"
     if type(value) is not list:
@@ -353,23 +353,21 @@ def content_parse(value: Any, path: str, ctx: Context, part_to_ir: Any) -> tuple
         part = part_to_ir(item, (path, i), ctx)
         if part is not None:
             parts.append(part)
-    return parts, "parts"
+    if not parts:
+        return parts, "[]"
+    single_text = len(parts) == 1 and type(parts[0]).__name__ == "TextPart" and parts[0].provider_data is None
+    return parts, ("parts" if single_text and form == "string" else None)
 
 
 def content_render(
-    parts: list, hint: Any, empty: Any, path: str, ctx: Context, part_from_ir: Any
+    parts: list, hint: Any, empty: Any, form: str, path: Any, ctx: Context, part_from_ir: Any
 ) -> Any:
-    """``empty`` is what an empty content renders as when no hint says otherwise ("null",
-    "absent" → None, "" or "[]")."""
+    """Inverse of content_parse (see spec/transforms.yaml, content_parts)."""
     if not parts:
-        if hint == "":
-            return ""
-        if hint == "parts":
-            return []
-        if hint in ("null", "absent"):
-            return None
-        return None if empty in ("null", "absent") else ([] if empty == "[]" else empty)
-    if hint != "parts" and len(parts) == 1:
+        if hint in ("", "[]", "null"):
+            return {"": "", "[]": [], "null": None}[hint]
+        return {"null": None, "absent": None, "[]": []}.get(empty, empty)
+    if (hint or form) == "string" and len(parts) == 1:
         part = parts[0]
         if type(part).__name__ == "TextPart" and part.provider_data is None:
             return part.text
@@ -441,7 +439,9 @@ def restore(out: dict, pd: Any, provider: str, path: str, ctx: Context) -> None:
             else:
                 out[key] = value
     else:
-        ctx.lose(path, f"{pd.provider} fields {', '.join(sorted(fields))} have no {provider} equivalent; dropped")
+        lost = sorted(k for k, v in fields.items() if v is not None)
+        if lost:
+            ctx.lose(path, f"{pd.provider} fields {', '.join(lost)} have no {provider} equivalent; dropped")
 
 
 def hints_for(pd: Any, provider: str) -> dict | None:
@@ -492,4 +492,77 @@ def opaque_render(node: Any, provider: str, path: Any, ctx: Context) -> Any:
         return node.data
     kind = node.data.get("type", "item") if type(node.data) is dict else "item"
     ctx.lose(path, f"{node.provider} {kind!s} has no {provider} equivalent; dropped")
+    return None
+
+
+def embedded_flag_parse(value: Any, path: Any, ctx: Context, to_ir: Any, flag: str, negate: bool) -> tuple[Any, Any]:
+    if type(value) is not dict or flag not in value:
+        return to_ir(value, path, ctx), None
+    raw = value[flag]
+    if type(raw) is not bool:
+        raise WrongTypeError((path, flag), f"expected a boolean, got {_json_type(raw)}")
+    rest = {k: v for k, v in value.items() if k != flag}
+    return to_ir(rest, path, ctx), (not raw) if negate else raw
+
+
+def embedded_flag_render(
+    node: Any, flag_value: Any, path: Any, ctx: Context, from_ir: Any, flag: str, negate: bool, default: dict
+) -> Any:
+    out = from_ir(node, path, ctx) if node is not None else None
+    if flag_value is None:
+        return out
+    if out is None:
+        out = dict(default)
+    else:
+        out = dict(out)
+    out[flag] = (not flag_value) if negate else flag_value
+    return out
+
+
+def image_source_parse(value: Any, path: Any) -> tuple[Any, Any, Any]:
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected an image source object, got {_json_type(value)}")
+    kind = value.get("type")
+    if kind == "base64":
+        data = value.get("data")
+        if type(data) is not str:
+            raise MissingFieldError((path, "data"), "a base64 image source needs data")
+        return None, value.get("media_type"), data
+    if kind == "url":
+        url = value.get("url")
+        if type(url) is not str:
+            raise MissingFieldError((path, "url"), "a url image source needs url")
+        return url, None, None
+    raise UnknownVariantError((path, "type"), f"unknown image source type {kind!r}; expected 'base64' or 'url'")
+
+
+def image_source_render(url: Any, media_type: Any, data: Any, path: Any) -> dict:
+    if data is not None:
+        return {"type": "base64", "media_type": media_type or "application/octet-stream", "data": data}
+    if url is None:
+        raise MissingFieldError(path, "image has neither data nor url")
+    return {"type": "url", "url": url}
+
+
+def message_parts_parse(value: Any, path: Any, ctx: Context, to_ir: Any, role: str) -> Any:
+    from toolwire.ir import Message
+
+    parts = [to_ir(item, (path, i), ctx) for i, item in enumerate(expect_list(value, path))]
+    return Message(role=role, parts=parts)
+
+
+def message_parts_render(message: Any, path: Any, ctx: Context, from_ir: Any) -> list:
+    out = []
+    for i, part in enumerate(message.parts):
+        item = from_ir(part, (path, i), ctx)
+        if item is not None:
+            out.append(item)
+    return out
+
+
+def provider_tool_render(node: Any, provider: str, path: Any, ctx: Context) -> Any:
+    """A provider-only tool goes back verbatim to its own provider and is reported anywhere else."""
+    if node.provider == provider:
+        return node.data
+    ctx.lose(path, f"{node.provider} tool {node.data.get('type') or node.data.get('name')!r} has no {provider} equivalent; dropped")
     return None

@@ -308,7 +308,7 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError((path, "role"), "expected " + "'system'" + ", got " + repr(v0))
     v1 = obj.get("content")
     if v1 is not None:
-        v1_0, h1 = tw.content_parse(v1, (path, "content"), ctx, _text_part_to_ir)
+        v1_0, h1 = tw.content_parse(v1, (path, "content"), ctx, _text_part_to_ir, "string")
         if h1 is not None:
             hints = tw.hint(hints, "content", h1)
     else:
@@ -333,6 +333,7 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         node.parts,
         (hints.get("content") if hints is not None else None),
         "",
+        "string",
         (path, "parts"),
         ctx,
         _text_part_from_ir,
@@ -357,7 +358,7 @@ def _developer_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError((path, "role"), "expected " + "'developer'" + ", got " + repr(v0))
     v1 = obj.get("content")
     if v1 is not None:
-        v1_0, h1 = tw.content_parse(v1, (path, "content"), ctx, _text_part_to_ir)
+        v1_0, h1 = tw.content_parse(v1, (path, "content"), ctx, _text_part_to_ir, "string")
         if h1 is not None:
             hints = tw.hint(hints, "content", h1)
     else:
@@ -382,6 +383,7 @@ def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         node.parts,
         (hints.get("content") if hints is not None else None),
         "",
+        "string",
         (path, "parts"),
         ctx,
         _text_part_from_ir,
@@ -406,7 +408,7 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v0))
     v1 = obj.get("content")
     if v1 is not None:
-        v1_0, h1 = tw.content_parse(v1, (path, "content"), ctx, _user_part_to_ir)
+        v1_0, h1 = tw.content_parse(v1, (path, "content"), ctx, _user_part_to_ir, "string")
         if h1 is not None:
             hints = tw.hint(hints, "content", h1)
     else:
@@ -431,6 +433,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         node.parts,
         (hints.get("content") if hints is not None else None),
         "",
+        "string",
         (path, "parts"),
         ctx,
         _user_part_from_ir,
@@ -455,7 +458,7 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError((path, "role"), "expected " + "'assistant'" + ", got " + repr(v0))
     v1 = obj.get("content")
     if v1 is not None:
-        v1_0, h1 = tw.content_parse(v1, (path, "content"), ctx, _text_part_to_ir)
+        v1_0, h1 = tw.content_parse(v1, (path, "content"), ctx, _text_part_to_ir, "string")
         if h1 is not None:
             hints = tw.hint(hints, "content", h1)
     else:
@@ -490,6 +493,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         [x for x in node.parts if type(x) not in (ir.ToolCall,)],
         (hints.get("content") if hints is not None else None),
         "null",
+        "string",
         (path, "parts"),
         ctx,
         _text_part_from_ir,
