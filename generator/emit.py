@@ -308,11 +308,20 @@ class ProviderCompiler:
                 continue
             L.append(f"if not {self._out(prefix)}:")
             L.append(f"    del {parent}[{py(key)}]")
+        # IR fields this codec has no place for: report them when they hold something
+        mapped = {n for r in c.rules for n in r.ir} | set(c.set) | {"provider_data", "type"}
+        for fname, schema in cls.fields.items():
+            if fname in mapped or schema.get("x-derived"):
+                continue
+            default = schema.get("default")
+            cond = f"node.{fname} is not None" if default is None else f"node.{fname} != {py(default)}"
+            if schema.get("type") == "array" or "array" in (schema.get("type") or []):
+                cond = f"node.{fname}"
+            L.append(f"if {cond}:")
+            L.append(f"    ctx.lose((path, {py(fname)}), {py(f'{self.p.name} has no place for {cls.name}.{fname}; dropped')})")
         if has_pd:
             L.append("if pd is not None and pd.fields:")
             L.append("    tw.restore(out, pd, PROVIDER, path, ctx)")
-        for name, value in c.set.items():
-            pass
         L.append("return out")
         self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR {cls.name} → wire).", L)
 

@@ -6,7 +6,7 @@
     >>> req = toolwire.to_ir(anthropic_request, provider="anthropic")
     >>> payload = toolwire.from_ir(req, provider="openai_responses")
 
-Providers: anthropic, openai_chat.
+Providers: anthropic, gemini, openai_chat.
 """
 
 from __future__ import annotations
@@ -31,11 +31,13 @@ from toolwire_runtime.errors import (
 #: Provider names accepted by ``convert``, ``to_ir`` and ``from_ir``.
 PROVIDERS = (
     "anthropic",
+    "gemini",
     "openai_chat",
 )
 
 _MODULES = {
     "anthropic": "toolwire.providers.anthropic",
+    "gemini": "toolwire.providers.gemini",
     "openai_chat": "toolwire.providers.openai_chat",
 }
 

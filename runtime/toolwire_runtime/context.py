@@ -15,7 +15,7 @@ class Context:
     so the linking pass can synthesize ids, fill in names and point at the offending field.
     """
 
-    __slots__ = ("provider", "strict", "losses", "calls", "results", "call_index")
+    __slots__ = ("provider", "strict", "losses", "calls", "results", "synthetic_ids")
 
     def __init__(self, provider: str, strict: bool = False) -> None:
         self.provider = provider
@@ -23,7 +23,7 @@ class Context:
         self.losses: list[tuple[object, str]] = []
         self.calls: list[Any] = []
         self.results: list[tuple[Any, object]] = []
-        self.call_index: dict[str, Any] | None = None
+        self.synthetic_ids: set[str] = set()
 
     def lose(self, path: object, message: str) -> None:
         """Report that the target cannot express something (raise in strict mode)."""

@@ -37,8 +37,7 @@ def normalize(messages: list[Message], ctx: Context, group_roles: frozenset[str]
                     continue
                 msg = Message(role=role, parts=rest, name=msg.name, provider_data=msg.provider_data)
         _append(out, msg, group_roles)
-    if ctx.calls or ctx.results:
-        link(out, ctx)
+    link(out, ctx)
     return out
 
 

@@ -194,6 +194,14 @@ def wrap_result(result: Any, is_error: bool, key: str, error_key: str) -> dict:
     ``{error_key: value}``. An object that itself looks like a wrapper (its only key is ``key`` or
     ``error_key``) is wrapped once more so that ``unwrap_result`` gives it back exactly.
     """
+    if type(result) is str and result[:1] == "{":
+        # string-result providers (OpenAI, Anthropic) carry object results as JSON text
+        try:
+            parsed = _loads(result)
+        except _JSONDecodeError:
+            parsed = None
+        if type(parsed) is dict:
+            result = parsed
     if is_error:
         return {error_key: result}
     if type(result) is dict and not (len(result) == 1 and (key in result or error_key in result)):
@@ -566,3 +574,79 @@ def provider_tool_render(node: Any, provider: str, path: Any, ctx: Context) -> A
         return node.data
     ctx.lose(path, f"{node.provider} tool {node.data.get('type') or node.data.get('name')!r} has no {provider} equivalent; dropped")
     return None
+
+
+def grouped_list_parse(value: Any, path: Any, ctx: Context, to_ir: Any, key: str, provider: str) -> list:
+    from toolwire.ir import ProviderTool
+
+    out: list = []
+    for i, group in enumerate(expect_list(value, path)):
+        if type(group) is not dict:
+            raise WrongTypeError((path, i), f"expected an object, got {_json_type(group)}")
+        if key in group:
+            items = expect_list(group[key], ((path, i), key))
+            out.extend(to_ir(item, (((path, i), key), j), ctx) for j, item in enumerate(items))
+            rest = {k: v for k, v in group.items() if k != key}
+            if rest:
+                out.append(ProviderTool(provider=provider, data=rest))
+        else:
+            out.append(ProviderTool(provider=provider, data=group))
+    return out
+
+
+def grouped_list_render(tools: Any, path: Any, ctx: Context, from_ir: Any, key: str, provider: str) -> Any:
+    if tools is None:
+        return None
+    declarations = []
+    others = []
+    for i, tool in enumerate(tools):
+        if type(tool).__name__ == "ProviderTool":
+            item = provider_tool_render(tool, provider, (path, i), ctx)
+            if item is not None:
+                others.append(item)
+        else:
+            declarations.append(from_ir(tool, (path, i), ctx))
+    return ([{key: declarations}] if declarations else []) + others
+
+
+def named_choice_parse(value: Any, path: Any, ctx: Context, to_ir: Any, names_key: str) -> tuple:
+    value = expect_object(value, path)
+    mode = value.get("mode")
+    mode = to_ir(mode, (path, "mode"), ctx) if mode is not None else "auto"
+    names = value.get(names_key)
+    if names is None:
+        return mode, None, None
+    names = expect_list(names, (path, names_key))
+    if mode == "required" and len(names) == 1:
+        return "tool", names[0], None
+    return mode, None, names
+
+
+def named_choice_render(mode: Any, name: Any, allowed: Any, path: Any, ctx: Context, from_ir: Any, names_key: str) -> dict:
+    if mode == "tool":
+        return {"mode": from_ir("required", path, ctx), names_key: [name]}
+    out = {"mode": from_ir(mode, path, ctx)}
+    if allowed:
+        out[names_key] = list(allowed)
+    return out
+
+
+def optional_id_parse(value: Any, path: Any) -> str:
+    if value is None:
+        return ""
+    if type(value) is not str:
+        raise WrongTypeError(path, f"expected a string, got {_json_type(value)}")
+    return value
+
+
+def optional_id_render(call_id: str, synthetic: bool, ctx: Context) -> Any:
+    if synthetic:
+        ctx.synthetic_ids.add(call_id)
+        return None
+    return call_id or None
+
+
+def result_id_render(call_id: str, ctx: Context) -> Any:
+    if not call_id or call_id in ctx.synthetic_ids:
+        return None
+    return call_id

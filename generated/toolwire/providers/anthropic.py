@@ -337,6 +337,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v1 is not None:
         out["content"] = v1
+    if node.name is not None:
+        ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -383,6 +385,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v1 is not None:
         out["content"] = v1
+    if node.name is not None:
+        ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -487,6 +491,8 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v1 = tw.image_source_render(node.url, node.media_type, node.data, (path, "url"))
     if v1 is not None:
         out["source"] = v1
+    if node.detail is not None:
+        ctx.lose((path, "detail"), "anthropic has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -739,6 +745,10 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v1 = node.name
     if v1 is not None:
         out["name"] = v1
+    if node.allowed_names:
+        ctx.lose(
+            (path, "allowed_names"), "anthropic has no place for ToolChoice.allowed_names; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -828,6 +838,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v7 = _usage_from_ir(v7, (path, "usage"), ctx)
     if v7 is not None:
         out["usage"] = v7
+    if node.created is not None:
+        ctx.lose((path, "created"), "anthropic has no place for Response.created; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -872,6 +884,8 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v1 = node.output_tokens
     if v1 is not None:
         out["output_tokens"] = v1
+    if node.total_tokens is not None:
+        ctx.lose((path, "total_tokens"), "anthropic has no place for Usage.total_tokens; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out

@@ -217,6 +217,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v8 = tw.unwrap_list(node.stop, (hints.get("stop") if hints is not None else None))
     if v8 is not None:
         out["stop"] = v8
+    if node.top_k is not None:
+        ctx.lose((path, "top_k"), "openai_chat has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -878,6 +880,11 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     w_function["name"] = v1
     if not w_function:
         del out["function"]
+    if node.allowed_names:
+        ctx.lose(
+            (path, "allowed_names"),
+            "openai_chat has no place for ToolChoice.allowed_names; dropped",
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -993,6 +1000,10 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["usage"] = v7
     if not w_choices:
         del out["choices"]
+    if node.stop_sequence is not None:
+        ctx.lose(
+            (path, "stop_sequence"), "openai_chat has no place for Response.stop_sequence; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out

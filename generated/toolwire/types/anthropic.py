@@ -47,9 +47,9 @@ class TextCitation:
 
 
 @dataclass(kw_only=True, slots=True)
-class URLImageSource:
+class URLImageSourceParam:
     """
-    An image referenced by URL (SDK URLImageSourceParam).
+    An image referenced by URL.
     """
 
     type: Literal["url"]
@@ -63,9 +63,9 @@ class URLImageSource:
 
 
 @dataclass(kw_only=True, slots=True)
-class FileImageSource:
+class FileImageSourceParam:
     """
-    An image uploaded through the Files API (SDK FileImageSourceParam).
+    An image uploaded through the Files API.
     """
 
     type: Literal["file"]
@@ -91,9 +91,9 @@ class CitationsConfigParam:
 
 
 @dataclass(kw_only=True, slots=True)
-class Base64PDFSource:
+class Base64PDFSourceParam:
     """
-    Inline base64 PDF data (SDK Base64PDFSourceParam).
+    Inline base64 PDF data.
     """
 
     type: Literal["base64"]
@@ -111,9 +111,9 @@ class Base64PDFSource:
 
 
 @dataclass(kw_only=True, slots=True)
-class PlainTextSource:
+class PlainTextSourceParam:
     """
-    Inline plain text (SDK PlainTextSourceParam).
+    Inline plain text.
     """
 
     type: Literal["text"]
@@ -131,9 +131,9 @@ class PlainTextSource:
 
 
 @dataclass(kw_only=True, slots=True)
-class URLPDFSource:
+class URLPDFSourceParam:
     """
-    A PDF referenced by URL (SDK URLPDFSourceParam).
+    A PDF referenced by URL.
     """
 
     type: Literal["url"]
@@ -147,9 +147,9 @@ class URLPDFSource:
 
 
 @dataclass(kw_only=True, slots=True)
-class FileDocumentSource:
+class FileDocumentSourceParam:
     """
-    A document uploaded through the Files API (SDK FileDocumentSourceParam).
+    A document uploaded through the Files API.
     """
 
     type: Literal["file"]
@@ -279,9 +279,9 @@ class OtherTool:
 
 
 @dataclass(kw_only=True, slots=True)
-class ToolChoiceAuto:
+class ToolChoiceAutoParam:
     """
-    The model decides whether to use tools (SDK ToolChoiceAutoParam).
+    The model decides whether to use tools.
     """
 
     type: Literal["auto"]
@@ -295,9 +295,9 @@ class ToolChoiceAuto:
 
 
 @dataclass(kw_only=True, slots=True)
-class ToolChoiceAny:
+class ToolChoiceAnyParam:
     """
-    The model must use one of the available tools (SDK ToolChoiceAnyParam).
+    The model must use one of the available tools.
     """
 
     type: Literal["any"]
@@ -311,9 +311,9 @@ class ToolChoiceAny:
 
 
 @dataclass(kw_only=True, slots=True)
-class ToolChoiceTool:
+class ToolChoiceToolParam:
     """
-    The model must use the named tool (SDK ToolChoiceToolParam).
+    The model must use the named tool.
     """
 
     type: Literal["tool"]
@@ -331,9 +331,9 @@ class ToolChoiceTool:
 
 
 @dataclass(kw_only=True, slots=True)
-class ToolChoiceNone:
+class ToolChoiceNoneParam:
     """
-    The model may not use tools (SDK ToolChoiceNoneParam).
+    The model may not use tools.
     """
 
     type: Literal["none"]
@@ -343,9 +343,9 @@ class ToolChoiceNone:
 
 
 @dataclass(kw_only=True, slots=True)
-class ThinkingConfigDisabled:
+class ThinkingConfigDisabledParam:
     """
-    Thinking disabled (SDK ThinkingConfigDisabledParam).
+    Thinking disabled.
     """
 
     type: Literal["disabled"]
@@ -355,9 +355,9 @@ class ThinkingConfigDisabled:
 
 
 @dataclass(kw_only=True, slots=True)
-class ThinkingConfigBetweenTools:
+class ThinkingConfigBetweenToolsParam:
     """
-    Thinking between tool calls (SDK ThinkingConfigBetweenToolsParam).
+    Thinking between tool calls.
     """
 
     type: Literal["between_tools"]
@@ -467,9 +467,9 @@ class ServerToolUsage:
 
 
 @dataclass(kw_only=True, slots=True)
-class CacheControlEphemeral:
+class CacheControlEphemeralParam:
     """
-    A prompt-cache breakpoint (SDK CacheControlEphemeralParam).
+    A prompt-cache breakpoint.
     """
 
     type: Literal["ephemeral"]
@@ -483,9 +483,9 @@ class CacheControlEphemeral:
 
 
 @dataclass(kw_only=True, slots=True)
-class Base64ImageSource:
+class Base64ImageSourceParam:
     """
-    Inline base64 image data (SDK Base64ImageSourceParam).
+    Inline base64 image data.
     """
 
     type: Literal["base64"]
@@ -528,16 +528,16 @@ class ToolParam:
     """
     When true, guarantees schema validation of tool names and inputs.
     """
-    cache_control: CacheControlEphemeral | None = None
+    cache_control: CacheControlEphemeralParam | None = None
     """
     Creates a cache breakpoint at this tool definition.
     """
 
 
 @dataclass(kw_only=True, slots=True)
-class ThinkingConfigEnabled:
+class ThinkingConfigEnabledParam:
     """
-    Manual extended thinking with a token budget (SDK ThinkingConfigEnabledParam).
+    Manual extended thinking with a token budget.
     """
 
     type: Literal["enabled"]
@@ -555,9 +555,9 @@ class ThinkingConfigEnabled:
 
 
 @dataclass(kw_only=True, slots=True)
-class ThinkingConfigAdaptive:
+class ThinkingConfigAdaptiveParam:
     """
-    Claude decides when and how much to think (SDK ThinkingConfigAdaptiveParam).
+    Claude decides when and how much to think.
     """
 
     type: Literal["adaptive"]
@@ -670,7 +670,7 @@ class TextBlockParam:
     """
     The text.
     """
-    cache_control: CacheControlEphemeral | None = None
+    cache_control: CacheControlEphemeralParam | None = None
     """
     Creates a cache breakpoint at this block.
     """
@@ -706,7 +706,7 @@ class ToolUseBlockParam:
     """
     Who invoked the tool (direct from the model, or a server-side code execution tool).
     """
-    cache_control: CacheControlEphemeral | None = None
+    cache_control: CacheControlEphemeralParam | None = None
     """
     Creates a cache breakpoint at this block.
     """
@@ -715,7 +715,7 @@ class ToolUseBlockParam:
 @dataclass(kw_only=True, slots=True)
 class SystemMessageParam:
     """
-    A system message inside messages (SDK SystemMessageParam); text only.
+    A system message inside messages; text only.
     """
 
     role: Literal["system"]
@@ -738,11 +738,11 @@ class ImageBlockParam:
     """
     Always image.
     """
-    source: Base64ImageSource | URLImageSource | FileImageSource
+    source: Base64ImageSourceParam | URLImageSourceParam | FileImageSourceParam
     """
     The image data or reference.
     """
-    cache_control: CacheControlEphemeral | None = None
+    cache_control: CacheControlEphemeralParam | None = None
     """
     Creates a cache breakpoint at this block.
     """
@@ -806,9 +806,9 @@ class Message:
 
 
 @dataclass(kw_only=True, slots=True)
-class ContentBlockSource:
+class ContentBlockSourceParam:
     """
-    Custom document content as text and image blocks (SDK ContentBlockSourceParam).
+    Custom document content as text and image blocks.
     """
 
     type: Literal["content"]
@@ -832,7 +832,11 @@ class DocumentBlockParam:
     Always document.
     """
     source: (
-        Base64PDFSource | PlainTextSource | ContentBlockSource | URLPDFSource | FileDocumentSource
+        Base64PDFSourceParam
+        | PlainTextSourceParam
+        | ContentBlockSourceParam
+        | URLPDFSourceParam
+        | FileDocumentSourceParam
     )
     """
     The document data or reference.
@@ -849,7 +853,7 @@ class DocumentBlockParam:
     """
     Whether citations are enabled for this document.
     """
-    cache_control: CacheControlEphemeral | None = None
+    cache_control: CacheControlEphemeralParam | None = None
     """
     Creates a cache breakpoint at this block.
     """
@@ -881,7 +885,7 @@ class ToolResultBlockParam:
     """
     True if the tool call failed and content describes the error.
     """
-    cache_control: CacheControlEphemeral | None = None
+    cache_control: CacheControlEphemeralParam | None = None
     """
     Creates a cache breakpoint at this block.
     """
@@ -969,15 +973,17 @@ class MessageCreateRequest:
     """
     Definitions of tools the model may use (client tools and server tools).
     """
-    tool_choice: ToolChoiceAuto | ToolChoiceAny | ToolChoiceTool | ToolChoiceNone | None = None
+    tool_choice: (
+        ToolChoiceAutoParam | ToolChoiceAnyParam | ToolChoiceToolParam | ToolChoiceNoneParam | None
+    ) = None
     """
     How the model should use the provided tools; also carries disable_parallel_tool_use.
     """
     thinking: (
-        ThinkingConfigEnabled
-        | ThinkingConfigDisabled
-        | ThinkingConfigAdaptive
-        | ThinkingConfigBetweenTools
+        ThinkingConfigEnabledParam
+        | ThinkingConfigDisabledParam
+        | ThinkingConfigAdaptiveParam
+        | ThinkingConfigBetweenToolsParam
         | None
     ) = None
     """

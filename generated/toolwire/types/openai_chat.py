@@ -371,7 +371,7 @@ class Grammar:
 
 
 @dataclass(kw_only=True, slots=True)
-class ChatCompletionAllowedTools:
+class ChatCompletionAllowedToolsParam:
     """
     A pre-defined set of tools the model may call.
     """
@@ -387,7 +387,7 @@ class ChatCompletionAllowedTools:
 
 
 @dataclass(kw_only=True, slots=True)
-class ChatCompletionNamedToolChoice:
+class ChatCompletionNamedToolChoiceParam:
     """
     Forces the model to call the named function.
     """
@@ -403,7 +403,7 @@ class ChatCompletionNamedToolChoice:
 
 
 @dataclass(kw_only=True, slots=True)
-class ChatCompletionNamedToolChoiceCustom:
+class ChatCompletionNamedToolChoiceCustomParam:
     """
     Forces the model to call the named custom tool.
     """
@@ -559,7 +559,7 @@ class CustomFormatGrammar:
 
 
 @dataclass(kw_only=True, slots=True)
-class ChatCompletionAllowedToolChoice:
+class ChatCompletionAllowedToolChoiceParam:
     """
     Constrains the tools available to the model to a pre-defined set.
     """
@@ -568,7 +568,7 @@ class ChatCompletionAllowedToolChoice:
     """
     Always allowed_tools.
     """
-    allowed_tools: ChatCompletionAllowedTools
+    allowed_tools: ChatCompletionAllowedToolsParam
     """
     The allowed tool set.
     """
@@ -807,9 +807,9 @@ class ChatCompletion:
 
 
 @dataclass(kw_only=True, slots=True)
-class ChatCompletionCustomTool:
+class ChatCompletionCustomToolParam:
     """
-    A custom tool that processes free-form input in a specified format (SDK ChatCompletionCustomToolParam).
+    A custom tool that processes free-form input in a specified format.
     """
 
     type: Literal["custom"]
@@ -843,14 +843,14 @@ class ChatCompletionRequest:
     """
     The conversation so far, oldest first.
     """
-    tools: list[ChatCompletionTool | ChatCompletionCustomTool] | None = None
+    tools: list[ChatCompletionTool | ChatCompletionCustomToolParam] | None = None
     """
     Tools the model may call (function tools or custom tools).
     """
     tool_choice: (
-        ChatCompletionAllowedToolChoice
-        | ChatCompletionNamedToolChoice
-        | ChatCompletionNamedToolChoiceCustom
+        ChatCompletionAllowedToolChoiceParam
+        | ChatCompletionNamedToolChoiceParam
+        | ChatCompletionNamedToolChoiceCustomParam
         | Literal["none", "auto", "required"]
         | None
     ) = None
