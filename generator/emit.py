@@ -245,9 +245,9 @@ class ProviderCompiler:
                 L.append(f"    if not {v}:")
                 L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, 'empty')")
         if rule.has_default:
-            L.append(f"if {v} is None:")
-            L.append(f"    {v} = {py(rule.default)}")
-            L.append(f"elif {v} == {py(rule.default)}:")
+            # the provider's default: the IR says None ("provider default"); the spelling is a hint
+            L.append(f"if {v} == {py(rule.default)}:")
+            L.append(f"    {v} = None")
             L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'explicit_default')")
         values.setdefault(target, []).append(v)
         return L
@@ -371,10 +371,14 @@ class ProviderCompiler:
         elif rule.list_of:
             sub = self.codec(rule.list_of)
             L.append(f"if {v} is not None:")
-            L.append(f"    {v} = [y for y in (_{sub.name}_from_ir(x, ({p}, {py(irs[0])}, i), ctx) for i, x in enumerate({v})) if y is not None]")
+            L.append(f"    {v} = [y for y in (_{sub.name}_from_ir(x, (({p}, {py(irs[0])}), i), ctx) for i, x in enumerate({v})) if y is not None]")
         if rule.has_default:
-            L.append(f"if {v} == {py(rule.default)} and (hints is None or hints.get({py(rule.wire)}) != 'explicit_default'):")
-            L.append(f"    {v} = None")
+            if rule.emit_null:  # the wire requires the field: send the default
+                L.append(f"if {v} is None:")
+                L.append(f"    {v} = {py(rule.default)}")
+            else:
+                L.append(f"if {v} is None and hints is not None and hints.get({py(rule.wire)}) == 'explicit_default':")
+                L.append(f"    {v} = {py(rule.default)}")
         if rule.has_fallback:
             L.append(f"if {v} is None:")
             L.append(f"    {v} = {py(rule.fallback)}")

@@ -185,7 +185,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v3 is not None:
         v3 = [
             y
-            for y in (_tool_from_ir(x, (path, "tools", i), ctx) for i, x in enumerate(v3))
+            for y in (_tool_from_ir(x, ((path, "tools"), i), ctx) for i, x in enumerate(v3))
             if y is not None
         ]
     if v3:

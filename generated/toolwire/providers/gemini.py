@@ -335,7 +335,7 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v1 is not None:
         v1 = [
             y
-            for y in (_part_from_ir(x, (path, "parts", i), ctx) for i, x in enumerate(v1))
+            for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v1))
             if y is not None
         ]
     out["parts"] = v1
@@ -375,7 +375,7 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v0 is not None:
         v0 = [
             y
-            for y in (_part_from_ir(x, (path, "parts", i), ctx) for i, x in enumerate(v0))
+            for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v0))
             if y is not None
         ]
     out["parts"] = v0
@@ -703,7 +703,9 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v3 is not None:
         v3 = [
             y
-            for y in (_response_blob_from_ir(x, (path, "parts", i), ctx) for i, x in enumerate(v3))
+            for y in (
+                _response_blob_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v3)
+            )
             if y is not None
         ]
     if v3:

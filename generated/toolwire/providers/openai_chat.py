@@ -190,7 +190,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v2 is not None:
         v2 = [
             y
-            for y in (_tool_from_ir(x, (path, "tools", i), ctx) for i, x in enumerate(v2))
+            for y in (_tool_from_ir(x, ((path, "tools"), i), ctx) for i, x in enumerate(v2))
             if y is not None
         ]
     if v2:
@@ -506,7 +506,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v2 is not None:
         v2 = [
             y
-            for y in (_tool_call_from_ir(x, (path, "parts", i), ctx) for i, x in enumerate(v2))
+            for y in (_tool_call_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v2))
             if y is not None
         ]
     if v2:
@@ -656,6 +656,9 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v2 = o_image_url.get("detail")
     if v2 is not None and type(v2) is not str:
         raise WrongTypeError((p_image_url, "detail"), "expected string, got " + tw._json_type(v2))
+    if v2 == "auto":
+        v2 = None
+        hints = tw.hint(hints, "image_url.detail", "explicit_default")
     node = ir.ImagePart(media_type=v1_1, data=v1_2, url=v1_0, detail=v2)
     extra = tw.extra_fields(obj, _KNOWN_image_part)
     if o_image_url and not _KNOWN_image_part_image_url.issuperset(o_image_url):
@@ -678,6 +681,8 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v1 is not None:
         w_image_url["url"] = v1
     v2 = node.detail
+    if v2 is None and hints is not None and hints.get("image_url.detail") == "explicit_default":
+        v2 = "auto"
     if v2 is not None:
         w_image_url["detail"] = v2
     if not w_image_url:
