@@ -78,6 +78,8 @@ class ProviderCompiler:
         cls = self.spec.ir_classes[c.ir]
         known: dict[tuple, set] = {(): set()}
         for rule in c.rules:
+            if rule.has_fill:  # wire-only: carried as an unknown field, filled in when absent
+                continue
             segs = rule.segments
             for i in range(len(segs)):
                 known.setdefault(tuple(segs[:i]), set()).add(segs[i])
@@ -179,7 +181,11 @@ class ProviderCompiler:
             conv = self.codec(rule.conversation)
             hoisted = f"obj.get({py(str(conv.hoist['wire']))})" if conv.hoist else "None"
             L.append(f"v{idx} = _{conv.name}_to_ir(obj.get({py(segs[-1])}), {hoisted}, (path, {py(segs[-1])}), ctx)")
+            if self._single(c, rule):
+                L.append(f"v{idx} = tw.single_message(v{idx}, (path, {py(segs[-1])}), ctx)")
             values.setdefault(rule.ir[0], []).append(v)
+            return L
+        if rule.has_fill:
             return L
         if not segs:  # IR-only rule with a fallback value
             values.setdefault(rule.ir[0], []).append(py(rule.default))
@@ -278,7 +284,8 @@ class ProviderCompiler:
             if rule.conversation:
                 conv = self.codec(rule.conversation)
                 ir_name = rule.ir[0]
-                L.append(f"v{idx}, hoisted = _{conv.name}_from_ir(node.{ir_name}, (path, {py(ir_name)}), ctx)")
+                value = f"[node.{ir_name}]" if self._single(c, rule) else f"node.{ir_name}"
+                L.append(f"v{idx}, hoisted = _{conv.name}_from_ir({value}, (path, {py(ir_name)}), ctx)")
                 L.append(f"out[{py(segs[-1])}] = v{idx}")
                 if conv.hoist:
                     L.append("if hoisted is not None:")
@@ -325,6 +332,11 @@ class ProviderCompiler:
         L.append("return out")
         self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR {cls.name} → wire).", L)
 
+    def _single(self, c: Codec, rule: Rule) -> bool:
+        """A conversation rule filling a single Message (a response's output) rather than a list."""
+        schema = self.spec.ir_classes[c.ir].fields[rule.ir[0]]
+        return schema.get("type") != "array"
+
     def _out(self, prefix: tuple) -> str:
         return "out" if not prefix else "w_" + var("_".join(prefix))
 
@@ -341,6 +353,9 @@ class ProviderCompiler:
                 L.append(f"    {slot} = {py(rule.const)}")
             else:
                 L.append(f"{slot} = {py(rule.const)}")
+            return L
+        if rule.has_fill:
+            L.append(f"{slot} = {py(rule.fill)}  # required by the wire; restored fields override it")
             return L
         irs = rule.ir
         exprs = [self._select(rule, f"node.{name}") for name in irs]
@@ -431,7 +446,9 @@ class ProviderCompiler:
                 L.append(f"if tag == {py(variant['tag'])}:")
                 L.extend("    " + line for line in self._variant_parse(c, variant))
             what = f"{c.tag} " + ", ".join(repr(v["tag"]) for v in c.variants)
-        if c.unknown == "opaque":
+        if c.unknown == "opaque" and c.unknown_part_of:
+            L.append(f"return ir.Message(role={py(c.unknown_part_of)}, parts=[ir.OpaquePart(provider=PROVIDER, data=obj)])")
+        elif c.unknown == "opaque":
             L.append("return ir.OpaquePart(provider=PROVIDER, data=obj)")
         elif c.unknown == "provider_tool":
             L.append("return ir.ProviderTool(provider=PROVIDER, data=obj)")
@@ -496,7 +513,15 @@ class ProviderCompiler:
         else:
             L.append("t = type(node)")
             seen_classes = []
+            hinted = [v for v in variants if v.get("hint_only")]
+            if hinted:
+                L.append("tag = tw.hint_of(node, PROVIDER, '$tag') if node.provider_data is not None else None")
+                for v in hinted:
+                    L.append(f"if tag == {py(v['tag'])} and t is ir.{self.codec(v['codec']).ir}:")
+                    L.append(f"    return _{v['codec']}_from_ir(node, path, ctx)")
             for v in variants:
+                if v.get("hint_only"):
+                    continue
                 sub = self.codec(v["codec"])
                 cls = sub.ir
                 when = v.get("when")
@@ -610,7 +635,8 @@ class ProviderCompiler:
             for v in part_variants:
                 by_role.setdefault(v["part_of"], []).append(v)
             for role, vs in by_role.items():
-                classes = ", ".join(f"ir.{self.codec(v['codec']).ir}" for v in vs)
+                opaque = element.unknown_part_of == role
+                classes = ", ".join([f"ir.{self.codec(v['codec']).ir}" for v in vs] + (["ir.OpaquePart"] if opaque else []))
                 L.append(f"    if msg.role == {py(role)}:")
                 L.append(f"        for standalone, item in layout.runs(msg.parts, ({classes},)):")
                 L.append("            if standalone:")
@@ -621,6 +647,11 @@ class ProviderCompiler:
                     L.append(f"                {kw} type(item) is ir.{sub.ir}:")
                     L.append(f"                    out.append(_{sub.name}_from_ir(item, (path, i), ctx))")
                     first = False
+                if opaque:
+                    L.append("                elif type(item) is ir.OpaquePart:")
+                    L.append("                    rendered = tw.opaque_render(item, PROVIDER, (path, i), ctx)")
+                    L.append("                    if rendered is not None:")
+                    L.append("                        out.append(rendered)")
                 L.append("            else:")
                 L.append("                sub = ir.Message(role=msg.role, parts=item, name=msg.name, provider_data=msg.provider_data)")
                 L.append(f"                rendered = _{element.name}_from_ir(sub, (path, i), ctx)")

@@ -18,14 +18,14 @@ PROVIDER_KEYS = {
 }
 CODEC_KINDS = {"object", "union", "enum", "conversation"}
 OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type"}
-UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "scalar"}
+UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar"}
 VARIANT_KEYS = {"codec", "part_of", "hint_only", "when"}
 ENUM_KEYS = {"kind", "doc", "what", "parse", "render"}
 CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "hoist"}
 HOIST_KEYS = {"wire", "codec", "transform", "args"}
 RULE_KEYS = {
     "wire", "ir", "type", "required", "const", "emit", "codec", "list_of", "transform", "args",
-    "alias", "select", "emit_null", "default", "fallback", "conversation", "doc",
+    "alias", "select", "emit_null", "default", "fallback", "conversation", "doc", "fill",
 }
 JSON_TYPES = {
     "string": "str", "integer": "int", "number": "number", "boolean": "bool", "object": "dict",
@@ -79,6 +79,8 @@ class Rule:
     fallback: Any = None
     has_fallback: bool = False
     conversation: str | None = None
+    has_fill: bool = False
+    fill: Any = None
 
     @property
     def segments(self) -> list[str]:
@@ -100,6 +102,7 @@ class Codec:
     variants: list[dict] = field(default_factory=list)
     unknown: str = "error"
     scalar: dict | None = None
+    unknown_part_of: str | None = None
     what: str = ""
     parse_table: dict = field(default_factory=dict)
     render_table: dict = field(default_factory=dict)
@@ -278,6 +281,9 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
         codec.tag_default = cdoc.get("tag_default")
         codec.tag_by_key = bool(cdoc.get("tag_by_key", False))
         codec.unknown = cdoc.get("unknown", "error")
+        codec.unknown_part_of = cdoc.get("unknown_part_of")
+        if codec.unknown_part_of is not None and codec.unknown != "opaque":
+            errors.at(cdoc, "unknown_part_of", f"codec {name!r}: unknown_part_of needs unknown: opaque")
         scalar = cdoc.get("scalar")
         if scalar is not None:
             if not isinstance(scalar, dict) or set(scalar) != {"codec", "ir", "field"}:
@@ -353,11 +359,15 @@ def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:
         rule.has_default, rule.default = True, rdoc["default"]
     if "fallback" in rdoc:
         rule.has_fallback, rule.fallback = True, rdoc["fallback"]
+    if "fill" in rdoc:
+        rule.has_fill, rule.fill = True, rdoc["fill"]
+        if rule.ir or rule.has_const:
+            errors.at(rdoc, "fill", f"codec {codec_name!r}: a fill rule maps no IR field and has no const")
     if rule.wire is None and not rule.ir:
         errors.at(rdoc, None, f"codec {codec_name!r}: a field rule needs 'wire', 'ir' or both")
     if rule.has_const and rule.ir:
         errors.at(rdoc, "const", f"codec {codec_name!r}: a const rule maps no IR field (drop 'ir')")
-    if not rule.has_const and rule.wire and not rule.ir:
+    if not rule.has_const and not rule.has_fill and rule.wire and not rule.ir:
         errors.at(rdoc, "wire", f"codec {codec_name!r}: wire key {rule.wire!r} maps to no IR field (add 'ir' or 'const')")
     return rule
 

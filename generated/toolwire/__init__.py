@@ -6,7 +6,7 @@
     >>> req = toolwire.to_ir(anthropic_request, provider="anthropic")
     >>> payload = toolwire.from_ir(req, provider="openai_responses")
 
-Providers: anthropic, gemini, openai_chat.
+Providers: anthropic, gemini, openai_chat, openai_responses.
 """
 
 from __future__ import annotations
@@ -33,12 +33,14 @@ PROVIDERS = (
     "anthropic",
     "gemini",
     "openai_chat",
+    "openai_responses",
 )
 
 _MODULES = {
     "anthropic": "toolwire.providers.anthropic",
     "gemini": "toolwire.providers.gemini",
     "openai_chat": "toolwire.providers.openai_chat",
+    "openai_responses": "toolwire.providers.openai_responses",
 }
 
 _registry = _api.Registry(_MODULES)

@@ -650,3 +650,15 @@ def result_id_render(call_id: str, ctx: Context) -> Any:
     if not call_id or call_id in ctx.synthetic_ids:
         return None
     return call_id
+
+
+def single_message(messages: list, path: Any, ctx: Context) -> Any:
+    """A response's output items as one assistant message (reasoning, text and calls in order)."""
+    from toolwire.ir import Message
+
+    if len(messages) == 1:
+        return messages[0]
+    parts = [p for m in messages for p in m.parts]
+    if any(m.role != "assistant" for m in messages):
+        ctx.lose(path, "output items of other roles than assistant merged into the assistant message")
+    return Message(role="assistant", parts=parts)

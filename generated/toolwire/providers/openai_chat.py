@@ -36,7 +36,7 @@ CANNOT_EXPRESS = (
     ("top_k", "Not a Chat Completions parameter."),
     (
         "mid-conversation system messages",
-        "None — Chat keeps system messages in place; other providers hoist them.",
+        "None: Chat keeps system messages in place; other providers hoist them.",
     ),
 )
 

@@ -604,7 +604,7 @@ class Candidate:
     """
     finishMessage: str | None = None
     """
-    Describes the reason the model stopped (declared by the SDK type, not mapped by its Gemini API converter).
+    Details of why the model stopped. Declared by the SDK Candidate type, but its Gemini Developer API converter does not read it (possibly Vertex AI only).
     """
     safetyRatings: list[SafetyRating] | None = None
     """
