@@ -29,6 +29,7 @@ class Module:
     provider: Provider
     constants: list[str] = field(default_factory=list)
     functions: list[Function] = field(default_factory=list)
+    defaults: list[tuple] = field(default_factory=list)
 
 
 def py(value) -> str:
@@ -49,6 +50,7 @@ class ProviderCompiler:
     def compile(self) -> Module:
         for codec in self.p.codecs.values():
             getattr(self, f"_{codec.kind}")(codec)
+        self.module.defaults = [(w, v) for w, v in sorted({(r.wire, r.default) for c in self.p.codecs.values() for r in c.rules if r.has_default and r.wire}, key=repr)]
         return self.module
 
     # --- helpers ---------------------------------------------------------------------------------
@@ -227,7 +229,7 @@ class ProviderCompiler:
                 L.append(f"    if h{idx} is not None:")
                 L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, h{idx})")
             L.append("else:")
-            defaults = [py(rule.default) if (rule.has_default and n == 0) else "None" for n in range(len(irs))]
+            defaults = [py(rule.default) if (rule.has_default and n == 0) else self.ir_field_default(c.ir, name) for n, name in enumerate(irs)]
             L.append(f"    {', '.join(targets[: len(irs)])} = {', '.join(defaults)}")
             if rule.emit_null:
                 L.append(f"    if {py(key)} not in {src}:")
@@ -403,8 +405,13 @@ class ProviderCompiler:
             L.append(f"    {slot} = {v}")
             L.append(f"elif {v} is not None and hints is not None and hints.get({py(rule.wire)}) == 'empty':")
             L.append(f"    {slot} = []")
-        elif rule.required or rule.emit_null:
+        elif rule.emit_null:
             L.append(f"{slot} = {v}")
+        elif rule.required:
+            L.append(f"if {v} is None:")
+            L.append(f"    ctx.lose(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name} and the input has none; add it before sending')})")
+            L.append("else:")
+            L.append(f"    {slot} = {v}")
         else:
             L.append(f"if {v} is not None:")
             L.append(f"    {slot} = {v}")

@@ -37,6 +37,9 @@ CANNOT_EXPRESS = (
     ("stop as a bare string", "stop_sequences is always a list."),
 )
 
+#: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
+WIRE_DEFAULTS = ()
+
 _KNOWN_request = frozenset(
     [
         "max_tokens",
@@ -112,6 +115,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v0 = obj.get("model")
+    if v0 is None:
+        raise tw.missing((path, "model"))
     if v0 is not None and type(v0) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v0))
     v1 = obj.get("max_tokens")
@@ -169,7 +174,12 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v0 = node.model
-    if v0 is not None:
+    if v0 is None:
+        ctx.lose(
+            (path, "model"),
+            "model is required by anthropic and the input has none; add it before sending",
+        )
+    else:
         out["model"] = v0
     v1 = node.max_tokens
     if v1 is None:
@@ -312,7 +322,7 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if h1 is not None:
             hints = tw.hint(hints, "content", h1)
     else:
-        v1_0 = None
+        v1_0 = []
     node = ir.Message(role="user", parts=v1_0)
     extra = tw.extra_fields(obj, _KNOWN_user_message)
     if extra is not None or hints is not None:
@@ -360,7 +370,7 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if h1 is not None:
             hints = tw.hint(hints, "content", h1)
     else:
-        v1_0 = None
+        v1_0 = []
     node = ir.Message(role="assistant", parts=v1_0)
     extra = tw.extra_fields(obj, _KNOWN_assistant_message)
     if extra is not None or hints is not None:
@@ -454,7 +464,13 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "text"
     v1 = node.text
-    out["text"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "text"),
+            "text is required by anthropic and the input has none; add it before sending",
+        )
+    else:
+        out["text"] = v1
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -522,7 +538,7 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v3 is not None:
         v3_0, v3_1 = tw.object_arguments(v3, (path, "input")), None
     else:
-        v3_0, v3_1 = None, None
+        v3_0, v3_1 = {}, None
     node = ir.ToolCall(id=v1, name=v2, arguments=v3_0, raw_arguments=v3_1)
     extra = tw.extra_fields(obj, _KNOWN_tool_use_block)
     if extra is not None or hints is not None:
@@ -537,9 +553,21 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "tool_use"
     v1 = node.id
-    out["id"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "id"),
+            "id is required by anthropic and the input has none; add it before sending",
+        )
+    else:
+        out["id"] = v1
     v2 = node.name
-    out["name"] = v2
+    if v2 is None:
+        ctx.lose(
+            (path, "name"),
+            "name is required by anthropic and the input has none; add it before sending",
+        )
+    else:
+        out["name"] = v2
     v3 = tw.object_arguments_render(node.arguments, node.raw_arguments, (path, "arguments"), ctx)
     if v3 is not None:
         out["input"] = v3
@@ -576,7 +604,7 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if h3 is not None:
             hints = tw.hint(hints, "is_error", h3)
     else:
-        v3_0 = None
+        v3_0 = False
     node = ir.ToolResult(tool_call_id=v1, name="", result=v2_0, is_error=v3_0, parts=v2_1)
     extra = tw.extra_fields(obj, _KNOWN_tool_result_block)
     if extra is not None or hints is not None:
@@ -591,7 +619,13 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "tool_result"
     v1 = node.tool_call_id
-    out["tool_use_id"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "tool_call_id"),
+            "tool_use_id is required by anthropic and the input has none; add it before sending",
+        )
+    else:
+        out["tool_use_id"] = v1
     v2 = tw.block_result_render(
         node.result,
         node.parts,
@@ -699,12 +733,24 @@ def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if hints is not None and hints.get("type") == "seen":
         out["type"] = "custom"
     v1 = node.name
-    out["name"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "name"),
+            "name is required by anthropic and the input has none; add it before sending",
+        )
+    else:
+        out["name"] = v1
     v2 = node.description
     if v2 is not None:
         out["description"] = v2
     v3 = node.parameters
-    out["input_schema"] = v3
+    if v3 is None:
+        ctx.lose(
+            (path, "parameters"),
+            "input_schema is required by anthropic and the input has none; add it before sending",
+        )
+    else:
+        out["input_schema"] = v3
     v4 = node.strict
     if v4 is not None:
         out["strict"] = v4
@@ -741,7 +787,13 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v0 = node.mode
     if v0 is not None:
         v0 = _choice_mode_from_ir(v0, (path, "mode"), ctx)
-    out["type"] = v0
+    if v0 is None:
+        ctx.lose(
+            (path, "mode"),
+            "type is required by anthropic and the input has none; add it before sending",
+        )
+    else:
+        out["type"] = v0
     v1 = node.name
     if v1 is not None:
         out["name"] = v1

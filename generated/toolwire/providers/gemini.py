@@ -47,6 +47,9 @@ CANNOT_EXPRESS = (
     ),
 )
 
+#: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
+WIRE_DEFAULTS = ()
+
 _KNOWN_request = frozenset(
     ["contents", "generationConfig", "systemInstruction", "toolConfig", "tools"]
 )
@@ -338,7 +341,13 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v1))
             if y is not None
         ]
-    out["parts"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "parts"),
+            "parts is required by gemini and the input has none; add it before sending",
+        )
+    else:
+        out["parts"] = v1
     if node.name is not None:
         ctx.lose((path, "name"), "gemini has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -378,7 +387,13 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v0))
             if y is not None
         ]
-    out["parts"] = v0
+    if v0 is None:
+        ctx.lose(
+            (path, "parts"),
+            "parts is required by gemini and the input has none; add it before sending",
+        )
+    else:
+        out["parts"] = v0
     if node.name is not None:
         ctx.lose((path, "name"), "gemini has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -455,7 +470,13 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v0 = node.text
-    out["text"] = v0
+    if v0 is None:
+        ctx.lose(
+            (path, "text"),
+            "text is required by gemini and the input has none; add it before sending",
+        )
+    else:
+        out["text"] = v0
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -502,9 +523,21 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_inlineData = out["inlineData"] = {}
     v0 = node.media_type
-    w_inlineData["mimeType"] = v0
+    if v0 is None:
+        ctx.lose(
+            (path, "media_type"),
+            "mimeType is required by gemini and the input has none; add it before sending",
+        )
+    else:
+        w_inlineData["mimeType"] = v0
     v1 = node.data
-    w_inlineData["data"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "data"),
+            "data is required by gemini and the input has none; add it before sending",
+        )
+    else:
+        w_inlineData["data"] = v1
     if not w_inlineData:
         del out["inlineData"]
     if node.url is not None:
@@ -556,7 +589,13 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v0 is not None:
         w_fileData["mimeType"] = v0
     v1 = node.url
-    w_fileData["fileUri"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "url"),
+            "fileUri is required by gemini and the input has none; add it before sending",
+        )
+    else:
+        w_fileData["fileUri"] = v1
     if not w_fileData:
         del out["fileData"]
     if node.data is not None:
@@ -585,7 +624,7 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v0 is not None:
         v0_0, v0_1 = tw.optional_id_parse(v0, (p_functionCall, "id")), False
     else:
-        v0_0, v0_1 = None, None
+        v0_0, v0_1 = "", False
     v1 = o_functionCall.get("name")
     if v1 is None:
         raise tw.missing((p_functionCall, "name"))
@@ -595,7 +634,7 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v2 is not None:
         v2_0, v2_1 = tw.object_arguments(v2, (p_functionCall, "args")), None
     else:
-        v2_0, v2_1 = None, None
+        v2_0, v2_1 = {}, None
     node = ir.ToolCall(id=v0_0, name=v1, arguments=v2_0, raw_arguments=v2_1, synthetic_id=v0_1)
     extra = tw.extra_fields(obj, _KNOWN_function_call_part)
     if o_functionCall and not _KNOWN_function_call_part_functionCall.issuperset(o_functionCall):
@@ -619,7 +658,13 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v0 is not None:
         w_functionCall["id"] = v0
     v1 = node.name
-    w_functionCall["name"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "name"),
+            "name is required by gemini and the input has none; add it before sending",
+        )
+    else:
+        w_functionCall["name"] = v1
     v2 = tw.object_arguments_render(node.arguments, node.raw_arguments, (path, "arguments"), ctx)
     if v2 is not None:
         w_functionCall["args"] = v2
@@ -647,7 +692,7 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v0 is not None:
         v0_0 = tw.optional_id_parse(v0, (p_functionResponse, "id"))
     else:
-        v0_0 = None
+        v0_0 = ""
     v1 = o_functionResponse.get("name")
     if v1 is None:
         raise tw.missing((p_functionResponse, "name"))
@@ -661,7 +706,7 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v2 is not None:
         v2_0, v2_1 = tw.unwrap_result(v2, "output", "error", (p_functionResponse, "response"))
     else:
-        v2_0, v2_1 = None, None
+        v2_0, v2_1 = None, False
     v3 = o_functionResponse.get("parts")
     if v3 is not None:
         v3 = [
@@ -695,7 +740,13 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v0 is not None:
         w_functionResponse["id"] = v0
     v1 = node.name
-    w_functionResponse["name"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "name"),
+            "name is required by gemini and the input has none; add it before sending",
+        )
+    else:
+        w_functionResponse["name"] = v1
     v2 = tw.wrap_result(node.result, node.is_error, "output", "error")
     if v2 is not None:
         w_functionResponse["response"] = v2
@@ -760,9 +811,21 @@ def _response_blob_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_inlineData = out["inlineData"] = {}
     v0 = node.media_type
-    w_inlineData["mimeType"] = v0
+    if v0 is None:
+        ctx.lose(
+            (path, "media_type"),
+            "mimeType is required by gemini and the input has none; add it before sending",
+        )
+    else:
+        w_inlineData["mimeType"] = v0
     v1 = node.data
-    w_inlineData["data"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "data"),
+            "data is required by gemini and the input has none; add it before sending",
+        )
+    else:
+        w_inlineData["data"] = v1
     if not w_inlineData:
         del out["inlineData"]
     if node.url is not None:
@@ -809,7 +872,13 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v0 = node.name
-    out["name"] = v0
+    if v0 is None:
+        ctx.lose(
+            (path, "name"),
+            "name is required by gemini and the input has none; add it before sending",
+        )
+    else:
+        out["name"] = v0
     v1 = node.description
     if v1 is not None:
         out["description"] = v1
@@ -836,7 +905,7 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             v0, (path, "functionCallingConfig"), ctx, _fc_mode_to_ir, "allowedFunctionNames"
         )
     else:
-        v0_0, v0_1, v0_2 = None, None, None
+        v0_0, v0_1, v0_2 = "", None, None
     node = ir.ToolChoice(mode=v0_0, name=v0_1, allowed_names=v0_2)
     extra = tw.extra_fields(obj, _KNOWN_tool_config)
     if extra is not None or hints is not None:
@@ -940,7 +1009,13 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v0 = node.message
     if v0 is not None:
         v0 = _content_from_ir(v0, (path, "message"), ctx)
-    w_candidates_0["content"] = v0
+    if v0 is None:
+        ctx.lose(
+            (path, "message"),
+            "content is required by gemini and the input has none; add it before sending",
+        )
+    else:
+        w_candidates_0["content"] = v0
     v1 = node.finish_reason
     if v1 is not None:
         h = hints.get("candidates.0.finishReason") if hints is not None else None

@@ -40,6 +40,9 @@ CANNOT_EXPRESS = (
     ),
 )
 
+#: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
+WIRE_DEFAULTS = (("image_url.detail", "auto"),)
+
 _KNOWN_request = frozenset(
     [
         "max_completion_tokens",
@@ -314,7 +317,7 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if h1 is not None:
             hints = tw.hint(hints, "content", h1)
     else:
-        v1_0 = None
+        v1_0 = []
     v2 = obj.get("name")
     if v2 is not None and type(v2) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v2))
@@ -364,7 +367,7 @@ def _developer_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if h1 is not None:
             hints = tw.hint(hints, "content", h1)
     else:
-        v1_0 = None
+        v1_0 = []
     v2 = obj.get("name")
     if v2 is not None and type(v2) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v2))
@@ -414,7 +417,7 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if h1 is not None:
             hints = tw.hint(hints, "content", h1)
     else:
-        v1_0 = None
+        v1_0 = []
     v2 = obj.get("name")
     if v2 is not None and type(v2) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v2))
@@ -464,7 +467,7 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if h1 is not None:
             hints = tw.hint(hints, "content", h1)
     else:
-        v1_0 = None
+        v1_0 = []
         if "content" not in obj:
             hints = tw.hint(hints, "content", "absent")
     v2 = obj.get("tool_calls")
@@ -540,7 +543,7 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if h2 is not None:
             hints = tw.hint(hints, "content", h2)
     else:
-        v2_0, v2_1, v2_2 = None, None, None
+        v2_0, v2_1, v2_2 = None, False, None
     node = ir.ToolResult(tool_call_id=v1, name="", result=v2_0, is_error=v2_1, parts=v2_2)
     extra = tw.extra_fields(obj, _KNOWN_tool_message)
     if extra is not None or hints is not None:
@@ -555,7 +558,13 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["role"] = "tool"
     v1 = node.tool_call_id
-    out["tool_call_id"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "tool_call_id"),
+            "tool_call_id is required by openai_chat and the input has none; add it before sending",
+        )
+    else:
+        out["tool_call_id"] = v1
     v2 = tw.text_result_render(
         node.result,
         node.is_error,
@@ -626,7 +635,13 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "text"
     v1 = node.text
-    out["text"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "text"),
+            "text is required by openai_chat and the input has none; add it before sending",
+        )
+    else:
+        out["text"] = v1
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -722,7 +737,7 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v3 is not None:
         v3_0, v3_1 = tw.parse_arguments(v3, (p_function, "arguments"), ctx)
     else:
-        v3_0, v3_1 = None, None
+        v3_0, v3_1 = {}, None
     node = ir.ToolCall(id=v0, name=v2, arguments=v3_0, raw_arguments=v3_1)
     extra = tw.extra_fields(obj, _KNOWN_tool_call)
     if o_function and not _KNOWN_tool_call_function.issuperset(o_function):
@@ -740,11 +755,23 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v0 = node.id
-    out["id"] = v0
+    if v0 is None:
+        ctx.lose(
+            (path, "id"),
+            "id is required by openai_chat and the input has none; add it before sending",
+        )
+    else:
+        out["id"] = v0
     out["type"] = "function"
     w_function = out["function"] = {}
     v2 = node.name
-    w_function["name"] = v2
+    if v2 is None:
+        ctx.lose(
+            (path, "name"),
+            "name is required by openai_chat and the input has none; add it before sending",
+        )
+    else:
+        w_function["name"] = v2
     v3 = tw.render_arguments(node.arguments, node.raw_arguments)
     if v3 is not None:
         w_function["arguments"] = v3
@@ -806,7 +833,13 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out["type"] = "function"
     w_function = out["function"] = {}
     v1 = node.name
-    w_function["name"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "name"),
+            "name is required by openai_chat and the input has none; add it before sending",
+        )
+    else:
+        w_function["name"] = v1
     v2 = node.description
     if v2 is not None:
         w_function["description"] = v2
@@ -882,7 +915,13 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out["type"] = "function"
     w_function = out["function"] = {}
     v1 = node.name
-    w_function["name"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "name"),
+            "name is required by openai_chat and the input has none; add it before sending",
+        )
+    else:
+        w_function["name"] = v1
     if not w_function:
         del out["function"]
     if node.allowed_names:
@@ -988,7 +1027,13 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v5 = node.message
     if v5 is not None:
         v5 = _assistant_message_from_ir(v5, (path, "message"), ctx)
-    w_choices_0["message"] = v5
+    if v5 is None:
+        ctx.lose(
+            (path, "message"),
+            "message is required by openai_chat and the input has none; add it before sending",
+        )
+    else:
+        w_choices_0["message"] = v5
     v6 = node.finish_reason
     if v6 is not None:
         h = hints.get("choices.0.finish_reason") if hints is not None else None

@@ -40,6 +40,12 @@ CANNOT_EXPRESS = (
     ),
 )
 
+#: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
+WIRE_DEFAULTS = (
+    ("detail", "auto"),
+    ("strict", False),
+)
+
 _KNOWN_request = frozenset(
     [
         "input",
@@ -344,7 +350,7 @@ def _message_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if h2 is not None:
             hints = tw.hint(hints, "content", h2)
     else:
-        v2_0 = None
+        v2_0 = []
     node = ir.Message(role=v1, parts=v2_0)
     extra = tw.extra_fields(obj, _KNOWN_message_item)
     if extra is not None or hints is not None:
@@ -366,7 +372,13 @@ def _message_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             v1 = h
         else:
             v1 = _role_from_ir(v1, (path, "role"), ctx)
-    out["role"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "role"),
+            "role is required by openai_responses and the input has none; add it before sending",
+        )
+    else:
+        out["role"] = v1
     v2 = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -456,7 +468,13 @@ def _input_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "input_text"
     v1 = node.text
-    out["text"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "text"),
+            "text is required by openai_responses and the input has none; add it before sending",
+        )
+    else:
+        out["text"] = v1
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -491,7 +509,13 @@ def _output_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "output_text"
     v1 = node.text
-    out["text"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "text"),
+            "text is required by openai_responses and the input has none; add it before sending",
+        )
+    else:
+        out["text"] = v1
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -569,7 +593,7 @@ def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v3 is not None:
         v3_0, v3_1 = tw.parse_arguments(v3, (path, "arguments"), ctx)
     else:
-        v3_0, v3_1 = None, None
+        v3_0, v3_1 = {}, None
     node = ir.ToolCall(id=v1, name=v2, arguments=v3_0, raw_arguments=v3_1)
     extra = tw.extra_fields(obj, _KNOWN_function_call_item)
     if extra is not None or hints is not None:
@@ -584,9 +608,21 @@ def _function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function_call"
     v1 = node.id
-    out["call_id"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "id"),
+            "call_id is required by openai_responses and the input has none; add it before sending",
+        )
+    else:
+        out["call_id"] = v1
     v2 = node.name
-    out["name"] = v2
+    if v2 is None:
+        ctx.lose(
+            (path, "name"),
+            "name is required by openai_responses and the input has none; add it before sending",
+        )
+    else:
+        out["name"] = v2
     v3 = tw.render_arguments(node.arguments, node.raw_arguments)
     if v3 is not None:
         out["arguments"] = v3
@@ -618,7 +654,7 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if h2 is not None:
             hints = tw.hint(hints, "output", h2)
     else:
-        v2_0, v2_1, v2_2 = None, None, None
+        v2_0, v2_1, v2_2 = None, False, None
     node = ir.ToolResult(tool_call_id=v1, name="", result=v2_0, is_error=v2_1, parts=v2_2)
     extra = tw.extra_fields(obj, _KNOWN_function_call_output_item)
     if extra is not None or hints is not None:
@@ -633,7 +669,13 @@ def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> An
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function_call_output"
     v1 = node.tool_call_id
-    out["call_id"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "tool_call_id"),
+            "call_id is required by openai_responses and the input has none; add it before sending",
+        )
+    else:
+        out["call_id"] = v1
     v2 = tw.text_result_render(
         node.result,
         node.is_error,
@@ -710,7 +752,13 @@ def _function_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function"
     v1 = node.name
-    out["name"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "name"),
+            "name is required by openai_responses and the input has none; add it before sending",
+        )
+    else:
+        out["name"] = v1
     v2 = node.description
     if v2 is not None:
         out["description"] = v2
@@ -773,7 +821,13 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function"
     v1 = node.name
-    out["name"] = v1
+    if v1 is None:
+        ctx.lose(
+            (path, "name"),
+            "name is required by openai_responses and the input has none; add it before sending",
+        )
+    else:
+        out["name"] = v1
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
@@ -958,7 +1012,7 @@ def _output_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if h2 is not None:
             hints = tw.hint(hints, "content", h2)
     else:
-        v2_0 = None
+        v2_0 = []
     node = ir.Message(role="assistant", parts=v2_0)
     extra = tw.extra_fields(obj, _KNOWN_output_message)
     if extra is not None or hints is not None:
