@@ -160,6 +160,7 @@ def load_spec(root: Path) -> tuple[Spec | None, Errors]:
     if not providers and not errors:
         errors.add("spec/providers", 0, "no provider specs found")
     if errors:
+        errors.items.sort(key=lambda e: (e.file, e.line))
         return None, errors
     return Spec(plain(ir_doc), ir_classes, transforms, providers), errors
 
@@ -257,7 +258,7 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
     kind = cdoc.get("kind", "object")
     if kind not in CODEC_KINDS:
         errors.at(cdoc, "kind", f"codec {name!r}: unknown kind {kind!r}; expected one of {', '.join(sorted(CODEC_KINDS))}")
-        kind = "object"
+        return Codec(name=name, kind="invalid", node=cdoc)
     allowed = {"object": OBJECT_KEYS, "union": UNION_KEYS, "enum": ENUM_KEYS, "conversation": CONVERSATION_KEYS}[kind]
     for key in cdoc:
         if key not in allowed:

@@ -1,0 +1,70 @@
+"""The generator: spec errors for humans, generated/ is current and deterministic, stdlib-only output."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.spec import load_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = sorted((ROOT / "tests" / "spec_errors").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
+def test_broken_spec_reports_every_error_with_file_and_line(case, tmp_path):
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    shutil.copy(case, tmp_path / "spec" / "providers" / "broken.yaml")
+    spec, errors = load_spec(tmp_path)
+    assert spec is None
+    got = [str(e) for e in errors.items]
+    want = case.with_suffix(".txt").read_text(encoding="utf-8").splitlines()
+    assert got == want
+
+
+def test_generator_cli_prints_errors_not_a_traceback(tmp_path):
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    shutil.copy(ROOT / "tests" / "spec_errors" / "unknown_fields.yaml", tmp_path / "spec" / "providers" / "broken.yaml")
+    code = (
+        "import sys, generator.main as m; from pathlib import Path; "
+        f"m.ROOT = Path({str(tmp_path)!r}); sys.exit(m.main(['check']))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert "spec/providers/broken.yaml:5: unknown key 'colour'" in proc.stderr
+    assert "spec error(s); nothing generated" in proc.stderr
+
+
+@pytest.mark.parametrize("seed", ["0", "4242"])
+def test_generated_tree_is_current_and_independent_of_hash_seed(seed):
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    proc = subprocess.run([sys.executable, "-m", "generator", "check"], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_generated_files_are_marked_do_not_edit():
+    for path in (ROOT / "generated").rglob("*.py"):
+        assert path.read_text(encoding="utf-8").startswith("# DO NOT EDIT. @generated"), path
+
+
+def test_generated_package_imports_with_the_standard_library_only():
+    """No site-packages at all: only generated/ and runtime/ on the path."""
+    code = (
+        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import toolwire, json; "
+        "import toolwire.providers.openai_chat, toolwire.providers.anthropic, toolwire.providers.gemini, "
+        "toolwire.providers.openai_responses; "
+        "print(json.dumps(toolwire.convert({'model': 'm', 'messages': [{'role': 'user', 'content': 'hi'}]}, "
+        "source='openai_chat', target='gemini')))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code, str(ROOT / "generated"), str(ROOT / "runtime")],
+        capture_output=True, text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert '"contents": [{"role": "user", "parts": [{"text": "hi"}]}]' in proc.stdout
