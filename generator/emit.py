@@ -161,7 +161,7 @@ class ProviderCompiler:
                 continue
             kname = f"_KNOWN_{var(c.name)}{'_' + var('.'.join(prefix)) if prefix else ''}"
             extras.append((prefix, kname))
-        L.append(f"extra = tw.extra_fields(obj, {extras[0][1]})")
+        L.append(f"extra = None if {extras[0][1]}.issuperset(obj) else tw.extra_fields(obj, {extras[0][1]})")
         for prefix, kname in extras[1:]:
             src = self._src(prefix)
             L.append(f"if {src} and not {kname}.issuperset({src}):")

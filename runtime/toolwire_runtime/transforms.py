@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from toolwire.ir import TextPart
+
 from .context import Context
 from .errors import InvalidArgumentsError, MissingFieldError, UnknownVariantError, WrongTypeError
 
@@ -279,7 +281,7 @@ def text_result_render(
     if parts:
         kinds = sorted({type(p).__name__ for p in parts})
         ctx.lose(f"{path}", f"tool result parts ({', '.join(kinds)}) cannot be sent; kept only the text result")
-        texts = [p.text for p in parts if type(p).__name__ == "TextPart"]
+        texts = [p.text for p in parts if type(p) is TextPart]
         if result is None and texts:
             result = "".join(texts)
     if result is None:
@@ -308,7 +310,7 @@ def block_result_parse(value: Any, path: str, ctx: Context, part_to_ir: Any) -> 
     if type(value) is not list:
         raise WrongTypeError(path, f"expected a string or an array of content blocks, got {_json_type(value)}")
     parts = [part_to_ir(item, (path, i), ctx) for i, item in enumerate(value)]
-    if len(parts) == 1 and type(parts[0]).__name__ == "TextPart" and parts[0].provider_data is None:
+    if len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None:
         return parts[0].text, None, "blocks"
     return None, parts, None
 
@@ -363,7 +365,7 @@ def content_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any, form: st
             parts.append(part)
     if not parts:
         return parts, "[]"
-    single_text = len(parts) == 1 and type(parts[0]).__name__ == "TextPart" and parts[0].provider_data is None
+    single_text = len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None
     return parts, ("parts" if single_text and form == "string" else None)
 
 
@@ -377,7 +379,7 @@ def content_render(
         return {"null": None, "absent": None, "[]": []}.get(empty, empty)
     if (hint or form) == "string" and len(parts) == 1:
         part = parts[0]
-        if type(part).__name__ == "TextPart" and part.provider_data is None:
+        if type(part) is TextPart and part.provider_data is None:
             return part.text
     out = []
     for i, part in enumerate(parts):
@@ -388,8 +390,6 @@ def content_render(
 
 
 def _text(text: str) -> Any:
-    from toolwire.ir import TextPart
-
     return TextPart(text=text)
 
 

@@ -162,7 +162,7 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         top_k=v7,
         stop=v8,
     )
-    extra = tw.extra_fields(obj, _KNOWN_request)
+    extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -324,7 +324,9 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v1_0 = []
     node = ir.Message(role="user", parts=v1_0)
-    extra = tw.extra_fields(obj, _KNOWN_user_message)
+    extra = (
+        None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -372,7 +374,11 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v1_0 = []
     node = ir.Message(role="assistant", parts=v1_0)
-    extra = tw.extra_fields(obj, _KNOWN_assistant_message)
+    extra = (
+        None
+        if _KNOWN_assistant_message.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_assistant_message)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -451,7 +457,7 @@ def _text_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v1 is not None and type(v1) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v1))
     node = ir.TextPart(text=v1)
-    extra = tw.extra_fields(obj, _KNOWN_text_block)
+    extra = None if _KNOWN_text_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_block)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -492,7 +498,7 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v1_0, v1_1, v1_2 = None, None, None
     node = ir.ImagePart(media_type=v1_1, data=v1_2, url=v1_0)
-    extra = tw.extra_fields(obj, _KNOWN_image_block)
+    extra = None if _KNOWN_image_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_image_block)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -540,7 +546,11 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v3_0, v3_1 = {}, None
     node = ir.ToolCall(id=v1, name=v2, arguments=v3_0, raw_arguments=v3_1)
-    extra = tw.extra_fields(obj, _KNOWN_tool_use_block)
+    extra = (
+        None
+        if _KNOWN_tool_use_block.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_tool_use_block)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -606,7 +616,11 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v3_0 = False
     node = ir.ToolResult(tool_call_id=v1, name="", result=v2_0, is_error=v3_0, parts=v2_1)
-    extra = tw.extra_fields(obj, _KNOWN_tool_result_block)
+    extra = (
+        None
+        if _KNOWN_tool_result_block.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_tool_result_block)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -719,7 +733,7 @@ def _custom_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v4 is not None and type(v4) is not bool:
         raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v4))
     node = ir.ToolDefinition(name=v1, description=v2, parameters=v3, strict=v4)
-    extra = tw.extra_fields(obj, _KNOWN_custom_tool)
+    extra = None if _KNOWN_custom_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_custom_tool)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -773,7 +787,7 @@ def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v1 is not None and type(v1) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v1))
     node = ir.ToolChoice(mode=v0, name=v1)
-    extra = tw.extra_fields(obj, _KNOWN_tool_choice)
+    extra = None if _KNOWN_tool_choice.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_choice)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -852,7 +866,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v7 is not None:
         v7 = _usage_to_ir(v7, (path, "usage"), ctx)
     node = ir.Response(id=v0, model=v3, message=v4_0, finish_reason=v5, stop_sequence=v6, usage=v7)
-    extra = tw.extra_fields(obj, _KNOWN_response)
+    extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -919,7 +933,7 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v1 is not None and type(v1) is not int:
         raise WrongTypeError((path, "output_tokens"), "expected integer, got " + tw._json_type(v1))
     node = ir.Usage(input_tokens=v0, output_tokens=v1)
-    extra = tw.extra_fields(obj, _KNOWN_usage)
+    extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node

@@ -194,7 +194,7 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         top_k=v6,
         stop=v7,
     )
-    extra = tw.extra_fields(obj, _KNOWN_request)
+    extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
     if o_generationConfig and not _KNOWN_request_generationConfig.issuperset(o_generationConfig):
         extra = tw.nested_extra(
             extra,
@@ -318,7 +318,7 @@ def _content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             for i, x in enumerate(tw.expect_list(v1, (path, "parts")))
         ]
     node = ir.Message(role=v0, parts=v1)
-    extra = tw.extra_fields(obj, _KNOWN_content)
+    extra = None if _KNOWN_content.issuperset(obj) else tw.extra_fields(obj, _KNOWN_content)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -369,7 +369,11 @@ def _system_instruction_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             for i, x in enumerate(tw.expect_list(v0, (path, "parts")))
         ]
     node = ir.Message(role="system", parts=v0)
-    extra = tw.extra_fields(obj, _KNOWN_system_instruction)
+    extra = (
+        None
+        if _KNOWN_system_instruction.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_system_instruction)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -458,7 +462,7 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v0 is not None and type(v0) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v0))
     node = ir.TextPart(text=v0)
-    extra = tw.extra_fields(obj, _KNOWN_text_part)
+    extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -506,7 +510,9 @@ def _inline_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v1 is not None and type(v1) is not str:
         raise WrongTypeError((p_inlineData, "data"), "expected string, got " + tw._json_type(v1))
     node = ir.ImagePart(media_type=v0, data=v1)
-    extra = tw.extra_fields(obj, _KNOWN_inline_image)
+    extra = (
+        None if _KNOWN_inline_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_inline_image)
+    )
     if o_inlineData and not _KNOWN_inline_image_inlineData.issuperset(o_inlineData):
         extra = tw.nested_extra(
             extra, "inlineData", tw.extra_fields(o_inlineData, _KNOWN_inline_image_inlineData)
@@ -569,7 +575,7 @@ def _file_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v1 is not None and type(v1) is not str:
         raise WrongTypeError((p_fileData, "fileUri"), "expected string, got " + tw._json_type(v1))
     node = ir.ImagePart(media_type=v0, url=v1)
-    extra = tw.extra_fields(obj, _KNOWN_file_image)
+    extra = None if _KNOWN_file_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_file_image)
     if o_fileData and not _KNOWN_file_image_fileData.issuperset(o_fileData):
         extra = tw.nested_extra(
             extra, "fileData", tw.extra_fields(o_fileData, _KNOWN_file_image_fileData)
@@ -636,7 +642,11 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v2_0, v2_1 = {}, None
     node = ir.ToolCall(id=v0_0, name=v1, arguments=v2_0, raw_arguments=v2_1, synthetic_id=v0_1)
-    extra = tw.extra_fields(obj, _KNOWN_function_call_part)
+    extra = (
+        None
+        if _KNOWN_function_call_part.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_function_call_part)
+    )
     if o_functionCall and not _KNOWN_function_call_part_functionCall.issuperset(o_functionCall):
         extra = tw.nested_extra(
             extra,
@@ -716,7 +726,11 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if not v3:
             hints = tw.hint(hints, "functionResponse.parts", "empty")
     node = ir.ToolResult(tool_call_id=v0_0, name=v1, result=v2_0, is_error=v2_1, parts=v3)
-    extra = tw.extra_fields(obj, _KNOWN_function_response_part)
+    extra = (
+        None
+        if _KNOWN_function_response_part.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_function_response_part)
+    )
     if o_functionResponse and not _KNOWN_function_response_part_functionResponse.issuperset(
         o_functionResponse
     ):
@@ -794,7 +808,9 @@ def _response_blob_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v1 is not None and type(v1) is not str:
         raise WrongTypeError((p_inlineData, "data"), "expected string, got " + tw._json_type(v1))
     node = ir.ImagePart(media_type=v0, data=v1)
-    extra = tw.extra_fields(obj, _KNOWN_response_blob)
+    extra = (
+        None if _KNOWN_response_blob.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response_blob)
+    )
     if o_inlineData and not _KNOWN_response_blob_inlineData.issuperset(o_inlineData):
         extra = tw.nested_extra(
             extra, "inlineData", tw.extra_fields(o_inlineData, _KNOWN_response_blob_inlineData)
@@ -860,7 +876,11 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             (path, "parametersJsonSchema"), "expected object, got " + tw._json_type(v2)
         )
     node = ir.ToolDefinition(name=v0, description=v1, parameters=v2)
-    extra = tw.extra_fields(obj, _KNOWN_function_declaration)
+    extra = (
+        None
+        if _KNOWN_function_declaration.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_function_declaration)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -907,7 +927,7 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v0_0, v0_1, v0_2 = "", None, None
     node = ir.ToolChoice(mode=v0_0, name=v0_1, allowed_names=v0_2)
-    extra = tw.extra_fields(obj, _KNOWN_tool_config)
+    extra = None if _KNOWN_tool_config.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_config)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -988,7 +1008,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v5 is not None and type(v5) is not str:
         raise WrongTypeError((path, "responseId"), "expected string, got " + tw._json_type(v5))
     node = ir.Response(id=v5, model=v4, message=v0, finish_reason=v1, usage=v3)
-    extra = tw.extra_fields(obj, _KNOWN_response)
+    extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if o_candidates_0 and not _KNOWN_response_candidates_0.issuperset(o_candidates_0):
         extra = tw.nested_extra(
             extra, "candidates.0", tw.extra_fields(o_candidates_0, _KNOWN_response_candidates_0)
@@ -1080,7 +1100,7 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             (path, "totalTokenCount"), "expected integer, got " + tw._json_type(v2)
         )
     node = ir.Usage(input_tokens=v0, output_tokens=v1, total_tokens=v2)
-    extra = tw.extra_fields(obj, _KNOWN_usage)
+    extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node

@@ -173,7 +173,7 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         top_p=v7,
         stop=v8_0,
     )
-    extra = tw.extra_fields(obj, _KNOWN_request)
+    extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -322,7 +322,11 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v2 is not None and type(v2) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v2))
     node = ir.Message(role="system", parts=v1_0, name=v2)
-    extra = tw.extra_fields(obj, _KNOWN_system_message)
+    extra = (
+        None
+        if _KNOWN_system_message.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_system_message)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -372,7 +376,11 @@ def _developer_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v2 is not None and type(v2) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v2))
     node = ir.Message(role="system", parts=v1_0, name=v2)
-    extra = tw.extra_fields(obj, _KNOWN_developer_message)
+    extra = (
+        None
+        if _KNOWN_developer_message.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_developer_message)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -422,7 +430,9 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v2 is not None and type(v2) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v2))
     node = ir.Message(role="user", parts=v1_0, name=v2)
-    extra = tw.extra_fields(obj, _KNOWN_user_message)
+    extra = (
+        None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -482,7 +492,11 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v3 is not None and type(v3) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v3))
     node = ir.Message(role="assistant", parts=[*(v1_0 or ()), *(v2 or ())], name=v3)
-    extra = tw.extra_fields(obj, _KNOWN_assistant_message)
+    extra = (
+        None
+        if _KNOWN_assistant_message.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_assistant_message)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -545,7 +559,9 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v2_0, v2_1, v2_2 = None, False, None
     node = ir.ToolResult(tool_call_id=v1, name="", result=v2_0, is_error=v2_1, parts=v2_2)
-    extra = tw.extra_fields(obj, _KNOWN_tool_message)
+    extra = (
+        None if _KNOWN_tool_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_message)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -622,7 +638,7 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v1 is not None and type(v1) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v1))
     node = ir.TextPart(text=v1)
-    extra = tw.extra_fields(obj, _KNOWN_text_part)
+    extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -675,7 +691,7 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v2 = None
         hints = tw.hint(hints, "image_url.detail", "explicit_default")
     node = ir.ImagePart(media_type=v1_1, data=v1_2, url=v1_0, detail=v2)
-    extra = tw.extra_fields(obj, _KNOWN_image_part)
+    extra = None if _KNOWN_image_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_image_part)
     if o_image_url and not _KNOWN_image_part_image_url.issuperset(o_image_url):
         extra = tw.nested_extra(
             extra, "image_url", tw.extra_fields(o_image_url, _KNOWN_image_part_image_url)
@@ -739,7 +755,7 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v3_0, v3_1 = {}, None
     node = ir.ToolCall(id=v0, name=v2, arguments=v3_0, raw_arguments=v3_1)
-    extra = tw.extra_fields(obj, _KNOWN_tool_call)
+    extra = None if _KNOWN_tool_call.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_call)
     if o_function and not _KNOWN_tool_call_function.issuperset(o_function):
         extra = tw.nested_extra(
             extra, "function", tw.extra_fields(o_function, _KNOWN_tool_call_function)
@@ -815,7 +831,7 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v4 is not None and type(v4) is not bool:
         raise WrongTypeError((p_function, "strict"), "expected boolean, got " + tw._json_type(v4))
     node = ir.ToolDefinition(name=v1, description=v2, parameters=v3, strict=v4)
-    extra = tw.extra_fields(obj, _KNOWN_tool)
+    extra = None if _KNOWN_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool)
     if o_function and not _KNOWN_tool_function.issuperset(o_function):
         extra = tw.nested_extra(
             extra, "function", tw.extra_fields(o_function, _KNOWN_tool_function)
@@ -897,7 +913,11 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v1 is not None and type(v1) is not str:
         raise WrongTypeError((p_function, "name"), "expected string, got " + tw._json_type(v1))
     node = ir.ToolChoice(mode="tool", name=v1)
-    extra = tw.extra_fields(obj, _KNOWN_tool_choice_named)
+    extra = (
+        None
+        if _KNOWN_tool_choice_named.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_tool_choice_named)
+    )
     if o_function and not _KNOWN_tool_choice_named_function.issuperset(o_function):
         extra = tw.nested_extra(
             extra, "function", tw.extra_fields(o_function, _KNOWN_tool_choice_named_function)
@@ -992,7 +1012,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v7 is not None:
         v7 = _usage_to_ir(v7, (path, "usage"), ctx)
     node = ir.Response(id=v0, model=v3, created=v2, message=v5, finish_reason=v6, usage=v7)
-    extra = tw.extra_fields(obj, _KNOWN_response)
+    extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if o_choices_0 and not _KNOWN_response_choices_0.issuperset(o_choices_0):
         extra = tw.nested_extra(
             extra, "choices.0", tw.extra_fields(o_choices_0, _KNOWN_response_choices_0)
@@ -1086,7 +1106,7 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v2 is not None and type(v2) is not int:
         raise WrongTypeError((path, "total_tokens"), "expected integer, got " + tw._json_type(v2))
     node = ir.Usage(input_tokens=v0, output_tokens=v1, total_tokens=v2)
-    extra = tw.extra_fields(obj, _KNOWN_usage)
+    extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node

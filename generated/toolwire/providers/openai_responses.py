@@ -161,7 +161,7 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         temperature=v6,
         top_p=v7,
     )
-    extra = tw.extra_fields(obj, _KNOWN_request)
+    extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -352,7 +352,9 @@ def _message_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v2_0 = []
     node = ir.Message(role=v1, parts=v2_0)
-    extra = tw.extra_fields(obj, _KNOWN_message_item)
+    extra = (
+        None if _KNOWN_message_item.issuperset(obj) else tw.extra_fields(obj, _KNOWN_message_item)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -455,7 +457,7 @@ def _input_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v1 is not None and type(v1) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v1))
     node = ir.TextPart(text=v1)
-    extra = tw.extra_fields(obj, _KNOWN_input_text)
+    extra = None if _KNOWN_input_text.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_text)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -496,7 +498,7 @@ def _output_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v1 is not None and type(v1) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v1))
     node = ir.TextPart(text=v1)
-    extra = tw.extra_fields(obj, _KNOWN_output_text)
+    extra = None if _KNOWN_output_text.issuperset(obj) else tw.extra_fields(obj, _KNOWN_output_text)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -543,7 +545,7 @@ def _input_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v2 = None
         hints = tw.hint(hints, "detail", "explicit_default")
     node = ir.ImagePart(media_type=v1_1, data=v1_2, url=v1_0, detail=v2)
-    extra = tw.extra_fields(obj, _KNOWN_input_image)
+    extra = None if _KNOWN_input_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_image)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -595,7 +597,11 @@ def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v3_0, v3_1 = {}, None
     node = ir.ToolCall(id=v1, name=v2, arguments=v3_0, raw_arguments=v3_1)
-    extra = tw.extra_fields(obj, _KNOWN_function_call_item)
+    extra = (
+        None
+        if _KNOWN_function_call_item.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_function_call_item)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -656,7 +662,11 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v2_0, v2_1, v2_2 = None, False, None
     node = ir.ToolResult(tool_call_id=v1, name="", result=v2_0, is_error=v2_1, parts=v2_2)
-    extra = tw.extra_fields(obj, _KNOWN_function_call_output_item)
+    extra = (
+        None
+        if _KNOWN_function_call_output_item.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_function_call_output_item)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -739,7 +749,9 @@ def _function_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v4 = None
         hints = tw.hint(hints, "strict", "explicit_default")
     node = ir.ToolDefinition(name=v1, description=v2, parameters=v3, strict=v4)
-    extra = tw.extra_fields(obj, _KNOWN_function_tool)
+    extra = (
+        None if _KNOWN_function_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_function_tool)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -808,7 +820,11 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v1 is not None and type(v1) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v1))
     node = ir.ToolChoice(mode="tool", name=v1)
-    extra = tw.extra_fields(obj, _KNOWN_tool_choice_named)
+    extra = (
+        None
+        if _KNOWN_tool_choice_named.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_tool_choice_named)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -878,7 +894,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v6 is not None:
         v6 = _usage_to_ir(v6, (path, "usage"), ctx)
     node = ir.Response(id=v0, model=v4, created=v2, message=v5, finish_reason=v3, usage=v6)
-    extra = tw.extra_fields(obj, _KNOWN_response)
+    extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -1014,7 +1030,11 @@ def _output_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v2_0 = []
     node = ir.Message(role="assistant", parts=v2_0)
-    extra = tw.extra_fields(obj, _KNOWN_output_message)
+    extra = (
+        None
+        if _KNOWN_output_message.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_output_message)
+    )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -1091,7 +1111,7 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v2 is not None and type(v2) is not int:
         raise WrongTypeError((path, "total_tokens"), "expected integer, got " + tw._json_type(v2))
     node = ir.Usage(input_tokens=v0, output_tokens=v1, total_tokens=v2)
-    extra = tw.extra_fields(obj, _KNOWN_usage)
+    extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
