@@ -360,7 +360,7 @@ class ProviderCompiler:
             L.append(f"{slot} = {py(rule.fill)}  # required by the wire; restored fields override it")
             return L
         irs = rule.ir
-        exprs = [self._select(rule, f"node.{name}") for name in irs]
+        exprs = [self._select(c, rule, f"node.{name}") for name in irs]
         v = f"v{idx}"
         if rule.transform:
             tr = self.spec.transforms[rule.transform]
@@ -417,16 +417,13 @@ class ProviderCompiler:
             L.append(f"    {slot} = {v}")
         return L
 
-    def _select(self, rule: Rule, expr: str) -> str:
+    def _select(self, c: Codec, rule: Rule, expr: str) -> str:
+        """The items of an IR list this rule renders (rules sharing one IR list split it by class)."""
         if not rule.select:
             return expr
         if rule.select == ["rest"]:
-            others = set()
-            codec_rules = [r for c in self.p.codecs.values() if c.kind == "object" for r in c.rules if rule in c.rules]
-            for r in codec_rules:
-                if r is not rule and r.select and r.ir == rule.ir and r.select != ["rest"]:
-                    others.update(r.select)
-            classes = ", ".join(f"ir.{n}" for n in sorted(others))
+            others = sorted({n for r in c.rules if r is not rule and r.ir == rule.ir and r.select for n in r.select} - {"rest"})
+            classes = ", ".join(f"ir.{n}" for n in others)
             return f"[x for x in {expr} if type(x) not in ({classes},)]"
         classes = ", ".join(f"ir.{n}" for n in rule.select)
         return f"[x for x in {expr} if type(x) in ({classes},)]"

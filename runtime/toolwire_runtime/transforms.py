@@ -39,30 +39,6 @@ def expect_list(value: Any, path: str) -> list:
     return value
 
 
-def expect_str(value: Any, path: str) -> str:
-    if type(value) is not str:
-        raise WrongTypeError(path, f"expected a string, got {_json_type(value)}")
-    return value
-
-
-def expect_bool(value: Any, path: str) -> bool:
-    if type(value) is not bool:
-        raise WrongTypeError(path, f"expected a boolean, got {_json_type(value)}")
-    return value
-
-
-def expect_int(value: Any, path: str) -> int:
-    if type(value) is not int:
-        raise WrongTypeError(path, f"expected an integer, got {_json_type(value)}")
-    return value
-
-
-def expect_number(value: Any, path: str) -> float | int:
-    if type(value) not in (int, float):
-        raise WrongTypeError(path, f"expected a number, got {_json_type(value)}")
-    return value
-
-
 def missing(path: str, what: str = "") -> MissingFieldError:
     return MissingFieldError(path, f"required field is missing{': ' + what if what else ''}")
 
