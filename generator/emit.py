@@ -178,13 +178,13 @@ class ProviderCompiler:
     def _rule_parse(self, c: Codec, rule: Rule, idx: int, values: dict) -> list[str]:
         L: list[str] = []
         segs = rule.segments
-        v = f"v{idx}"
+        v = self._vname(rule, idx)
         if rule.conversation:
             conv = self.codec(rule.conversation)
             hoisted = f"obj.get({py(str(conv.hoist['wire']))})" if conv.hoist else "None"
-            L.append(f"v{idx} = _{conv.name}_to_ir(obj.get({py(segs[-1])}), {hoisted}, (path, {py(segs[-1])}), ctx)")
+            L.append(f"{v} = _{conv.name}_to_ir(obj.get({py(segs[-1])}), {hoisted}, (path, {py(segs[-1])}), ctx)")
             if self._single(c, rule):
-                L.append(f"v{idx} = tw.single_message(v{idx}, (path, {py(segs[-1])}), ctx)")
+                L.append(f"{v} = tw.single_message({v}, (path, {py(segs[-1])}), ctx)")
             values.setdefault(rule.ir[0], []).append(v)
             return L
         if rule.has_fill:
@@ -207,7 +207,7 @@ class ProviderCompiler:
         jt = JSON_TYPES.get(rule.type or "any")
         if jt and not rule.transform:
             check = {"number": f"type({v}) not in (int, float)", "int": f"type({v}) is not int"}.get(jt, f"type({v}) is not {jt}")
-            L.append(f"if {v} is not None and {check}:")
+            L.append(f"if {check}:" if rule.required else f"if {v} is not None and {check}:")
             L.append(f"    raise WrongTypeError({p}, 'expected {rule.type}, got ' + tw._json_type({v}))")
         if rule.has_const:
             L.append(f"if {v} is not None and {v} != {py(rule.const)}:")
@@ -220,14 +220,23 @@ class ProviderCompiler:
         if rule.transform:
             tr = self.spec.transforms[rule.transform]
             call = self._fill(tr.parse, rule, value=v, path=p)
-            targets = [f"v{idx}_{n}" for n in range(len(irs))]
+            targets = [f"{v}_{var(n)}" if len(irs) > 1 else f"{v}_ir" for n in irs]
+            hint_var = f"{v}_hint"
             if tr.returns_hint:
-                targets.append(f"h{idx}")
+                targets.append(hint_var)
+            if rule.required:
+                L.append(f"{', '.join(targets)} = {call}")
+                if tr.returns_hint:
+                    L.append(f"if {hint_var} is not None:")
+                    L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, {hint_var})")
+                for n, name in enumerate(irs):
+                    values.setdefault(name, []).append(targets[n])
+                return L
             L.append(f"if {v} is not None:")
             L.append(f"    {', '.join(targets)} = {call}")
             if tr.returns_hint:
-                L.append(f"    if h{idx} is not None:")
-                L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, h{idx})")
+                L.append(f"    if {hint_var} is not None:")
+                L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, {hint_var})")
             L.append("else:")
             defaults = [py(rule.default) if (rule.has_default and n == 0) else self.ir_field_default(c.ir, name) for n, name in enumerate(irs)]
             L.append(f"    {', '.join(targets[: len(irs)])} = {', '.join(defaults)}")
@@ -287,8 +296,8 @@ class ProviderCompiler:
                 conv = self.codec(rule.conversation)
                 ir_name = rule.ir[0]
                 value = f"[node.{ir_name}]" if self._single(c, rule) else f"node.{ir_name}"
-                L.append(f"v{idx}, hoisted = _{conv.name}_from_ir({value}, (path, {py(ir_name)}), ctx)")
-                L.append(f"out[{py(segs[-1])}] = v{idx}")
+                L.append(f"{self._vname(rule, idx)}, hoisted = _{conv.name}_from_ir({value}, (path, {py(ir_name)}), ctx)")
+                L.append(f"out[{py(segs[-1])}] = {self._vname(rule, idx)}")
                 if conv.hoist:
                     L.append("if hoisted is not None:")
                     L.append(f"    out[{py(str(conv.hoist['wire']))}] = hoisted")
@@ -334,6 +343,10 @@ class ProviderCompiler:
         L.append("return out")
         self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR {cls.name} → wire).", L)
 
+    def _vname(self, rule: Rule, idx: int) -> str:
+        """A local named after the wire field it holds (wire paths are unique within a codec)."""
+        return "v_" + var(rule.wire or "_".join(rule.ir) or str(idx))
+
     def _single(self, c: Codec, rule: Rule) -> bool:
         """A conversation rule filling a single Message (a response's output) rather than a list."""
         schema = self.spec.ir_classes[c.ir].fields[rule.ir[0]]
@@ -361,7 +374,7 @@ class ProviderCompiler:
             return L
         irs = rule.ir
         exprs = [self._select(c, rule, f"node.{name}") for name in irs]
-        v = f"v{idx}"
+        v = self._vname(rule, idx)
         if rule.transform:
             tr = self.spec.transforms[rule.transform]
             hint = f"(hints.get({py(rule.wire)}) if hints is not None else None)"

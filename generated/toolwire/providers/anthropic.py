@@ -114,53 +114,66 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("model")
-    if v0 is None:
+    v_model = obj.get("model")
+    if v_model is None:
         raise tw.missing((path, "model"))
-    if v0 is not None and type(v0) is not str:
-        raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v0))
-    v1 = obj.get("max_tokens")
-    if v1 is not None and type(v1) is not int:
-        raise WrongTypeError((path, "max_tokens"), "expected integer, got " + tw._json_type(v1))
-    v2 = _conversation_to_ir(obj.get("messages"), obj.get("system"), (path, "messages"), ctx)
-    v3 = obj.get("tools")
-    if v3 is not None:
-        v3 = [
+    if type(v_model) is not str:
+        raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
+    v_max_tokens = obj.get("max_tokens")
+    if v_max_tokens is not None and type(v_max_tokens) is not int:
+        raise WrongTypeError(
+            (path, "max_tokens"), "expected integer, got " + tw._json_type(v_max_tokens)
+        )
+    v_messages = _conversation_to_ir(
+        obj.get("messages"), obj.get("system"), (path, "messages"), ctx
+    )
+    v_tools = obj.get("tools")
+    if v_tools is not None:
+        v_tools = [
             _tool_to_ir(x, ((path, "tools"), i), ctx)
-            for i, x in enumerate(tw.expect_list(v3, (path, "tools")))
+            for i, x in enumerate(tw.expect_list(v_tools, (path, "tools")))
         ]
-        if not v3:
+        if not v_tools:
             hints = tw.hint(hints, "tools", "empty")
-    v4 = obj.get("tool_choice")
-    if v4 is not None:
-        v4_0, v4_1 = tw.embedded_flag_parse(
-            v4, (path, "tool_choice"), ctx, _tool_choice_to_ir, "disable_parallel_tool_use", True
+    v_tool_choice = obj.get("tool_choice")
+    if v_tool_choice is not None:
+        v_tool_choice_tool_choice, v_tool_choice_parallel_tool_calls = tw.embedded_flag_parse(
+            v_tool_choice,
+            (path, "tool_choice"),
+            ctx,
+            _tool_choice_to_ir,
+            "disable_parallel_tool_use",
+            True,
         )
     else:
-        v4_0, v4_1 = None, None
-    v5 = obj.get("temperature")
-    if v5 is not None and type(v5) not in (int, float):
-        raise WrongTypeError((path, "temperature"), "expected number, got " + tw._json_type(v5))
-    v6 = obj.get("top_p")
-    if v6 is not None and type(v6) not in (int, float):
-        raise WrongTypeError((path, "top_p"), "expected number, got " + tw._json_type(v6))
-    v7 = obj.get("top_k")
-    if v7 is not None and type(v7) is not int:
-        raise WrongTypeError((path, "top_k"), "expected integer, got " + tw._json_type(v7))
-    v8 = obj.get("stop_sequences")
-    if v8 is not None and type(v8) is not list:
-        raise WrongTypeError((path, "stop_sequences"), "expected array, got " + tw._json_type(v8))
+        v_tool_choice_tool_choice, v_tool_choice_parallel_tool_calls = None, None
+    v_temperature = obj.get("temperature")
+    if v_temperature is not None and type(v_temperature) not in (int, float):
+        raise WrongTypeError(
+            (path, "temperature"), "expected number, got " + tw._json_type(v_temperature)
+        )
+    v_top_p = obj.get("top_p")
+    if v_top_p is not None and type(v_top_p) not in (int, float):
+        raise WrongTypeError((path, "top_p"), "expected number, got " + tw._json_type(v_top_p))
+    v_top_k = obj.get("top_k")
+    if v_top_k is not None and type(v_top_k) is not int:
+        raise WrongTypeError((path, "top_k"), "expected integer, got " + tw._json_type(v_top_k))
+    v_stop_sequences = obj.get("stop_sequences")
+    if v_stop_sequences is not None and type(v_stop_sequences) is not list:
+        raise WrongTypeError(
+            (path, "stop_sequences"), "expected array, got " + tw._json_type(v_stop_sequences)
+        )
     node = ir.Request(
-        model=v0,
-        messages=v2,
-        tools=v3,
-        tool_choice=v4_0,
-        parallel_tool_calls=v4_1,
-        max_tokens=v1,
-        temperature=v5,
-        top_p=v6,
-        top_k=v7,
-        stop=v8,
+        model=v_model,
+        messages=v_messages,
+        tools=v_tools,
+        tool_choice=v_tool_choice_tool_choice,
+        parallel_tool_calls=v_tool_choice_parallel_tool_calls,
+        max_tokens=v_max_tokens,
+        temperature=v_temperature,
+        top_p=v_top_p,
+        top_k=v_top_k,
+        stop=v_stop_sequences,
     )
     extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
     if extra is not None or hints is not None:
@@ -173,36 +186,36 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.model
-    if v0 is None:
+    v_model = node.model
+    if v_model is None:
         ctx.lose(
             (path, "model"),
             "model is required by anthropic and the input has none; add it before sending",
         )
     else:
-        out["model"] = v0
-    v1 = node.max_tokens
-    if v1 is None:
-        v1 = 4096
+        out["model"] = v_model
+    v_max_tokens = node.max_tokens
+    if v_max_tokens is None:
+        v_max_tokens = 4096
         ctx.lose((path, "max_tokens"), "max_tokens is required by anthropic; sent 4096")
-    if v1 is not None:
-        out["max_tokens"] = v1
-    v2, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
-    out["messages"] = v2
+    if v_max_tokens is not None:
+        out["max_tokens"] = v_max_tokens
+    v_messages, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
+    out["messages"] = v_messages
     if hoisted is not None:
         out["system"] = hoisted
-    v3 = node.tools
-    if v3 is not None:
-        v3 = [
+    v_tools = node.tools
+    if v_tools is not None:
+        v_tools = [
             y
-            for y in (_tool_from_ir(x, ((path, "tools"), i), ctx) for i, x in enumerate(v3))
+            for y in (_tool_from_ir(x, ((path, "tools"), i), ctx) for i, x in enumerate(v_tools))
             if y is not None
         ]
-    if v3:
-        out["tools"] = v3
-    elif v3 is not None and hints is not None and hints.get("tools") == "empty":
+    if v_tools:
+        out["tools"] = v_tools
+    elif v_tools is not None and hints is not None and hints.get("tools") == "empty":
         out["tools"] = []
-    v4 = tw.embedded_flag_render(
+    v_tool_choice = tw.embedded_flag_render(
         node.tool_choice,
         node.parallel_tool_calls,
         (path, "tool_choice"),
@@ -212,20 +225,20 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         True,
         {"type": "auto"},
     )
-    if v4 is not None:
-        out["tool_choice"] = v4
-    v5 = node.temperature
-    if v5 is not None:
-        out["temperature"] = v5
-    v6 = node.top_p
-    if v6 is not None:
-        out["top_p"] = v6
-    v7 = node.top_k
-    if v7 is not None:
-        out["top_k"] = v7
-    v8 = node.stop
-    if v8 is not None:
-        out["stop_sequences"] = v8
+    if v_tool_choice is not None:
+        out["tool_choice"] = v_tool_choice
+    v_temperature = node.temperature
+    if v_temperature is not None:
+        out["temperature"] = v_temperature
+    v_top_p = node.top_p
+    if v_top_p is not None:
+        out["top_p"] = v_top_p
+    v_top_k = node.top_k
+    if v_top_k is not None:
+        out["top_k"] = v_top_k
+    v_stop_sequences = node.stop
+    if v_stop_sequences is not None:
+        out["stop_sequences"] = v_stop_sequences
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -311,19 +324,18 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("role")
-    if v0 is not None and v0 != "user":
-        raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v0))
-    v1 = obj.get("content")
-    if v1 is None:
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "user":
+        raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+    v_content = obj.get("content")
+    if v_content is None:
         raise tw.missing((path, "content"))
-    if v1 is not None:
-        v1_0, h1 = tw.content_parse(v1, (path, "content"), ctx, _content_block_to_ir, "string")
-        if h1 is not None:
-            hints = tw.hint(hints, "content", h1)
-    else:
-        v1_0 = []
-    node = ir.Message(role="user", parts=v1_0)
+    v_content_ir, v_content_hint = tw.content_parse(
+        v_content, (path, "content"), ctx, _content_block_to_ir, "string"
+    )
+    if v_content_hint is not None:
+        hints = tw.hint(hints, "content", v_content_hint)
+    node = ir.Message(role="user", parts=v_content_ir)
     extra = (
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
     )
@@ -338,7 +350,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["role"] = "user"
-    v1 = tw.content_render(
+    v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
         "",
@@ -347,8 +359,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx,
         _content_block_from_ir,
     )
-    if v1 is not None:
-        out["content"] = v1
+    if v_content is not None:
+        out["content"] = v_content
     if node.name is not None:
         ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -361,19 +373,20 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("role")
-    if v0 is not None and v0 != "assistant":
-        raise UnknownVariantError((path, "role"), "expected " + "'assistant'" + ", got " + repr(v0))
-    v1 = obj.get("content")
-    if v1 is None:
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "assistant":
+        raise UnknownVariantError(
+            (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
+        )
+    v_content = obj.get("content")
+    if v_content is None:
         raise tw.missing((path, "content"))
-    if v1 is not None:
-        v1_0, h1 = tw.content_parse(v1, (path, "content"), ctx, _content_block_to_ir, "parts")
-        if h1 is not None:
-            hints = tw.hint(hints, "content", h1)
-    else:
-        v1_0 = []
-    node = ir.Message(role="assistant", parts=v1_0)
+    v_content_ir, v_content_hint = tw.content_parse(
+        v_content, (path, "content"), ctx, _content_block_to_ir, "parts"
+    )
+    if v_content_hint is not None:
+        hints = tw.hint(hints, "content", v_content_hint)
+    node = ir.Message(role="assistant", parts=v_content_ir)
     extra = (
         None
         if _KNOWN_assistant_message.issuperset(obj)
@@ -390,7 +403,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["role"] = "assistant"
-    v1 = tw.content_render(
+    v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
         "[]",
@@ -399,8 +412,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx,
         _content_block_from_ir,
     )
-    if v1 is not None:
-        out["content"] = v1
+    if v_content is not None:
+        out["content"] = v_content
     if node.name is not None:
         ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -448,15 +461,15 @@ def _text_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "text":
-        raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v0))
-    v1 = obj.get("text")
-    if v1 is None:
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "text":
+        raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v_type))
+    v_text = obj.get("text")
+    if v_text is None:
         raise tw.missing((path, "text"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v1))
-    node = ir.TextPart(text=v1)
+    if type(v_text) is not str:
+        raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_block)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -469,14 +482,14 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "text"
-    v1 = node.text
-    if v1 is None:
+    v_text = node.text
+    if v_text is None:
         ctx.lose(
             (path, "text"),
             "text is required by anthropic and the input has none; add it before sending",
         )
     else:
-        out["text"] = v1
+        out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -487,17 +500,16 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "image":
-        raise UnknownVariantError((path, "type"), "expected " + "'image'" + ", got " + repr(v0))
-    v1 = obj.get("source")
-    if v1 is None:
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "image":
+        raise UnknownVariantError((path, "type"), "expected " + "'image'" + ", got " + repr(v_type))
+    v_source = obj.get("source")
+    if v_source is None:
         raise tw.missing((path, "source"))
-    if v1 is not None:
-        v1_0, v1_1, v1_2 = tw.image_source_parse(v1, (path, "source"))
-    else:
-        v1_0, v1_1, v1_2 = None, None, None
-    node = ir.ImagePart(media_type=v1_1, data=v1_2, url=v1_0)
+    v_source_url, v_source_media_type, v_source_data = tw.image_source_parse(
+        v_source, (path, "source")
+    )
+    node = ir.ImagePart(media_type=v_source_media_type, data=v_source_data, url=v_source_url)
     extra = None if _KNOWN_image_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_image_block)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -510,9 +522,9 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "image"
-    v1 = tw.image_source_render(node.url, node.media_type, node.data, (path, "url"))
-    if v1 is not None:
-        out["source"] = v1
+    v_source = tw.image_source_render(node.url, node.media_type, node.data, (path, "url"))
+    if v_source is not None:
+        out["source"] = v_source
     if node.detail is not None:
         ctx.lose((path, "detail"), "anthropic has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
@@ -525,27 +537,28 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "tool_use":
-        raise UnknownVariantError((path, "type"), "expected " + "'tool_use'" + ", got " + repr(v0))
-    v1 = obj.get("id")
-    if v1 is None:
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "tool_use":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'tool_use'" + ", got " + repr(v_type)
+        )
+    v_id = obj.get("id")
+    if v_id is None:
         raise tw.missing((path, "id"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v1))
-    v2 = obj.get("name")
-    if v2 is None:
+    if type(v_id) is not str:
+        raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
+    v_name = obj.get("name")
+    if v_name is None:
         raise tw.missing((path, "name"))
-    if v2 is not None and type(v2) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v2))
-    v3 = obj.get("input")
-    if v3 is None:
+    if type(v_name) is not str:
+        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    v_input = obj.get("input")
+    if v_input is None:
         raise tw.missing((path, "input"))
-    if v3 is not None:
-        v3_0, v3_1 = tw.object_arguments(v3, (path, "input")), None
-    else:
-        v3_0, v3_1 = {}, None
-    node = ir.ToolCall(id=v1, name=v2, arguments=v3_0, raw_arguments=v3_1)
+    v_input_arguments, v_input_raw_arguments = tw.object_arguments(v_input, (path, "input")), None
+    node = ir.ToolCall(
+        id=v_id, name=v_name, arguments=v_input_arguments, raw_arguments=v_input_raw_arguments
+    )
     extra = (
         None
         if _KNOWN_tool_use_block.issuperset(obj)
@@ -562,25 +575,27 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "tool_use"
-    v1 = node.id
-    if v1 is None:
+    v_id = node.id
+    if v_id is None:
         ctx.lose(
             (path, "id"),
             "id is required by anthropic and the input has none; add it before sending",
         )
     else:
-        out["id"] = v1
-    v2 = node.name
-    if v2 is None:
+        out["id"] = v_id
+    v_name = node.name
+    if v_name is None:
         ctx.lose(
             (path, "name"),
             "name is required by anthropic and the input has none; add it before sending",
         )
     else:
-        out["name"] = v2
-    v3 = tw.object_arguments_render(node.arguments, node.raw_arguments, (path, "arguments"), ctx)
-    if v3 is not None:
-        out["input"] = v3
+        out["name"] = v_name
+    v_input = tw.object_arguments_render(
+        node.arguments, node.raw_arguments, (path, "arguments"), ctx
+    )
+    if v_input is not None:
+        out["input"] = v_input
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -591,31 +606,41 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "tool_result":
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "tool_result":
         raise UnknownVariantError(
-            (path, "type"), "expected " + "'tool_result'" + ", got " + repr(v0)
+            (path, "type"), "expected " + "'tool_result'" + ", got " + repr(v_type)
         )
-    v1 = obj.get("tool_use_id")
-    if v1 is None:
+    v_tool_use_id = obj.get("tool_use_id")
+    if v_tool_use_id is None:
         raise tw.missing((path, "tool_use_id"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((path, "tool_use_id"), "expected string, got " + tw._json_type(v1))
-    v2 = obj.get("content")
-    if v2 is not None:
-        v2_0, v2_1, h2 = tw.block_result_parse(v2, (path, "content"), ctx, _result_block_to_ir)
-        if h2 is not None:
-            hints = tw.hint(hints, "content", h2)
+    if type(v_tool_use_id) is not str:
+        raise WrongTypeError(
+            (path, "tool_use_id"), "expected string, got " + tw._json_type(v_tool_use_id)
+        )
+    v_content = obj.get("content")
+    if v_content is not None:
+        v_content_result, v_content_parts, v_content_hint = tw.block_result_parse(
+            v_content, (path, "content"), ctx, _result_block_to_ir
+        )
+        if v_content_hint is not None:
+            hints = tw.hint(hints, "content", v_content_hint)
     else:
-        v2_0, v2_1 = None, None
-    v3 = obj.get("is_error")
-    if v3 is not None:
-        v3_0, h3 = tw.error_flag_parse(v3, (path, "is_error"))
-        if h3 is not None:
-            hints = tw.hint(hints, "is_error", h3)
+        v_content_result, v_content_parts = None, None
+    v_is_error = obj.get("is_error")
+    if v_is_error is not None:
+        v_is_error_ir, v_is_error_hint = tw.error_flag_parse(v_is_error, (path, "is_error"))
+        if v_is_error_hint is not None:
+            hints = tw.hint(hints, "is_error", v_is_error_hint)
     else:
-        v3_0 = False
-    node = ir.ToolResult(tool_call_id=v1, name="", result=v2_0, is_error=v3_0, parts=v2_1)
+        v_is_error_ir = False
+    node = ir.ToolResult(
+        tool_call_id=v_tool_use_id,
+        name="",
+        result=v_content_result,
+        is_error=v_is_error_ir,
+        parts=v_content_parts,
+    )
     extra = (
         None
         if _KNOWN_tool_result_block.issuperset(obj)
@@ -632,15 +657,15 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "tool_result"
-    v1 = node.tool_call_id
-    if v1 is None:
+    v_tool_use_id = node.tool_call_id
+    if v_tool_use_id is None:
         ctx.lose(
             (path, "tool_call_id"),
             "tool_use_id is required by anthropic and the input has none; add it before sending",
         )
     else:
-        out["tool_use_id"] = v1
-    v2 = tw.block_result_render(
+        out["tool_use_id"] = v_tool_use_id
+    v_content = tw.block_result_render(
         node.result,
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -648,11 +673,13 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx,
         _result_block_from_ir,
     )
-    if v2 is not None:
-        out["content"] = v2
-    v3 = tw.error_flag_render(node.is_error, (hints.get("is_error") if hints is not None else None))
-    if v3 is not None:
-        out["is_error"] = v3
+    if v_content is not None:
+        out["content"] = v_content
+    v_is_error = tw.error_flag_render(
+        node.is_error, (hints.get("is_error") if hints is not None else None)
+    )
+    if v_is_error is not None:
+        out["is_error"] = v_is_error
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -711,28 +738,36 @@ def _custom_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "custom":
-        raise UnknownVariantError((path, "type"), "expected " + "'custom'" + ", got " + repr(v0))
-    if v0 is not None:
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "custom":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'custom'" + ", got " + repr(v_type)
+        )
+    if v_type is not None:
         hints = tw.hint(hints, "type", "seen")
-    v1 = obj.get("name")
-    if v1 is None:
+    v_name = obj.get("name")
+    if v_name is None:
         raise tw.missing((path, "name"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v1))
-    v2 = obj.get("description")
-    if v2 is not None and type(v2) is not str:
-        raise WrongTypeError((path, "description"), "expected string, got " + tw._json_type(v2))
-    v3 = obj.get("input_schema")
-    if v3 is None:
+    if type(v_name) is not str:
+        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    v_description = obj.get("description")
+    if v_description is not None and type(v_description) is not str:
+        raise WrongTypeError(
+            (path, "description"), "expected string, got " + tw._json_type(v_description)
+        )
+    v_input_schema = obj.get("input_schema")
+    if v_input_schema is None:
         raise tw.missing((path, "input_schema"))
-    if v3 is not None and type(v3) is not dict:
-        raise WrongTypeError((path, "input_schema"), "expected object, got " + tw._json_type(v3))
-    v4 = obj.get("strict")
-    if v4 is not None and type(v4) is not bool:
-        raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v4))
-    node = ir.ToolDefinition(name=v1, description=v2, parameters=v3, strict=v4)
+    if type(v_input_schema) is not dict:
+        raise WrongTypeError(
+            (path, "input_schema"), "expected object, got " + tw._json_type(v_input_schema)
+        )
+    v_strict = obj.get("strict")
+    if v_strict is not None and type(v_strict) is not bool:
+        raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v_strict))
+    node = ir.ToolDefinition(
+        name=v_name, description=v_description, parameters=v_input_schema, strict=v_strict
+    )
     extra = None if _KNOWN_custom_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_custom_tool)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -746,28 +781,28 @@ def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     if hints is not None and hints.get("type") == "seen":
         out["type"] = "custom"
-    v1 = node.name
-    if v1 is None:
+    v_name = node.name
+    if v_name is None:
         ctx.lose(
             (path, "name"),
             "name is required by anthropic and the input has none; add it before sending",
         )
     else:
-        out["name"] = v1
-    v2 = node.description
-    if v2 is not None:
-        out["description"] = v2
-    v3 = node.parameters
-    if v3 is None:
+        out["name"] = v_name
+    v_description = node.description
+    if v_description is not None:
+        out["description"] = v_description
+    v_input_schema = node.parameters
+    if v_input_schema is None:
         ctx.lose(
             (path, "parameters"),
             "input_schema is required by anthropic and the input has none; add it before sending",
         )
     else:
-        out["input_schema"] = v3
-    v4 = node.strict
-    if v4 is not None:
-        out["strict"] = v4
+        out["input_schema"] = v_input_schema
+    v_strict = node.strict
+    if v_strict is not None:
+        out["strict"] = v_strict
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -778,15 +813,15 @@ def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is None:
+    v_type = obj.get("type")
+    if v_type is None:
         raise tw.missing((path, "type"))
-    if v0 is not None:
-        v0 = _choice_mode_to_ir(v0, (path, "type"), ctx)
-    v1 = obj.get("name")
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v1))
-    node = ir.ToolChoice(mode=v0, name=v1)
+    if v_type is not None:
+        v_type = _choice_mode_to_ir(v_type, (path, "type"), ctx)
+    v_name = obj.get("name")
+    if v_name is not None and type(v_name) is not str:
+        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    node = ir.ToolChoice(mode=v_type, name=v_name)
     extra = None if _KNOWN_tool_choice.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_choice)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -798,19 +833,19 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.mode
-    if v0 is not None:
-        v0 = _choice_mode_from_ir(v0, (path, "mode"), ctx)
-    if v0 is None:
+    v_type = node.mode
+    if v_type is not None:
+        v_type = _choice_mode_from_ir(v_type, (path, "mode"), ctx)
+    if v_type is None:
         ctx.lose(
             (path, "mode"),
             "type is required by anthropic and the input has none; add it before sending",
         )
     else:
-        out["type"] = v0
-    v1 = node.name
-    if v1 is not None:
-        out["name"] = v1
+        out["type"] = v_type
+    v_name = node.name
+    if v_name is not None:
+        out["name"] = v_name
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"), "anthropic has no place for ToolChoice.allowed_names; dropped"
@@ -835,37 +870,49 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("id")
-    if v0 is not None and type(v0) is not str:
-        raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v0))
-    v1 = obj.get("type")
-    if v1 is not None and v1 != "message":
-        raise UnknownVariantError((path, "type"), "expected " + "'message'" + ", got " + repr(v1))
-    v2 = obj.get("role")
-    if v2 is not None and v2 != "assistant":
-        raise UnknownVariantError((path, "role"), "expected " + "'assistant'" + ", got " + repr(v2))
-    v3 = obj.get("model")
-    if v3 is not None and type(v3) is not str:
-        raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v3))
-    v4 = obj.get("content")
-    if v4 is None:
+    v_id = obj.get("id")
+    if v_id is not None and type(v_id) is not str:
+        raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "message":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'message'" + ", got " + repr(v_type)
+        )
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "assistant":
+        raise UnknownVariantError(
+            (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
+        )
+    v_model = obj.get("model")
+    if v_model is not None and type(v_model) is not str:
+        raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
+    v_content = obj.get("content")
+    if v_content is None:
         raise tw.missing((path, "content"))
-    if v4 is not None:
-        v4_0 = tw.message_parts_parse(v4, (path, "content"), ctx, _content_block_to_ir, "assistant")
-    else:
-        v4_0 = None
-    v5 = obj.get("stop_reason")
-    if v5 is not None:
-        v5 = _stop_reason_to_ir(v5, (path, "stop_reason"), ctx)
-        if _STOP_REASON_RENDER.get(v5) != obj.get("stop_reason"):
+    v_content_ir = tw.message_parts_parse(
+        v_content, (path, "content"), ctx, _content_block_to_ir, "assistant"
+    )
+    v_stop_reason = obj.get("stop_reason")
+    if v_stop_reason is not None:
+        v_stop_reason = _stop_reason_to_ir(v_stop_reason, (path, "stop_reason"), ctx)
+        if _STOP_REASON_RENDER.get(v_stop_reason) != obj.get("stop_reason"):
             hints = tw.hint(hints, "stop_reason", obj.get("stop_reason"))
-    v6 = obj.get("stop_sequence")
-    if v6 is not None and type(v6) is not str:
-        raise WrongTypeError((path, "stop_sequence"), "expected string, got " + tw._json_type(v6))
-    v7 = obj.get("usage")
-    if v7 is not None:
-        v7 = _usage_to_ir(v7, (path, "usage"), ctx)
-    node = ir.Response(id=v0, model=v3, message=v4_0, finish_reason=v5, stop_sequence=v6, usage=v7)
+    v_stop_sequence = obj.get("stop_sequence")
+    if v_stop_sequence is not None and type(v_stop_sequence) is not str:
+        raise WrongTypeError(
+            (path, "stop_sequence"), "expected string, got " + tw._json_type(v_stop_sequence)
+        )
+    v_usage = obj.get("usage")
+    if v_usage is not None:
+        v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    node = ir.Response(
+        id=v_id,
+        model=v_model,
+        message=v_content_ir,
+        finish_reason=v_stop_reason,
+        stop_sequence=v_stop_sequence,
+        usage=v_usage,
+    )
     extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -877,33 +924,35 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.id
-    if v0 is not None:
-        out["id"] = v0
+    v_id = node.id
+    if v_id is not None:
+        out["id"] = v_id
     out["type"] = "message"
     out["role"] = "assistant"
-    v3 = node.model
-    if v3 is not None:
-        out["model"] = v3
-    v4 = tw.message_parts_render(node.message, (path, "message"), ctx, _content_block_from_ir)
-    if v4 is not None:
-        out["content"] = v4
-    v5 = node.finish_reason
-    if v5 is not None:
+    v_model = node.model
+    if v_model is not None:
+        out["model"] = v_model
+    v_content = tw.message_parts_render(
+        node.message, (path, "message"), ctx, _content_block_from_ir
+    )
+    if v_content is not None:
+        out["content"] = v_content
+    v_stop_reason = node.finish_reason
+    if v_stop_reason is not None:
         h = hints.get("stop_reason") if hints is not None else None
-        if h is not None and _STOP_REASON_PARSE.get(h) == v5:
-            v5 = h
+        if h is not None and _STOP_REASON_PARSE.get(h) == v_stop_reason:
+            v_stop_reason = h
         else:
-            v5 = _stop_reason_from_ir(v5, (path, "finish_reason"), ctx)
-    if v5 is not None:
-        out["stop_reason"] = v5
-    v6 = node.stop_sequence
-    out["stop_sequence"] = v6
-    v7 = node.usage
-    if v7 is not None:
-        v7 = _usage_from_ir(v7, (path, "usage"), ctx)
-    if v7 is not None:
-        out["usage"] = v7
+            v_stop_reason = _stop_reason_from_ir(v_stop_reason, (path, "finish_reason"), ctx)
+    if v_stop_reason is not None:
+        out["stop_reason"] = v_stop_reason
+    v_stop_sequence = node.stop_sequence
+    out["stop_sequence"] = v_stop_sequence
+    v_usage = node.usage
+    if v_usage is not None:
+        v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
+    if v_usage is not None:
+        out["usage"] = v_usage
     if node.created is not None:
         ctx.lose((path, "created"), "anthropic has no place for Response.created; dropped")
     if pd is not None and pd.fields:
@@ -926,13 +975,17 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("input_tokens")
-    if v0 is not None and type(v0) is not int:
-        raise WrongTypeError((path, "input_tokens"), "expected integer, got " + tw._json_type(v0))
-    v1 = obj.get("output_tokens")
-    if v1 is not None and type(v1) is not int:
-        raise WrongTypeError((path, "output_tokens"), "expected integer, got " + tw._json_type(v1))
-    node = ir.Usage(input_tokens=v0, output_tokens=v1)
+    v_input_tokens = obj.get("input_tokens")
+    if v_input_tokens is not None and type(v_input_tokens) is not int:
+        raise WrongTypeError(
+            (path, "input_tokens"), "expected integer, got " + tw._json_type(v_input_tokens)
+        )
+    v_output_tokens = obj.get("output_tokens")
+    if v_output_tokens is not None and type(v_output_tokens) is not int:
+        raise WrongTypeError(
+            (path, "output_tokens"), "expected integer, got " + tw._json_type(v_output_tokens)
+        )
+    node = ir.Usage(input_tokens=v_input_tokens, output_tokens=v_output_tokens)
     extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -944,12 +997,12 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.input_tokens
-    if v0 is not None:
-        out["input_tokens"] = v0
-    v1 = node.output_tokens
-    if v1 is not None:
-        out["output_tokens"] = v1
+    v_input_tokens = node.input_tokens
+    if v_input_tokens is not None:
+        out["input_tokens"] = v_input_tokens
+    v_output_tokens = node.output_tokens
+    if v_output_tokens is not None:
+        out["output_tokens"] = v_output_tokens
     if node.total_tokens is not None:
         ctx.lose((path, "total_tokens"), "anthropic has no place for Usage.total_tokens; dropped")
     if pd is not None and pd.fields:

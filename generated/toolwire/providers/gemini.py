@@ -146,53 +146,72 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             p_generationConfig, "expected an object, got " + tw._json_type(o_generationConfig)
         )
-    v0 = _conversation_to_ir(
+    v_contents = _conversation_to_ir(
         obj.get("contents"), obj.get("systemInstruction"), (path, "contents"), ctx
     )
-    v1 = obj.get("tools")
-    if v1 is not None:
-        v1_0 = tw.grouped_list_parse(
-            v1, (path, "tools"), ctx, _function_declaration_to_ir, "functionDeclarations", PROVIDER
+    v_tools = obj.get("tools")
+    if v_tools is not None:
+        v_tools_ir = tw.grouped_list_parse(
+            v_tools,
+            (path, "tools"),
+            ctx,
+            _function_declaration_to_ir,
+            "functionDeclarations",
+            PROVIDER,
         )
     else:
-        v1_0 = None
-    v2 = obj.get("toolConfig")
-    if v2 is not None:
-        v2 = _tool_config_to_ir(v2, (path, "toolConfig"), ctx)
-    v3 = o_generationConfig.get("maxOutputTokens")
-    if v3 is not None and type(v3) is not int:
+        v_tools_ir = None
+    v_toolConfig = obj.get("toolConfig")
+    if v_toolConfig is not None:
+        v_toolConfig = _tool_config_to_ir(v_toolConfig, (path, "toolConfig"), ctx)
+    v_generationConfig_maxOutputTokens = o_generationConfig.get("maxOutputTokens")
+    if (
+        v_generationConfig_maxOutputTokens is not None
+        and type(v_generationConfig_maxOutputTokens) is not int
+    ):
         raise WrongTypeError(
-            (p_generationConfig, "maxOutputTokens"), "expected integer, got " + tw._json_type(v3)
+            (p_generationConfig, "maxOutputTokens"),
+            "expected integer, got " + tw._json_type(v_generationConfig_maxOutputTokens),
         )
-    v4 = o_generationConfig.get("temperature")
-    if v4 is not None and type(v4) not in (int, float):
+    v_generationConfig_temperature = o_generationConfig.get("temperature")
+    if v_generationConfig_temperature is not None and type(v_generationConfig_temperature) not in (
+        int,
+        float,
+    ):
         raise WrongTypeError(
-            (p_generationConfig, "temperature"), "expected number, got " + tw._json_type(v4)
+            (p_generationConfig, "temperature"),
+            "expected number, got " + tw._json_type(v_generationConfig_temperature),
         )
-    v5 = o_generationConfig.get("topP")
-    if v5 is not None and type(v5) not in (int, float):
+    v_generationConfig_topP = o_generationConfig.get("topP")
+    if v_generationConfig_topP is not None and type(v_generationConfig_topP) not in (int, float):
         raise WrongTypeError(
-            (p_generationConfig, "topP"), "expected number, got " + tw._json_type(v5)
+            (p_generationConfig, "topP"),
+            "expected number, got " + tw._json_type(v_generationConfig_topP),
         )
-    v6 = o_generationConfig.get("topK")
-    if v6 is not None and type(v6) is not int:
+    v_generationConfig_topK = o_generationConfig.get("topK")
+    if v_generationConfig_topK is not None and type(v_generationConfig_topK) is not int:
         raise WrongTypeError(
-            (p_generationConfig, "topK"), "expected integer, got " + tw._json_type(v6)
+            (p_generationConfig, "topK"),
+            "expected integer, got " + tw._json_type(v_generationConfig_topK),
         )
-    v7 = o_generationConfig.get("stopSequences")
-    if v7 is not None and type(v7) is not list:
+    v_generationConfig_stopSequences = o_generationConfig.get("stopSequences")
+    if (
+        v_generationConfig_stopSequences is not None
+        and type(v_generationConfig_stopSequences) is not list
+    ):
         raise WrongTypeError(
-            (p_generationConfig, "stopSequences"), "expected array, got " + tw._json_type(v7)
+            (p_generationConfig, "stopSequences"),
+            "expected array, got " + tw._json_type(v_generationConfig_stopSequences),
         )
     node = ir.Request(
-        messages=v0,
-        tools=v1_0,
-        tool_choice=v2,
-        max_tokens=v3,
-        temperature=v4,
-        top_p=v5,
-        top_k=v6,
-        stop=v7,
+        messages=v_contents,
+        tools=v_tools_ir,
+        tool_choice=v_toolConfig,
+        max_tokens=v_generationConfig_maxOutputTokens,
+        temperature=v_generationConfig_temperature,
+        top_p=v_generationConfig_topP,
+        top_k=v_generationConfig_topK,
+        stop=v_generationConfig_stopSequences,
     )
     extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
     if o_generationConfig and not _KNOWN_request_generationConfig.issuperset(o_generationConfig):
@@ -211,11 +230,11 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
-    out["contents"] = v0
+    v_contents, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
+    out["contents"] = v_contents
     if hoisted is not None:
         out["systemInstruction"] = hoisted
-    v1 = tw.grouped_list_render(
+    v_tools = tw.grouped_list_render(
         node.tools,
         (path, "tools"),
         ctx,
@@ -223,29 +242,29 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         "functionDeclarations",
         PROVIDER,
     )
-    if v1 is not None:
-        out["tools"] = v1
-    v2 = node.tool_choice
-    if v2 is not None:
-        v2 = _tool_config_from_ir(v2, (path, "tool_choice"), ctx)
-    if v2 is not None:
-        out["toolConfig"] = v2
+    if v_tools is not None:
+        out["tools"] = v_tools
+    v_toolConfig = node.tool_choice
+    if v_toolConfig is not None:
+        v_toolConfig = _tool_config_from_ir(v_toolConfig, (path, "tool_choice"), ctx)
+    if v_toolConfig is not None:
+        out["toolConfig"] = v_toolConfig
     w_generationConfig = out["generationConfig"] = {}
-    v3 = node.max_tokens
-    if v3 is not None:
-        w_generationConfig["maxOutputTokens"] = v3
-    v4 = node.temperature
-    if v4 is not None:
-        w_generationConfig["temperature"] = v4
-    v5 = node.top_p
-    if v5 is not None:
-        w_generationConfig["topP"] = v5
-    v6 = node.top_k
-    if v6 is not None:
-        w_generationConfig["topK"] = v6
-    v7 = node.stop
-    if v7 is not None:
-        w_generationConfig["stopSequences"] = v7
+    v_generationConfig_maxOutputTokens = node.max_tokens
+    if v_generationConfig_maxOutputTokens is not None:
+        w_generationConfig["maxOutputTokens"] = v_generationConfig_maxOutputTokens
+    v_generationConfig_temperature = node.temperature
+    if v_generationConfig_temperature is not None:
+        w_generationConfig["temperature"] = v_generationConfig_temperature
+    v_generationConfig_topP = node.top_p
+    if v_generationConfig_topP is not None:
+        w_generationConfig["topP"] = v_generationConfig_topP
+    v_generationConfig_topK = node.top_k
+    if v_generationConfig_topK is not None:
+        w_generationConfig["topK"] = v_generationConfig_topK
+    v_generationConfig_stopSequences = node.stop
+    if v_generationConfig_stopSequences is not None:
+        w_generationConfig["stopSequences"] = v_generationConfig_stopSequences
     if not w_generationConfig:
         del out["generationConfig"]
     if node.model is not None:
@@ -306,18 +325,18 @@ def _content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("role")
-    if v0 is not None:
-        v0 = _role_to_ir(v0, (path, "role"), ctx)
-    v1 = obj.get("parts")
-    if v1 is None:
+    v_role = obj.get("role")
+    if v_role is not None:
+        v_role = _role_to_ir(v_role, (path, "role"), ctx)
+    v_parts = obj.get("parts")
+    if v_parts is None:
         raise tw.missing((path, "parts"))
-    if v1 is not None:
-        v1 = [
+    if v_parts is not None:
+        v_parts = [
             _part_to_ir(x, ((path, "parts"), i), ctx)
-            for i, x in enumerate(tw.expect_list(v1, (path, "parts")))
+            for i, x in enumerate(tw.expect_list(v_parts, (path, "parts")))
         ]
-    node = ir.Message(role=v0, parts=v1)
+    node = ir.Message(role=v_role, parts=v_parts)
     extra = None if _KNOWN_content.issuperset(obj) else tw.extra_fields(obj, _KNOWN_content)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -329,25 +348,25 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.role
-    if v0 is not None:
-        v0 = _role_from_ir(v0, (path, "role"), ctx)
-    if v0 is not None:
-        out["role"] = v0
-    v1 = node.parts
-    if v1 is not None:
-        v1 = [
+    v_role = node.role
+    if v_role is not None:
+        v_role = _role_from_ir(v_role, (path, "role"), ctx)
+    if v_role is not None:
+        out["role"] = v_role
+    v_parts = node.parts
+    if v_parts is not None:
+        v_parts = [
             y
-            for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v1))
+            for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_parts))
             if y is not None
         ]
-    if v1 is None:
+    if v_parts is None:
         ctx.lose(
             (path, "parts"),
             "parts is required by gemini and the input has none; add it before sending",
         )
     else:
-        out["parts"] = v1
+        out["parts"] = v_parts
     if node.name is not None:
         ctx.lose((path, "name"), "gemini has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -360,15 +379,15 @@ def _system_instruction_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("parts")
-    if v0 is None:
+    v_parts = obj.get("parts")
+    if v_parts is None:
         raise tw.missing((path, "parts"))
-    if v0 is not None:
-        v0 = [
+    if v_parts is not None:
+        v_parts = [
             _part_to_ir(x, ((path, "parts"), i), ctx)
-            for i, x in enumerate(tw.expect_list(v0, (path, "parts")))
+            for i, x in enumerate(tw.expect_list(v_parts, (path, "parts")))
         ]
-    node = ir.Message(role="system", parts=v0)
+    node = ir.Message(role="system", parts=v_parts)
     extra = (
         None
         if _KNOWN_system_instruction.issuperset(obj)
@@ -384,20 +403,20 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.parts
-    if v0 is not None:
-        v0 = [
+    v_parts = node.parts
+    if v_parts is not None:
+        v_parts = [
             y
-            for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v0))
+            for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_parts))
             if y is not None
         ]
-    if v0 is None:
+    if v_parts is None:
         ctx.lose(
             (path, "parts"),
             "parts is required by gemini and the input has none; add it before sending",
         )
     else:
-        out["parts"] = v0
+        out["parts"] = v_parts
     if node.name is not None:
         ctx.lose((path, "name"), "gemini has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -456,12 +475,12 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("text")
-    if v0 is None:
+    v_text = obj.get("text")
+    if v_text is None:
         raise tw.missing((path, "text"))
-    if v0 is not None and type(v0) is not str:
-        raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v0))
-    node = ir.TextPart(text=v0)
+    if type(v_text) is not str:
+        raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -473,14 +492,14 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.text
-    if v0 is None:
+    v_text = node.text
+    if v_text is None:
         ctx.lose(
             (path, "text"),
             "text is required by gemini and the input has none; add it before sending",
         )
     else:
-        out["text"] = v0
+        out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -497,19 +516,22 @@ def _inline_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing(p_inlineData)
     elif type(o_inlineData) is not dict:
         raise WrongTypeError(p_inlineData, "expected an object, got " + tw._json_type(o_inlineData))
-    v0 = o_inlineData.get("mimeType")
-    if v0 is None:
+    v_inlineData_mimeType = o_inlineData.get("mimeType")
+    if v_inlineData_mimeType is None:
         raise tw.missing((p_inlineData, "mimeType"))
-    if v0 is not None and type(v0) is not str:
+    if type(v_inlineData_mimeType) is not str:
         raise WrongTypeError(
-            (p_inlineData, "mimeType"), "expected string, got " + tw._json_type(v0)
+            (p_inlineData, "mimeType"),
+            "expected string, got " + tw._json_type(v_inlineData_mimeType),
         )
-    v1 = o_inlineData.get("data")
-    if v1 is None:
+    v_inlineData_data = o_inlineData.get("data")
+    if v_inlineData_data is None:
         raise tw.missing((p_inlineData, "data"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((p_inlineData, "data"), "expected string, got " + tw._json_type(v1))
-    node = ir.ImagePart(media_type=v0, data=v1)
+    if type(v_inlineData_data) is not str:
+        raise WrongTypeError(
+            (p_inlineData, "data"), "expected string, got " + tw._json_type(v_inlineData_data)
+        )
+    node = ir.ImagePart(media_type=v_inlineData_mimeType, data=v_inlineData_data)
     extra = (
         None if _KNOWN_inline_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_inline_image)
     )
@@ -528,22 +550,22 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_inlineData = out["inlineData"] = {}
-    v0 = node.media_type
-    if v0 is None:
+    v_inlineData_mimeType = node.media_type
+    if v_inlineData_mimeType is None:
         ctx.lose(
             (path, "media_type"),
             "mimeType is required by gemini and the input has none; add it before sending",
         )
     else:
-        w_inlineData["mimeType"] = v0
-    v1 = node.data
-    if v1 is None:
+        w_inlineData["mimeType"] = v_inlineData_mimeType
+    v_inlineData_data = node.data
+    if v_inlineData_data is None:
         ctx.lose(
             (path, "data"),
             "data is required by gemini and the input has none; add it before sending",
         )
     else:
-        w_inlineData["data"] = v1
+        w_inlineData["data"] = v_inlineData_data
     if not w_inlineData:
         del out["inlineData"]
     if node.url is not None:
@@ -566,15 +588,19 @@ def _file_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing(p_fileData)
     elif type(o_fileData) is not dict:
         raise WrongTypeError(p_fileData, "expected an object, got " + tw._json_type(o_fileData))
-    v0 = o_fileData.get("mimeType")
-    if v0 is not None and type(v0) is not str:
-        raise WrongTypeError((p_fileData, "mimeType"), "expected string, got " + tw._json_type(v0))
-    v1 = o_fileData.get("fileUri")
-    if v1 is None:
+    v_fileData_mimeType = o_fileData.get("mimeType")
+    if v_fileData_mimeType is not None and type(v_fileData_mimeType) is not str:
+        raise WrongTypeError(
+            (p_fileData, "mimeType"), "expected string, got " + tw._json_type(v_fileData_mimeType)
+        )
+    v_fileData_fileUri = o_fileData.get("fileUri")
+    if v_fileData_fileUri is None:
         raise tw.missing((p_fileData, "fileUri"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((p_fileData, "fileUri"), "expected string, got " + tw._json_type(v1))
-    node = ir.ImagePart(media_type=v0, url=v1)
+    if type(v_fileData_fileUri) is not str:
+        raise WrongTypeError(
+            (p_fileData, "fileUri"), "expected string, got " + tw._json_type(v_fileData_fileUri)
+        )
+    node = ir.ImagePart(media_type=v_fileData_mimeType, url=v_fileData_fileUri)
     extra = None if _KNOWN_file_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_file_image)
     if o_fileData and not _KNOWN_file_image_fileData.issuperset(o_fileData):
         extra = tw.nested_extra(
@@ -591,17 +617,17 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_fileData = out["fileData"] = {}
-    v0 = node.media_type
-    if v0 is not None:
-        w_fileData["mimeType"] = v0
-    v1 = node.url
-    if v1 is None:
+    v_fileData_mimeType = node.media_type
+    if v_fileData_mimeType is not None:
+        w_fileData["mimeType"] = v_fileData_mimeType
+    v_fileData_fileUri = node.url
+    if v_fileData_fileUri is None:
         ctx.lose(
             (path, "url"),
             "fileUri is required by gemini and the input has none; add it before sending",
         )
     else:
-        w_fileData["fileUri"] = v1
+        w_fileData["fileUri"] = v_fileData_fileUri
     if not w_fileData:
         del out["fileData"]
     if node.data is not None:
@@ -626,22 +652,36 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             p_functionCall, "expected an object, got " + tw._json_type(o_functionCall)
         )
-    v0 = o_functionCall.get("id")
-    if v0 is not None:
-        v0_0, v0_1 = tw.optional_id_parse(v0, (p_functionCall, "id")), False
+    v_functionCall_id = o_functionCall.get("id")
+    if v_functionCall_id is not None:
+        v_functionCall_id_id, v_functionCall_id_synthetic_id = (
+            tw.optional_id_parse(v_functionCall_id, (p_functionCall, "id")),
+            False,
+        )
     else:
-        v0_0, v0_1 = "", False
-    v1 = o_functionCall.get("name")
-    if v1 is None:
+        v_functionCall_id_id, v_functionCall_id_synthetic_id = "", False
+    v_functionCall_name = o_functionCall.get("name")
+    if v_functionCall_name is None:
         raise tw.missing((p_functionCall, "name"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((p_functionCall, "name"), "expected string, got " + tw._json_type(v1))
-    v2 = o_functionCall.get("args")
-    if v2 is not None:
-        v2_0, v2_1 = tw.object_arguments(v2, (p_functionCall, "args")), None
+    if type(v_functionCall_name) is not str:
+        raise WrongTypeError(
+            (p_functionCall, "name"), "expected string, got " + tw._json_type(v_functionCall_name)
+        )
+    v_functionCall_args = o_functionCall.get("args")
+    if v_functionCall_args is not None:
+        v_functionCall_args_arguments, v_functionCall_args_raw_arguments = (
+            tw.object_arguments(v_functionCall_args, (p_functionCall, "args")),
+            None,
+        )
     else:
-        v2_0, v2_1 = {}, None
-    node = ir.ToolCall(id=v0_0, name=v1, arguments=v2_0, raw_arguments=v2_1, synthetic_id=v0_1)
+        v_functionCall_args_arguments, v_functionCall_args_raw_arguments = {}, None
+    node = ir.ToolCall(
+        id=v_functionCall_id_id,
+        name=v_functionCall_name,
+        arguments=v_functionCall_args_arguments,
+        raw_arguments=v_functionCall_args_raw_arguments,
+        synthetic_id=v_functionCall_id_synthetic_id,
+    )
     extra = (
         None
         if _KNOWN_function_call_part.issuperset(obj)
@@ -664,20 +704,22 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_functionCall = out["functionCall"] = {}
-    v0 = tw.optional_id_render(node.id, node.synthetic_id, ctx)
-    if v0 is not None:
-        w_functionCall["id"] = v0
-    v1 = node.name
-    if v1 is None:
+    v_functionCall_id = tw.optional_id_render(node.id, node.synthetic_id, ctx)
+    if v_functionCall_id is not None:
+        w_functionCall["id"] = v_functionCall_id
+    v_functionCall_name = node.name
+    if v_functionCall_name is None:
         ctx.lose(
             (path, "name"),
             "name is required by gemini and the input has none; add it before sending",
         )
     else:
-        w_functionCall["name"] = v1
-    v2 = tw.object_arguments_render(node.arguments, node.raw_arguments, (path, "arguments"), ctx)
-    if v2 is not None:
-        w_functionCall["args"] = v2
+        w_functionCall["name"] = v_functionCall_name
+    v_functionCall_args = tw.object_arguments_render(
+        node.arguments, node.raw_arguments, (path, "arguments"), ctx
+    )
+    if v_functionCall_args is not None:
+        w_functionCall["args"] = v_functionCall_args
     if not w_functionCall:
         del out["functionCall"]
     if pd is not None and pd.fields:
@@ -698,34 +740,44 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             p_functionResponse, "expected an object, got " + tw._json_type(o_functionResponse)
         )
-    v0 = o_functionResponse.get("id")
-    if v0 is not None:
-        v0_0 = tw.optional_id_parse(v0, (p_functionResponse, "id"))
-    else:
-        v0_0 = ""
-    v1 = o_functionResponse.get("name")
-    if v1 is None:
-        raise tw.missing((p_functionResponse, "name"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError(
-            (p_functionResponse, "name"), "expected string, got " + tw._json_type(v1)
+    v_functionResponse_id = o_functionResponse.get("id")
+    if v_functionResponse_id is not None:
+        v_functionResponse_id_ir = tw.optional_id_parse(
+            v_functionResponse_id, (p_functionResponse, "id")
         )
-    v2 = o_functionResponse.get("response")
-    if v2 is None:
-        raise tw.missing((p_functionResponse, "response"))
-    if v2 is not None:
-        v2_0, v2_1 = tw.unwrap_result(v2, "output", "error", (p_functionResponse, "response"))
     else:
-        v2_0, v2_1 = None, False
-    v3 = o_functionResponse.get("parts")
-    if v3 is not None:
-        v3 = [
+        v_functionResponse_id_ir = ""
+    v_functionResponse_name = o_functionResponse.get("name")
+    if v_functionResponse_name is None:
+        raise tw.missing((p_functionResponse, "name"))
+    if type(v_functionResponse_name) is not str:
+        raise WrongTypeError(
+            (p_functionResponse, "name"),
+            "expected string, got " + tw._json_type(v_functionResponse_name),
+        )
+    v_functionResponse_response = o_functionResponse.get("response")
+    if v_functionResponse_response is None:
+        raise tw.missing((p_functionResponse, "response"))
+    v_functionResponse_response_result, v_functionResponse_response_is_error = tw.unwrap_result(
+        v_functionResponse_response, "output", "error", (p_functionResponse, "response")
+    )
+    v_functionResponse_parts = o_functionResponse.get("parts")
+    if v_functionResponse_parts is not None:
+        v_functionResponse_parts = [
             _response_blob_to_ir(x, ((p_functionResponse, "parts"), i), ctx)
-            for i, x in enumerate(tw.expect_list(v3, (p_functionResponse, "parts")))
+            for i, x in enumerate(
+                tw.expect_list(v_functionResponse_parts, (p_functionResponse, "parts"))
+            )
         ]
-        if not v3:
+        if not v_functionResponse_parts:
             hints = tw.hint(hints, "functionResponse.parts", "empty")
-    node = ir.ToolResult(tool_call_id=v0_0, name=v1, result=v2_0, is_error=v2_1, parts=v3)
+    node = ir.ToolResult(
+        tool_call_id=v_functionResponse_id_ir,
+        name=v_functionResponse_name,
+        result=v_functionResponse_response_result,
+        is_error=v_functionResponse_response_is_error,
+        parts=v_functionResponse_parts,
+    )
     extra = (
         None
         if _KNOWN_function_response_part.issuperset(obj)
@@ -750,32 +802,37 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_functionResponse = out["functionResponse"] = {}
-    v0 = tw.result_id_render(node.tool_call_id, ctx)
-    if v0 is not None:
-        w_functionResponse["id"] = v0
-    v1 = node.name
-    if v1 is None:
+    v_functionResponse_id = tw.result_id_render(node.tool_call_id, ctx)
+    if v_functionResponse_id is not None:
+        w_functionResponse["id"] = v_functionResponse_id
+    v_functionResponse_name = node.name
+    if v_functionResponse_name is None:
         ctx.lose(
             (path, "name"),
             "name is required by gemini and the input has none; add it before sending",
         )
     else:
-        w_functionResponse["name"] = v1
-    v2 = tw.wrap_result(node.result, node.is_error, "output", "error")
-    if v2 is not None:
-        w_functionResponse["response"] = v2
-    v3 = node.parts
-    if v3 is not None:
-        v3 = [
+        w_functionResponse["name"] = v_functionResponse_name
+    v_functionResponse_response = tw.wrap_result(node.result, node.is_error, "output", "error")
+    if v_functionResponse_response is not None:
+        w_functionResponse["response"] = v_functionResponse_response
+    v_functionResponse_parts = node.parts
+    if v_functionResponse_parts is not None:
+        v_functionResponse_parts = [
             y
             for y in (
-                _response_blob_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v3)
+                _response_blob_from_ir(x, ((path, "parts"), i), ctx)
+                for i, x in enumerate(v_functionResponse_parts)
             )
             if y is not None
         ]
-    if v3:
-        w_functionResponse["parts"] = v3
-    elif v3 is not None and hints is not None and hints.get("functionResponse.parts") == "empty":
+    if v_functionResponse_parts:
+        w_functionResponse["parts"] = v_functionResponse_parts
+    elif (
+        v_functionResponse_parts is not None
+        and hints is not None
+        and hints.get("functionResponse.parts") == "empty"
+    ):
         w_functionResponse["parts"] = []
     if not w_functionResponse:
         del out["functionResponse"]
@@ -795,19 +852,22 @@ def _response_blob_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing(p_inlineData)
     elif type(o_inlineData) is not dict:
         raise WrongTypeError(p_inlineData, "expected an object, got " + tw._json_type(o_inlineData))
-    v0 = o_inlineData.get("mimeType")
-    if v0 is None:
+    v_inlineData_mimeType = o_inlineData.get("mimeType")
+    if v_inlineData_mimeType is None:
         raise tw.missing((p_inlineData, "mimeType"))
-    if v0 is not None and type(v0) is not str:
+    if type(v_inlineData_mimeType) is not str:
         raise WrongTypeError(
-            (p_inlineData, "mimeType"), "expected string, got " + tw._json_type(v0)
+            (p_inlineData, "mimeType"),
+            "expected string, got " + tw._json_type(v_inlineData_mimeType),
         )
-    v1 = o_inlineData.get("data")
-    if v1 is None:
+    v_inlineData_data = o_inlineData.get("data")
+    if v_inlineData_data is None:
         raise tw.missing((p_inlineData, "data"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((p_inlineData, "data"), "expected string, got " + tw._json_type(v1))
-    node = ir.ImagePart(media_type=v0, data=v1)
+    if type(v_inlineData_data) is not str:
+        raise WrongTypeError(
+            (p_inlineData, "data"), "expected string, got " + tw._json_type(v_inlineData_data)
+        )
+    node = ir.ImagePart(media_type=v_inlineData_mimeType, data=v_inlineData_data)
     extra = (
         None if _KNOWN_response_blob.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response_blob)
     )
@@ -826,22 +886,22 @@ def _response_blob_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_inlineData = out["inlineData"] = {}
-    v0 = node.media_type
-    if v0 is None:
+    v_inlineData_mimeType = node.media_type
+    if v_inlineData_mimeType is None:
         ctx.lose(
             (path, "media_type"),
             "mimeType is required by gemini and the input has none; add it before sending",
         )
     else:
-        w_inlineData["mimeType"] = v0
-    v1 = node.data
-    if v1 is None:
+        w_inlineData["mimeType"] = v_inlineData_mimeType
+    v_inlineData_data = node.data
+    if v_inlineData_data is None:
         ctx.lose(
             (path, "data"),
             "data is required by gemini and the input has none; add it before sending",
         )
     else:
-        w_inlineData["data"] = v1
+        w_inlineData["data"] = v_inlineData_data
     if not w_inlineData:
         del out["inlineData"]
     if node.url is not None:
@@ -858,24 +918,29 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("name")
-    if v0 is None:
+    v_name = obj.get("name")
+    if v_name is None:
         raise tw.missing((path, "name"))
-    if v0 is not None and type(v0) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v0))
-    v1 = obj.get("description")
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((path, "description"), "expected string, got " + tw._json_type(v1))
-    v2 = obj.get("parametersJsonSchema")
-    if v2 is None:
-        v2 = obj.get("parameters")
-        if v2 is not None:
-            hints = tw.hint(hints, "parametersJsonSchema", "alias")
-    if v2 is not None and type(v2) is not dict:
+    if type(v_name) is not str:
+        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    v_description = obj.get("description")
+    if v_description is not None and type(v_description) is not str:
         raise WrongTypeError(
-            (path, "parametersJsonSchema"), "expected object, got " + tw._json_type(v2)
+            (path, "description"), "expected string, got " + tw._json_type(v_description)
         )
-    node = ir.ToolDefinition(name=v0, description=v1, parameters=v2)
+    v_parametersJsonSchema = obj.get("parametersJsonSchema")
+    if v_parametersJsonSchema is None:
+        v_parametersJsonSchema = obj.get("parameters")
+        if v_parametersJsonSchema is not None:
+            hints = tw.hint(hints, "parametersJsonSchema", "alias")
+    if v_parametersJsonSchema is not None and type(v_parametersJsonSchema) is not dict:
+        raise WrongTypeError(
+            (path, "parametersJsonSchema"),
+            "expected object, got " + tw._json_type(v_parametersJsonSchema),
+        )
+    node = ir.ToolDefinition(
+        name=v_name, description=v_description, parameters=v_parametersJsonSchema
+    )
     extra = (
         None
         if _KNOWN_function_declaration.issuperset(obj)
@@ -891,20 +956,20 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.name
-    if v0 is None:
+    v_name = node.name
+    if v_name is None:
         ctx.lose(
             (path, "name"),
             "name is required by gemini and the input has none; add it before sending",
         )
     else:
-        out["name"] = v0
-    v1 = node.description
-    if v1 is not None:
-        out["description"] = v1
-    v2 = node.parameters
-    if v2 is not None:
-        out["parametersJsonSchema"] = v2
+        out["name"] = v_name
+    v_description = node.description
+    if v_description is not None:
+        out["description"] = v_description
+    v_parametersJsonSchema = node.parameters
+    if v_parametersJsonSchema is not None:
+        out["parametersJsonSchema"] = v_parametersJsonSchema
     if node.strict is not None:
         ctx.lose((path, "strict"), "gemini has no place for ToolDefinition.strict; dropped")
     if pd is not None and pd.fields:
@@ -917,16 +982,25 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("functionCallingConfig")
-    if v0 is None:
+    v_functionCallingConfig = obj.get("functionCallingConfig")
+    if v_functionCallingConfig is None:
         raise tw.missing((path, "functionCallingConfig"))
-    if v0 is not None:
-        v0_0, v0_1, v0_2 = tw.named_choice_parse(
-            v0, (path, "functionCallingConfig"), ctx, _fc_mode_to_ir, "allowedFunctionNames"
-        )
-    else:
-        v0_0, v0_1, v0_2 = "", None, None
-    node = ir.ToolChoice(mode=v0_0, name=v0_1, allowed_names=v0_2)
+    (
+        v_functionCallingConfig_mode,
+        v_functionCallingConfig_name,
+        v_functionCallingConfig_allowed_names,
+    ) = tw.named_choice_parse(
+        v_functionCallingConfig,
+        (path, "functionCallingConfig"),
+        ctx,
+        _fc_mode_to_ir,
+        "allowedFunctionNames",
+    )
+    node = ir.ToolChoice(
+        mode=v_functionCallingConfig_mode,
+        name=v_functionCallingConfig_name,
+        allowed_names=v_functionCallingConfig_allowed_names,
+    )
     extra = None if _KNOWN_tool_config.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_config)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -938,7 +1012,7 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = tw.named_choice_render(
+    v_functionCallingConfig = tw.named_choice_render(
         node.mode,
         node.name,
         node.allowed_names,
@@ -947,8 +1021,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         _fc_mode_from_ir,
         "allowedFunctionNames",
     )
-    if v0 is not None:
-        out["functionCallingConfig"] = v0
+    if v_functionCallingConfig is not None:
+        out["functionCallingConfig"] = v_functionCallingConfig
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -981,33 +1055,49 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ctx.lose(p_candidates, "only the first of " + str(len(o_candidates)) + " items is kept")
     if type(o_candidates_0) is not dict:
         raise WrongTypeError(p_candidates_0, "expected an object")
-    v0 = o_candidates_0.get("content")
-    if v0 is None:
+    v_candidates_0_content = o_candidates_0.get("content")
+    if v_candidates_0_content is None:
         raise tw.missing((p_candidates_0, "content"))
-    if v0 is not None:
-        v0 = _content_to_ir(v0, (p_candidates_0, "content"), ctx)
-    v1 = o_candidates_0.get("finishReason")
-    if v1 is not None:
-        v1 = _finish_reason_to_ir(v1, (p_candidates_0, "finishReason"), ctx)
-        if _FINISH_REASON_RENDER.get(v1) != o_candidates_0.get("finishReason"):
-            hints = tw.hint(hints, "candidates.0.finishReason", o_candidates_0.get("finishReason"))
-    v2 = o_candidates_0.get("index")
-    if v2 is not None and v2 != 0:
-        raise UnknownVariantError(
-            (p_candidates_0, "index"), "expected " + "0" + ", got " + repr(v2)
+    if v_candidates_0_content is not None:
+        v_candidates_0_content = _content_to_ir(
+            v_candidates_0_content, (p_candidates_0, "content"), ctx
         )
-    if v2 is not None:
+    v_candidates_0_finishReason = o_candidates_0.get("finishReason")
+    if v_candidates_0_finishReason is not None:
+        v_candidates_0_finishReason = _finish_reason_to_ir(
+            v_candidates_0_finishReason, (p_candidates_0, "finishReason"), ctx
+        )
+        if _FINISH_REASON_RENDER.get(v_candidates_0_finishReason) != o_candidates_0.get(
+            "finishReason"
+        ):
+            hints = tw.hint(hints, "candidates.0.finishReason", o_candidates_0.get("finishReason"))
+    v_candidates_0_index = o_candidates_0.get("index")
+    if v_candidates_0_index is not None and v_candidates_0_index != 0:
+        raise UnknownVariantError(
+            (p_candidates_0, "index"), "expected " + "0" + ", got " + repr(v_candidates_0_index)
+        )
+    if v_candidates_0_index is not None:
         hints = tw.hint(hints, "candidates.0.index", "seen")
-    v3 = obj.get("usageMetadata")
-    if v3 is not None:
-        v3 = _usage_to_ir(v3, (path, "usageMetadata"), ctx)
-    v4 = obj.get("modelVersion")
-    if v4 is not None and type(v4) is not str:
-        raise WrongTypeError((path, "modelVersion"), "expected string, got " + tw._json_type(v4))
-    v5 = obj.get("responseId")
-    if v5 is not None and type(v5) is not str:
-        raise WrongTypeError((path, "responseId"), "expected string, got " + tw._json_type(v5))
-    node = ir.Response(id=v5, model=v4, message=v0, finish_reason=v1, usage=v3)
+    v_usageMetadata = obj.get("usageMetadata")
+    if v_usageMetadata is not None:
+        v_usageMetadata = _usage_to_ir(v_usageMetadata, (path, "usageMetadata"), ctx)
+    v_modelVersion = obj.get("modelVersion")
+    if v_modelVersion is not None and type(v_modelVersion) is not str:
+        raise WrongTypeError(
+            (path, "modelVersion"), "expected string, got " + tw._json_type(v_modelVersion)
+        )
+    v_responseId = obj.get("responseId")
+    if v_responseId is not None and type(v_responseId) is not str:
+        raise WrongTypeError(
+            (path, "responseId"), "expected string, got " + tw._json_type(v_responseId)
+        )
+    node = ir.Response(
+        id=v_responseId,
+        model=v_modelVersion,
+        message=v_candidates_0_content,
+        finish_reason=v_candidates_0_finishReason,
+        usage=v_usageMetadata,
+    )
     extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if o_candidates_0 and not _KNOWN_response_candidates_0.issuperset(o_candidates_0):
         extra = tw.nested_extra(
@@ -1026,38 +1116,40 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     w_candidates = out["candidates"] = []
     w_candidates_0 = {}
     w_candidates.append(w_candidates_0)
-    v0 = node.message
-    if v0 is not None:
-        v0 = _content_from_ir(v0, (path, "message"), ctx)
-    if v0 is None:
+    v_candidates_0_content = node.message
+    if v_candidates_0_content is not None:
+        v_candidates_0_content = _content_from_ir(v_candidates_0_content, (path, "message"), ctx)
+    if v_candidates_0_content is None:
         ctx.lose(
             (path, "message"),
             "content is required by gemini and the input has none; add it before sending",
         )
     else:
-        w_candidates_0["content"] = v0
-    v1 = node.finish_reason
-    if v1 is not None:
+        w_candidates_0["content"] = v_candidates_0_content
+    v_candidates_0_finishReason = node.finish_reason
+    if v_candidates_0_finishReason is not None:
         h = hints.get("candidates.0.finishReason") if hints is not None else None
-        if h is not None and _FINISH_REASON_PARSE.get(h) == v1:
-            v1 = h
+        if h is not None and _FINISH_REASON_PARSE.get(h) == v_candidates_0_finishReason:
+            v_candidates_0_finishReason = h
         else:
-            v1 = _finish_reason_from_ir(v1, (path, "finish_reason"), ctx)
-    if v1 is not None:
-        w_candidates_0["finishReason"] = v1
+            v_candidates_0_finishReason = _finish_reason_from_ir(
+                v_candidates_0_finishReason, (path, "finish_reason"), ctx
+            )
+    if v_candidates_0_finishReason is not None:
+        w_candidates_0["finishReason"] = v_candidates_0_finishReason
     if hints is not None and hints.get("candidates.0.index") == "seen":
         w_candidates_0["index"] = 0
-    v3 = node.usage
-    if v3 is not None:
-        v3 = _usage_from_ir(v3, (path, "usage"), ctx)
-    if v3 is not None:
-        out["usageMetadata"] = v3
-    v4 = node.model
-    if v4 is not None:
-        out["modelVersion"] = v4
-    v5 = node.id
-    if v5 is not None:
-        out["responseId"] = v5
+    v_usageMetadata = node.usage
+    if v_usageMetadata is not None:
+        v_usageMetadata = _usage_from_ir(v_usageMetadata, (path, "usage"), ctx)
+    if v_usageMetadata is not None:
+        out["usageMetadata"] = v_usageMetadata
+    v_modelVersion = node.model
+    if v_modelVersion is not None:
+        out["modelVersion"] = v_modelVersion
+    v_responseId = node.id
+    if v_responseId is not None:
+        out["responseId"] = v_responseId
     if not w_candidates:
         del out["candidates"]
     if node.created is not None:
@@ -1084,22 +1176,27 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("promptTokenCount")
-    if v0 is not None and type(v0) is not int:
+    v_promptTokenCount = obj.get("promptTokenCount")
+    if v_promptTokenCount is not None and type(v_promptTokenCount) is not int:
         raise WrongTypeError(
-            (path, "promptTokenCount"), "expected integer, got " + tw._json_type(v0)
+            (path, "promptTokenCount"), "expected integer, got " + tw._json_type(v_promptTokenCount)
         )
-    v1 = obj.get("candidatesTokenCount")
-    if v1 is not None and type(v1) is not int:
+    v_candidatesTokenCount = obj.get("candidatesTokenCount")
+    if v_candidatesTokenCount is not None and type(v_candidatesTokenCount) is not int:
         raise WrongTypeError(
-            (path, "candidatesTokenCount"), "expected integer, got " + tw._json_type(v1)
+            (path, "candidatesTokenCount"),
+            "expected integer, got " + tw._json_type(v_candidatesTokenCount),
         )
-    v2 = obj.get("totalTokenCount")
-    if v2 is not None and type(v2) is not int:
+    v_totalTokenCount = obj.get("totalTokenCount")
+    if v_totalTokenCount is not None and type(v_totalTokenCount) is not int:
         raise WrongTypeError(
-            (path, "totalTokenCount"), "expected integer, got " + tw._json_type(v2)
+            (path, "totalTokenCount"), "expected integer, got " + tw._json_type(v_totalTokenCount)
         )
-    node = ir.Usage(input_tokens=v0, output_tokens=v1, total_tokens=v2)
+    node = ir.Usage(
+        input_tokens=v_promptTokenCount,
+        output_tokens=v_candidatesTokenCount,
+        total_tokens=v_totalTokenCount,
+    )
     extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -1111,15 +1208,15 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.input_tokens
-    if v0 is not None:
-        out["promptTokenCount"] = v0
-    v1 = node.output_tokens
-    if v1 is not None:
-        out["candidatesTokenCount"] = v1
-    v2 = node.total_tokens
-    if v2 is not None:
-        out["totalTokenCount"] = v2
+    v_promptTokenCount = node.input_tokens
+    if v_promptTokenCount is not None:
+        out["promptTokenCount"] = v_promptTokenCount
+    v_candidatesTokenCount = node.output_tokens
+    if v_candidatesTokenCount is not None:
+        out["candidatesTokenCount"] = v_candidatesTokenCount
+    v_totalTokenCount = node.total_tokens
+    if v_totalTokenCount is not None:
+        out["totalTokenCount"] = v_totalTokenCount
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out

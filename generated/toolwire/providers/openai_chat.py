@@ -120,58 +120,62 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("model")
-    if v0 is not None and type(v0) is not str:
-        raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v0))
-    v1 = _conversation_to_ir(obj.get("messages"), None, (path, "messages"), ctx)
-    v2 = obj.get("tools")
-    if v2 is not None:
-        v2 = [
+    v_model = obj.get("model")
+    if v_model is not None and type(v_model) is not str:
+        raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
+    v_messages = _conversation_to_ir(obj.get("messages"), None, (path, "messages"), ctx)
+    v_tools = obj.get("tools")
+    if v_tools is not None:
+        v_tools = [
             _tool_to_ir(x, ((path, "tools"), i), ctx)
-            for i, x in enumerate(tw.expect_list(v2, (path, "tools")))
+            for i, x in enumerate(tw.expect_list(v_tools, (path, "tools")))
         ]
-        if not v2:
+        if not v_tools:
             hints = tw.hint(hints, "tools", "empty")
-    v3 = obj.get("tool_choice")
-    if v3 is not None:
-        v3 = _tool_choice_to_ir(v3, (path, "tool_choice"), ctx)
-    v4 = obj.get("parallel_tool_calls")
-    if v4 is not None and type(v4) is not bool:
+    v_tool_choice = obj.get("tool_choice")
+    if v_tool_choice is not None:
+        v_tool_choice = _tool_choice_to_ir(v_tool_choice, (path, "tool_choice"), ctx)
+    v_parallel_tool_calls = obj.get("parallel_tool_calls")
+    if v_parallel_tool_calls is not None and type(v_parallel_tool_calls) is not bool:
         raise WrongTypeError(
-            (path, "parallel_tool_calls"), "expected boolean, got " + tw._json_type(v4)
+            (path, "parallel_tool_calls"),
+            "expected boolean, got " + tw._json_type(v_parallel_tool_calls),
         )
-    v5 = obj.get("max_completion_tokens")
-    if v5 is None:
-        v5 = obj.get("max_tokens")
-        if v5 is not None:
+    v_max_completion_tokens = obj.get("max_completion_tokens")
+    if v_max_completion_tokens is None:
+        v_max_completion_tokens = obj.get("max_tokens")
+        if v_max_completion_tokens is not None:
             hints = tw.hint(hints, "max_completion_tokens", "alias")
-    if v5 is not None and type(v5) is not int:
+    if v_max_completion_tokens is not None and type(v_max_completion_tokens) is not int:
         raise WrongTypeError(
-            (path, "max_completion_tokens"), "expected integer, got " + tw._json_type(v5)
+            (path, "max_completion_tokens"),
+            "expected integer, got " + tw._json_type(v_max_completion_tokens),
         )
-    v6 = obj.get("temperature")
-    if v6 is not None and type(v6) not in (int, float):
-        raise WrongTypeError((path, "temperature"), "expected number, got " + tw._json_type(v6))
-    v7 = obj.get("top_p")
-    if v7 is not None and type(v7) not in (int, float):
-        raise WrongTypeError((path, "top_p"), "expected number, got " + tw._json_type(v7))
-    v8 = obj.get("stop")
-    if v8 is not None:
-        v8_0, h8 = tw.wrap_list(v8, (path, "stop"))
-        if h8 is not None:
-            hints = tw.hint(hints, "stop", h8)
+    v_temperature = obj.get("temperature")
+    if v_temperature is not None and type(v_temperature) not in (int, float):
+        raise WrongTypeError(
+            (path, "temperature"), "expected number, got " + tw._json_type(v_temperature)
+        )
+    v_top_p = obj.get("top_p")
+    if v_top_p is not None and type(v_top_p) not in (int, float):
+        raise WrongTypeError((path, "top_p"), "expected number, got " + tw._json_type(v_top_p))
+    v_stop = obj.get("stop")
+    if v_stop is not None:
+        v_stop_ir, v_stop_hint = tw.wrap_list(v_stop, (path, "stop"))
+        if v_stop_hint is not None:
+            hints = tw.hint(hints, "stop", v_stop_hint)
     else:
-        v8_0 = None
+        v_stop_ir = None
     node = ir.Request(
-        model=v0,
-        messages=v1,
-        tools=v2,
-        tool_choice=v3,
-        parallel_tool_calls=v4,
-        max_tokens=v5,
-        temperature=v6,
-        top_p=v7,
-        stop=v8_0,
+        model=v_model,
+        messages=v_messages,
+        tools=v_tools,
+        tool_choice=v_tool_choice,
+        parallel_tool_calls=v_parallel_tool_calls,
+        max_tokens=v_max_completion_tokens,
+        temperature=v_temperature,
+        top_p=v_top_p,
+        stop=v_stop_ir,
     )
     extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
     if extra is not None or hints is not None:
@@ -184,42 +188,42 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.model
-    if v0 is not None:
-        out["model"] = v0
-    v1, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
-    out["messages"] = v1
-    v2 = node.tools
-    if v2 is not None:
-        v2 = [
+    v_model = node.model
+    if v_model is not None:
+        out["model"] = v_model
+    v_messages, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
+    out["messages"] = v_messages
+    v_tools = node.tools
+    if v_tools is not None:
+        v_tools = [
             y
-            for y in (_tool_from_ir(x, ((path, "tools"), i), ctx) for i, x in enumerate(v2))
+            for y in (_tool_from_ir(x, ((path, "tools"), i), ctx) for i, x in enumerate(v_tools))
             if y is not None
         ]
-    if v2:
-        out["tools"] = v2
-    elif v2 is not None and hints is not None and hints.get("tools") == "empty":
+    if v_tools:
+        out["tools"] = v_tools
+    elif v_tools is not None and hints is not None and hints.get("tools") == "empty":
         out["tools"] = []
-    v3 = node.tool_choice
-    if v3 is not None:
-        v3 = _tool_choice_from_ir(v3, (path, "tool_choice"), ctx)
-    if v3 is not None:
-        out["tool_choice"] = v3
-    v4 = node.parallel_tool_calls
-    if v4 is not None:
-        out["parallel_tool_calls"] = v4
-    v5 = node.max_tokens
-    if v5 is not None:
-        out["max_completion_tokens"] = v5
-    v6 = node.temperature
-    if v6 is not None:
-        out["temperature"] = v6
-    v7 = node.top_p
-    if v7 is not None:
-        out["top_p"] = v7
-    v8 = tw.unwrap_list(node.stop, (hints.get("stop") if hints is not None else None))
-    if v8 is not None:
-        out["stop"] = v8
+    v_tool_choice = node.tool_choice
+    if v_tool_choice is not None:
+        v_tool_choice = _tool_choice_from_ir(v_tool_choice, (path, "tool_choice"), ctx)
+    if v_tool_choice is not None:
+        out["tool_choice"] = v_tool_choice
+    v_parallel_tool_calls = node.parallel_tool_calls
+    if v_parallel_tool_calls is not None:
+        out["parallel_tool_calls"] = v_parallel_tool_calls
+    v_max_completion_tokens = node.max_tokens
+    if v_max_completion_tokens is not None:
+        out["max_completion_tokens"] = v_max_completion_tokens
+    v_temperature = node.temperature
+    if v_temperature is not None:
+        out["temperature"] = v_temperature
+    v_top_p = node.top_p
+    if v_top_p is not None:
+        out["top_p"] = v_top_p
+    v_stop = tw.unwrap_list(node.stop, (hints.get("stop") if hints is not None else None))
+    if v_stop is not None:
+        out["stop"] = v_stop
     if node.top_k is not None:
         ctx.lose((path, "top_k"), "openai_chat has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
@@ -308,20 +312,24 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("role")
-    if v0 is not None and v0 != "system":
-        raise UnknownVariantError((path, "role"), "expected " + "'system'" + ", got " + repr(v0))
-    v1 = obj.get("content")
-    if v1 is not None:
-        v1_0, h1 = tw.content_parse(v1, (path, "content"), ctx, _text_part_to_ir, "string")
-        if h1 is not None:
-            hints = tw.hint(hints, "content", h1)
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "system":
+        raise UnknownVariantError(
+            (path, "role"), "expected " + "'system'" + ", got " + repr(v_role)
+        )
+    v_content = obj.get("content")
+    if v_content is not None:
+        v_content_ir, v_content_hint = tw.content_parse(
+            v_content, (path, "content"), ctx, _text_part_to_ir, "string"
+        )
+        if v_content_hint is not None:
+            hints = tw.hint(hints, "content", v_content_hint)
     else:
-        v1_0 = []
-    v2 = obj.get("name")
-    if v2 is not None and type(v2) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v2))
-    node = ir.Message(role="system", parts=v1_0, name=v2)
+        v_content_ir = []
+    v_name = obj.get("name")
+    if v_name is not None and type(v_name) is not str:
+        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    node = ir.Message(role="system", parts=v_content_ir, name=v_name)
     extra = (
         None
         if _KNOWN_system_message.issuperset(obj)
@@ -338,7 +346,7 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["role"] = "system"
-    v1 = tw.content_render(
+    v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
         "",
@@ -347,11 +355,11 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx,
         _text_part_from_ir,
     )
-    if v1 is not None:
-        out["content"] = v1
-    v2 = node.name
-    if v2 is not None:
-        out["name"] = v2
+    if v_content is not None:
+        out["content"] = v_content
+    v_name = node.name
+    if v_name is not None:
+        out["name"] = v_name
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -362,20 +370,24 @@ def _developer_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("role")
-    if v0 is not None and v0 != "developer":
-        raise UnknownVariantError((path, "role"), "expected " + "'developer'" + ", got " + repr(v0))
-    v1 = obj.get("content")
-    if v1 is not None:
-        v1_0, h1 = tw.content_parse(v1, (path, "content"), ctx, _text_part_to_ir, "string")
-        if h1 is not None:
-            hints = tw.hint(hints, "content", h1)
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "developer":
+        raise UnknownVariantError(
+            (path, "role"), "expected " + "'developer'" + ", got " + repr(v_role)
+        )
+    v_content = obj.get("content")
+    if v_content is not None:
+        v_content_ir, v_content_hint = tw.content_parse(
+            v_content, (path, "content"), ctx, _text_part_to_ir, "string"
+        )
+        if v_content_hint is not None:
+            hints = tw.hint(hints, "content", v_content_hint)
     else:
-        v1_0 = []
-    v2 = obj.get("name")
-    if v2 is not None and type(v2) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v2))
-    node = ir.Message(role="system", parts=v1_0, name=v2)
+        v_content_ir = []
+    v_name = obj.get("name")
+    if v_name is not None and type(v_name) is not str:
+        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    node = ir.Message(role="system", parts=v_content_ir, name=v_name)
     extra = (
         None
         if _KNOWN_developer_message.issuperset(obj)
@@ -392,7 +404,7 @@ def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["role"] = "developer"
-    v1 = tw.content_render(
+    v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
         "",
@@ -401,11 +413,11 @@ def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx,
         _text_part_from_ir,
     )
-    if v1 is not None:
-        out["content"] = v1
-    v2 = node.name
-    if v2 is not None:
-        out["name"] = v2
+    if v_content is not None:
+        out["content"] = v_content
+    v_name = node.name
+    if v_name is not None:
+        out["name"] = v_name
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -416,20 +428,22 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("role")
-    if v0 is not None and v0 != "user":
-        raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v0))
-    v1 = obj.get("content")
-    if v1 is not None:
-        v1_0, h1 = tw.content_parse(v1, (path, "content"), ctx, _user_part_to_ir, "string")
-        if h1 is not None:
-            hints = tw.hint(hints, "content", h1)
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "user":
+        raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+    v_content = obj.get("content")
+    if v_content is not None:
+        v_content_ir, v_content_hint = tw.content_parse(
+            v_content, (path, "content"), ctx, _user_part_to_ir, "string"
+        )
+        if v_content_hint is not None:
+            hints = tw.hint(hints, "content", v_content_hint)
     else:
-        v1_0 = []
-    v2 = obj.get("name")
-    if v2 is not None and type(v2) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v2))
-    node = ir.Message(role="user", parts=v1_0, name=v2)
+        v_content_ir = []
+    v_name = obj.get("name")
+    if v_name is not None and type(v_name) is not str:
+        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    node = ir.Message(role="user", parts=v_content_ir, name=v_name)
     extra = (
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
     )
@@ -444,7 +458,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["role"] = "user"
-    v1 = tw.content_render(
+    v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
         "",
@@ -453,11 +467,11 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx,
         _user_part_from_ir,
     )
-    if v1 is not None:
-        out["content"] = v1
-    v2 = node.name
-    if v2 is not None:
-        out["name"] = v2
+    if v_content is not None:
+        out["content"] = v_content
+    v_name = node.name
+    if v_name is not None:
+        out["name"] = v_name
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -468,30 +482,36 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("role")
-    if v0 is not None and v0 != "assistant":
-        raise UnknownVariantError((path, "role"), "expected " + "'assistant'" + ", got " + repr(v0))
-    v1 = obj.get("content")
-    if v1 is not None:
-        v1_0, h1 = tw.content_parse(v1, (path, "content"), ctx, _text_part_to_ir, "string")
-        if h1 is not None:
-            hints = tw.hint(hints, "content", h1)
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "assistant":
+        raise UnknownVariantError(
+            (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
+        )
+    v_content = obj.get("content")
+    if v_content is not None:
+        v_content_ir, v_content_hint = tw.content_parse(
+            v_content, (path, "content"), ctx, _text_part_to_ir, "string"
+        )
+        if v_content_hint is not None:
+            hints = tw.hint(hints, "content", v_content_hint)
     else:
-        v1_0 = []
+        v_content_ir = []
         if "content" not in obj:
             hints = tw.hint(hints, "content", "absent")
-    v2 = obj.get("tool_calls")
-    if v2 is not None:
-        v2 = [
+    v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is not None:
+        v_tool_calls = [
             _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
-            for i, x in enumerate(tw.expect_list(v2, (path, "tool_calls")))
+            for i, x in enumerate(tw.expect_list(v_tool_calls, (path, "tool_calls")))
         ]
-        if not v2:
+        if not v_tool_calls:
             hints = tw.hint(hints, "tool_calls", "empty")
-    v3 = obj.get("name")
-    if v3 is not None and type(v3) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v3))
-    node = ir.Message(role="assistant", parts=[*(v1_0 or ()), *(v2 or ())], name=v3)
+    v_name = obj.get("name")
+    if v_name is not None and type(v_name) is not str:
+        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    node = ir.Message(
+        role="assistant", parts=[*(v_content_ir or ()), *(v_tool_calls or ())], name=v_name
+    )
     extra = (
         None
         if _KNOWN_assistant_message.issuperset(obj)
@@ -508,7 +528,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["role"] = "assistant"
-    v1 = tw.content_render(
+    v_content = tw.content_render(
         [x for x in node.parts if type(x) not in (ir.ToolCall,)],
         (hints.get("content") if hints is not None else None),
         "null",
@@ -517,22 +537,24 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx,
         _text_part_from_ir,
     )
-    if v1 is not None or hints is None or hints.get("content") != "absent":
-        out["content"] = v1
-    v2 = [x for x in node.parts if type(x) in (ir.ToolCall,)]
-    if v2 is not None:
-        v2 = [
+    if v_content is not None or hints is None or hints.get("content") != "absent":
+        out["content"] = v_content
+    v_tool_calls = [x for x in node.parts if type(x) in (ir.ToolCall,)]
+    if v_tool_calls is not None:
+        v_tool_calls = [
             y
-            for y in (_tool_call_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v2))
+            for y in (
+                _tool_call_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_tool_calls)
+            )
             if y is not None
         ]
-    if v2:
-        out["tool_calls"] = v2
-    elif v2 is not None and hints is not None and hints.get("tool_calls") == "empty":
+    if v_tool_calls:
+        out["tool_calls"] = v_tool_calls
+    elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
         out["tool_calls"] = []
-    v3 = node.name
-    if v3 is not None:
-        out["name"] = v3
+    v_name = node.name
+    if v_name is not None:
+        out["name"] = v_name
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -543,22 +565,32 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("role")
-    if v0 is not None and v0 != "tool":
-        raise UnknownVariantError((path, "role"), "expected " + "'tool'" + ", got " + repr(v0))
-    v1 = obj.get("tool_call_id")
-    if v1 is None:
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "tool":
+        raise UnknownVariantError((path, "role"), "expected " + "'tool'" + ", got " + repr(v_role))
+    v_tool_call_id = obj.get("tool_call_id")
+    if v_tool_call_id is None:
         raise tw.missing((path, "tool_call_id"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((path, "tool_call_id"), "expected string, got " + tw._json_type(v1))
-    v2 = obj.get("content")
-    if v2 is not None:
-        v2_0, v2_1, v2_2, h2 = tw.text_result_parse(v2, (path, "content"))
-        if h2 is not None:
-            hints = tw.hint(hints, "content", h2)
+    if type(v_tool_call_id) is not str:
+        raise WrongTypeError(
+            (path, "tool_call_id"), "expected string, got " + tw._json_type(v_tool_call_id)
+        )
+    v_content = obj.get("content")
+    if v_content is not None:
+        v_content_result, v_content_is_error, v_content_parts, v_content_hint = (
+            tw.text_result_parse(v_content, (path, "content"))
+        )
+        if v_content_hint is not None:
+            hints = tw.hint(hints, "content", v_content_hint)
     else:
-        v2_0, v2_1, v2_2 = None, False, None
-    node = ir.ToolResult(tool_call_id=v1, name="", result=v2_0, is_error=v2_1, parts=v2_2)
+        v_content_result, v_content_is_error, v_content_parts = None, False, None
+    node = ir.ToolResult(
+        tool_call_id=v_tool_call_id,
+        name="",
+        result=v_content_result,
+        is_error=v_content_is_error,
+        parts=v_content_parts,
+    )
     extra = (
         None if _KNOWN_tool_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_message)
     )
@@ -573,15 +605,15 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["role"] = "tool"
-    v1 = node.tool_call_id
-    if v1 is None:
+    v_tool_call_id = node.tool_call_id
+    if v_tool_call_id is None:
         ctx.lose(
             (path, "tool_call_id"),
             "tool_call_id is required by openai_chat and the input has none; add it before sending",
         )
     else:
-        out["tool_call_id"] = v1
-    v2 = tw.text_result_render(
+        out["tool_call_id"] = v_tool_call_id
+    v_content = tw.text_result_render(
         node.result,
         node.is_error,
         node.parts,
@@ -590,8 +622,8 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         (path, "result"),
         ctx,
     )
-    if v2 is not None:
-        out["content"] = v2
+    if v_content is not None:
+        out["content"] = v_content
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -629,15 +661,15 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "text":
-        raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v0))
-    v1 = obj.get("text")
-    if v1 is None:
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "text":
+        raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v_type))
+    v_text = obj.get("text")
+    if v_text is None:
         raise tw.missing((path, "text"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v1))
-    node = ir.TextPart(text=v1)
+    if type(v_text) is not str:
+        raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -650,14 +682,14 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "text"
-    v1 = node.text
-    if v1 is None:
+    v_text = node.text
+    if v_text is None:
         ctx.lose(
             (path, "text"),
             "text is required by openai_chat and the input has none; add it before sending",
         )
     else:
-        out["text"] = v1
+        out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -674,23 +706,31 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing(p_image_url)
     elif type(o_image_url) is not dict:
         raise WrongTypeError(p_image_url, "expected an object, got " + tw._json_type(o_image_url))
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "image_url":
-        raise UnknownVariantError((path, "type"), "expected " + "'image_url'" + ", got " + repr(v0))
-    v1 = o_image_url.get("url")
-    if v1 is None:
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "image_url":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'image_url'" + ", got " + repr(v_type)
+        )
+    v_image_url_url = o_image_url.get("url")
+    if v_image_url_url is None:
         raise tw.missing((p_image_url, "url"))
-    if v1 is not None:
-        v1_0, v1_1, v1_2 = tw.data_url_parse(v1, (p_image_url, "url"))
-    else:
-        v1_0, v1_1, v1_2 = None, None, None
-    v2 = o_image_url.get("detail")
-    if v2 is not None and type(v2) is not str:
-        raise WrongTypeError((p_image_url, "detail"), "expected string, got " + tw._json_type(v2))
-    if v2 == "auto":
-        v2 = None
+    v_image_url_url_url, v_image_url_url_media_type, v_image_url_url_data = tw.data_url_parse(
+        v_image_url_url, (p_image_url, "url")
+    )
+    v_image_url_detail = o_image_url.get("detail")
+    if v_image_url_detail is not None and type(v_image_url_detail) is not str:
+        raise WrongTypeError(
+            (p_image_url, "detail"), "expected string, got " + tw._json_type(v_image_url_detail)
+        )
+    if v_image_url_detail == "auto":
+        v_image_url_detail = None
         hints = tw.hint(hints, "image_url.detail", "explicit_default")
-    node = ir.ImagePart(media_type=v1_1, data=v1_2, url=v1_0, detail=v2)
+    node = ir.ImagePart(
+        media_type=v_image_url_url_media_type,
+        data=v_image_url_url_data,
+        url=v_image_url_url_url,
+        detail=v_image_url_detail,
+    )
     extra = None if _KNOWN_image_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_image_part)
     if o_image_url and not _KNOWN_image_part_image_url.issuperset(o_image_url):
         extra = tw.nested_extra(
@@ -708,14 +748,18 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "image_url"
     w_image_url = out["image_url"] = {}
-    v1 = tw.data_url_render(node.url, node.media_type, node.data, (path, "url"))
-    if v1 is not None:
-        w_image_url["url"] = v1
-    v2 = node.detail
-    if v2 is None and hints is not None and hints.get("image_url.detail") == "explicit_default":
-        v2 = "auto"
-    if v2 is not None:
-        w_image_url["detail"] = v2
+    v_image_url_url = tw.data_url_render(node.url, node.media_type, node.data, (path, "url"))
+    if v_image_url_url is not None:
+        w_image_url["url"] = v_image_url_url
+    v_image_url_detail = node.detail
+    if (
+        v_image_url_detail is None
+        and hints is not None
+        and hints.get("image_url.detail") == "explicit_default"
+    ):
+        v_image_url_detail = "auto"
+    if v_image_url_detail is not None:
+        w_image_url["detail"] = v_image_url_detail
     if not w_image_url:
         del out["image_url"]
     if pd is not None and pd.fields:
@@ -734,27 +778,35 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing(p_function)
     elif type(o_function) is not dict:
         raise WrongTypeError(p_function, "expected an object, got " + tw._json_type(o_function))
-    v0 = obj.get("id")
-    if v0 is None:
+    v_id = obj.get("id")
+    if v_id is None:
         raise tw.missing((path, "id"))
-    if v0 is not None and type(v0) is not str:
-        raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v0))
-    v1 = obj.get("type")
-    if v1 is not None and v1 != "function":
-        raise UnknownVariantError((path, "type"), "expected " + "'function'" + ", got " + repr(v1))
-    v2 = o_function.get("name")
-    if v2 is None:
+    if type(v_id) is not str:
+        raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "function":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
+        )
+    v_function_name = o_function.get("name")
+    if v_function_name is None:
         raise tw.missing((p_function, "name"))
-    if v2 is not None and type(v2) is not str:
-        raise WrongTypeError((p_function, "name"), "expected string, got " + tw._json_type(v2))
-    v3 = o_function.get("arguments")
-    if v3 is None:
+    if type(v_function_name) is not str:
+        raise WrongTypeError(
+            (p_function, "name"), "expected string, got " + tw._json_type(v_function_name)
+        )
+    v_function_arguments = o_function.get("arguments")
+    if v_function_arguments is None:
         raise tw.missing((p_function, "arguments"))
-    if v3 is not None:
-        v3_0, v3_1 = tw.parse_arguments(v3, (p_function, "arguments"), ctx)
-    else:
-        v3_0, v3_1 = {}, None
-    node = ir.ToolCall(id=v0, name=v2, arguments=v3_0, raw_arguments=v3_1)
+    v_function_arguments_arguments, v_function_arguments_raw_arguments = tw.parse_arguments(
+        v_function_arguments, (p_function, "arguments"), ctx
+    )
+    node = ir.ToolCall(
+        id=v_id,
+        name=v_function_name,
+        arguments=v_function_arguments_arguments,
+        raw_arguments=v_function_arguments_raw_arguments,
+    )
     extra = None if _KNOWN_tool_call.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_call)
     if o_function and not _KNOWN_tool_call_function.issuperset(o_function):
         extra = tw.nested_extra(
@@ -770,27 +822,27 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.id
-    if v0 is None:
+    v_id = node.id
+    if v_id is None:
         ctx.lose(
             (path, "id"),
             "id is required by openai_chat and the input has none; add it before sending",
         )
     else:
-        out["id"] = v0
+        out["id"] = v_id
     out["type"] = "function"
     w_function = out["function"] = {}
-    v2 = node.name
-    if v2 is None:
+    v_function_name = node.name
+    if v_function_name is None:
         ctx.lose(
             (path, "name"),
             "name is required by openai_chat and the input has none; add it before sending",
         )
     else:
-        w_function["name"] = v2
-    v3 = tw.render_arguments(node.arguments, node.raw_arguments)
-    if v3 is not None:
-        w_function["arguments"] = v3
+        w_function["name"] = v_function_name
+    v_function_arguments = tw.render_arguments(node.arguments, node.raw_arguments)
+    if v_function_arguments is not None:
+        w_function["arguments"] = v_function_arguments
     if not w_function:
         del out["function"]
     if pd is not None and pd.fields:
@@ -809,28 +861,41 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing(p_function)
     elif type(o_function) is not dict:
         raise WrongTypeError(p_function, "expected an object, got " + tw._json_type(o_function))
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "function":
-        raise UnknownVariantError((path, "type"), "expected " + "'function'" + ", got " + repr(v0))
-    v1 = o_function.get("name")
-    if v1 is None:
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "function":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
+        )
+    v_function_name = o_function.get("name")
+    if v_function_name is None:
         raise tw.missing((p_function, "name"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((p_function, "name"), "expected string, got " + tw._json_type(v1))
-    v2 = o_function.get("description")
-    if v2 is not None and type(v2) is not str:
+    if type(v_function_name) is not str:
         raise WrongTypeError(
-            (p_function, "description"), "expected string, got " + tw._json_type(v2)
+            (p_function, "name"), "expected string, got " + tw._json_type(v_function_name)
         )
-    v3 = o_function.get("parameters")
-    if v3 is not None and type(v3) is not dict:
+    v_function_description = o_function.get("description")
+    if v_function_description is not None and type(v_function_description) is not str:
         raise WrongTypeError(
-            (p_function, "parameters"), "expected object, got " + tw._json_type(v3)
+            (p_function, "description"),
+            "expected string, got " + tw._json_type(v_function_description),
         )
-    v4 = o_function.get("strict")
-    if v4 is not None and type(v4) is not bool:
-        raise WrongTypeError((p_function, "strict"), "expected boolean, got " + tw._json_type(v4))
-    node = ir.ToolDefinition(name=v1, description=v2, parameters=v3, strict=v4)
+    v_function_parameters = o_function.get("parameters")
+    if v_function_parameters is not None and type(v_function_parameters) is not dict:
+        raise WrongTypeError(
+            (p_function, "parameters"),
+            "expected object, got " + tw._json_type(v_function_parameters),
+        )
+    v_function_strict = o_function.get("strict")
+    if v_function_strict is not None and type(v_function_strict) is not bool:
+        raise WrongTypeError(
+            (p_function, "strict"), "expected boolean, got " + tw._json_type(v_function_strict)
+        )
+    node = ir.ToolDefinition(
+        name=v_function_name,
+        description=v_function_description,
+        parameters=v_function_parameters,
+        strict=v_function_strict,
+    )
     extra = None if _KNOWN_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool)
     if o_function and not _KNOWN_tool_function.issuperset(o_function):
         extra = tw.nested_extra(
@@ -848,23 +913,23 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function"
     w_function = out["function"] = {}
-    v1 = node.name
-    if v1 is None:
+    v_function_name = node.name
+    if v_function_name is None:
         ctx.lose(
             (path, "name"),
             "name is required by openai_chat and the input has none; add it before sending",
         )
     else:
-        w_function["name"] = v1
-    v2 = node.description
-    if v2 is not None:
-        w_function["description"] = v2
-    v3 = node.parameters
-    if v3 is not None:
-        w_function["parameters"] = v3
-    v4 = node.strict
-    if v4 is not None:
-        w_function["strict"] = v4
+        w_function["name"] = v_function_name
+    v_function_description = node.description
+    if v_function_description is not None:
+        w_function["description"] = v_function_description
+    v_function_parameters = node.parameters
+    if v_function_parameters is not None:
+        w_function["parameters"] = v_function_parameters
+    v_function_strict = node.strict
+    if v_function_strict is not None:
+        w_function["strict"] = v_function_strict
     if not w_function:
         del out["function"]
     if pd is not None and pd.fields:
@@ -904,15 +969,19 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing(p_function)
     elif type(o_function) is not dict:
         raise WrongTypeError(p_function, "expected an object, got " + tw._json_type(o_function))
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "function":
-        raise UnknownVariantError((path, "type"), "expected " + "'function'" + ", got " + repr(v0))
-    v1 = o_function.get("name")
-    if v1 is None:
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "function":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
+        )
+    v_function_name = o_function.get("name")
+    if v_function_name is None:
         raise tw.missing((p_function, "name"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((p_function, "name"), "expected string, got " + tw._json_type(v1))
-    node = ir.ToolChoice(mode="tool", name=v1)
+    if type(v_function_name) is not str:
+        raise WrongTypeError(
+            (p_function, "name"), "expected string, got " + tw._json_type(v_function_name)
+        )
+    node = ir.ToolChoice(mode="tool", name=v_function_name)
     extra = (
         None
         if _KNOWN_tool_choice_named.issuperset(obj)
@@ -934,14 +1003,14 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function"
     w_function = out["function"] = {}
-    v1 = node.name
-    if v1 is None:
+    v_function_name = node.name
+    if v_function_name is None:
         ctx.lose(
             (path, "name"),
             "name is required by openai_chat and the input has none; add it before sending",
         )
     else:
-        w_function["name"] = v1
+        w_function["name"] = v_function_name
     if not w_function:
         del out["function"]
     if node.allowed_names:
@@ -981,37 +1050,50 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ctx.lose(p_choices, "only the first of " + str(len(o_choices)) + " items is kept")
     if type(o_choices_0) is not dict:
         raise WrongTypeError(p_choices_0, "expected an object")
-    v0 = obj.get("id")
-    if v0 is not None and type(v0) is not str:
-        raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v0))
-    v1 = obj.get("object")
-    if v1 is not None and v1 != "chat.completion":
+    v_id = obj.get("id")
+    if v_id is not None and type(v_id) is not str:
+        raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
+    v_object = obj.get("object")
+    if v_object is not None and v_object != "chat.completion":
         raise UnknownVariantError(
-            (path, "object"), "expected " + "'chat.completion'" + ", got " + repr(v1)
+            (path, "object"), "expected " + "'chat.completion'" + ", got " + repr(v_object)
         )
-    v2 = obj.get("created")
-    if v2 is not None and type(v2) is not int:
-        raise WrongTypeError((path, "created"), "expected integer, got " + tw._json_type(v2))
-    v3 = obj.get("model")
-    if v3 is not None and type(v3) is not str:
-        raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v3))
-    v4 = o_choices_0.get("index")
-    if v4 is not None and v4 != 0:
-        raise UnknownVariantError((p_choices_0, "index"), "expected " + "0" + ", got " + repr(v4))
-    v5 = o_choices_0.get("message")
-    if v5 is None:
+    v_created = obj.get("created")
+    if v_created is not None and type(v_created) is not int:
+        raise WrongTypeError((path, "created"), "expected integer, got " + tw._json_type(v_created))
+    v_model = obj.get("model")
+    if v_model is not None and type(v_model) is not str:
+        raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
+    v_choices_0_index = o_choices_0.get("index")
+    if v_choices_0_index is not None and v_choices_0_index != 0:
+        raise UnknownVariantError(
+            (p_choices_0, "index"), "expected " + "0" + ", got " + repr(v_choices_0_index)
+        )
+    v_choices_0_message = o_choices_0.get("message")
+    if v_choices_0_message is None:
         raise tw.missing((p_choices_0, "message"))
-    if v5 is not None:
-        v5 = _assistant_message_to_ir(v5, (p_choices_0, "message"), ctx)
-    v6 = o_choices_0.get("finish_reason")
-    if v6 is not None:
-        v6 = _finish_reason_to_ir(v6, (p_choices_0, "finish_reason"), ctx)
-        if _FINISH_REASON_RENDER.get(v6) != o_choices_0.get("finish_reason"):
+    if v_choices_0_message is not None:
+        v_choices_0_message = _assistant_message_to_ir(
+            v_choices_0_message, (p_choices_0, "message"), ctx
+        )
+    v_choices_0_finish_reason = o_choices_0.get("finish_reason")
+    if v_choices_0_finish_reason is not None:
+        v_choices_0_finish_reason = _finish_reason_to_ir(
+            v_choices_0_finish_reason, (p_choices_0, "finish_reason"), ctx
+        )
+        if _FINISH_REASON_RENDER.get(v_choices_0_finish_reason) != o_choices_0.get("finish_reason"):
             hints = tw.hint(hints, "choices.0.finish_reason", o_choices_0.get("finish_reason"))
-    v7 = obj.get("usage")
-    if v7 is not None:
-        v7 = _usage_to_ir(v7, (path, "usage"), ctx)
-    node = ir.Response(id=v0, model=v3, created=v2, message=v5, finish_reason=v6, usage=v7)
+    v_usage = obj.get("usage")
+    if v_usage is not None:
+        v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    node = ir.Response(
+        id=v_id,
+        model=v_model,
+        created=v_created,
+        message=v_choices_0_message,
+        finish_reason=v_choices_0_finish_reason,
+        usage=v_usage,
+    )
     extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if o_choices_0 and not _KNOWN_response_choices_0.issuperset(o_choices_0):
         extra = tw.nested_extra(
@@ -1027,47 +1109,51 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.id
-    if v0 is not None:
-        out["id"] = v0
+    v_id = node.id
+    if v_id is not None:
+        out["id"] = v_id
     out["object"] = "chat.completion"
-    v2 = node.created
-    if v2 is None:
-        v2 = 0
+    v_created = node.created
+    if v_created is None:
+        v_created = 0
         ctx.lose((path, "created"), "created is required by openai_chat; sent 0")
-    if v2 is not None:
-        out["created"] = v2
-    v3 = node.model
-    if v3 is not None:
-        out["model"] = v3
+    if v_created is not None:
+        out["created"] = v_created
+    v_model = node.model
+    if v_model is not None:
+        out["model"] = v_model
     w_choices = out["choices"] = []
     w_choices_0 = {}
     w_choices.append(w_choices_0)
     w_choices_0["index"] = 0
-    v5 = node.message
-    if v5 is not None:
-        v5 = _assistant_message_from_ir(v5, (path, "message"), ctx)
-    if v5 is None:
+    v_choices_0_message = node.message
+    if v_choices_0_message is not None:
+        v_choices_0_message = _assistant_message_from_ir(
+            v_choices_0_message, (path, "message"), ctx
+        )
+    if v_choices_0_message is None:
         ctx.lose(
             (path, "message"),
             "message is required by openai_chat and the input has none; add it before sending",
         )
     else:
-        w_choices_0["message"] = v5
-    v6 = node.finish_reason
-    if v6 is not None:
+        w_choices_0["message"] = v_choices_0_message
+    v_choices_0_finish_reason = node.finish_reason
+    if v_choices_0_finish_reason is not None:
         h = hints.get("choices.0.finish_reason") if hints is not None else None
-        if h is not None and _FINISH_REASON_PARSE.get(h) == v6:
-            v6 = h
+        if h is not None and _FINISH_REASON_PARSE.get(h) == v_choices_0_finish_reason:
+            v_choices_0_finish_reason = h
         else:
-            v6 = _finish_reason_from_ir(v6, (path, "finish_reason"), ctx)
-    if v6 is not None:
-        w_choices_0["finish_reason"] = v6
-    v7 = node.usage
-    if v7 is not None:
-        v7 = _usage_from_ir(v7, (path, "usage"), ctx)
-    if v7 is not None:
-        out["usage"] = v7
+            v_choices_0_finish_reason = _finish_reason_from_ir(
+                v_choices_0_finish_reason, (path, "finish_reason"), ctx
+            )
+    if v_choices_0_finish_reason is not None:
+        w_choices_0["finish_reason"] = v_choices_0_finish_reason
+    v_usage = node.usage
+    if v_usage is not None:
+        v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
+    if v_usage is not None:
+        out["usage"] = v_usage
     if not w_choices:
         del out["choices"]
     if node.stop_sequence is not None:
@@ -1094,18 +1180,25 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("prompt_tokens")
-    if v0 is not None and type(v0) is not int:
-        raise WrongTypeError((path, "prompt_tokens"), "expected integer, got " + tw._json_type(v0))
-    v1 = obj.get("completion_tokens")
-    if v1 is not None and type(v1) is not int:
+    v_prompt_tokens = obj.get("prompt_tokens")
+    if v_prompt_tokens is not None and type(v_prompt_tokens) is not int:
         raise WrongTypeError(
-            (path, "completion_tokens"), "expected integer, got " + tw._json_type(v1)
+            (path, "prompt_tokens"), "expected integer, got " + tw._json_type(v_prompt_tokens)
         )
-    v2 = obj.get("total_tokens")
-    if v2 is not None and type(v2) is not int:
-        raise WrongTypeError((path, "total_tokens"), "expected integer, got " + tw._json_type(v2))
-    node = ir.Usage(input_tokens=v0, output_tokens=v1, total_tokens=v2)
+    v_completion_tokens = obj.get("completion_tokens")
+    if v_completion_tokens is not None and type(v_completion_tokens) is not int:
+        raise WrongTypeError(
+            (path, "completion_tokens"),
+            "expected integer, got " + tw._json_type(v_completion_tokens),
+        )
+    v_total_tokens = obj.get("total_tokens")
+    if v_total_tokens is not None and type(v_total_tokens) is not int:
+        raise WrongTypeError(
+            (path, "total_tokens"), "expected integer, got " + tw._json_type(v_total_tokens)
+        )
+    node = ir.Usage(
+        input_tokens=v_prompt_tokens, output_tokens=v_completion_tokens, total_tokens=v_total_tokens
+    )
     extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -1117,15 +1210,15 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.input_tokens
-    if v0 is not None:
-        out["prompt_tokens"] = v0
-    v1 = node.output_tokens
-    if v1 is not None:
-        out["completion_tokens"] = v1
-    v2 = node.total_tokens
-    if v2 is not None:
-        out["total_tokens"] = v2
+    v_prompt_tokens = node.input_tokens
+    if v_prompt_tokens is not None:
+        out["prompt_tokens"] = v_prompt_tokens
+    v_completion_tokens = node.output_tokens
+    if v_completion_tokens is not None:
+        out["completion_tokens"] = v_completion_tokens
+    v_total_tokens = node.total_tokens
+    if v_total_tokens is not None:
+        out["total_tokens"] = v_total_tokens
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out

@@ -120,46 +120,50 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("model")
-    if v0 is not None and type(v0) is not str:
-        raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v0))
-    v1 = _conversation_to_ir(obj.get("input"), obj.get("instructions"), (path, "input"), ctx)
-    v2 = obj.get("tools")
-    if v2 is not None:
-        v2 = [
+    v_model = obj.get("model")
+    if v_model is not None and type(v_model) is not str:
+        raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
+    v_input = _conversation_to_ir(obj.get("input"), obj.get("instructions"), (path, "input"), ctx)
+    v_tools = obj.get("tools")
+    if v_tools is not None:
+        v_tools = [
             _tool_to_ir(x, ((path, "tools"), i), ctx)
-            for i, x in enumerate(tw.expect_list(v2, (path, "tools")))
+            for i, x in enumerate(tw.expect_list(v_tools, (path, "tools")))
         ]
-        if not v2:
+        if not v_tools:
             hints = tw.hint(hints, "tools", "empty")
-    v3 = obj.get("tool_choice")
-    if v3 is not None:
-        v3 = _tool_choice_to_ir(v3, (path, "tool_choice"), ctx)
-    v4 = obj.get("parallel_tool_calls")
-    if v4 is not None and type(v4) is not bool:
+    v_tool_choice = obj.get("tool_choice")
+    if v_tool_choice is not None:
+        v_tool_choice = _tool_choice_to_ir(v_tool_choice, (path, "tool_choice"), ctx)
+    v_parallel_tool_calls = obj.get("parallel_tool_calls")
+    if v_parallel_tool_calls is not None and type(v_parallel_tool_calls) is not bool:
         raise WrongTypeError(
-            (path, "parallel_tool_calls"), "expected boolean, got " + tw._json_type(v4)
+            (path, "parallel_tool_calls"),
+            "expected boolean, got " + tw._json_type(v_parallel_tool_calls),
         )
-    v5 = obj.get("max_output_tokens")
-    if v5 is not None and type(v5) is not int:
+    v_max_output_tokens = obj.get("max_output_tokens")
+    if v_max_output_tokens is not None and type(v_max_output_tokens) is not int:
         raise WrongTypeError(
-            (path, "max_output_tokens"), "expected integer, got " + tw._json_type(v5)
+            (path, "max_output_tokens"),
+            "expected integer, got " + tw._json_type(v_max_output_tokens),
         )
-    v6 = obj.get("temperature")
-    if v6 is not None and type(v6) not in (int, float):
-        raise WrongTypeError((path, "temperature"), "expected number, got " + tw._json_type(v6))
-    v7 = obj.get("top_p")
-    if v7 is not None and type(v7) not in (int, float):
-        raise WrongTypeError((path, "top_p"), "expected number, got " + tw._json_type(v7))
+    v_temperature = obj.get("temperature")
+    if v_temperature is not None and type(v_temperature) not in (int, float):
+        raise WrongTypeError(
+            (path, "temperature"), "expected number, got " + tw._json_type(v_temperature)
+        )
+    v_top_p = obj.get("top_p")
+    if v_top_p is not None and type(v_top_p) not in (int, float):
+        raise WrongTypeError((path, "top_p"), "expected number, got " + tw._json_type(v_top_p))
     node = ir.Request(
-        model=v0,
-        messages=v1,
-        tools=v2,
-        tool_choice=v3,
-        parallel_tool_calls=v4,
-        max_tokens=v5,
-        temperature=v6,
-        top_p=v7,
+        model=v_model,
+        messages=v_input,
+        tools=v_tools,
+        tool_choice=v_tool_choice,
+        parallel_tool_calls=v_parallel_tool_calls,
+        max_tokens=v_max_output_tokens,
+        temperature=v_temperature,
+        top_p=v_top_p,
     )
     extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
     if extra is not None or hints is not None:
@@ -172,41 +176,41 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.model
-    if v0 is not None:
-        out["model"] = v0
-    v1, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
-    out["input"] = v1
+    v_model = node.model
+    if v_model is not None:
+        out["model"] = v_model
+    v_input, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
+    out["input"] = v_input
     if hoisted is not None:
         out["instructions"] = hoisted
-    v2 = node.tools
-    if v2 is not None:
-        v2 = [
+    v_tools = node.tools
+    if v_tools is not None:
+        v_tools = [
             y
-            for y in (_tool_from_ir(x, ((path, "tools"), i), ctx) for i, x in enumerate(v2))
+            for y in (_tool_from_ir(x, ((path, "tools"), i), ctx) for i, x in enumerate(v_tools))
             if y is not None
         ]
-    if v2:
-        out["tools"] = v2
-    elif v2 is not None and hints is not None and hints.get("tools") == "empty":
+    if v_tools:
+        out["tools"] = v_tools
+    elif v_tools is not None and hints is not None and hints.get("tools") == "empty":
         out["tools"] = []
-    v3 = node.tool_choice
-    if v3 is not None:
-        v3 = _tool_choice_from_ir(v3, (path, "tool_choice"), ctx)
-    if v3 is not None:
-        out["tool_choice"] = v3
-    v4 = node.parallel_tool_calls
-    if v4 is not None:
-        out["parallel_tool_calls"] = v4
-    v5 = node.max_tokens
-    if v5 is not None:
-        out["max_output_tokens"] = v5
-    v6 = node.temperature
-    if v6 is not None:
-        out["temperature"] = v6
-    v7 = node.top_p
-    if v7 is not None:
-        out["top_p"] = v7
+    v_tool_choice = node.tool_choice
+    if v_tool_choice is not None:
+        v_tool_choice = _tool_choice_from_ir(v_tool_choice, (path, "tool_choice"), ctx)
+    if v_tool_choice is not None:
+        out["tool_choice"] = v_tool_choice
+    v_parallel_tool_calls = node.parallel_tool_calls
+    if v_parallel_tool_calls is not None:
+        out["parallel_tool_calls"] = v_parallel_tool_calls
+    v_max_output_tokens = node.max_tokens
+    if v_max_output_tokens is not None:
+        out["max_output_tokens"] = v_max_output_tokens
+    v_temperature = node.temperature
+    if v_temperature is not None:
+        out["temperature"] = v_temperature
+    v_top_p = node.top_p
+    if v_top_p is not None:
+        out["top_p"] = v_top_p
     if node.top_k is not None:
         ctx.lose((path, "top_k"), "openai_responses has no place for Request.top_k; dropped")
     if node.stop:
@@ -330,28 +334,29 @@ def _message_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "message":
-        raise UnknownVariantError((path, "type"), "expected " + "'message'" + ", got " + repr(v0))
-    if v0 is not None:
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "message":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'message'" + ", got " + repr(v_type)
+        )
+    if v_type is not None:
         hints = tw.hint(hints, "type", "seen")
-    v1 = obj.get("role")
-    if v1 is None:
+    v_role = obj.get("role")
+    if v_role is None:
         raise tw.missing((path, "role"))
-    if v1 is not None:
-        v1 = _role_to_ir(v1, (path, "role"), ctx)
-        if _ROLE_RENDER.get(v1) != obj.get("role"):
+    if v_role is not None:
+        v_role = _role_to_ir(v_role, (path, "role"), ctx)
+        if _ROLE_RENDER.get(v_role) != obj.get("role"):
             hints = tw.hint(hints, "role", obj.get("role"))
-    v2 = obj.get("content")
-    if v2 is None:
+    v_content = obj.get("content")
+    if v_content is None:
         raise tw.missing((path, "content"))
-    if v2 is not None:
-        v2_0, h2 = tw.content_parse(v2, (path, "content"), ctx, _content_part_to_ir, "string")
-        if h2 is not None:
-            hints = tw.hint(hints, "content", h2)
-    else:
-        v2_0 = []
-    node = ir.Message(role=v1, parts=v2_0)
+    v_content_ir, v_content_hint = tw.content_parse(
+        v_content, (path, "content"), ctx, _content_part_to_ir, "string"
+    )
+    if v_content_hint is not None:
+        hints = tw.hint(hints, "content", v_content_hint)
+    node = ir.Message(role=v_role, parts=v_content_ir)
     extra = (
         None if _KNOWN_message_item.issuperset(obj) else tw.extra_fields(obj, _KNOWN_message_item)
     )
@@ -367,21 +372,21 @@ def _message_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     if hints is not None and hints.get("type") == "seen":
         out["type"] = "message"
-    v1 = node.role
-    if v1 is not None:
+    v_role = node.role
+    if v_role is not None:
         h = hints.get("role") if hints is not None else None
-        if h is not None and _ROLE_PARSE.get(h) == v1:
-            v1 = h
+        if h is not None and _ROLE_PARSE.get(h) == v_role:
+            v_role = h
         else:
-            v1 = _role_from_ir(v1, (path, "role"), ctx)
-    if v1 is None:
+            v_role = _role_from_ir(v_role, (path, "role"), ctx)
+    if v_role is None:
         ctx.lose(
             (path, "role"),
             "role is required by openai_responses and the input has none; add it before sending",
         )
     else:
-        out["role"] = v1
-    v2 = tw.content_render(
+        out["role"] = v_role
+    v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
         "",
@@ -390,8 +395,8 @@ def _message_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx,
         _content_part_from_ir,
     )
-    if v2 is not None:
-        out["content"] = v2
+    if v_content is not None:
+        out["content"] = v_content
     if node.name is not None:
         ctx.lose((path, "name"), "openai_responses has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -446,17 +451,17 @@ def _input_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "input_text":
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "input_text":
         raise UnknownVariantError(
-            (path, "type"), "expected " + "'input_text'" + ", got " + repr(v0)
+            (path, "type"), "expected " + "'input_text'" + ", got " + repr(v_type)
         )
-    v1 = obj.get("text")
-    if v1 is None:
+    v_text = obj.get("text")
+    if v_text is None:
         raise tw.missing((path, "text"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v1))
-    node = ir.TextPart(text=v1)
+    if type(v_text) is not str:
+        raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_input_text.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_text)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -469,14 +474,14 @@ def _input_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "input_text"
-    v1 = node.text
-    if v1 is None:
+    v_text = node.text
+    if v_text is None:
         ctx.lose(
             (path, "text"),
             "text is required by openai_responses and the input has none; add it before sending",
         )
     else:
-        out["text"] = v1
+        out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -487,17 +492,17 @@ def _output_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "output_text":
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "output_text":
         raise UnknownVariantError(
-            (path, "type"), "expected " + "'output_text'" + ", got " + repr(v0)
+            (path, "type"), "expected " + "'output_text'" + ", got " + repr(v_type)
         )
-    v1 = obj.get("text")
-    if v1 is None:
+    v_text = obj.get("text")
+    if v_text is None:
         raise tw.missing((path, "text"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v1))
-    node = ir.TextPart(text=v1)
+    if type(v_text) is not str:
+        raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_output_text.issuperset(obj) else tw.extra_fields(obj, _KNOWN_output_text)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -510,14 +515,14 @@ def _output_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "output_text"
-    v1 = node.text
-    if v1 is None:
+    v_text = node.text
+    if v_text is None:
         ctx.lose(
             (path, "text"),
             "text is required by openai_responses and the input has none; add it before sending",
         )
     else:
-        out["text"] = v1
+        out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -528,23 +533,30 @@ def _input_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "input_image":
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "input_image":
         raise UnknownVariantError(
-            (path, "type"), "expected " + "'input_image'" + ", got " + repr(v0)
+            (path, "type"), "expected " + "'input_image'" + ", got " + repr(v_type)
         )
-    v1 = obj.get("image_url")
-    if v1 is not None:
-        v1_0, v1_1, v1_2 = tw.data_url_parse(v1, (path, "image_url"))
+    v_image_url = obj.get("image_url")
+    if v_image_url is not None:
+        v_image_url_url, v_image_url_media_type, v_image_url_data = tw.data_url_parse(
+            v_image_url, (path, "image_url")
+        )
     else:
-        v1_0, v1_1, v1_2 = None, None, None
-    v2 = obj.get("detail")
-    if v2 is not None and type(v2) is not str:
-        raise WrongTypeError((path, "detail"), "expected string, got " + tw._json_type(v2))
-    if v2 == "auto":
-        v2 = None
+        v_image_url_url, v_image_url_media_type, v_image_url_data = None, None, None
+    v_detail = obj.get("detail")
+    if v_detail is not None and type(v_detail) is not str:
+        raise WrongTypeError((path, "detail"), "expected string, got " + tw._json_type(v_detail))
+    if v_detail == "auto":
+        v_detail = None
         hints = tw.hint(hints, "detail", "explicit_default")
-    node = ir.ImagePart(media_type=v1_1, data=v1_2, url=v1_0, detail=v2)
+    node = ir.ImagePart(
+        media_type=v_image_url_media_type,
+        data=v_image_url_data,
+        url=v_image_url_url,
+        detail=v_detail,
+    )
     extra = None if _KNOWN_input_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_image)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -557,13 +569,13 @@ def _input_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "input_image"
-    v1 = tw.data_url_render(node.url, node.media_type, node.data, (path, "url"))
-    if v1 is not None:
-        out["image_url"] = v1
-    v2 = node.detail
-    if v2 is None:
-        v2 = "auto"
-    out["detail"] = v2
+    v_image_url = tw.data_url_render(node.url, node.media_type, node.data, (path, "url"))
+    if v_image_url is not None:
+        out["image_url"] = v_image_url
+    v_detail = node.detail
+    if v_detail is None:
+        v_detail = "auto"
+    out["detail"] = v_detail
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -574,29 +586,33 @@ def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "function_call":
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "function_call":
         raise UnknownVariantError(
-            (path, "type"), "expected " + "'function_call'" + ", got " + repr(v0)
+            (path, "type"), "expected " + "'function_call'" + ", got " + repr(v_type)
         )
-    v1 = obj.get("call_id")
-    if v1 is None:
+    v_call_id = obj.get("call_id")
+    if v_call_id is None:
         raise tw.missing((path, "call_id"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((path, "call_id"), "expected string, got " + tw._json_type(v1))
-    v2 = obj.get("name")
-    if v2 is None:
+    if type(v_call_id) is not str:
+        raise WrongTypeError((path, "call_id"), "expected string, got " + tw._json_type(v_call_id))
+    v_name = obj.get("name")
+    if v_name is None:
         raise tw.missing((path, "name"))
-    if v2 is not None and type(v2) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v2))
-    v3 = obj.get("arguments")
-    if v3 is None:
+    if type(v_name) is not str:
+        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    v_arguments = obj.get("arguments")
+    if v_arguments is None:
         raise tw.missing((path, "arguments"))
-    if v3 is not None:
-        v3_0, v3_1 = tw.parse_arguments(v3, (path, "arguments"), ctx)
-    else:
-        v3_0, v3_1 = {}, None
-    node = ir.ToolCall(id=v1, name=v2, arguments=v3_0, raw_arguments=v3_1)
+    v_arguments_arguments, v_arguments_raw_arguments = tw.parse_arguments(
+        v_arguments, (path, "arguments"), ctx
+    )
+    node = ir.ToolCall(
+        id=v_call_id,
+        name=v_name,
+        arguments=v_arguments_arguments,
+        raw_arguments=v_arguments_raw_arguments,
+    )
     extra = (
         None
         if _KNOWN_function_call_item.issuperset(obj)
@@ -613,25 +629,25 @@ def _function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function_call"
-    v1 = node.id
-    if v1 is None:
+    v_call_id = node.id
+    if v_call_id is None:
         ctx.lose(
             (path, "id"),
             "call_id is required by openai_responses and the input has none; add it before sending",
         )
     else:
-        out["call_id"] = v1
-    v2 = node.name
-    if v2 is None:
+        out["call_id"] = v_call_id
+    v_name = node.name
+    if v_name is None:
         ctx.lose(
             (path, "name"),
             "name is required by openai_responses and the input has none; add it before sending",
         )
     else:
-        out["name"] = v2
-    v3 = tw.render_arguments(node.arguments, node.raw_arguments)
-    if v3 is not None:
-        out["arguments"] = v3
+        out["name"] = v_name
+    v_arguments = tw.render_arguments(node.arguments, node.raw_arguments)
+    if v_arguments is not None:
+        out["arguments"] = v_arguments
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -642,26 +658,31 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "function_call_output":
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "function_call_output":
         raise UnknownVariantError(
-            (path, "type"), "expected " + "'function_call_output'" + ", got " + repr(v0)
+            (path, "type"), "expected " + "'function_call_output'" + ", got " + repr(v_type)
         )
-    v1 = obj.get("call_id")
-    if v1 is None:
+    v_call_id = obj.get("call_id")
+    if v_call_id is None:
         raise tw.missing((path, "call_id"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((path, "call_id"), "expected string, got " + tw._json_type(v1))
-    v2 = obj.get("output")
-    if v2 is None:
+    if type(v_call_id) is not str:
+        raise WrongTypeError((path, "call_id"), "expected string, got " + tw._json_type(v_call_id))
+    v_output = obj.get("output")
+    if v_output is None:
         raise tw.missing((path, "output"))
-    if v2 is not None:
-        v2_0, v2_1, v2_2, h2 = tw.text_result_parse(v2, (path, "output"))
-        if h2 is not None:
-            hints = tw.hint(hints, "output", h2)
-    else:
-        v2_0, v2_1, v2_2 = None, False, None
-    node = ir.ToolResult(tool_call_id=v1, name="", result=v2_0, is_error=v2_1, parts=v2_2)
+    v_output_result, v_output_is_error, v_output_parts, v_output_hint = tw.text_result_parse(
+        v_output, (path, "output")
+    )
+    if v_output_hint is not None:
+        hints = tw.hint(hints, "output", v_output_hint)
+    node = ir.ToolResult(
+        tool_call_id=v_call_id,
+        name="",
+        result=v_output_result,
+        is_error=v_output_is_error,
+        parts=v_output_parts,
+    )
     extra = (
         None
         if _KNOWN_function_call_output_item.issuperset(obj)
@@ -678,15 +699,15 @@ def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> An
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function_call_output"
-    v1 = node.tool_call_id
-    if v1 is None:
+    v_call_id = node.tool_call_id
+    if v_call_id is None:
         ctx.lose(
             (path, "tool_call_id"),
             "call_id is required by openai_responses and the input has none; add it before sending",
         )
     else:
-        out["call_id"] = v1
-    v2 = tw.text_result_render(
+        out["call_id"] = v_call_id
+    v_output = tw.text_result_render(
         node.result,
         node.is_error,
         node.parts,
@@ -695,8 +716,8 @@ def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> An
         (path, "result"),
         ctx,
     )
-    if v2 is not None:
-        out["output"] = v2
+    if v_output is not None:
+        out["output"] = v_output
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -728,27 +749,35 @@ def _function_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "function":
-        raise UnknownVariantError((path, "type"), "expected " + "'function'" + ", got " + repr(v0))
-    v1 = obj.get("name")
-    if v1 is None:
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "function":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
+        )
+    v_name = obj.get("name")
+    if v_name is None:
         raise tw.missing((path, "name"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v1))
-    v2 = obj.get("description")
-    if v2 is not None and type(v2) is not str:
-        raise WrongTypeError((path, "description"), "expected string, got " + tw._json_type(v2))
-    v3 = obj.get("parameters")
-    if v3 is not None and type(v3) is not dict:
-        raise WrongTypeError((path, "parameters"), "expected object, got " + tw._json_type(v3))
-    v4 = obj.get("strict")
-    if v4 is not None and type(v4) is not bool:
-        raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v4))
-    if v4 == False:
-        v4 = None
+    if type(v_name) is not str:
+        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    v_description = obj.get("description")
+    if v_description is not None and type(v_description) is not str:
+        raise WrongTypeError(
+            (path, "description"), "expected string, got " + tw._json_type(v_description)
+        )
+    v_parameters = obj.get("parameters")
+    if v_parameters is not None and type(v_parameters) is not dict:
+        raise WrongTypeError(
+            (path, "parameters"), "expected object, got " + tw._json_type(v_parameters)
+        )
+    v_strict = obj.get("strict")
+    if v_strict is not None and type(v_strict) is not bool:
+        raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v_strict))
+    if v_strict == False:
+        v_strict = None
         hints = tw.hint(hints, "strict", "explicit_default")
-    node = ir.ToolDefinition(name=v1, description=v2, parameters=v3, strict=v4)
+    node = ir.ToolDefinition(
+        name=v_name, description=v_description, parameters=v_parameters, strict=v_strict
+    )
     extra = (
         None if _KNOWN_function_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_function_tool)
     )
@@ -763,23 +792,23 @@ def _function_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function"
-    v1 = node.name
-    if v1 is None:
+    v_name = node.name
+    if v_name is None:
         ctx.lose(
             (path, "name"),
             "name is required by openai_responses and the input has none; add it before sending",
         )
     else:
-        out["name"] = v1
-    v2 = node.description
-    if v2 is not None:
-        out["description"] = v2
-    v3 = node.parameters
-    out["parameters"] = v3
-    v4 = node.strict
-    if v4 is None:
-        v4 = False
-    out["strict"] = v4
+        out["name"] = v_name
+    v_description = node.description
+    if v_description is not None:
+        out["description"] = v_description
+    v_parameters = node.parameters
+    out["parameters"] = v_parameters
+    v_strict = node.strict
+    if v_strict is None:
+        v_strict = False
+    out["strict"] = v_strict
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -811,15 +840,17 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "function":
-        raise UnknownVariantError((path, "type"), "expected " + "'function'" + ", got " + repr(v0))
-    v1 = obj.get("name")
-    if v1 is None:
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "function":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
+        )
+    v_name = obj.get("name")
+    if v_name is None:
         raise tw.missing((path, "name"))
-    if v1 is not None and type(v1) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v1))
-    node = ir.ToolChoice(mode="tool", name=v1)
+    if type(v_name) is not str:
+        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    node = ir.ToolChoice(mode="tool", name=v_name)
     extra = (
         None
         if _KNOWN_tool_choice_named.issuperset(obj)
@@ -836,14 +867,14 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function"
-    v1 = node.name
-    if v1 is None:
+    v_name = node.name
+    if v_name is None:
         ctx.lose(
             (path, "name"),
             "name is required by openai_responses and the input has none; add it before sending",
         )
     else:
-        out["name"] = v1
+        out["name"] = v_name
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
@@ -869,31 +900,40 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("id")
-    if v0 is not None and type(v0) is not str:
-        raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v0))
-    v1 = obj.get("object")
-    if v1 is not None and v1 != "response":
+    v_id = obj.get("id")
+    if v_id is not None and type(v_id) is not str:
+        raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
+    v_object = obj.get("object")
+    if v_object is not None and v_object != "response":
         raise UnknownVariantError(
-            (path, "object"), "expected " + "'response'" + ", got " + repr(v1)
+            (path, "object"), "expected " + "'response'" + ", got " + repr(v_object)
         )
-    v2 = obj.get("created_at")
-    if v2 is not None and type(v2) not in (int, float):
-        raise WrongTypeError((path, "created_at"), "expected number, got " + tw._json_type(v2))
-    v3 = obj.get("status")
-    if v3 is not None:
-        v3 = _status_to_ir(v3, (path, "status"), ctx)
-        if _STATUS_RENDER.get(v3) != obj.get("status"):
+    v_created_at = obj.get("created_at")
+    if v_created_at is not None and type(v_created_at) not in (int, float):
+        raise WrongTypeError(
+            (path, "created_at"), "expected number, got " + tw._json_type(v_created_at)
+        )
+    v_status = obj.get("status")
+    if v_status is not None:
+        v_status = _status_to_ir(v_status, (path, "status"), ctx)
+        if _STATUS_RENDER.get(v_status) != obj.get("status"):
             hints = tw.hint(hints, "status", obj.get("status"))
-    v4 = obj.get("model")
-    if v4 is not None and type(v4) is not str:
-        raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v4))
-    v5 = _output_to_ir(obj.get("output"), None, (path, "output"), ctx)
-    v5 = tw.single_message(v5, (path, "output"), ctx)
-    v6 = obj.get("usage")
-    if v6 is not None:
-        v6 = _usage_to_ir(v6, (path, "usage"), ctx)
-    node = ir.Response(id=v0, model=v4, created=v2, message=v5, finish_reason=v3, usage=v6)
+    v_model = obj.get("model")
+    if v_model is not None and type(v_model) is not str:
+        raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
+    v_output = _output_to_ir(obj.get("output"), None, (path, "output"), ctx)
+    v_output = tw.single_message(v_output, (path, "output"), ctx)
+    v_usage = obj.get("usage")
+    if v_usage is not None:
+        v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    node = ir.Response(
+        id=v_id,
+        model=v_model,
+        created=v_created_at,
+        message=v_output,
+        finish_reason=v_status,
+        usage=v_usage,
+    )
     extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -905,32 +945,32 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.id
-    if v0 is not None:
-        out["id"] = v0
+    v_id = node.id
+    if v_id is not None:
+        out["id"] = v_id
     out["object"] = "response"
-    v2 = node.created
-    if v2 is not None:
-        out["created_at"] = v2
-    v3 = node.finish_reason
-    if v3 is not None:
+    v_created_at = node.created
+    if v_created_at is not None:
+        out["created_at"] = v_created_at
+    v_status = node.finish_reason
+    if v_status is not None:
         h = hints.get("status") if hints is not None else None
-        if h is not None and _STATUS_PARSE.get(h) == v3:
-            v3 = h
+        if h is not None and _STATUS_PARSE.get(h) == v_status:
+            v_status = h
         else:
-            v3 = _status_from_ir(v3, (path, "finish_reason"), ctx)
-    if v3 is not None:
-        out["status"] = v3
-    v4 = node.model
-    if v4 is not None:
-        out["model"] = v4
-    v5, hoisted = _output_from_ir([node.message], (path, "message"), ctx)
-    out["output"] = v5
-    v6 = node.usage
-    if v6 is not None:
-        v6 = _usage_from_ir(v6, (path, "usage"), ctx)
-    if v6 is not None:
-        out["usage"] = v6
+            v_status = _status_from_ir(v_status, (path, "finish_reason"), ctx)
+    if v_status is not None:
+        out["status"] = v_status
+    v_model = node.model
+    if v_model is not None:
+        out["model"] = v_model
+    v_output, hoisted = _output_from_ir([node.message], (path, "message"), ctx)
+    out["output"] = v_output
+    v_usage = node.usage
+    if v_usage is not None:
+        v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
+    if v_usage is not None:
+        out["usage"] = v_usage
     out["parallel_tool_calls"] = True  # required by the wire; restored fields override it
     out["tool_choice"] = "auto"  # required by the wire; restored fields override it
     out["tools"] = []  # required by the wire; restored fields override it
@@ -1014,22 +1054,25 @@ def _output_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("type")
-    if v0 is not None and v0 != "message":
-        raise UnknownVariantError((path, "type"), "expected " + "'message'" + ", got " + repr(v0))
-    v1 = obj.get("role")
-    if v1 is not None and v1 != "assistant":
-        raise UnknownVariantError((path, "role"), "expected " + "'assistant'" + ", got " + repr(v1))
-    v2 = obj.get("content")
-    if v2 is None:
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "message":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'message'" + ", got " + repr(v_type)
+        )
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "assistant":
+        raise UnknownVariantError(
+            (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
+        )
+    v_content = obj.get("content")
+    if v_content is None:
         raise tw.missing((path, "content"))
-    if v2 is not None:
-        v2_0, h2 = tw.content_parse(v2, (path, "content"), ctx, _output_part_to_ir, "parts")
-        if h2 is not None:
-            hints = tw.hint(hints, "content", h2)
-    else:
-        v2_0 = []
-    node = ir.Message(role="assistant", parts=v2_0)
+    v_content_ir, v_content_hint = tw.content_parse(
+        v_content, (path, "content"), ctx, _output_part_to_ir, "parts"
+    )
+    if v_content_hint is not None:
+        hints = tw.hint(hints, "content", v_content_hint)
+    node = ir.Message(role="assistant", parts=v_content_ir)
     extra = (
         None
         if _KNOWN_output_message.issuperset(obj)
@@ -1047,7 +1090,7 @@ def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "message"
     out["role"] = "assistant"
-    v2 = tw.content_render(
+    v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
         "[]",
@@ -1056,8 +1099,8 @@ def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx,
         _output_part_from_ir,
     )
-    if v2 is not None:
-        out["content"] = v2
+    if v_content is not None:
+        out["content"] = v_content
     if node.name is not None:
         ctx.lose((path, "name"), "openai_responses has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -1101,16 +1144,24 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
-    v0 = obj.get("input_tokens")
-    if v0 is not None and type(v0) is not int:
-        raise WrongTypeError((path, "input_tokens"), "expected integer, got " + tw._json_type(v0))
-    v1 = obj.get("output_tokens")
-    if v1 is not None and type(v1) is not int:
-        raise WrongTypeError((path, "output_tokens"), "expected integer, got " + tw._json_type(v1))
-    v2 = obj.get("total_tokens")
-    if v2 is not None and type(v2) is not int:
-        raise WrongTypeError((path, "total_tokens"), "expected integer, got " + tw._json_type(v2))
-    node = ir.Usage(input_tokens=v0, output_tokens=v1, total_tokens=v2)
+    v_input_tokens = obj.get("input_tokens")
+    if v_input_tokens is not None and type(v_input_tokens) is not int:
+        raise WrongTypeError(
+            (path, "input_tokens"), "expected integer, got " + tw._json_type(v_input_tokens)
+        )
+    v_output_tokens = obj.get("output_tokens")
+    if v_output_tokens is not None and type(v_output_tokens) is not int:
+        raise WrongTypeError(
+            (path, "output_tokens"), "expected integer, got " + tw._json_type(v_output_tokens)
+        )
+    v_total_tokens = obj.get("total_tokens")
+    if v_total_tokens is not None and type(v_total_tokens) is not int:
+        raise WrongTypeError(
+            (path, "total_tokens"), "expected integer, got " + tw._json_type(v_total_tokens)
+        )
+    node = ir.Usage(
+        input_tokens=v_input_tokens, output_tokens=v_output_tokens, total_tokens=v_total_tokens
+    )
     extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -1122,15 +1173,15 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v0 = node.input_tokens
-    if v0 is not None:
-        out["input_tokens"] = v0
-    v1 = node.output_tokens
-    if v1 is not None:
-        out["output_tokens"] = v1
-    v2 = node.total_tokens
-    if v2 is not None:
-        out["total_tokens"] = v2
+    v_input_tokens = node.input_tokens
+    if v_input_tokens is not None:
+        out["input_tokens"] = v_input_tokens
+    v_output_tokens = node.output_tokens
+    if v_output_tokens is not None:
+        out["output_tokens"] = v_output_tokens
+    v_total_tokens = node.total_tokens
+    if v_total_tokens is not None:
+        out["total_tokens"] = v_total_tokens
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
