@@ -482,7 +482,8 @@ class ProviderCompiler:
         L = []
         if variant.get("part_of"):
             L.append(f"node = {call}")
-            L.append("ctx.results.append((node, path))" if sub.ir == "ToolResult" else "")
+            if sub.ir == "ToolResult":
+                L.append("ctx.results.append((node, path))")
             L.append(f"return ir.Message(role={py(variant['part_of'])}, parts=[node])")
         elif variant.get("hint_only"):
             L.append(f"node = {call}")
@@ -494,7 +495,7 @@ class ProviderCompiler:
             L.append("return node")
         else:
             L.append(f"return {call}")
-        return [line for line in L if line]
+        return L
 
     def _union_render(self, c: Codec) -> None:
         variants = [v for v in c.variants if not v.get("part_of")]
@@ -595,6 +596,11 @@ class ProviderCompiler:
         self.module.functions.append(Function(f"_{c.name}_to_ir", f"{c.doc or c.name} (wire → IR messages).", L, "items: Any, hoisted: Any, path: Any, ctx: Context"))
         self._conversation_render(c, element)
 
+    def _hoist_rule(self, c: Codec) -> Rule:
+        """The hoisted system field seen as a field rule filling a system message's parts."""
+        h = c.hoist
+        return Rule(node=None, wire=str(h["wire"]), ir=["parts"], codec=h["codec"], args=dict(h.get("args") or {}))
+
     def _hoist_parse(self, c: Codec) -> list[str]:
         h = c.hoist
         wire = str(h["wire"])
@@ -603,8 +609,7 @@ class ProviderCompiler:
         hp = f"((path[0], {py(wire)}) if type(path) is tuple else {py(wire)})"
         if h.get("transform"):
             tr = self.spec.transforms[h["transform"]]
-            fake = Rule(node=None, wire=wire, ir=["parts"], codec=sub.name, args=dict(h.get("args") or {}))
-            call = self._fill(tr.parse, fake, value="hoisted", path=hp)
+            call = self._fill(tr.parse, self._hoist_rule(c), value="hoisted", path=hp)
             L.append(f"    parts, hint = {call}")
             L.append("    system = ir.Message(role='system', parts=parts)")
             L.append("    if hint is not None:")
@@ -627,9 +632,8 @@ class ProviderCompiler:
             L.append("    parts = [p for m in system for p in m.parts]")
             if h.get("transform"):
                 tr = self.spec.transforms[h["transform"]]
-                fake = Rule(node=None, wire=str(h["wire"]), ir=["parts"], codec=sub.name, args=dict(h.get("args") or {}))
                 hint = "(first.provider_data.hints or {}).get('$hoist') if first.provider_data is not None and first.provider_data.provider == PROVIDER else None"
-                call = self._fill(tr.render, fake, path=f"(path, 0)", irs=["parts"], hint=f"({hint})")
+                call = self._fill(tr.render, self._hoist_rule(c), path="(path, 0)", irs=["parts"], hint=f"({hint})")
                 L.append(f"    hoisted = {call}")
             else:
                 L.append("    merged = first if len(system) == 1 else ir.Message(role='system', parts=parts, provider_data=first.provider_data)")

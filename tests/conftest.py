@@ -57,7 +57,7 @@ def comparable_ir(node: Any) -> Any:
         }
         return data
     if dataclasses.is_dataclass(node):
-        skip = {"provider_data", "raw_arguments", "synthetic_id", "model", "created", "detail", "name_"}
+        skip = {"provider_data", "raw_arguments", "synthetic_id", "model", "created", "detail"}
         data = {f.name: comparable_ir(getattr(node, f.name)) for f in dataclasses.fields(node) if f.name not in skip}
         if isinstance(node, ir.Response):
             data.pop("id", None)

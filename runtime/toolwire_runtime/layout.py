@@ -62,7 +62,7 @@ def link(messages: list[Message], ctx: Context) -> None:
             for pi, part in enumerate(msg.parts):
                 if type(part) is ToolCall:
                     if not part.id:
-                        part.id = synth_id(mi, pi, known)
+                        part.id = synth_id(f"call_{mi}_{pi}", known)
                         part.synthetic_id = True
                     known[part.id] = part
                     pending.append(part)
@@ -100,9 +100,8 @@ def _by_position(pending: list[ToolCall], name: str) -> ToolCall | None:
     return pending[0] if pending else None
 
 
-def synth_id(message_index: int, part_index: int, taken: dict[str, Any]) -> str:
-    """A call id from the call's position: deterministic, unique in the conversation."""
-    base = f"call_{message_index}_{part_index}"
+def synth_id(base: str, taken: dict[str, Any]) -> str:
+    """A call id from the call's position (``base``): deterministic, unique in the conversation."""
     candidate, n = base, 1
     while candidate in taken:
         candidate = f"{base}_{n}"
@@ -216,7 +215,7 @@ def finish_response(resp: Any, ctx: Context) -> Any:
     taken = {c.id: c for c in calls if c.id}
     for i, part in enumerate(msg.parts):
         if type(part) is ToolCall and not part.id:
-            part.id = synth_id(0, i, taken).replace("call_0_", "call_r", 1)
+            part.id = synth_id(f"call_r{i}", taken)
             part.synthetic_id = True
             taken[part.id] = part
     if resp.finish_reason in (None, "stop"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolwire.ir import TextPart
+from toolwire.ir import Message, ProviderData, ProviderTool, TextPart
 
 from .context import Context
 from .errors import InvalidArgumentsError, MissingFieldError, UnknownVariantError, WrongTypeError
@@ -442,8 +442,6 @@ def hint(hints: dict | None, key: str, value: Any) -> dict:
 
 
 def set_hint(node: Any, provider: str, key: str, value: Any) -> None:
-    from toolwire.ir import ProviderData
-
     pd = node.provider_data
     if pd is None:
         node.provider_data = ProviderData(provider=provider, hints={key: value})
@@ -529,8 +527,6 @@ def image_source_render(url: Any, media_type: Any, data: Any, path: Any) -> dict
 
 
 def message_parts_parse(value: Any, path: Any, ctx: Context, to_ir: Any, role: str) -> Any:
-    from toolwire.ir import Message
-
     parts = [to_ir(item, (path, i), ctx) for i, item in enumerate(expect_list(value, path))]
     return Message(role=role, parts=parts)
 
@@ -553,8 +549,6 @@ def provider_tool_render(node: Any, provider: str, path: Any, ctx: Context) -> A
 
 
 def grouped_list_parse(value: Any, path: Any, ctx: Context, to_ir: Any, key: str, provider: str) -> list:
-    from toolwire.ir import ProviderTool
-
     out: list = []
     for i, group in enumerate(expect_list(value, path)):
         if type(group) is not dict:
@@ -576,7 +570,7 @@ def grouped_list_render(tools: Any, path: Any, ctx: Context, from_ir: Any, key: 
     declarations = []
     others = []
     for i, tool in enumerate(tools):
-        if type(tool).__name__ == "ProviderTool":
+        if type(tool) is ProviderTool:
             item = provider_tool_render(tool, provider, (path, i), ctx)
             if item is not None:
                 others.append(item)
@@ -630,8 +624,6 @@ def result_id_render(call_id: str, ctx: Context) -> Any:
 
 def single_message(messages: list, path: Any, ctx: Context) -> Any:
     """A response's output items as one assistant message (reasoning, text and calls in order)."""
-    from toolwire.ir import Message
-
     if len(messages) == 1:
         return messages[0]
     parts = [p for m in messages for p in m.parts]

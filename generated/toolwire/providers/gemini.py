@@ -70,8 +70,6 @@ _KNOWN_function_call_part = frozenset(["functionCall"])
 _KNOWN_function_call_part_functionCall = frozenset(["args", "id", "name"])
 _KNOWN_function_response_part = frozenset(["functionResponse"])
 _KNOWN_function_response_part_functionResponse = frozenset(["id", "name", "parts", "response"])
-_KNOWN_response_blob = frozenset(["inlineData"])
-_KNOWN_response_blob_inlineData = frozenset(["data", "mimeType"])
 _KNOWN_function_declaration = frozenset(["description", "name", "parametersJsonSchema"])
 _KNOWN_tool_config = frozenset(["functionCallingConfig"])
 _FC_MODE_PARSE = {
@@ -764,7 +762,7 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_functionResponse_parts = o_functionResponse.get("parts")
     if v_functionResponse_parts is not None:
         v_functionResponse_parts = [
-            _response_blob_to_ir(x, ((p_functionResponse, "parts"), i), ctx)
+            _inline_image_to_ir(x, ((p_functionResponse, "parts"), i), ctx)
             for i, x in enumerate(
                 tw.expect_list(v_functionResponse_parts, (p_functionResponse, "parts"))
             )
@@ -821,7 +819,7 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_functionResponse_parts = [
             y
             for y in (
-                _response_blob_from_ir(x, ((path, "parts"), i), ctx)
+                _inline_image_from_ir(x, ((path, "parts"), i), ctx)
                 for i, x in enumerate(v_functionResponse_parts)
             )
             if y is not None
@@ -836,78 +834,6 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         w_functionResponse["parts"] = []
     if not w_functionResponse:
         del out["functionResponse"]
-    if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
-    return out
-
-
-def _response_blob_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """FunctionResponsePart — inline bytes returned by a tool (Gemini 3) (wire → IR ImagePart)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    hints = None
-    p_inlineData = (path, "inlineData")
-    o_inlineData = obj.get("inlineData")
-    if o_inlineData is None:
-        raise tw.missing(p_inlineData)
-    elif type(o_inlineData) is not dict:
-        raise WrongTypeError(p_inlineData, "expected an object, got " + tw._json_type(o_inlineData))
-    v_inlineData_mimeType = o_inlineData.get("mimeType")
-    if v_inlineData_mimeType is None:
-        raise tw.missing((p_inlineData, "mimeType"))
-    if type(v_inlineData_mimeType) is not str:
-        raise WrongTypeError(
-            (p_inlineData, "mimeType"),
-            "expected string, got " + tw._json_type(v_inlineData_mimeType),
-        )
-    v_inlineData_data = o_inlineData.get("data")
-    if v_inlineData_data is None:
-        raise tw.missing((p_inlineData, "data"))
-    if type(v_inlineData_data) is not str:
-        raise WrongTypeError(
-            (p_inlineData, "data"), "expected string, got " + tw._json_type(v_inlineData_data)
-        )
-    node = ir.ImagePart(media_type=v_inlineData_mimeType, data=v_inlineData_data)
-    extra = (
-        None if _KNOWN_response_blob.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response_blob)
-    )
-    if o_inlineData and not _KNOWN_response_blob_inlineData.issuperset(o_inlineData):
-        extra = tw.nested_extra(
-            extra, "inlineData", tw.extra_fields(o_inlineData, _KNOWN_response_blob_inlineData)
-        )
-    if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
-    return node
-
-
-def _response_blob_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """FunctionResponsePart — inline bytes returned by a tool (Gemini 3) (IR ImagePart → wire)."""
-    out = {}
-    pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    w_inlineData = out["inlineData"] = {}
-    v_inlineData_mimeType = node.media_type
-    if v_inlineData_mimeType is None:
-        ctx.lose(
-            (path, "media_type"),
-            "mimeType is required by gemini and the input has none; add it before sending",
-        )
-    else:
-        w_inlineData["mimeType"] = v_inlineData_mimeType
-    v_inlineData_data = node.data
-    if v_inlineData_data is None:
-        ctx.lose(
-            (path, "data"),
-            "data is required by gemini and the input has none; add it before sending",
-        )
-    else:
-        w_inlineData["data"] = v_inlineData_data
-    if not w_inlineData:
-        del out["inlineData"]
-    if node.url is not None:
-        ctx.lose((path, "url"), "gemini has no place for ImagePart.url; dropped")
-    if node.detail is not None:
-        ctx.lose((path, "detail"), "gemini has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
