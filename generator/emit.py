@@ -166,6 +166,8 @@ class ProviderCompiler:
             src = self._src(prefix)
             L.append(f"if {src} and not {kname}.issuperset({src}):")
             L.append(f"    extra = tw.nested_extra(extra, {py('.'.join(prefix))}, tw.extra_fields({src}, {kname}))")
+        if cls.name in ("ToolCall", "ToolResult"):
+            L.append("ctx.origins.append((node, path))  # so errors found later can point at the input")
         if "provider_data" in cls.fields:
             L.append("if extra is not None or hints is not None:")
             L.append("    node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)")
@@ -481,17 +483,10 @@ class ProviderCompiler:
         call = f"_{sub.name}_to_ir(obj, path, ctx)"
         L = []
         if variant.get("part_of"):
-            L.append(f"node = {call}")
-            if sub.ir == "ToolResult":
-                L.append("ctx.results.append((node, path))")
-            L.append(f"return ir.Message(role={py(variant['part_of'])}, parts=[node])")
+            L.append(f"return ir.Message(role={py(variant['part_of'])}, parts=[{call}])")
         elif variant.get("hint_only"):
             L.append(f"node = {call}")
             L.append(f"tw.set_hint(node, PROVIDER, '$tag', {py(variant['tag'])})")
-            L.append("return node")
-        elif sub.ir == "ToolResult":
-            L.append(f"node = {call}")
-            L.append("ctx.results.append((node, path))")
             L.append("return node")
         else:
             L.append(f"return {call}")
@@ -621,7 +616,7 @@ class ProviderCompiler:
         return L
 
     def _conversation_render(self, c: Codec, element: Codec) -> None:
-        L = []
+        L = ["layout.check_answers(messages, path, ctx)"] if c.require_answers else []
         if c.hoist:
             L.append("system, messages = layout.hoist_system(messages, ctx)")
             L.append("hoisted = None")

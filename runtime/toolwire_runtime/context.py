@@ -11,17 +11,17 @@ from .errors import ConversionWarning, LossError, format_path
 class Context:
     """State shared by the generated functions of one conversion.
 
-    ``results`` collects IR tool results with the input path they came from, so the linking pass can
-    point at the offending field; ``synthetic_ids`` are ids made up for calls (not sent back).
+    ``origins`` collects IR tool calls and results with the input path they came from, so checks
+    made later (linking, answered calls) can point at the offending field; ``synthetic_ids`` are ids made up for calls (not sent back).
     """
 
-    __slots__ = ("provider", "strict", "losses", "results", "synthetic_ids")
+    __slots__ = ("provider", "strict", "losses", "origins", "synthetic_ids")
 
     def __init__(self, provider: str, strict: bool = False) -> None:
         self.provider = provider
         self.strict = strict
         self.losses: list[tuple[object, str]] = []
-        self.results: list[tuple[Any, object]] = []
+        self.origins: list[tuple[Any, object]] = []
         self.synthetic_ids: set[str] = set()
 
     def lose(self, path: object, message: str) -> None:

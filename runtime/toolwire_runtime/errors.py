@@ -59,6 +59,10 @@ class UnansweredToolCallError(ConversionError):
     """The target requires every tool call to be answered and one is not."""
 
 
+class ResultCountError(ConversionError):
+    """A turn has more results than calls (a call answered twice): the target needs one per call."""
+
+
 class LossError(ConversionError):
     """strict=True: the target cannot express something the input holds."""
 

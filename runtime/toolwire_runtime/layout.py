@@ -12,7 +12,7 @@ from typing import Any, Iterable
 from toolwire.ir import Message, ToolCall, ToolResult
 
 from .context import Context
-from .errors import UnknownToolCallError
+from .errors import ResultCountError, UnansweredToolCallError, UnknownToolCallError
 
 
 def normalize(messages: list[Message], ctx: Context, group_roles: frozenset[str]) -> list[Message]:
@@ -109,11 +109,71 @@ def synth_id(base: str, taken: dict[str, Any]) -> str:
     return candidate
 
 
-def _path_of(ctx: Context, node: Any, leaf: str) -> object:
-    for item, path in ctx.results:
+def _path_of(ctx: Context, node: Any, leaf: str, fallback: object = "") -> object:
+    """The input path a call or result came from (the IR position when the input was IR)."""
+    for item, path in ctx.origins:
         if item is node:
             return (path, leaf) if leaf else path
-    return leaf
+    if leaf:
+        return (fallback, leaf) if fallback != "" else leaf
+    return fallback
+
+
+def check_answers(messages: list[Message], path: Any, ctx: Context) -> None:
+    """require_answers: every call of a turn gets exactly one result before the next assistant turn.
+
+    Targets that enforce it (all four OpenAI/Anthropic/Gemini APIs reject such a history) would fail
+    the request; we fail earlier, pointing at the input. A call turn that ends the conversation is
+    still waiting for its results and is fine.
+    """
+    calls: dict[str, tuple[ToolCall, object]] = {}
+    answered: set[str] = set()
+    for mi, msg in enumerate(messages):
+        role = msg.role
+        if role == "assistant":
+            _unanswered(calls, answered, ctx)
+            calls = {}
+            answered = set()
+            for pi, part in enumerate(msg.parts):
+                if type(part) is ToolCall:
+                    calls[part.id] = (part, (((path, mi), "parts"), pi))
+            continue
+        if not calls:
+            if role == "tool":
+                for pi, part in enumerate(msg.parts):
+                    if type(part) is ToolResult:
+                        raise UnknownToolCallError(
+                            _path_of(ctx, part, "tool_call_id", (((path, mi), "parts"), pi)),
+                            f"this result answers {part.tool_call_id!r}, but the previous assistant turn made no tool calls",
+                        )
+            continue
+        for pi, part in enumerate(msg.parts):
+            if type(part) is not ToolResult:
+                continue
+            call_id = part.tool_call_id
+            where = _path_of(ctx, part, "tool_call_id", (((path, mi), "parts"), pi))
+            if call_id not in calls:
+                raise UnknownToolCallError(where, f"no call of the previous assistant turn has the id {call_id!r}")
+            if call_id in answered:
+                raise ResultCountError(
+                    where,
+                    f"call {call_id!r} is answered twice; {ctx.provider} needs exactly one result per call "
+                    f"({len(calls)} calls in the turn)",
+                )
+            answered.add(call_id)
+    if calls and messages[-1].role != "assistant":
+        _unanswered(calls, answered, ctx)
+
+
+def _unanswered(calls: dict[str, tuple[ToolCall, object]], answered: set[str], ctx: Context) -> None:
+    missing = [cid for cid in calls if cid not in answered]
+    if missing:
+        call, ir_path = calls[missing[0]]
+        raise UnansweredToolCallError(
+            _path_of(ctx, call, "", ir_path),
+            f"tool call {missing[0]!r} ({call.name}) has no result; {ctx.provider} needs a result for every "
+            f"call of a turn before the conversation goes on (unanswered: {', '.join(map(repr, missing))})",
+        )
 
 
 # --- render side --------------------------------------------------------------------------------

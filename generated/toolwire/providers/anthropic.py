@@ -268,6 +268,7 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system hoisted to `system`; results and the user text after them form one user turn (IR messages → wire)."""
+    layout.check_answers(messages, path, ctx)
     system, messages = layout.hoist_system(messages, ctx)
     hoisted = None
     if system:
@@ -433,9 +434,7 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if tag == "tool_use":
         return _tool_use_block_to_ir(obj, path, ctx)
     if tag == "tool_result":
-        node = _tool_result_block_to_ir(obj, path, ctx)
-        ctx.results.append((node, path))
-        return node
+        return _tool_result_block_to_ir(obj, path, ctx)
     return ir.OpaquePart(provider=PROVIDER, data=obj)
 
 
@@ -564,6 +563,7 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if _KNOWN_tool_use_block.issuperset(obj)
         else tw.extra_fields(obj, _KNOWN_tool_use_block)
     )
+    ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -646,6 +646,7 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if _KNOWN_tool_result_block.issuperset(obj)
         else tw.extra_fields(obj, _KNOWN_tool_result_block)
     )
+    ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node

@@ -297,6 +297,7 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """contents[] — system hoisted to systemInstruction; results of a turn in one user Content, in call order (IR messages → wire)."""
+    layout.check_answers(messages, path, ctx)
     system, messages = layout.hoist_system(messages, ctx)
     hoisted = None
     if system:
@@ -445,9 +446,7 @@ def _part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if "functionCall" in obj:
         return _function_call_part_to_ir(obj, path, ctx)
     if "functionResponse" in obj:
-        node = _function_response_part_to_ir(obj, path, ctx)
-        ctx.results.append((node, path))
-        return node
+        return _function_response_part_to_ir(obj, path, ctx)
     return ir.OpaquePart(provider=PROVIDER, data=obj)
 
 
@@ -691,6 +690,7 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "functionCall",
             tw.extra_fields(o_functionCall, _KNOWN_function_call_part_functionCall),
         )
+    ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -789,6 +789,7 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "functionResponse",
             tw.extra_fields(o_functionResponse, _KNOWN_function_response_part_functionResponse),
         )
+    ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node

@@ -243,6 +243,7 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system messages stay in place; N tool messages form one IR tool turn (IR messages → wire)."""
+    layout.check_answers(messages, path, ctx)
     hoisted = None
     out = []
     for i, msg in enumerate(messages):
@@ -281,9 +282,7 @@ def _message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if tag == "assistant":
         return _assistant_message_to_ir(obj, path, ctx)
     if tag == "tool":
-        node = _tool_message_to_ir(obj, path, ctx)
-        ctx.results.append((node, path))
-        return ir.Message(role="tool", parts=[node])
+        return ir.Message(role="tool", parts=[_tool_message_to_ir(obj, path, ctx)])
     raise UnknownVariantError(
         (path, "role"),
         "unknown role "
@@ -594,6 +593,7 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     extra = (
         None if _KNOWN_tool_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_message)
     )
+    ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -812,6 +812,7 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         extra = tw.nested_extra(
             extra, "function", tw.extra_fields(o_function, _KNOWN_tool_call_function)
         )
+    ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node

@@ -244,6 +244,7 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """input[] — message items, function_call items (joined to the assistant turn) and function_call_output items (one IR tool turn) (IR messages → wire)."""
+    layout.check_answers(messages, path, ctx)
     system, messages = layout.hoist_system(messages, ctx)
     hoisted = None
     if system:
@@ -314,12 +315,9 @@ def _input_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if tag == "message":
         return _message_item_to_ir(obj, path, ctx)
     if tag == "function_call":
-        node = _function_call_item_to_ir(obj, path, ctx)
-        return ir.Message(role="assistant", parts=[node])
+        return ir.Message(role="assistant", parts=[_function_call_item_to_ir(obj, path, ctx)])
     if tag == "function_call_output":
-        node = _function_call_output_item_to_ir(obj, path, ctx)
-        ctx.results.append((node, path))
-        return ir.Message(role="tool", parts=[node])
+        return ir.Message(role="tool", parts=[_function_call_output_item_to_ir(obj, path, ctx)])
     return ir.Message(role="assistant", parts=[ir.OpaquePart(provider=PROVIDER, data=obj)])
 
 
@@ -618,6 +616,7 @@ def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if _KNOWN_function_call_item.issuperset(obj)
         else tw.extra_fields(obj, _KNOWN_function_call_item)
     )
+    ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -688,6 +687,7 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if _KNOWN_function_call_output_item.issuperset(obj)
         else tw.extra_fields(obj, _KNOWN_function_call_output_item)
     )
+    ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
     return node
@@ -1036,8 +1036,7 @@ def _output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if tag == "message":
         return _output_message_to_ir(obj, path, ctx)
     if tag == "function_call":
-        node = _function_call_item_to_ir(obj, path, ctx)
-        return ir.Message(role="assistant", parts=[node])
+        return ir.Message(role="assistant", parts=[_function_call_item_to_ir(obj, path, ctx)])
     return ir.Message(role="assistant", parts=[ir.OpaquePart(provider=PROVIDER, data=obj)])
 
 

@@ -1,0 +1,117 @@
+"""Errors for histories the targets would reject: unanswered calls, duplicate or stray results."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import toolwire
+from toolwire import ir
+
+TARGETS = toolwire.PROVIDERS
+
+
+def call(cid: str, name: str = "get_weather") -> dict:
+    return {"id": cid, "type": "function", "function": {"name": name, "arguments": '{"city":"Paris"}'}}
+
+
+def result(cid: str, text: str = "18C") -> dict:
+    return {"role": "tool", "tool_call_id": cid, "content": text}
+
+
+def chat(*messages: dict) -> dict:
+    return {"model": "gpt-4.1", "messages": [{"role": "user", "content": "weather?"}, *messages]}
+
+
+def convert(body: dict, target: str) -> dict:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", toolwire.ConversionWarning)
+        return toolwire.convert(body, source="openai_chat", target=target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_call_without_result_is_an_error_pointing_at_the_call(target):
+    body = chat(
+        {"role": "assistant", "content": None, "tool_calls": [call("call_1"), call("call_2", "get_time")]},
+        result("call_1"),
+        {"role": "user", "content": "and then?"},
+    )
+    with pytest.raises(toolwire.UnansweredToolCallError) as info:
+        convert(body, target)
+    assert info.value.path == "messages[1].tool_calls[1]"
+    assert "'call_2'" in info.value.message and "get_time" in info.value.message
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_call_turn_that_ends_the_conversation_waits_for_its_results(target):
+    body = chat({"role": "assistant", "content": None, "tool_calls": [call("call_1")]})
+    assert convert(body, target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_call_answered_twice_is_a_result_count_error(target):
+    body = chat(
+        {"role": "assistant", "content": None, "tool_calls": [call("call_1")]},
+        result("call_1"),
+        result("call_1", "19C"),
+    )
+    with pytest.raises(toolwire.ResultCountError) as info:
+        convert(body, target)
+    assert info.value.path == "messages[3].tool_call_id"
+    assert "exactly one result per call" in info.value.message
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_result_for_an_older_turn_is_an_error(target):
+    body = chat(
+        {"role": "assistant", "content": None, "tool_calls": [call("call_1")]},
+        result("call_1"),
+        {"role": "assistant", "content": None, "tool_calls": [call("call_2")]},
+        result("call_2"),
+        result("call_1"),
+    )
+    with pytest.raises(toolwire.UnknownToolCallError) as info:
+        convert(body, target)
+    assert info.value.path == "messages[5].tool_call_id"
+
+
+def test_gemini_with_more_responses_than_calls_is_an_error():
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "weather?"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "get_weather", "args": {}}}]},
+            {"role": "user", "parts": [
+                {"functionResponse": {"name": "get_weather", "response": {"output": "18C"}}},
+                {"functionResponse": {"name": "get_weather", "response": {"output": "19C"}}},
+            ]},
+        ]
+    }
+    with pytest.raises(toolwire.UnknownToolCallError) as info:
+        toolwire.convert(body, source="gemini", target="anthropic")
+    assert info.value.path == "contents[2].parts[1]"
+
+
+def test_errors_from_ir_input_point_into_the_ir():
+    req = ir.Request(
+        messages=[
+            ir.Message(role="user", parts=[ir.TextPart(text="weather?")]),
+            ir.Message(role="assistant", parts=[ir.ToolCall(id="c1", name="get_weather", arguments={})]),
+            ir.Message(role="user", parts=[ir.TextPart(text="never mind")]),
+        ],
+        model="m",
+    )
+    with pytest.raises(toolwire.UnansweredToolCallError) as info:
+        toolwire.from_ir(req, provider="anthropic")
+    assert info.value.path == "messages[1].parts[0]"
+
+
+def test_every_error_is_a_conversion_error_with_a_path():
+    for cls in (
+        toolwire.MissingFieldError, toolwire.WrongTypeError, toolwire.UnknownVariantError,
+        toolwire.InvalidArgumentsError, toolwire.UnknownToolCallError, toolwire.UnansweredToolCallError,
+        toolwire.ResultCountError, toolwire.LossError, toolwire.UnsupportedError,
+    ):
+        err = cls(("messages", 2), "expected something")
+        assert isinstance(err, toolwire.ConversionError)
+        assert (err.path, str(err)) == ("messages[2]", "messages[2]: expected something")
