@@ -381,6 +381,9 @@ class ProviderCompiler:
             tr = self.spec.transforms[rule.transform]
             hint = f"(hints.get({py(rule.wire)}) if hints is not None else None)"
             call = self._fill(tr.render, rule, path=f"({p}, {py(irs[0])})", irs=exprs, hint=hint)
+            if call == "None":
+                L.append(f"# {rule.wire}: never sent ({rule.transform})")
+                return L
             L.append(f"{v} = {call}")
             if rule.emit_null:
                 L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")

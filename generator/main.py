@@ -93,7 +93,7 @@ def build(spec: Spec, out: Path) -> None:
             1,
         )
         for p in spec.providers:
-            if p.wire_schema is not None:
+            if p.wire_schema is not None and p.own_wire_types:
                 files[pkg / "types" / f"{p.name}.py"] = _datamodel(p.wire_schema, p.name, f"spec/{p.wire_types}", work)
     files[pkg / "__init__.py"] = env.get_template("package_init.py.j2").render(providers=spec.providers)
     files[pkg / "providers" / "__init__.py"] = env.get_template("providers_init.py.j2").render(providers=spec.providers)

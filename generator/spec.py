@@ -14,8 +14,10 @@ from typing import Any
 from .loader import Errors, Located, LocatedList, load_yaml, plain
 
 PROVIDER_KEYS = {
-    "provider", "title", "docs", "sdk", "wire_types", "request", "response", "cannot_express", "codecs",
+    "provider", "extends", "title", "docs", "sdk", "wire_types", "request", "response", "cannot_express",
+    "codecs",
 }
+PATCH_KEYS = {"drop", "fields"}  # plus any codec key, which overrides (mappings merge)
 CODEC_KINDS = {"object", "union", "enum", "conversation"}
 OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type"}
 UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar"}
@@ -129,6 +131,9 @@ class Provider:
     response: str
     cannot_express: list[dict]
     codecs: dict[str, Codec]
+    family: str = ""  # the root of the `extends` chain: provider_data is shared within a family
+    extends: str | None = None
+    own_wire_types: bool = True  # False when the wire types are the parent's (no second types module)
 
 
 @dataclass
@@ -147,6 +152,7 @@ def load_spec(root: Path) -> tuple[Spec | None, Errors]:
     ir_classes = _ir_classes(ir_doc, errors) if isinstance(ir_doc, dict) else {}
     transforms = _transforms(tr_doc, errors) if isinstance(tr_doc, dict) else {}
     providers = []
+    docs: dict[str, tuple[Located, str]] = {}
     for path in sorted((spec_dir / "providers").glob("*.yaml")):
         display = f"spec/providers/{path.name}"
         doc = load_yaml(path, display, errors)
@@ -155,8 +161,17 @@ def load_spec(root: Path) -> tuple[Spec | None, Errors]:
         if not isinstance(doc, Located):
             errors.add(display, 1, "a provider spec must be a mapping")
             continue
-        provider = _provider(doc, path.stem, display, ir_classes, transforms, root, errors)
+        docs[path.stem] = (doc, display)
+    for stem, (doc, display) in docs.items():
+        resolved = _resolve_extends(stem, docs, errors, ())
+        if resolved is None:
+            continue
+        merged, family = resolved
+        provider = _provider(merged, stem, display, ir_classes, transforms, root, errors)
         if provider is not None:
+            provider.family = family
+            provider.extends = doc.get("extends")
+            provider.own_wire_types = provider.extends is None or "wire_types" in doc
             providers.append(provider)
     if not providers and not errors:
         errors.add("spec/providers", 0, "no provider specs found")
@@ -164,6 +179,100 @@ def load_spec(root: Path) -> tuple[Spec | None, Errors]:
         errors.items.sort(key=lambda e: (e.file, e.line))
         return None, errors
     return Spec(plain(ir_doc), ir_classes, transforms, providers), errors
+
+
+def _resolve_extends(stem: str, docs: dict, errors: Errors, chain: tuple) -> tuple[Located, str] | None:
+    """A provider spec with `extends: <parent>` inherits the parent's spec and states its differences.
+
+    Inherited: wire_types, request, response, docs, sdk, codecs; `cannot_express` lists add up.
+    A child codec replaces the parent's codec of that name, or, written as ``{patch: {...}}``,
+    edits it: ``drop`` removes the rules of the listed wire keys, ``fields`` replaces the rules of
+    the same wire key (or adds them), any other key overrides (mappings such as enum tables merge).
+    Returns the merged document and the family (the root provider of the chain).
+    """
+    doc, display = docs[stem]
+    parent_name = doc.get("extends")
+    if parent_name is None:
+        return doc, stem
+    if parent_name not in docs:
+        errors.at(doc, "extends", f"extends {parent_name!r}: no spec/providers/{parent_name}.yaml")
+        return None
+    if parent_name in chain or parent_name == stem:
+        errors.at(doc, "extends", f"extends {parent_name!r} makes a cycle: {' → '.join((*chain, stem, parent_name))}")
+        return None
+    resolved = _resolve_extends(parent_name, docs, errors, (*chain, stem))
+    if resolved is None:
+        return None
+    parent, family = resolved
+    merged = _located(doc, {k: v for k, v in parent.items() if k not in ("provider", "title", "extends")})
+    merged.key_lines = {**parent.key_lines, **doc.key_lines}
+    for key, value in doc.items():
+        if key == "codecs":
+            continue
+        if key == "cannot_express" and isinstance(value, list) and isinstance(parent.get(key), list):
+            merged[key] = [*parent[key], *value]
+        else:
+            merged[key] = value
+    codecs = _located(parent.get("codecs") or Located(), parent.get("codecs") or {})
+    child_codecs = doc.get("codecs") or Located()
+    if not isinstance(child_codecs, Located):
+        errors.at(doc, "codecs", "codecs must be a mapping of codec name → codec")
+        child_codecs = Located()
+    for name, cdoc in child_codecs.items():
+        if isinstance(cdoc, Located) and "patch" in cdoc:
+            base = codecs.get(name)
+            if not isinstance(base, Located):
+                errors.at(child_codecs, name, f"codec {name!r}: patch needs a codec {name!r} in {parent_name!r} to patch")
+                continue
+            codecs[name] = _patch_codec(name, base, cdoc["patch"], errors)
+        else:
+            codecs[name] = cdoc
+        codecs.key_lines[name] = child_codecs.line_of(name)
+    merged["codecs"] = codecs
+    return merged, family
+
+
+def _located(like: Any, items: Any) -> Located:
+    out = Located(items)
+    out.file = getattr(like, "file", "?")
+    out.line = getattr(like, "line", 0)
+    out.key_lines = dict(getattr(like, "key_lines", {}) or {})
+    return out
+
+
+def _patch_codec(name: str, base: Located, patch: Any, errors: Errors) -> Located:
+    if not isinstance(patch, Located):
+        errors.at(base, None, f"codec {name!r}: patch must be a mapping")
+        return base
+    out = _located(base, base)
+    drop = patch.get("drop") or []
+    replace = patch.get("fields") or []
+    if not isinstance(drop, list) or not isinstance(replace, list):
+        errors.at(patch, None, f"codec {name!r}: patch.drop is a list of wire keys, patch.fields a list of rules")
+        return base
+    rules = [r for r in (base.get("fields") or []) if not (isinstance(r, dict) and r.get("wire") in drop)]
+    wires = [r.get("wire") for r in rules if isinstance(r, dict)]
+    for key in drop:
+        if key not in [r.get("wire") for r in (base.get("fields") or []) if isinstance(r, dict)]:
+            errors.at(patch, "drop", f"codec {name!r}: patch drops wire key {key!r}, which no rule of the parent codec has")
+    for rule in replace:
+        if isinstance(rule, dict) and rule.get("wire") in wires:
+            rules[wires.index(rule.get("wire"))] = rule
+        else:
+            rules.append(rule)
+            wires.append(rule.get("wire") if isinstance(rule, dict) else None)
+    fields = LocatedList(rules)
+    fields.file, fields.line, fields.item_lines = patch.file, patch.line, []
+    out["fields"] = fields
+    for key, value in patch.items():
+        if key in PATCH_KEYS:
+            continue
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            out[key] = _located(value, {**base[key], **value})
+        else:
+            out[key] = value
+        out.key_lines[key] = patch.line_of(key)
+    return out
 
 
 def _ir_classes(doc: Located, errors: Errors) -> dict[str, IRClass]:
@@ -441,7 +550,7 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
             for variant in codec.variants:
                 ref = variant["codec"]
                 if ref not in codecs:
-                    errors.add(provider.file, variant["line"], f"codec {codec.name!r}: variant {variant['tag']!r} names undefined codec {ref!r}")
+                    errors.add(getattr(cdoc, "file", provider.file), variant["line"], f"codec {codec.name!r}: variant {variant['tag']!r} names undefined codec {ref!r}")
         elif codec.kind == "conversation":
             if codec.element not in codecs:
                 errors.at(cdoc, "element", f"codec {codec.name!r}: element {codec.element!r} is not defined under codecs")

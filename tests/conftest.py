@@ -27,6 +27,36 @@ def scenarios() -> dict[str, dict[str, dict]]:
     return out
 
 
+def _id_less() -> frozenset[str]:
+    """Providers that send no call ids (spec `cannot_express` ToolCall.id): ids come back synthesized."""
+    out = set()
+    for name in toolwire.PROVIDERS:
+        module = importlib.import_module(f"toolwire.providers.{name}")
+        if any(what.startswith("ToolCall.id") for what, _ in module.CANNOT_EXPRESS):
+            out.add(name)
+    return frozenset(out)
+
+
+ID_LESS = _id_less()
+
+
+def call_ids(node: Any) -> list[str]:
+    """The ids of the tool calls of an IR request or response, in order."""
+    messages = node.messages if isinstance(node, ir.Request) else [node.message]
+    return [p.id for m in messages for p in m.parts if isinstance(p, ir.ToolCall)]
+
+
+def rename(value: Any, mapping: dict[str, str]) -> Any:
+    """Every string equal to a key of ``mapping`` replaced by its value (ids in a wire payload)."""
+    if isinstance(value, dict):
+        return {k: rename(v, mapping) for k, v in value.items()}
+    if isinstance(value, list):
+        return [rename(v, mapping) for v in value]
+    if isinstance(value, str):
+        return mapping.get(value, value)
+    return value
+
+
 def strip_wire_defaults(payload: Any, provider: str) -> Any:
     """Drop fields that hold the value the provider assumes when they are absent (spec `default:`)."""
     defaults = importlib.import_module(f"toolwire.providers.{provider}").WIRE_DEFAULTS
@@ -42,11 +72,15 @@ def strip_wire_defaults(payload: Any, provider: str) -> Any:
     return walk(payload)
 
 
-def comparable_ir(node: Any) -> Any:
+def comparable_ir(node: Any, ordinal_ids: bool = False) -> Any:
     """The IR as plain data, without what is provider-specific by nature (documented in docs/losses.md):
     provider_data, raw argument text, synthesized-id flags, model names, ids and timestamps of
-    responses, image detail levels, participant names, and the spelling of results (JSON text of an
+    responses, image detail levels, participant names, call ids if ``ordinal_ids`` (for providers that
+    send none), and the spelling of results (JSON text of an
     object in string-result providers is the object; numbers are compared as text)."""
+    if ordinal_ids:
+        ids = {cid: f"#{i}" for i, cid in enumerate(call_ids(node))}
+        return rename(comparable_ir(node), ids)
     if isinstance(node, ir.ToolResult):
         data = {
             "tool_call_id": node.tool_call_id,

@@ -19,7 +19,7 @@ CALL = {"id": "call_1", "type": "function", "function": {"name": "get_weather", 
 
 
 def test_public_contract():
-    assert toolwire.PROVIDERS == ("anthropic", "gemini", "openai_chat", "openai_responses")
+    assert toolwire.PROVIDERS == ("anthropic", "gemini", "openai_chat", "openai_responses", "vertex")
     assert issubclass(toolwire.MissingFieldError, toolwire.ConversionError)
     assert issubclass(toolwire.ConversionError, ValueError)
 
@@ -234,3 +234,33 @@ def test_unknown_provider_and_kind():
         toolwire.to_ir({}, provider="nope")
     with pytest.raises(ValueError, match="kind"):
         toolwire.to_ir({}, provider="gemini", kind="stream")
+
+
+def test_vertex_sends_no_ids_and_shares_gemini_provider_data():
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "weather?"}]},
+            {"role": "model", "parts": [
+                {"functionCall": {"id": "c1", "name": "get_weather", "args": {}}, "thoughtSignature": "c2ln"},
+                {"functionCall": {"id": "c2", "name": "get_time", "args": {}}},
+            ]},
+            {"role": "user", "parts": [
+                {"functionResponse": {"id": "c2", "name": "get_time", "response": {"output": "noon"}}},
+                {"functionResponse": {"id": "c1", "name": "get_weather", "response": {"output": "18C"}}},
+            ]},
+        ]
+    }
+    with pytest.warns(toolwire.ConversionWarning, match=r"vertex takes no call ids.*\(and at 1 more place\)"):
+        out = toolwire.convert(body, source="gemini", target="vertex")
+    model, results = out["contents"][1]["parts"], out["contents"][2]["parts"]
+    assert model[0] == {"functionCall": {"name": "get_weather", "args": {}}, "thoughtSignature": "c2ln"}
+    # no ids: the results go in call order, which is how Vertex pairs them
+    assert [r["functionResponse"] for r in results] == [
+        {"name": "get_weather", "response": {"output": "18C"}},
+        {"name": "get_time", "response": {"output": "noon"}},
+    ]
+    # back from Vertex: ids synthesized, pairing by position
+    back = toolwire.to_ir(out, provider="vertex")
+    calls, answers = back.messages[1].parts, back.messages[2].parts
+    assert [c.synthetic_id for c in calls] == [True, True]
+    assert [a.tool_call_id for a in answers] == [c.id for c in calls]

@@ -6,7 +6,7 @@
     >>> req = toolwire.to_ir(anthropic_request, provider="anthropic")
     >>> payload = toolwire.from_ir(req, provider="openai_responses")
 
-Providers: anthropic, gemini, openai_chat, openai_responses.
+Providers: anthropic, gemini, openai_chat, openai_responses, vertex.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ PROVIDERS = (
     "gemini",
     "openai_chat",
     "openai_responses",
+    "vertex",
 )
 
 _MODULES = {
@@ -42,6 +43,7 @@ _MODULES = {
     "gemini": "toolwire.providers.gemini",
     "openai_chat": "toolwire.providers.openai_chat",
     "openai_responses": "toolwire.providers.openai_responses",
+    "vertex": "toolwire.providers.vertex",
 }
 
 _registry = _api.Registry(_MODULES)

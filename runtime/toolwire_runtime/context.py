@@ -31,8 +31,21 @@ class Context:
         self.losses.append((path, message))
 
     def flush(self) -> None:
-        """Emit the collected losses as ConversionWarnings."""
+        """Emit the collected losses as ConversionWarnings, one per distinct message.
+
+        The same loss at many places (say, every call id of a conversation) is one warning at the
+        first place, with the count of the others.
+        """
+        first: dict[str, list] = {}
         for path, message in self.losses:
+            entry = first.get(message)
+            if entry is None:
+                first[message] = [path, 0]
+            else:
+                entry[1] += 1
+        for message, (path, more) in first.items():
+            if more:
+                message += f" (and at {more} more place{'s' if more > 1 else ''})"
             warnings.warn(ConversionWarning(path, message), stacklevel=3)
         self.losses.clear()
 

@@ -616,6 +616,12 @@ def optional_id_render(call_id: str, synthetic: bool, ctx: Context) -> Any:
     return call_id or None
 
 
+def omitted_id_render(call_id: str, synthetic: bool, path: Any, ctx: Context) -> None:
+    if not synthetic and call_id:
+        ctx.lose(path, f"{ctx.provider} takes no call ids; calls and results pair by position")
+    return None
+
+
 def result_id_render(call_id: str, ctx: Context) -> Any:
     if not call_id or call_id in ctx.synthetic_ids:
         return None

@@ -20,6 +20,7 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
+#: provider_data written here is read back by every provider of the 'anthropic' family.
 PROVIDER = "anthropic"
 
 #: What Anthropic Messages cannot express, and why (from the spec's `cannot_express`).

@@ -21,6 +21,7 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
+#: provider_data written here is read back by every provider of the 'gemini' family.
 PROVIDER = "gemini"
 
 #: What Google Gemini generateContent (REST JSON) cannot express, and why (from the spec's `cannot_express`).

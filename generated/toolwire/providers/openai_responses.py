@@ -21,6 +21,7 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
+#: provider_data written here is read back by every provider of the 'openai_responses' family.
 PROVIDER = "openai_responses"
 
 #: What OpenAI Responses cannot express, and why (from the spec's `cannot_express`).
