@@ -6,6 +6,7 @@ traceback for a bad spec.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -484,6 +485,11 @@ def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:
     return rule
 
 
+def _suggest(name: Any, known: list[str]) -> str:
+    close = difflib.get_close_matches(str(name), known, n=1)
+    return f"did you mean {close[0]!r}? " if close else ""
+
+
 def _check_references(provider: Provider, ir_classes, transforms, errors: Errors) -> None:
     codecs = provider.codecs
     for codec in codecs.values():
@@ -517,7 +523,7 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
                 if rule.transform is not None:
                     tr = transforms.get(rule.transform)
                     if tr is None:
-                        errors.at(rnode, "transform", f"codec {codec.name!r}: unknown transform {rule.transform!r}; expected one of {', '.join(sorted(t for t, v in transforms.items() if v.kind == 'field' and v.parse))}")
+                        errors.at(rnode, "transform", f"codec {codec.name!r}: unknown transform {rule.transform!r}; {_suggest(rule.transform, [t for t, v in transforms.items() if v.kind == 'field' and v.parse])}the field transforms are listed in spec/transforms.yaml")
                     elif tr.kind != "field" or not tr.parse:
                         errors.at(rnode, "transform", f"codec {codec.name!r}: {rule.transform!r} is a structural transform; switch it on in a conversation codec")
                     else:

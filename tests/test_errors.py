@@ -110,7 +110,7 @@ def test_every_error_is_a_conversion_error_with_a_path():
     for cls in (
         toolwire.MissingFieldError, toolwire.WrongTypeError, toolwire.UnknownVariantError,
         toolwire.InvalidArgumentsError, toolwire.UnknownToolCallError, toolwire.UnansweredToolCallError,
-        toolwire.ResultCountError, toolwire.LossError, toolwire.UnsupportedError,
+        toolwire.ResultCountError, toolwire.NameCollisionError, toolwire.LossError, toolwire.UnsupportedError,
     ):
         err = cls(("messages", 2), "expected something")
         assert isinstance(err, toolwire.ConversionError)

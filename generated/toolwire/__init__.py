@@ -21,6 +21,7 @@ from toolwire_runtime.errors import (
     InvalidArgumentsError,
     LossError,
     MissingFieldError,
+    NameCollisionError,
     ResultCountError,
     UnansweredToolCallError,
     UnknownToolCallError,
@@ -49,9 +50,20 @@ _MODULES = {
 _registry = _api.Registry(_MODULES)
 
 
-def to_ir(payload: Any, *, provider: str, kind: str = "request", strict: bool = False) -> Any:
-    """Parse a provider payload into the IR (``ir.Request`` or ``ir.Response`` for ``kind``)."""
-    return _api.to_ir(_registry, payload, provider, kind, strict)
+def to_ir(
+    payload: Any,
+    *,
+    provider: str,
+    kind: str = "request",
+    strict: bool = False,
+    tool_names: Any = None,
+) -> Any:
+    """Parse a provider payload into the IR (``ir.Request`` or ``ir.Response`` for ``kind``).
+
+    ``tool_names``: the original names of the tools the request declared, when they had to be
+    fitted to this provider's naming rule; names in the payload are mapped back to them.
+    """
+    return _api.to_ir(_registry, payload, provider, kind, strict, tool_names)
 
 
 def from_ir(obj: Any, *, provider: str, strict: bool = False) -> dict:
@@ -60,14 +72,22 @@ def from_ir(obj: Any, *, provider: str, strict: bool = False) -> dict:
 
 
 def convert(
-    payload: Any, *, source: str, target: str, kind: str = "request", strict: bool = False
+    payload: Any,
+    *,
+    source: str,
+    target: str,
+    kind: str = "request",
+    strict: bool = False,
+    tool_names: Any = None,
 ) -> dict:
     """Convert a request (or, with ``kind="response"``, a response) body from one provider to another.
 
     What the target cannot express is reported as a ``ConversionWarning`` (``strict=True`` raises
-    ``LossError`` instead).
+    ``LossError`` instead). Tool names and call ids that break the target's rules are mapped to
+    valid ones; to map names in the target's response back, convert it with
+    ``tool_names=[original names]``.
     """
-    return _api.convert(_registry, payload, source, target, kind, strict)
+    return _api.convert(_registry, payload, source, target, kind, strict, tool_names)
 
 
 __all__ = [
@@ -81,6 +101,7 @@ __all__ = [
     "InvalidArgumentsError",
     "LossError",
     "MissingFieldError",
+    "NameCollisionError",
     "ResultCountError",
     "UnansweredToolCallError",
     "UnknownToolCallError",

@@ -35,10 +35,10 @@ def _check_kind(kind: str) -> None:
         raise ValueError(f"kind must be 'request' or 'response', got {kind!r}")
 
 
-def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bool) -> Any:
+def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bool, tool_names: Any = None) -> Any:
     _check_kind(kind)
     module = registry.get(provider)
-    ctx = Context(provider, strict)
+    ctx = Context(provider, strict, tool_names)
     if kind == "request":
         node = module.request_to_ir(payload, ctx)
     else:
@@ -60,11 +60,13 @@ def from_ir(registry: Registry, obj: Any, provider: str, strict: bool) -> dict:
     return out
 
 
-def convert(registry: Registry, payload: Any, source: str, target: str, kind: str, strict: bool) -> dict:
+def convert(
+    registry: Registry, payload: Any, source: str, target: str, kind: str, strict: bool, tool_names: Any = None
+) -> dict:
     _check_kind(kind)
     src = registry.get(source)
     dst = registry.get(target)
-    ctx = Context(source, strict)
+    ctx = Context(source, strict, tool_names)
     if kind == "request":
         node = src.request_to_ir(payload, ctx)
         ctx.provider = target

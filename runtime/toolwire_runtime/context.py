@@ -12,17 +12,22 @@ class Context:
     """State shared by the generated functions of one conversion.
 
     ``origins`` collects IR tool calls and results with the input path they came from, so checks
-    made later (linking, answered calls) can point at the offending field; ``synthetic_ids`` are ids made up for calls (not sent back).
+    made later (linking, answered calls) can point at the offending field; ``synthetic_ids`` are ids
+    made up for calls (not sent back); ``tool_names`` are the caller's original tool names, to map
+    names fitted to a provider's rule back (names.py).
     """
 
-    __slots__ = ("provider", "strict", "losses", "origins", "synthetic_ids")
+    __slots__ = ("provider", "strict", "losses", "origins", "synthetic_ids", "fitted", "tool_names", "names_back")
 
-    def __init__(self, provider: str, strict: bool = False) -> None:
+    def __init__(self, provider: str, strict: bool = False, tool_names: Any = None) -> None:
         self.provider = provider
         self.strict = strict
         self.losses: list[tuple[object, str]] = []
         self.origins: list[tuple[Any, object]] = []
         self.synthetic_ids: set[str] = set()
+        self.fitted: dict[tuple[str, str], str] = {}  # (kind, value sent) → original, for collisions
+        self.tool_names: list[str] | None = list(tool_names) if tool_names is not None else None
+        self.names_back: dict[str, str] | None = None  # fitted tool name → caller's original
 
     def lose(self, path: object, message: str) -> None:
         """Report that the target cannot express something (raise in strict mode)."""

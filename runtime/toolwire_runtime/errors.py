@@ -63,6 +63,10 @@ class ResultCountError(ConversionError):
     """A turn has more results than calls (a call answered twice): the target needs one per call."""
 
 
+class NameCollisionError(ConversionError):
+    """Two different ids or tool names of the input map to the same value on the target."""
+
+
 class LossError(ConversionError):
     """strict=True: the target cannot express something the input holds."""
 

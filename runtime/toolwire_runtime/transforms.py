@@ -13,6 +13,7 @@ from toolwire.ir import Message, ProviderData, ProviderTool, TextPart
 
 from .context import Context
 from .errors import InvalidArgumentsError, MissingFieldError, UnknownVariantError, WrongTypeError
+from .names import fit_name_parse, fit_render  # noqa: F401  (fit_id / fit_name, called as tw.*)
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _loads = json.loads
@@ -599,6 +600,12 @@ def named_choice_render(mode: Any, name: Any, allowed: Any, path: Any, ctx: Cont
     if allowed:
         out[names_key] = list(allowed)
     return out
+
+
+def string_parse(value: Any, path: Any) -> str:
+    if type(value) is not str:
+        raise WrongTypeError(path, f"expected a string, got {_json_type(value)}")
+    return value
 
 
 def optional_id_parse(value: Any, path: Any) -> str:

@@ -545,19 +545,17 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_id = obj.get("id")
     if v_id is None:
         raise tw.missing((path, "id"))
-    if type(v_id) is not str:
-        raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
+    v_id_ir = tw.string_parse(v_id, (path, "id"))
     v_name = obj.get("name")
     if v_name is None:
         raise tw.missing((path, "name"))
-    if type(v_name) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
     v_input = obj.get("input")
     if v_input is None:
         raise tw.missing((path, "input"))
     v_input_arguments, v_input_raw_arguments = tw.object_arguments(v_input, (path, "input")), None
     node = ir.ToolCall(
-        id=v_id, name=v_name, arguments=v_input_arguments, raw_arguments=v_input_raw_arguments
+        id=v_id_ir, name=v_name_ir, arguments=v_input_arguments, raw_arguments=v_input_raw_arguments
     )
     extra = (
         None
@@ -576,21 +574,13 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "tool_use"
-    v_id = node.id
-    if v_id is None:
-        ctx.lose(
-            (path, "id"),
-            "id is required by anthropic and the input has none; add it before sending",
-        )
-    else:
+    v_id = tw.fit_render(node.id, "call id", (path, "id"), ctx, "a-zA-Z0-9_-", None, None, False)
+    if v_id is not None:
         out["id"] = v_id
-    v_name = node.name
-    if v_name is None:
-        ctx.lose(
-            (path, "name"),
-            "name is required by anthropic and the input has none; add it before sending",
-        )
-    else:
+    v_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
+    )
+    if v_name is not None:
         out["name"] = v_name
     v_input = tw.object_arguments_render(
         node.arguments, node.raw_arguments, (path, "arguments"), ctx
@@ -615,10 +605,7 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_tool_use_id = obj.get("tool_use_id")
     if v_tool_use_id is None:
         raise tw.missing((path, "tool_use_id"))
-    if type(v_tool_use_id) is not str:
-        raise WrongTypeError(
-            (path, "tool_use_id"), "expected string, got " + tw._json_type(v_tool_use_id)
-        )
+    v_tool_use_id_ir = tw.string_parse(v_tool_use_id, (path, "tool_use_id"))
     v_content = obj.get("content")
     if v_content is not None:
         v_content_result, v_content_parts, v_content_hint = tw.block_result_parse(
@@ -636,7 +623,7 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_is_error_ir = False
     node = ir.ToolResult(
-        tool_call_id=v_tool_use_id,
+        tool_call_id=v_tool_use_id_ir,
         name="",
         result=v_content_result,
         is_error=v_is_error_ir,
@@ -659,13 +646,10 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "tool_result"
-    v_tool_use_id = node.tool_call_id
-    if v_tool_use_id is None:
-        ctx.lose(
-            (path, "tool_call_id"),
-            "tool_use_id is required by anthropic and the input has none; add it before sending",
-        )
-    else:
+    v_tool_use_id = tw.fit_render(
+        node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "a-zA-Z0-9_-", None, None, False
+    )
+    if v_tool_use_id is not None:
         out["tool_use_id"] = v_tool_use_id
     v_content = tw.block_result_render(
         node.result,
@@ -750,8 +734,7 @@ def _custom_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_name = obj.get("name")
     if v_name is None:
         raise tw.missing((path, "name"))
-    if type(v_name) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
     v_description = obj.get("description")
     if v_description is not None and type(v_description) is not str:
         raise WrongTypeError(
@@ -768,7 +751,7 @@ def _custom_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_strict is not None and type(v_strict) is not bool:
         raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v_strict))
     node = ir.ToolDefinition(
-        name=v_name, description=v_description, parameters=v_input_schema, strict=v_strict
+        name=v_name_ir, description=v_description, parameters=v_input_schema, strict=v_strict
     )
     extra = None if _KNOWN_custom_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_custom_tool)
     if extra is not None or hints is not None:
@@ -783,13 +766,10 @@ def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     if hints is not None and hints.get("type") == "seen":
         out["type"] = "custom"
-    v_name = node.name
-    if v_name is None:
-        ctx.lose(
-            (path, "name"),
-            "name is required by anthropic and the input has none; add it before sending",
-        )
-    else:
+    v_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
+    )
+    if v_name is not None:
         out["name"] = v_name
     v_description = node.description
     if v_description is not None:
@@ -821,9 +801,11 @@ def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_type is not None:
         v_type = _choice_mode_to_ir(v_type, (path, "type"), ctx)
     v_name = obj.get("name")
-    if v_name is not None and type(v_name) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
-    node = ir.ToolChoice(mode=v_type, name=v_name)
+    if v_name is not None:
+        v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
+    else:
+        v_name_ir = None
+    node = ir.ToolChoice(mode=v_type, name=v_name_ir)
     extra = None if _KNOWN_tool_choice.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_choice)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -845,7 +827,9 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         out["type"] = v_type
-    v_name = node.name
+    v_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
+    )
     if v_name is not None:
         out["name"] = v_name
     if node.allowed_names:

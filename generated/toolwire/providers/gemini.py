@@ -661,10 +661,9 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_functionCall_name = o_functionCall.get("name")
     if v_functionCall_name is None:
         raise tw.missing((p_functionCall, "name"))
-    if type(v_functionCall_name) is not str:
-        raise WrongTypeError(
-            (p_functionCall, "name"), "expected string, got " + tw._json_type(v_functionCall_name)
-        )
+    v_functionCall_name_ir = tw.fit_name_parse(
+        v_functionCall_name, (p_functionCall, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128
+    )
     v_functionCall_args = o_functionCall.get("args")
     if v_functionCall_args is not None:
         v_functionCall_args_arguments, v_functionCall_args_raw_arguments = (
@@ -675,7 +674,7 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_functionCall_args_arguments, v_functionCall_args_raw_arguments = {}, None
     node = ir.ToolCall(
         id=v_functionCall_id_id,
-        name=v_functionCall_name,
+        name=v_functionCall_name_ir,
         arguments=v_functionCall_args_arguments,
         raw_arguments=v_functionCall_args_raw_arguments,
         synthetic_id=v_functionCall_id_synthetic_id,
@@ -706,13 +705,10 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_functionCall_id = tw.optional_id_render(node.id, node.synthetic_id, ctx)
     if v_functionCall_id is not None:
         w_functionCall["id"] = v_functionCall_id
-    v_functionCall_name = node.name
-    if v_functionCall_name is None:
-        ctx.lose(
-            (path, "name"),
-            "name is required by gemini and the input has none; add it before sending",
-        )
-    else:
+    v_functionCall_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128, False
+    )
+    if v_functionCall_name is not None:
         w_functionCall["name"] = v_functionCall_name
     v_functionCall_args = tw.object_arguments_render(
         node.arguments, node.raw_arguments, (path, "arguments"), ctx
@@ -749,11 +745,9 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_functionResponse_name = o_functionResponse.get("name")
     if v_functionResponse_name is None:
         raise tw.missing((p_functionResponse, "name"))
-    if type(v_functionResponse_name) is not str:
-        raise WrongTypeError(
-            (p_functionResponse, "name"),
-            "expected string, got " + tw._json_type(v_functionResponse_name),
-        )
+    v_functionResponse_name_ir = tw.fit_name_parse(
+        v_functionResponse_name, (p_functionResponse, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128
+    )
     v_functionResponse_response = o_functionResponse.get("response")
     if v_functionResponse_response is None:
         raise tw.missing((p_functionResponse, "response"))
@@ -772,7 +766,7 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "functionResponse.parts", "empty")
     node = ir.ToolResult(
         tool_call_id=v_functionResponse_id_ir,
-        name=v_functionResponse_name,
+        name=v_functionResponse_name_ir,
         result=v_functionResponse_response_result,
         is_error=v_functionResponse_response_is_error,
         parts=v_functionResponse_parts,
@@ -805,13 +799,10 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_functionResponse_id = tw.result_id_render(node.tool_call_id, ctx)
     if v_functionResponse_id is not None:
         w_functionResponse["id"] = v_functionResponse_id
-    v_functionResponse_name = node.name
-    if v_functionResponse_name is None:
-        ctx.lose(
-            (path, "name"),
-            "name is required by gemini and the input has none; add it before sending",
-        )
-    else:
+    v_functionResponse_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128, False
+    )
+    if v_functionResponse_name is not None:
         w_functionResponse["name"] = v_functionResponse_name
     v_functionResponse_response = tw.wrap_result(node.result, node.is_error, "output", "error")
     if v_functionResponse_response is not None:
@@ -849,8 +840,7 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_name = obj.get("name")
     if v_name is None:
         raise tw.missing((path, "name"))
-    if type(v_name) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128)
     v_description = obj.get("description")
     if v_description is not None and type(v_description) is not str:
         raise WrongTypeError(
@@ -867,7 +857,7 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "expected object, got " + tw._json_type(v_parametersJsonSchema),
         )
     node = ir.ToolDefinition(
-        name=v_name, description=v_description, parameters=v_parametersJsonSchema
+        name=v_name_ir, description=v_description, parameters=v_parametersJsonSchema
     )
     extra = (
         None
@@ -884,13 +874,10 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v_name = node.name
-    if v_name is None:
-        ctx.lose(
-            (path, "name"),
-            "name is required by gemini and the input has none; add it before sending",
-        )
-    else:
+    v_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128, False
+    )
+    if v_name is not None:
         out["name"] = v_name
     v_description = node.description
     if v_description is not None:

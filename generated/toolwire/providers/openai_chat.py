@@ -571,10 +571,7 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_tool_call_id = obj.get("tool_call_id")
     if v_tool_call_id is None:
         raise tw.missing((path, "tool_call_id"))
-    if type(v_tool_call_id) is not str:
-        raise WrongTypeError(
-            (path, "tool_call_id"), "expected string, got " + tw._json_type(v_tool_call_id)
-        )
+    v_tool_call_id_ir = tw.string_parse(v_tool_call_id, (path, "tool_call_id"))
     v_content = obj.get("content")
     if v_content is not None:
         v_content_result, v_content_is_error, v_content_parts, v_content_hint = (
@@ -585,7 +582,7 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_content_result, v_content_is_error, v_content_parts = None, False, None
     node = ir.ToolResult(
-        tool_call_id=v_tool_call_id,
+        tool_call_id=v_tool_call_id_ir,
         name="",
         result=v_content_result,
         is_error=v_content_is_error,
@@ -606,13 +603,10 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["role"] = "tool"
-    v_tool_call_id = node.tool_call_id
-    if v_tool_call_id is None:
-        ctx.lose(
-            (path, "tool_call_id"),
-            "tool_call_id is required by openai_chat and the input has none; add it before sending",
-        )
-    else:
+    v_tool_call_id = tw.fit_render(
+        node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "\\s\\S", None, 40, False
+    )
+    if v_tool_call_id is not None:
         out["tool_call_id"] = v_tool_call_id
     v_content = tw.text_result_render(
         node.result,
@@ -782,8 +776,7 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_id = obj.get("id")
     if v_id is None:
         raise tw.missing((path, "id"))
-    if type(v_id) is not str:
-        raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
+    v_id_ir = tw.string_parse(v_id, (path, "id"))
     v_type = obj.get("type")
     if v_type is not None and v_type != "function":
         raise UnknownVariantError(
@@ -792,10 +785,9 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_function_name = o_function.get("name")
     if v_function_name is None:
         raise tw.missing((p_function, "name"))
-    if type(v_function_name) is not str:
-        raise WrongTypeError(
-            (p_function, "name"), "expected string, got " + tw._json_type(v_function_name)
-        )
+    v_function_name_ir = tw.fit_name_parse(
+        v_function_name, (p_function, "name"), ctx, "a-zA-Z0-9_-", None, 64
+    )
     v_function_arguments = o_function.get("arguments")
     if v_function_arguments is None:
         raise tw.missing((p_function, "arguments"))
@@ -803,8 +795,8 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_function_arguments, (p_function, "arguments"), ctx
     )
     node = ir.ToolCall(
-        id=v_id,
-        name=v_function_name,
+        id=v_id_ir,
+        name=v_function_name_ir,
         arguments=v_function_arguments_arguments,
         raw_arguments=v_function_arguments_raw_arguments,
     )
@@ -824,23 +816,15 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v_id = node.id
-    if v_id is None:
-        ctx.lose(
-            (path, "id"),
-            "id is required by openai_chat and the input has none; add it before sending",
-        )
-    else:
+    v_id = tw.fit_render(node.id, "call id", (path, "id"), ctx, "\\s\\S", None, 40, False)
+    if v_id is not None:
         out["id"] = v_id
     out["type"] = "function"
     w_function = out["function"] = {}
-    v_function_name = node.name
-    if v_function_name is None:
-        ctx.lose(
-            (path, "name"),
-            "name is required by openai_chat and the input has none; add it before sending",
-        )
-    else:
+    v_function_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
+    )
+    if v_function_name is not None:
         w_function["name"] = v_function_name
     v_function_arguments = tw.render_arguments(node.arguments, node.raw_arguments)
     if v_function_arguments is not None:
@@ -871,10 +855,9 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_function_name = o_function.get("name")
     if v_function_name is None:
         raise tw.missing((p_function, "name"))
-    if type(v_function_name) is not str:
-        raise WrongTypeError(
-            (p_function, "name"), "expected string, got " + tw._json_type(v_function_name)
-        )
+    v_function_name_ir = tw.fit_name_parse(
+        v_function_name, (p_function, "name"), ctx, "a-zA-Z0-9_-", None, 64
+    )
     v_function_description = o_function.get("description")
     if v_function_description is not None and type(v_function_description) is not str:
         raise WrongTypeError(
@@ -893,7 +876,7 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             (p_function, "strict"), "expected boolean, got " + tw._json_type(v_function_strict)
         )
     node = ir.ToolDefinition(
-        name=v_function_name,
+        name=v_function_name_ir,
         description=v_function_description,
         parameters=v_function_parameters,
         strict=v_function_strict,
@@ -915,13 +898,10 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function"
     w_function = out["function"] = {}
-    v_function_name = node.name
-    if v_function_name is None:
-        ctx.lose(
-            (path, "name"),
-            "name is required by openai_chat and the input has none; add it before sending",
-        )
-    else:
+    v_function_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
+    )
+    if v_function_name is not None:
         w_function["name"] = v_function_name
     v_function_description = node.description
     if v_function_description is not None:
@@ -979,11 +959,10 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_function_name = o_function.get("name")
     if v_function_name is None:
         raise tw.missing((p_function, "name"))
-    if type(v_function_name) is not str:
-        raise WrongTypeError(
-            (p_function, "name"), "expected string, got " + tw._json_type(v_function_name)
-        )
-    node = ir.ToolChoice(mode="tool", name=v_function_name)
+    v_function_name_ir = tw.fit_name_parse(
+        v_function_name, (p_function, "name"), ctx, "a-zA-Z0-9_-", None, 64
+    )
+    node = ir.ToolChoice(mode="tool", name=v_function_name_ir)
     extra = (
         None
         if _KNOWN_tool_choice_named.issuperset(obj)
@@ -1005,13 +984,10 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function"
     w_function = out["function"] = {}
-    v_function_name = node.name
-    if v_function_name is None:
-        ctx.lose(
-            (path, "name"),
-            "name is required by openai_chat and the input has none; add it before sending",
-        )
-    else:
+    v_function_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
+    )
+    if v_function_name is not None:
         w_function["name"] = v_function_name
     if not w_function:
         del out["function"]

@@ -593,13 +593,11 @@ def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_call_id = obj.get("call_id")
     if v_call_id is None:
         raise tw.missing((path, "call_id"))
-    if type(v_call_id) is not str:
-        raise WrongTypeError((path, "call_id"), "expected string, got " + tw._json_type(v_call_id))
+    v_call_id_ir = tw.string_parse(v_call_id, (path, "call_id"))
     v_name = obj.get("name")
     if v_name is None:
         raise tw.missing((path, "name"))
-    if type(v_name) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
     v_arguments = obj.get("arguments")
     if v_arguments is None:
         raise tw.missing((path, "arguments"))
@@ -607,8 +605,8 @@ def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_arguments, (path, "arguments"), ctx
     )
     node = ir.ToolCall(
-        id=v_call_id,
-        name=v_name,
+        id=v_call_id_ir,
+        name=v_name_ir,
         arguments=v_arguments_arguments,
         raw_arguments=v_arguments_raw_arguments,
     )
@@ -629,21 +627,13 @@ def _function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function_call"
-    v_call_id = node.id
-    if v_call_id is None:
-        ctx.lose(
-            (path, "id"),
-            "call_id is required by openai_responses and the input has none; add it before sending",
-        )
-    else:
+    v_call_id = tw.fit_render(node.id, "call id", (path, "id"), ctx, "\\s\\S", None, 64, False)
+    if v_call_id is not None:
         out["call_id"] = v_call_id
-    v_name = node.name
-    if v_name is None:
-        ctx.lose(
-            (path, "name"),
-            "name is required by openai_responses and the input has none; add it before sending",
-        )
-    else:
+    v_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
+    )
+    if v_name is not None:
         out["name"] = v_name
     v_arguments = tw.render_arguments(node.arguments, node.raw_arguments)
     if v_arguments is not None:
@@ -666,8 +656,7 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_call_id = obj.get("call_id")
     if v_call_id is None:
         raise tw.missing((path, "call_id"))
-    if type(v_call_id) is not str:
-        raise WrongTypeError((path, "call_id"), "expected string, got " + tw._json_type(v_call_id))
+    v_call_id_ir = tw.string_parse(v_call_id, (path, "call_id"))
     v_output = obj.get("output")
     if v_output is None:
         raise tw.missing((path, "output"))
@@ -677,7 +666,7 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_output_hint is not None:
         hints = tw.hint(hints, "output", v_output_hint)
     node = ir.ToolResult(
-        tool_call_id=v_call_id,
+        tool_call_id=v_call_id_ir,
         name="",
         result=v_output_result,
         is_error=v_output_is_error,
@@ -700,13 +689,10 @@ def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> An
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function_call_output"
-    v_call_id = node.tool_call_id
-    if v_call_id is None:
-        ctx.lose(
-            (path, "tool_call_id"),
-            "call_id is required by openai_responses and the input has none; add it before sending",
-        )
-    else:
+    v_call_id = tw.fit_render(
+        node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "\\s\\S", None, 64, False
+    )
+    if v_call_id is not None:
         out["call_id"] = v_call_id
     v_output = tw.text_result_render(
         node.result,
@@ -758,8 +744,7 @@ def _function_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_name = obj.get("name")
     if v_name is None:
         raise tw.missing((path, "name"))
-    if type(v_name) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
     v_description = obj.get("description")
     if v_description is not None and type(v_description) is not str:
         raise WrongTypeError(
@@ -777,7 +762,7 @@ def _function_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_strict = None
         hints = tw.hint(hints, "strict", "explicit_default")
     node = ir.ToolDefinition(
-        name=v_name, description=v_description, parameters=v_parameters, strict=v_strict
+        name=v_name_ir, description=v_description, parameters=v_parameters, strict=v_strict
     )
     extra = (
         None if _KNOWN_function_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_function_tool)
@@ -793,13 +778,10 @@ def _function_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function"
-    v_name = node.name
-    if v_name is None:
-        ctx.lose(
-            (path, "name"),
-            "name is required by openai_responses and the input has none; add it before sending",
-        )
-    else:
+    v_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
+    )
+    if v_name is not None:
         out["name"] = v_name
     v_description = node.description
     if v_description is not None:
@@ -849,9 +831,8 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_name = obj.get("name")
     if v_name is None:
         raise tw.missing((path, "name"))
-    if type(v_name) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
-    node = ir.ToolChoice(mode="tool", name=v_name)
+    v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
+    node = ir.ToolChoice(mode="tool", name=v_name_ir)
     extra = (
         None
         if _KNOWN_tool_choice_named.issuperset(obj)
@@ -868,13 +849,10 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "function"
-    v_name = node.name
-    if v_name is None:
-        ctx.lose(
-            (path, "name"),
-            "name is required by openai_responses and the input has none; add it before sending",
-        )
-    else:
+    v_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
+    )
+    if v_name is not None:
         out["name"] = v_name
     if node.allowed_names:
         ctx.lose(

@@ -1,0 +1,89 @@
+"""fit_id / fit_name: call ids and tool names made valid for a provider, deterministically.
+
+A foreign id or name that already satisfies the target's rule passes unchanged. Otherwise it is
+mapped by a pure function of the original alone (so a call and its result, or a tool and its
+calls, always map to the same value): characters outside the allowed set become ``_``, and when
+the value has to be shortened (or, for fixed-length ids, always) a short hash of the original
+keeps distinct originals apart. Two originals that still map to one value within a conversion
+are an error, never a silent merge.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from .context import Context
+from .errors import NameCollisionError, WrongTypeError
+
+_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_rules: dict[tuple, tuple[re.Pattern, re.Pattern]] = {}
+
+
+def _rule(chars: str, first: str | None, max_len: int | None, exact: bool) -> tuple[re.Pattern, re.Pattern]:
+    key = (chars, first, max_len, exact)
+    rule = _rules.get(key)
+    if rule is None:
+        lo = max_len if exact else 1
+        head = f"[{first}]" if first else f"[{chars}]"
+        rest = f"[{chars}]{{0,{max_len - 1}}}" if max_len else f"[{chars}]*"
+        if exact:
+            rest = f"[{chars}]{{{lo - 1}}}"
+        rule = _rules[key] = (re.compile(f"{head}{rest}"), re.compile(f"[^{chars}]"))
+    return rule
+
+
+def _digest(value: str, size: int) -> str:
+    """``size`` base-62 characters of the SHA-256 of ``value``."""
+    n = int.from_bytes(hashlib.sha256(value.encode("utf-8")).digest()[:16], "big")
+    out = []
+    for _ in range(size):
+        n, r = divmod(n, 62)
+        out.append(_ALNUM[r])
+    return "".join(out)
+
+
+def fit(value: str, chars: str, first: str | None = None, max_len: int | None = None, exact: bool = False) -> str:
+    """``value`` if it satisfies the rule, else its deterministic valid replacement."""
+    valid, invalid = _rule(chars, first, max_len, exact)
+    if valid.fullmatch(value):
+        return value
+    if exact:  # a fixed-length id (Mistral: 9 alphanumerics) has no room but for a hash
+        return _digest(value, max_len or 9)
+    cleaned = invalid.sub("_", value)
+    if first and not re.match(f"[{first}]", cleaned):
+        cleaned = "_" + cleaned
+    if max_len and len(cleaned) > max_len:
+        cleaned = cleaned[: max_len - 7] + "_" + _digest(value, 6)
+    return cleaned
+
+
+def fit_render(value: Any, kind: str, path: Any, ctx: Context, chars: str, first: str | None, max_len: int | None, exact: bool) -> Any:
+    """Render side of fit_id / fit_name: the fitted value, checked against collisions, reported."""
+    if type(value) is not str:
+        return value
+    out = fit(value, chars, first, max_len, exact)
+    seen = ctx.fitted.get((kind, out))
+    if seen is None:
+        ctx.fitted[(kind, out)] = value
+    elif seen != value:
+        raise NameCollisionError(
+            path,
+            f"{kind}s {seen!r} and {value!r} both become {out!r} on {ctx.provider}; rename one of them",
+        )
+    if out != value:
+        ctx.lose(path, f"{kind}s that break {ctx.provider}'s rule are mapped to valid ones (e.g. {value!r} → {out!r})")
+    return out
+
+
+def fit_name_parse(value: Any, path: Any, ctx: Context, chars: str, first: str | None, max_len: int | None) -> str:
+    """Parse side of fit_name: a tool name, mapped back to the caller's original where it was fitted."""
+    if type(value) is not str:
+        raise WrongTypeError(path, "expected a string")
+    if ctx.tool_names is None:
+        return value
+    back = ctx.names_back
+    if back is None:
+        back = ctx.names_back = {fit(n, chars, first, max_len): n for n in ctx.tool_names}
+    return back.get(value, value)

@@ -1,0 +1,936 @@
+"""JSON Schema → the OpenAPI 3.0 subset of Gemini's legacy ``FunctionDeclaration.parameters``.
+
+Gemini takes tool parameters either as JSON Schema (``parametersJsonSchema``, toolwire's default) or
+as its own ``Schema`` object (``parameters``; https://ai.google.dev/api/caching#Schema, SDK type
+``google.genai.types.Schema``). That object knows: ``type`` (STRING, NUMBER, INTEGER, BOOLEAN, ARRAY,
+OBJECT, NULL), ``format``, ``title``, ``description``, ``nullable``, ``enum`` (strings only),
+``properties``, ``required``, ``propertyOrdering``, ``minProperties``/``maxProperties``, ``items``,
+``minItems``/``maxItems``, ``minLength``/``maxLength``, ``pattern``, ``minimum``/``maximum``,
+``anyOf``, ``default`` and ``example``. (The SDK type also declares ``additionalProperties``, ``ref``
+and ``defs``, but those are Vertex AI only: the SDK itself refuses ``additionalProperties`` in Gemini
+Developer API mode, and the API reference lists none of the three.)
+
+``to_openapi_schema`` rewrites a JSON Schema (draft 2020-12 / draft-07, as OpenAI and Anthropic tool
+definitions carry it) into that object:
+
+* exact rewrites, not reported: ``$ref`` inlined (local JSON pointers), ``const`` → one-value enum,
+  ``type: [X, "null"]`` and ``anyOf: [X, {type: null}]`` → X + ``nullable``, several types → ``anyOf``
+  of one schema per type (each with the keywords that apply to it), ``allOf`` merged, exclusive bounds
+  of integers → inclusive bounds, string enums marked ``format: enum`` (as the API reference asks),
+  ``examples`` → ``example``, type names in upper case (the API's ``Type`` enum);
+* lossy rewrites and drops, each reported once through ``report(path, message)`` with the input path
+  of the construct: ``oneOf`` → ``anyOf``, non-string enums → string enums, unsupported formats,
+  ``additionalProperties``, exclusive bounds of non-integers, ``not``, ``if``/``then``/``else``, ...;
+* impossible: recursive or dangling ``$ref``, enums mixing value types, schemas that accept no
+  value → ``UnsupportedError``. Malformed schemas (``properties`` not an object, ...) →
+  ``WrongTypeError``.
+
+``required``, ``properties`` (also empty nested objects), the length/size/number bounds and
+``pattern`` keep their meaning everywhere. The function is pure (stdlib only), never mutates its
+input and is deterministic.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from typing import Any, Callable
+from urllib.parse import unquote
+
+from .errors import UnsupportedError, WrongTypeError, format_path
+
+__all__ = ["to_openapi_schema", "GEMINI_SCHEMA_FIELDS"]
+
+# The fields of the Gemini API's Schema object (https://ai.google.dev/api/caching#Schema), in the
+# order they are written.
+GEMINI_SCHEMA_FIELDS = (
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "properties",
+    "required",
+    "propertyOrdering",
+    "minProperties",
+    "maxProperties",
+    "items",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "anyOf",
+    "default",
+    "example",
+)
+
+_API = "Gemini's parameters schema"
+_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
+_ANNOTATIONS = ("title", "description", "default", "example")
+# Internal (canonical) nodes keep, under this key, the input path of each keyword they hold, so a
+# report made after inlining and merging still names where the keyword was written.
+_SRC = "\x00src"
+
+# Which canonical keywords constrain values of which type (the rest are ignored for that type).
+_STRING_KW = ("minLength", "maxLength", "pattern")
+_NUMBER_KW = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+_ARRAY_KW = ("items", "minItems", "maxItems")
+_OBJECT_KW = ("properties", "required", "propertyOrdering", "minProperties", "maxProperties")
+_APPLIES = {
+    "string": frozenset(_STRING_KW + ("format", "enum")),
+    "number": frozenset(_NUMBER_KW + ("format", "enum")),
+    "integer": frozenset(_NUMBER_KW + ("format", "enum")),
+    "boolean": frozenset(("enum",)),
+    "array": frozenset(_ARRAY_KW),
+    "object": frozenset(_OBJECT_KW),
+    "null": frozenset(),
+}
+_LOWER_BOUNDS = frozenset(("minLength", "minItems", "minProperties", "minimum", "exclusiveMinimum"))
+_UPPER_BOUNDS = frozenset(("maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum"))
+
+# Formats the API reference lists per type; "enum" only together with enum values.
+_FORMATS = {"string": ("date-time",), "number": ("float", "double"), "integer": ("int32", "int64")}
+_NUMERIC_FORMATS = frozenset(("float", "double", "int32", "int64"))
+_SUPPORTED_FORMATS_TEXT = (
+    "supported: date-time (and enum) for strings, float/double for numbers, int32/int64 for integers"
+)
+
+# Keywords removed without a report: identification and comments, and the definitions that are
+# inlined wherever they are referenced.
+_SILENT = frozenset(
+    ("$schema", "$id", "id", "$comment", "$defs", "definitions", "$anchor", "$dynamicAnchor", "$vocabulary")
+)
+# Keywords handled by the node conversion itself.
+_HANDLED = frozenset(
+    ("$ref", "allOf", "anyOf", "oneOf", "type", "enum", "const", "nullable", "format", "examples")
+    + _ANNOTATIONS
+    + _STRING_KW
+    + _NUMBER_KW
+    + _ARRAY_KW
+    + _OBJECT_KW
+    + ("prefixItems", "additionalItems")
+)
+
+# Dropped keywords: keyword → (types it constrains (None: any), why / what the model may now do).
+_DROPPED_TYPED = {
+    "multipleOf": (("number", "integer"), "the model may send numbers that are not multiples of it"),
+    "uniqueItems": (("array",), "the model may repeat items"),
+    "contains": (("array",), "no item is required to match it"),
+    "minContains": (("array",), "it constrains contains, which is not supported either"),
+    "maxContains": (("array",), "it constrains contains, which is not supported either"),
+    "unevaluatedItems": (("array",), "the model may send extra items"),
+    "additionalProperties": (("object",), "the model may send keys not listed in properties"),
+    "patternProperties": (("object",), "keys matching its patterns are not constrained"),
+    "propertyNames": (("object",), "property names are not constrained"),
+    "unevaluatedProperties": (("object",), "the model may send keys not listed in properties"),
+    "dependentRequired": (("object",), "the properties it makes required are optional"),
+    "dependentSchemas": (("object",), "its conditional schemas are not applied"),
+    "dependencies": (("object",), "the properties / schemas it makes required are not applied"),
+}
+_DROPPED_ANY = {
+    "not": "values it excludes are accepted",
+    "if": "the conditional (if/then/else) is not applied",
+    "then": "the conditional (if/then/else) is not applied",
+    "else": "the conditional (if/then/else) is not applied",
+    "readOnly": "the model is not told the value is read-only",
+    "writeOnly": "the model is not told the value is write-only",
+    "deprecated": "the model is not told the property is deprecated",
+    "contentEncoding": "the model is not told how the string is encoded",
+    "contentMediaType": "the model is not told the string's media type",
+    "contentSchema": "the string's content is not constrained",
+    "discriminator": "the model is not told which property selects the alternative",
+}
+# Values of dropped keywords that constrain nothing (dropping them changes nothing): not reported.
+_HARMLESS = {
+    "uniqueItems": (False,),
+    "readOnly": (False,),
+    "writeOnly": (False,),
+    "deprecated": (False,),
+    "additionalProperties": (True, {}),
+    "unevaluatedProperties": (True, {}),
+    "unevaluatedItems": (True, {}),
+    "patternProperties": ({},),
+    "dependentRequired": ({},),
+    "dependentSchemas": ({},),
+    "dependencies": ({},),
+    "propertyNames": (True, {}),
+}
+
+# allOf of several anyOf lists is expanded to the anyOf of their combinations, up to this many.
+_MAX_ALTERNATIVES = 64
+
+
+def to_openapi_schema(schema: dict, path: object, report: Callable[[object, str], None]) -> dict:
+    """Convert the JSON Schema ``schema`` (found at ``path`` in the input) to a Gemini ``Schema``.
+
+    ``report(path, message)`` is called once per construct that is dropped or rewritten in a way
+    that changes which values the schema accepts. Raises ``UnsupportedError`` for what cannot be
+    converted (recursive or dangling ``$ref``, mixed-type enums, schemas no value satisfies) and
+    ``WrongTypeError`` for a malformed schema. Returns a new dict; ``schema`` is not modified.
+    """
+    if type(schema) is not dict:
+        raise WrongTypeError(path, f"expected a JSON Schema object, got {_json_type(schema)}")
+    converter = _Converter(schema, path, report)
+    return converter.emit(converter.convert(schema, path))
+
+
+class _Unsatisfiable(Exception):
+    """No value satisfies the constraints being combined (raised while merging, reported by the node)."""
+
+
+class _Converter:
+    def __init__(self, root: dict, root_path: object, report: Callable[[object, str], None]) -> None:
+        self.root = root
+        self.root_path = root_path
+        self._report = report
+        self._reported: set[tuple[str, str]] = set()
+        self.stack: list[str] = ["#"]  # the references being inlined (the root is "#")
+        self.inlined: dict[str, dict] = {}  # pointer → its converted (canonical) schema
+
+    def report(self, path: object, message: str) -> None:
+        key = (format_path(path), message)
+        if key not in self._reported:
+            self._reported.add(key)
+            self._report(path, message)
+
+    # ------------------------------------------------------------------ phase 1: canonical form
+    #
+    # A canonical node is a dict of: type (one JSON type name), nullable, enum (values of that type),
+    # format (as written), the type keywords (exclusive bounds as numbers), annotations, anyOf (whose
+    # siblings are only annotations and nullable), and _SRC. Nothing the target lacks survives it
+    # except enum values, formats and exclusive bounds, which depend on the final type (phase 2).
+
+    def convert(self, node: Any, path: object) -> dict:
+        if node is True:
+            return {}
+        if node is False:
+            raise UnsupportedError(path, f"the schema false accepts no value; {_API} cannot express that")
+        if type(node) is not dict:
+            raise WrongTypeError(path, f"expected a JSON Schema (object or boolean), got {_json_type(node)}")
+        for key in ("$dynamicRef", "$recursiveRef"):
+            if key in node:
+                raise UnsupportedError(
+                    (path, key), f"{key} (a dynamic reference) cannot be inlined into {_API}"
+                )
+        try:
+            parts = []
+            if "$ref" in node:
+                parts.append(self._resolve(node["$ref"], path))
+            if "allOf" in node:
+                members = _schema_list(node["allOf"], (path, "allOf"))
+                parts += [self.convert(s, ((path, "allOf"), i)) for i, s in enumerate(members)]
+            if "anyOf" in node:
+                parts.append(self._union(node["anyOf"], (path, "anyOf"), one_of=False))
+            if "oneOf" in node:
+                parts.append(self._union(node["oneOf"], (path, "oneOf"), one_of=True))
+            base = self._base(node, path)
+            if not parts:
+                return base
+            merged = parts[0]
+            for part in parts[1:]:
+                merged = self._and(merged, part, path, prefer_second=False)
+            # The node's own annotations describe this very place: they win over the referenced ones.
+            return self._and(merged, base, path, prefer_second=True)
+        except _Unsatisfiable as exc:
+            raise UnsupportedError(path, f"no value satisfies this schema: {exc}") from None
+
+    def _resolve(self, ref: Any, path: object) -> dict:
+        if type(ref) is not str:
+            raise WrongTypeError((path, "$ref"), f"expected a string, got {_json_type(ref)}")
+        if not ref.startswith("#"):
+            raise UnsupportedError(
+                path,
+                f"$ref {ref!r} points outside this schema; only local references "
+                "(#/$defs/..., #/definitions/...) can be inlined",
+            )
+        pointer = unquote(ref[1:])
+        if pointer and not pointer.startswith("/"):
+            raise UnsupportedError(
+                path, f"$ref {ref!r} names an anchor; only JSON-pointer references (#/...) can be inlined"
+            )
+        key = "#" + pointer
+        if key in self.stack:
+            cycle = " -> ".join(self.stack[self.stack.index(key) :] + [key])
+            raise UnsupportedError(
+                path,
+                f"recursive $ref {ref!r} ({cycle}): {_API} has no references, and a recursive "
+                "schema cannot be inlined (use parametersJsonSchema for it)",
+            )
+        if key in self.inlined:
+            return copy.deepcopy(self.inlined[key])
+        target: Any = self.root
+        target_path = self.root_path
+        for token in pointer.split("/")[1:] if pointer else []:
+            token = token.replace("~1", "/").replace("~0", "~")
+            if type(target) is dict and token in target:
+                target, target_path = target[token], (target_path, token)
+            elif type(target) is list and token.isdigit() and int(token) < len(target):
+                target, target_path = target[int(token)], (target_path, int(token))
+            else:
+                raise UnsupportedError(path, f"$ref {ref!r} points to nothing in this schema")
+        self.stack.append(key)
+        try:
+            converted = self.convert(target, target_path)
+        finally:
+            self.stack.pop()
+        # A schema that converted without meeting a reference on the stack has no cycle through
+        # it, so its conversion is the same wherever it is referenced.
+        self.inlined[key] = converted
+        return copy.deepcopy(converted)
+
+    def _union(self, members: Any, path: object, one_of: bool) -> dict:
+        members = _schema_list(members, path)
+        branches: list[dict] = []
+        null = False
+        for i, member in enumerate(members):
+            if member is False:  # accepts nothing: adds nothing to a union
+                continue
+            branch = self.convert(member, (path, i))
+            if branch.get("type") == "null":
+                null = True
+            elif "anyOf" in branch and not any(k in branch for k in _ANNOTATIONS):
+                null = null or branch.get("nullable") is True
+                branches += branch["anyOf"]
+            else:
+                branches.append(branch)
+        branches = _dedupe(branches)
+        if not branches:
+            if not null:
+                raise _Unsatisfiable("every alternative is false")
+            return {"type": "null"}
+        if one_of and len(branches) > 1 and not _disjoint(branches):
+            self.report(
+                path,
+                f"oneOf is not supported by {_API}; rewritten to anyOf, so a value matching "
+                "several alternatives is accepted too (exactly one becomes at least one)",
+            )
+        if len(branches) == 1:
+            union = branches[0]
+        else:
+            union = {"anyOf": branches}
+        if null:
+            union = _with_null(union)
+        return union
+
+    def _base(self, node: dict, path: object) -> dict:
+        """The node's own keywords (everything but $ref / allOf / anyOf / oneOf) in canonical form."""
+        types = _types(node, path)
+        nullable = node.get("nullable")
+        if nullable is not None and type(nullable) is not bool:
+            raise WrongTypeError((path, "nullable"), f"expected a boolean, got {_json_type(nullable)}")
+        explicit_null = "null" in types or nullable is True
+        wanted = [t for t in types if t != "null"]
+        if "number" in wanted and "integer" in wanted:
+            wanted.remove("integer")  # every integer is a number
+
+        annotations, ann_src = self._annotations(node, path)
+
+        # enum / const: the values, which also fix the type.
+        values = None
+        values_src = None
+        if "enum" in node:
+            enum = node["enum"]
+            if type(enum) is not list:
+                raise WrongTypeError((path, "enum"), f"expected an array, got {_json_type(enum)}")
+            values, values_src = _dedupe_values(enum), (path, "enum")
+        if "const" in node:
+            const = node["const"]
+            if values is not None and not any(_same_value(const, v) for v in values):
+                raise _Unsatisfiable("const is not one of the enum values")
+            values, values_src = [const], (path, "const")
+        null_ok = explicit_null
+        if values is not None:
+            null_ok = any(v is None for v in values) and (explicit_null or not types)
+            present = [v for v in values if v is not None]
+            if wanted:
+                present = [v for v in present if any(_matches(v, t) for t in wanted)]
+            kinds = {_kind(v) for v in present}
+            if "other" in kinds:
+                raise UnsupportedError(
+                    values_src,
+                    f"{values_src[1]} holds an object or array value; {_API} enums hold strings only",
+                )
+            if len(kinds) > 1:
+                raise UnsupportedError(
+                    values_src,
+                    f"{values_src[1]} mixes {' and '.join(sorted(kinds))} values; {_API} enums hold "
+                    "strings of one type only, and a client could not tell which value a string "
+                    "stands for",
+                )
+            if present:
+                kind = kinds.pop()
+                if kind == "number":
+                    integral = all(_matches(v, "integer") for v in present)
+                    if wanted:
+                        wanted = [t for t in wanted if any(_matches(v, t) for v in present)]
+                    else:
+                        wanted = ["integer" if integral else "number"]
+                else:
+                    wanted = [kind]
+            else:
+                wanted = []
+                if not null_ok:
+                    raise _Unsatisfiable(f"none of the {values_src[1]} values has the type {' or '.join(types)}")
+            values = present
+
+        # Which keywords constrain anything: those of the types a value may have.
+        typed = bool(types) or values is not None
+        active = set(wanted) if typed else set(_TYPES)
+        self._report_dropped(node, path, active)
+
+        keywords: dict[str, Any] = {}
+        src: dict[str, object] = {}
+        if "string" in active:
+            self._string_keywords(node, path, keywords, src)
+        if active & {"number", "integer"}:
+            self._number_keywords(node, path, keywords, src, active)
+        if "array" in active:
+            self._array_keywords(node, path, keywords, src)
+        if "object" in active:
+            self._object_keywords(node, path, keywords, src)
+        if "format" in node and active - {"null"}:
+            fmt = node["format"]
+            if type(fmt) is not str:
+                raise WrongTypeError((path, "format"), f"expected a string, got {_json_type(fmt)}")
+            keywords["format"], src["format"] = fmt, (path, "format")
+
+        branches = []
+        for t in wanted if typed else [None]:
+            branch: dict[str, Any] = {} if t is None else {"type": t}
+            applies = _APPLIES[t] if t is not None else None
+            for key, value in keywords.items():
+                if applies is None or key in applies:
+                    branch[key] = value
+            if values is not None:
+                branch["enum"] = [v for v in values if _matches(v, t)]
+                src["enum"] = values_src
+            branch[_SRC] = {k: src[k] for k in branch if k in src}
+            branches.append(branch)
+
+        if not branches:
+            out: dict[str, Any] = {"type": "null"}
+        elif len(branches) == 1:
+            out = branches[0]
+            if null_ok:
+                out["nullable"] = True
+        else:
+            out = {"anyOf": branches}
+            if null_ok:
+                out["nullable"] = True
+        out.update(annotations)
+        out.setdefault(_SRC, {}).update(ann_src)
+        return out
+
+    def _annotations(self, node: dict, path: object) -> tuple[dict, dict]:
+        out: dict[str, Any] = {}
+        src: dict[str, object] = {}
+        for key in ("title", "description"):
+            if key in node:
+                if type(node[key]) is not str:
+                    raise WrongTypeError((path, key), f"expected a string, got {_json_type(node[key])}")
+                out[key], src[key] = node[key], (path, key)
+        if "default" in node:
+            out["default"], src["default"] = copy.deepcopy(node["default"]), (path, "default")
+        if "example" in node:
+            out["example"], src["example"] = copy.deepcopy(node["example"]), (path, "example")
+        if "examples" in node:
+            examples = node["examples"]
+            if type(examples) is not list:
+                raise WrongTypeError((path, "examples"), f"expected an array, got {_json_type(examples)}")
+            if examples and "example" not in out:
+                out["example"], src["example"] = copy.deepcopy(examples[0]), (path, "examples")
+                if len(examples) > 1:
+                    self.report(
+                        (path, "examples"),
+                        f"{_API} holds one example; kept the first of the {len(examples)} examples",
+                    )
+            elif examples:
+                self.report((path, "examples"), f"{_API} holds one example; examples dropped (example kept)")
+        return out, src
+
+    def _report_dropped(self, node: dict, path: object, active: set[str]) -> None:
+        conditional_reported = False
+        for key, value in node.items():
+            if key in _HANDLED or key in _SILENT or key in ("$dynamicRef", "$recursiveRef"):
+                continue
+            if key in _HARMLESS and any(_same_value(value, h) for h in _HARMLESS[key]):
+                continue
+            if key in _DROPPED_TYPED:
+                types, consequence = _DROPPED_TYPED[key]
+                if not active.intersection(types):
+                    continue  # constrains only values of types this schema excludes
+                if key == "multipleOf" and active <= {"integer"} and value == 1:
+                    continue
+                self.report((path, key), f"{key} is not supported by {_API}; dropped, so {consequence}")
+            elif key in _DROPPED_ANY:
+                if key in ("if", "then", "else"):
+                    if conditional_reported:
+                        continue
+                    conditional_reported = True
+                    present = "/".join(k for k in ("if", "then", "else") if k in node)
+                    self.report(
+                        (path, key), f"{present} is not supported by {_API}; dropped, so {_DROPPED_ANY[key]}"
+                    )
+                else:
+                    self.report((path, key), f"{key} is not supported by {_API}; dropped, so {_DROPPED_ANY[key]}")
+            else:
+                self.report((path, key), f"unknown keyword {key!r} is not part of {_API}; dropped")
+
+    def _string_keywords(self, node: dict, path: object, out: dict, src: dict) -> None:
+        for key in ("minLength", "maxLength"):
+            if key in node:
+                out[key], src[key] = _count(node[key], (path, key)), (path, key)
+        if "pattern" in node:
+            if type(node["pattern"]) is not str:
+                raise WrongTypeError((path, "pattern"), f"expected a string, got {_json_type(node['pattern'])}")
+            out["pattern"], src["pattern"] = node["pattern"], (path, "pattern")
+
+    def _number_keywords(self, node: dict, path: object, out: dict, src: dict, active: set) -> None:
+        for key in ("minimum", "maximum"):
+            if key in node:
+                out[key], src[key] = _number(node[key], (path, key)), (path, key)
+        for key, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+            if key not in node:
+                continue
+            value = node[key]
+            if type(value) is bool:  # draft-04: a flag that makes minimum / maximum exclusive
+                if value and bound in out:
+                    out[key], src[key] = out.pop(bound), (path, key)
+                    del src[bound]
+            else:
+                out[key], src[key] = _number(value, (path, key)), (path, key)
+
+    def _array_keywords(self, node: dict, path: object, out: dict, src: dict) -> None:
+        for key in ("minItems", "maxItems"):
+            if key in node:
+                out[key], src[key] = _count(node[key], (path, key)), (path, key)
+        items = node.get("items")
+        if type(items) is list:  # draft-07 tuple: items per position, additionalItems for the rest
+            self._tuple(node, path, out, src, items, "items", node.get("additionalItems"), "additionalItems",
+                        "additionalItems" in node)
+        elif "prefixItems" in node:
+            prefix = node["prefixItems"]
+            if type(prefix) is not list:
+                raise WrongTypeError((path, "prefixItems"), f"expected an array, got {_json_type(prefix)}")
+            self._tuple(node, path, out, src, prefix, "prefixItems", items, "items", "items" in node)
+        elif "items" in node:
+            out["items"], src["items"] = self.convert(items, (path, "items")), (path, "items")
+
+    def _tuple(self, node, path, out, src, prefix, prefix_key, rest, rest_key, has_rest) -> None:
+        """Positional item schemas → one items schema accepting any of them (plus the rest schema)."""
+        positional = [self.convert(s, ((path, prefix_key), i)) for i, s in enumerate(prefix)]
+        max_items = out.get("maxItems")
+        if has_rest and rest is False:
+            max_items = len(positional) if max_items is None else min(max_items, len(positional))
+            out["maxItems"], src["maxItems"] = max_items, (path, rest_key)
+        alternatives: list[dict] | None = positional
+        if (max_items is None or max_items > len(positional)) and not (has_rest and rest is False):
+            if not has_rest or rest is True or rest == {}:
+                alternatives = None  # items beyond the positional ones may be anything
+            else:
+                alternatives = positional + [self.convert(rest, (path, rest_key))]
+        if alternatives is not None:
+            alternatives = _dedupe(alternatives)
+            if alternatives:
+                out["items"] = alternatives[0] if len(alternatives) == 1 else {"anyOf": alternatives}
+                src["items"] = (path, prefix_key)
+        if alternatives is None or len(alternatives) > 1:
+            self.report(
+                (path, prefix_key),
+                f"{prefix_key} (a schema per array position) is not supported by {_API}; "
+                + (
+                    "items now accept any of the positional schemas at every position"
+                    if alternatives is not None
+                    else "dropped, since items after them may be anything"
+                ),
+            )
+
+    def _object_keywords(self, node: dict, path: object, out: dict, src: dict) -> None:
+        if "properties" in node:
+            properties = node["properties"]
+            if type(properties) is not dict:
+                raise WrongTypeError((path, "properties"), f"expected an object, got {_json_type(properties)}")
+            if properties:  # no properties declared == properties: {} (which the API refuses)
+                out["properties"] = {
+                    name: self.convert(sub, ((path, "properties"), name)) for name, sub in properties.items()
+                }
+                src["properties"] = (path, "properties")
+        for key in ("required", "propertyOrdering"):
+            if key in node:
+                names = node[key]
+                if type(names) is not list or any(type(n) is not str for n in names):
+                    raise WrongTypeError((path, key), "expected an array of strings")
+                out[key], src[key] = list(names), (path, key)
+        for key in ("minProperties", "maxProperties"):
+            if key in node:
+                out[key], src[key] = _count(node[key], (path, key)), (path, key)
+
+    # ------------------------------------------------------------------ merging (allOf, $ref + siblings)
+
+    def _and(self, a: dict, b: dict, path: object, prefer_second: bool) -> dict:
+        """The canonical schema accepting what both ``a`` and ``b`` accept."""
+        first, second = (b, a) if prefer_second else (a, b)
+        annotations = {}
+        ann_src = {}
+        for key in _ANNOTATIONS:
+            for side in (first, second):
+                if key in side:
+                    annotations[key] = side[key]
+                    ann_src[key] = side.get(_SRC, {}).get(key)
+                    break
+        null_ok = _accepts_null(a) and _accepts_null(b)
+        if a.get("type") == "null" or b.get("type") == "null":
+            if not null_ok:
+                other = b if a.get("type") == "null" else a
+                raise _Unsatisfiable(f"it must be null and {_describe(other)}")
+            out: dict[str, Any] = {"type": "null"}
+        elif "anyOf" in a or "anyOf" in b:
+            left = a["anyOf"] if "anyOf" in a else [_core(a)]
+            right = b["anyOf"] if "anyOf" in b else [_core(b)]
+            if len(left) * len(right) > _MAX_ALTERNATIVES:
+                raise UnsupportedError(
+                    path,
+                    f"combining these anyOf lists (allOf) gives {len(left) * len(right)} alternatives; "
+                    f"more than {_MAX_ALTERNATIVES} are not expanded",
+                )
+            combined = []
+            for x in left:
+                for y in right:
+                    try:
+                        combined.append(self._and(x, y, path, prefer_second))
+                    except _Unsatisfiable:
+                        pass  # an alternative no value satisfies adds nothing
+            combined = _dedupe(combined)
+            if not combined:
+                raise _Unsatisfiable("no anyOf alternative is compatible with the other constraints")
+            out = combined[0] if len(combined) == 1 else {"anyOf": combined}
+            if null_ok:
+                out = _with_null(out)
+        else:
+            out = self._and_plain(a, b, path)
+            if null_ok and ("type" in out or a.get("nullable") or b.get("nullable")):
+                out["nullable"] = True
+        out.update(annotations)
+        out.setdefault(_SRC, {}).update({k: v for k, v in ann_src.items() if v is not None})
+        return out
+
+    def _and_plain(self, a: dict, b: dict, path: object) -> dict:
+        type_a, type_b = a.get("type"), b.get("type")
+        if type_a and type_b and type_a != type_b:
+            if {type_a, type_b} != {"integer", "number"}:
+                raise _Unsatisfiable(f"it must be both {type_a} and {type_b}")
+            type_a = type_b = "integer"
+        kind = type_a or type_b
+        out: dict[str, Any] = {} if kind is None else {"type": kind}
+        src = dict(b.get(_SRC, {}))
+        src.update(a.get(_SRC, {}))
+        skip = {"type", "nullable", "anyOf", _SRC, *_ANNOTATIONS}
+        for key in [*a, *(k for k in b if k not in a)]:
+            if key in skip:
+                continue
+            if key not in b:
+                out[key] = a[key]
+                continue
+            if key not in a:
+                out[key], src[key] = b[key], b[_SRC].get(key) if _SRC in b else None
+                continue
+            x, y = a[key], b[key]
+            if key == "enum":
+                common = [v for v in x if any(_same_value(v, w) for w in y)]
+                if not common:
+                    raise _Unsatisfiable("the enum lists have no value in common")
+                out[key] = common
+            elif key in _LOWER_BOUNDS:
+                out[key] = max(x, y)
+            elif key in _UPPER_BOUNDS:
+                out[key] = min(x, y)
+            elif key == "properties":
+                merged = {}
+                for name in [*x, *(n for n in y if n not in x)]:
+                    if name in x and name in y:
+                        merged[name] = self._and(x[name], y[name], ((path, "properties"), name), False)
+                    else:
+                        merged[name] = x[name] if name in x else y[name]
+                out[key] = merged
+            elif key == "items":
+                out[key] = self._and(x, y, (path, "items"), False)
+            elif key == "required":
+                out[key] = x + [n for n in y if n not in x]
+            elif key in ("pattern", "format") and x != y:
+                if key == "format" and "enum" in a or "enum" in b:
+                    out[key] = x  # the enum lists the values; the format is irrelevant
+                    continue
+                self.report(
+                    (path, "allOf"),
+                    f"the combined schemas require two {key}s ({x!r} and {y!r}); {_API} holds one, "
+                    f"so only {x!r} is kept",
+                )
+                out[key] = x
+            else:  # equal values, or propertyOrdering (the first wins)
+                out[key] = x
+        if kind is not None:
+            applies = _APPLIES[kind]
+            for key in [k for k in out if k not in applies and k != "type"]:
+                del out[key]  # constrains only values of another type
+            if "enum" in out:
+                out["enum"] = [v for v in out["enum"] if _matches(v, kind)]
+                if not out["enum"]:
+                    raise _Unsatisfiable(f"none of the enum values is of type {kind}")
+        out[_SRC] = {k: v for k, v in src.items() if k in out and v is not None}
+        return out
+
+    # ------------------------------------------------------------------ phase 2: Gemini's Schema
+
+    def emit(self, node: dict) -> dict:
+        src = node.get(_SRC, {})
+        kind = node.get("type")
+        values: dict[str, Any] = {}
+        for key, value in node.items():
+            if key in ("anyOf", _SRC):
+                continue
+            if key == "properties":
+                values[key] = {name: self.emit(sub) for name, sub in value.items()}
+            elif key == "items":
+                values[key] = self.emit(value)
+            else:
+                values[key] = value
+        if "anyOf" in node:
+            values["anyOf"] = [self.emit(branch) for branch in node["anyOf"]]
+
+        if "enum" in values:
+            kind = self._emit_enum(values, kind, src)
+        elif "format" in values:
+            self._emit_format(values, kind, src)
+        if kind in ("integer", "number", None):
+            self._emit_exclusive_bounds(values, kind, src)
+
+        if kind is not None:
+            values["type"] = kind.upper()
+        if values.get("nullable") is not True or kind == "null":
+            values.pop("nullable", None)
+        return {key: values[key] for key in GEMINI_SCHEMA_FIELDS if key in values}
+
+    def _emit_enum(self, values: dict, kind: str, src: dict) -> str:
+        enum = values["enum"]
+        if kind == "string":
+            values["format"] = "enum"
+            return kind
+        if kind == "boolean" and any(v is True for v in enum) and any(v is False for v in enum):
+            del values["enum"]  # both booleans: the enum restricts nothing
+            values.pop("format", None)
+            return kind
+        strings = [_enum_string(v, kind) for v in enum]
+        self.report(
+            src.get("enum"),
+            f"{_API} allows enum only on strings; this {kind} enum is sent as the string enum "
+            f"{strings}, so the model will send e.g. {strings[0]!r} (a string) instead of "
+            f"{json.dumps(enum[0])}",
+        )
+        for key in _NUMBER_KW + ("format",):
+            values.pop(key, None)  # the listed values say all (and these would not apply to strings)
+        values["enum"] = strings
+        values["format"] = "enum"
+        for key in ("default", "example"):
+            if key in values and _kind(values[key]) in ("number", "boolean"):
+                values[key] = _enum_string(values[key], kind)
+        return "string"
+
+    def _emit_format(self, values: dict, kind: str | None, src: dict) -> None:
+        fmt = values["format"]
+        if kind in _FORMATS and fmt in _FORMATS[kind]:
+            return
+        del values["format"]
+        if kind in ("boolean", "array", "object", "null"):
+            return  # formats describe strings and numbers only: it constrained nothing here
+        if kind in ("number", "integer") and fmt not in _NUMERIC_FORMATS and fmt != "enum":
+            return  # a string format on a number: constrained nothing
+        if kind == "string" and fmt in _NUMERIC_FORMATS:
+            return  # a number format on a string: constrained nothing
+        self.report(
+            src.get("format"),
+            f"format {fmt!r} is not supported by {_API} for "
+            f"{kind + ' values' if kind else 'untyped values'} ({_SUPPORTED_FORMATS_TEXT}); dropped",
+        )
+
+    def _emit_exclusive_bounds(self, values: dict, kind: str | None, src: dict) -> None:
+        for key, bound, inclusive, side in (
+            ("exclusiveMinimum", "minimum", lambda b: math.floor(b) + 1, max),
+            ("exclusiveMaximum", "maximum", lambda b: math.ceil(b) - 1, min),
+        ):
+            if key not in values:
+                continue
+            limit = values.pop(key)
+            if kind == "integer":  # for integers, x > b is exactly x >= floor(b) + 1
+                values[bound] = inclusive(limit) if bound not in values else side(values[bound], inclusive(limit))
+            elif bound in values and side(values[bound], limit) == values[bound] and values[bound] != limit:
+                pass  # the inclusive bound is already stricter
+            else:
+                relation = "<=" if key == "exclusiveMinimum" else ">="
+                self.report(
+                    src.get(key),
+                    f"{key} is not supported by {_API} (it has no exclusive bounds, and for "
+                    f"non-integers no inclusive bound is equivalent); dropped, so the model may send "
+                    f"values {relation} {limit}",
+                )
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if type(value) is bool:
+        return "boolean"
+    if type(value) in (int, float):
+        return "number"
+    if type(value) is str:
+        return "string"
+    if type(value) is list:
+        return "array"
+    if type(value) is dict:
+        return "object"
+    return type(value).__name__
+
+
+def _types(node: dict, path: object) -> list[str]:
+    if "type" not in node:
+        return []
+    value = node["type"]
+    names = value if type(value) is list else [value]
+    if not names or any(type(n) is not str or n not in _TYPES for n in names):
+        raise WrongTypeError(
+            (path, "type"), f"expected one of {', '.join(_TYPES)} or an array of them, got {value!r}"
+        )
+    return list(dict.fromkeys(names))
+
+
+def _schema_list(value: Any, path: object) -> list:
+    if type(value) is not list or not value:
+        raise WrongTypeError(path, "expected a non-empty array of schemas")
+    return value
+
+
+def _count(value: Any, path: object) -> int:
+    if type(value) is float and value.is_integer():
+        value = int(value)
+    if type(value) is not int or value < 0:
+        raise WrongTypeError(path, f"expected a non-negative integer, got {value!r}")
+    return value
+
+
+def _number(value: Any, path: object) -> int | float:
+    if type(value) not in (int, float):
+        raise WrongTypeError(path, f"expected a number, got {_json_type(value)}")
+    return value
+
+
+def _kind(value: Any) -> str:
+    kind = _json_type(value)
+    return "other" if kind in ("array", "object") else kind
+
+
+def _matches(value: Any, kind: str | None) -> bool:
+    if kind is None:
+        return True
+    if kind == "integer":
+        return type(value) is int or (type(value) is float and value.is_integer())
+    return _json_type(value) == kind
+
+
+def _value_key(value: Any) -> Any:
+    """JSON equality: 1 == 1.0, but true != 1."""
+    if type(value) is bool or value is None or type(value) is str:
+        return (type(value).__name__, value)
+    if type(value) in (int, float):
+        return ("number", int(value) if type(value) is float and value.is_integer() else value)
+    if type(value) is list:
+        return ("array", tuple(_value_key(v) for v in value))
+    if type(value) is dict:
+        return ("object", tuple(sorted((k, _value_key(v)) for k, v in value.items())))
+    return ("other", repr(value))
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    return _value_key(a) == _value_key(b)
+
+
+def _dedupe_values(values: list) -> list:
+    seen = set()
+    out = []
+    for value in values:
+        key = _value_key(value)
+        if key not in seen:
+            seen.add(key)
+            out.append(copy.deepcopy(value))
+    return out
+
+
+def _enum_string(value: Any, kind: str) -> str:
+    if kind == "integer" and type(value) is float:
+        value = int(value)
+    return json.dumps(value)
+
+
+def _fingerprint(node: Any) -> str:
+    def strip(value: Any) -> Any:
+        if type(value) is dict:
+            return {k: strip(v) for k, v in value.items() if k != _SRC}
+        if type(value) is list:
+            return [strip(v) for v in value]
+        return value
+
+    return json.dumps(strip(node), sort_keys=True, default=repr)
+
+
+def _dedupe(nodes: list[dict]) -> list[dict]:
+    seen = set()
+    out = []
+    for node in nodes:
+        key = _fingerprint(node)
+        if key not in seen:
+            seen.add(key)
+            out.append(node)
+    return out
+
+
+def _core(node: dict) -> dict:
+    """A canonical node without its annotations and nullability (what it constrains)."""
+    return {k: v for k, v in node.items() if k not in _ANNOTATIONS and k != "nullable"}
+
+
+def _with_null(node: dict) -> dict:
+    if node.get("type") == "null":
+        return node
+    node = dict(node)
+    node["nullable"] = True
+    return node
+
+
+def _accepts_null(node: dict) -> bool:
+    if node.get("nullable") is True or node.get("type") == "null":
+        return True
+    if "type" in node or "enum" in node:
+        return False
+    if "anyOf" in node:
+        return any(_accepts_null(branch) for branch in node["anyOf"])
+    return True
+
+
+def _disjoint(branches: list[dict]) -> bool:
+    """Whether no value can match two of the alternatives (then oneOf == anyOf)."""
+    kinds = [b.get("type") for b in branches]
+    if None in kinds or len(set(kinds)) != len(kinds):
+        return False
+    return not {"integer", "number"} <= set(kinds)
+
+
+def _describe(node: dict) -> str:
+    if "type" in node:
+        return f"of type {node['type']}"
+    return "not null"
