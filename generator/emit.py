@@ -151,8 +151,10 @@ class ProviderCompiler:
                 continue
             if len(exprs) == 1:
                 args.append(f"{fname}={exprs[0]}")
-            else:
+            elif fname in cls.required:
                 args.append(f"{fname}=[{', '.join('*(' + e + ' or ())' for e in exprs)}]")
+            else:  # an optional list stays None when no rule filled it
+                args.append(f"{fname}=tw.join_lists({', '.join(exprs)})")
         L.append(f"node = ir.{cls.name}({', '.join(args)})")
         extras = []
         for prefix in sorted(known, key=len):
@@ -442,9 +444,14 @@ class ProviderCompiler:
         if rule.select == ["rest"]:
             others = sorted({n for r in c.rules if r is not rule and r.ir == rule.ir and r.select for n in r.select} - {"rest"})
             classes = ", ".join(f"ir.{n}" for n in others)
-            return f"[x for x in {expr} if type(x) not in ({classes},)]"
+            return f"[x for x in {self._items(c, rule, expr)} if type(x) not in ({classes},)]"
         classes = ", ".join(f"ir.{n}" for n in rule.select)
-        return f"[x for x in {expr} if type(x) in ({classes},)]"
+        return f"[x for x in {self._items(c, rule, expr)} if type(x) in ({classes},)]"
+
+    def _items(self, c: Codec, rule: Rule, expr: str) -> str:
+        """An IR list to iterate: optional lists may be None."""
+        cls = self.spec.ir_classes[c.ir]
+        return expr if all(name in cls.required for name in rule.ir) else f"({expr} or ())"
 
     # --- unions ------------------------------------------------------------------------------------
 
@@ -646,6 +653,8 @@ class ProviderCompiler:
                 L.append(f"messages = layout.merge_turns(messages, {role_map})")
             else:
                 L.append(f"messages = layout.map_roles(messages, {role_map})")
+        if c.trim_prefill:
+            L.append("messages = layout.trim_prefill(messages, path, ctx)")
         part_variants = [v for v in element.variants if v.get("part_of")] if element.kind == "union" else []
         L.append("out = []")
         L.append("for i, msg in enumerate(messages):")

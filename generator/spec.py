@@ -24,7 +24,7 @@ OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type"}
 UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar"}
 VARIANT_KEYS = {"codec", "part_of", "hint_only", "when"}
 ENUM_KEYS = {"kind", "doc", "what", "parse", "render"}
-CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "hoist"}
+CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "hoist"}
 HOIST_KEYS = {"wire", "codec", "transform", "args"}
 RULE_KEYS = {
     "wire", "ir", "type", "required", "const", "emit", "codec", "list_of", "transform", "args",
@@ -115,6 +115,7 @@ class Codec:
     merge: bool = False
     reorder_results: bool = False
     require_answers: bool = False
+    trim_prefill: bool = False
     hoist: dict | None = None
     doc: str = ""
 
@@ -434,6 +435,7 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
         codec.merge = bool(cdoc.get("merge", False))
         codec.reorder_results = bool(cdoc.get("reorder_results", False))
         codec.require_answers = bool(cdoc.get("require_answers", False))
+        codec.trim_prefill = bool(cdoc.get("trim_prefill", False))
         hoist = cdoc.get("hoist")
         if hoist is not None:
             if not isinstance(hoist, dict) or "wire" not in hoist or not ({"codec", "transform"} & set(hoist)):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from toolwire.ir import Message, ToolCall, ToolResult
+from toolwire.ir import Message, TextPart, ToolCall, ToolResult
 
 from .context import Context
 from .errors import ResultCountError, UnansweredToolCallError, UnknownToolCallError
@@ -235,6 +235,21 @@ def reorder_results(messages: list[Message]) -> list[Message]:
                 msg = Message(role=msg.role, parts=parts, name=msg.name, provider_data=msg.provider_data)
         out.append(msg)
     return out
+
+
+def trim_prefill(messages: list[Message], path: Any, ctx: Context) -> list[Message]:
+    """trim_prefill: a conversation that ends with an assistant turn (a prefill) may not end in
+    whitespace (Anthropic: "final assistant content cannot end with trailing whitespace"); the last
+    text part is right-stripped, and that is reported."""
+    if not messages or messages[-1].role != "assistant" or not messages[-1].parts:
+        return messages
+    last = messages[-1]
+    part = last.parts[-1]
+    if type(part) is not TextPart or part.text == part.text.rstrip():
+        return messages
+    ctx.lose((((path, len(messages) - 1), "parts"), len(last.parts) - 1), "trailing whitespace of the final assistant turn (a prefill) removed")
+    trimmed = TextPart(text=part.text.rstrip(), provider_data=part.provider_data)
+    return [*messages[:-1], Message(role=last.role, parts=[*last.parts[:-1], trimmed], name=last.name, provider_data=last.provider_data)]
 
 
 def runs(parts: list[Any], standalone: tuple[type, ...]) -> list[tuple[bool, Any]]:

@@ -124,7 +124,11 @@ _DROPPED_TYPED = {
     "minContains": (("array",), "it constrains contains, which is not supported either"),
     "maxContains": (("array",), "it constrains contains, which is not supported either"),
     "unevaluatedItems": (("array",), "the model may send extra items"),
-    "additionalProperties": (("object",), "the model may send keys not listed in properties"),
+    "additionalProperties": (
+        ("object",),
+        "the model may send keys not listed in properties (the Gemini API takes additionalProperties "
+        "only on Vertex AI)",
+    ),
     "patternProperties": (("object",), "keys matching its patterns are not constrained"),
     "propertyNames": (("object",), "property names are not constrained"),
     "unevaluatedProperties": (("object",), "the model may send keys not listed in properties"),
@@ -169,14 +173,18 @@ def to_openapi_schema(schema: dict, path: object, report: Callable[[object, str]
     """Convert the JSON Schema ``schema`` (found at ``path`` in the input) to a Gemini ``Schema``.
 
     ``report(path, message)`` is called once per construct that is dropped or rewritten in a way
-    that changes which values the schema accepts. Raises ``UnsupportedError`` for what cannot be
+    that changes which values the schema accepts (after the conversion succeeded, sorted by path). Raises ``UnsupportedError`` for what cannot be
     converted (recursive or dangling ``$ref``, mixed-type enums, schemas no value satisfies) and
     ``WrongTypeError`` for a malformed schema. Returns a new dict; ``schema`` is not modified.
     """
     if type(schema) is not dict:
         raise WrongTypeError(path, f"expected a JSON Schema object, got {_json_type(schema)}")
-    converter = _Converter(schema, path, report)
-    return converter.emit(converter.convert(schema, path))
+    converter = _Converter(schema, path)
+    out = converter.emit(converter.convert(schema, path))
+    # Reported only once the conversion succeeded, in the order of their (formatted) paths.
+    for (_, message), where in sorted(converter.reports.items(), key=lambda item: item[0]):
+        report(where, message)
+    return out
 
 
 class _Unsatisfiable(Exception):
@@ -184,19 +192,15 @@ class _Unsatisfiable(Exception):
 
 
 class _Converter:
-    def __init__(self, root: dict, root_path: object, report: Callable[[object, str], None]) -> None:
+    def __init__(self, root: dict, root_path: object) -> None:
         self.root = root
         self.root_path = root_path
-        self._report = report
-        self._reported: set[tuple[str, str]] = set()
+        self.reports: dict[tuple[str, str], object] = {}  # (formatted path, message) → path
         self.stack: list[str] = ["#"]  # the references being inlined (the root is "#")
         self.inlined: dict[str, dict] = {}  # pointer → its converted (canonical) schema
 
     def report(self, path: object, message: str) -> None:
-        key = (format_path(path), message)
-        if key not in self._reported:
-            self._reported.add(key)
-            self._report(path, message)
+        self.reports.setdefault((format_path(path), message), path)
 
     # ------------------------------------------------------------------ phase 1: canonical form
     #
@@ -466,6 +470,8 @@ class _Converter:
                     continue  # constrains only values of types this schema excludes
                 if key == "multipleOf" and active <= {"integer"} and value == 1:
                     continue
+                if key == "additionalProperties" and value is not False:
+                    consequence = "values of keys not listed in properties are not constrained"
                 self.report((path, key), f"{key} is not supported by {_API}; dropped, so {consequence}")
             elif key in _DROPPED_ANY:
                 if key in ("if", "then", "else"):
@@ -518,6 +524,8 @@ class _Converter:
             if type(prefix) is not list:
                 raise WrongTypeError((path, "prefixItems"), f"expected an array, got {_json_type(prefix)}")
             self._tuple(node, path, out, src, prefix, "prefixItems", items, "items", "items" in node)
+        elif items is False:  # no item is valid: the array is empty
+            out["maxItems"], src["maxItems"] = 0, (path, "items")
         elif "items" in node:
             out["items"], src["items"] = self.convert(items, (path, "items")), (path, "items")
 
@@ -555,11 +563,18 @@ class _Converter:
             properties = node["properties"]
             if type(properties) is not dict:
                 raise WrongTypeError((path, "properties"), f"expected an object, got {_json_type(properties)}")
-            if properties:  # no properties declared == properties: {} (which the API refuses)
-                out["properties"] = {
-                    name: self.convert(sub, ((path, "properties"), name)) for name, sub in properties.items()
-                }
-                src["properties"] = (path, "properties")
+            converted = {}
+            for name, sub in properties.items():
+                if sub is False:
+                    self.report(
+                        ((path, "properties"), name),
+                        f"the property's schema is false (the property must be absent); {_API} cannot "
+                        "forbid a property, so it is dropped from properties",
+                    )
+                else:
+                    converted[name] = self.convert(sub, ((path, "properties"), name))
+            if converted:  # no properties declared == properties: {} (which the API refuses)
+                out["properties"], src["properties"] = converted, (path, "properties")
         for key in ("required", "propertyOrdering"):
             if key in node:
                 names = node[key]
@@ -637,7 +652,8 @@ class _Converter:
                 out[key] = a[key]
                 continue
             if key not in a:
-                out[key], src[key] = b[key], b[_SRC].get(key) if _SRC in b else None
+                out[key] = b[key]
+                src[key] = b.get(_SRC, {}).get(key)
                 continue
             x, y = a[key], b[key]
             if key == "enum":
@@ -662,7 +678,7 @@ class _Converter:
             elif key == "required":
                 out[key] = x + [n for n in y if n not in x]
             elif key in ("pattern", "format") and x != y:
-                if key == "format" and "enum" in a or "enum" in b:
+                if key == "format" and ("enum" in a or "enum" in b):
                     out[key] = x  # the enum lists the values; the format is irrelevant
                     continue
                 self.report(

@@ -166,13 +166,28 @@ def error_text(result: Any, prefix: str) -> str:
     return prefix + text
 
 
-def wrap_result(result: Any, is_error: bool, key: str, error_key: str) -> dict:
+def join_lists(*lists: list | None) -> list | None:
+    """Several rules filling one optional IR list: their items in rule order, None if none did."""
+    if all(x is None for x in lists):
+        return None
+    return [item for x in lists if x for item in x]
+
+
+def wrap_result(result: Any, is_error: bool, parts: list | None, key: str, error_key: str, path: Any, ctx: Context) -> dict:
     """wrap_in_result: a tool result for an object-result provider (Gemini ``response``).
 
     Objects pass as they are; anything else is wrapped as ``{key: value}``; an error is
     ``{error_key: value}``. An object that itself looks like a wrapper (its only key is ``key`` or
-    ``error_key``) is wrapped once more so that ``unwrap_result`` gives it back exactly.
+    ``error_key``) is wrapped once more so that ``unwrap_result`` gives it back exactly. Text parts
+    of a multimodal result (the provider's media parts take only media) become the result text.
     """
+    if parts:
+        texts = [p.text for p in parts if type(p) is TextPart]
+        if texts:
+            if result is None:
+                result = "".join(texts)
+            else:
+                ctx.lose(path, "tool result has both a result and text parts; the text parts are not sent")
     if type(result) is str and result[:1] == "{":
         # string-result providers (OpenAI, Anthropic) carry object results as JSON text
         try:
@@ -188,16 +203,16 @@ def wrap_result(result: Any, is_error: bool, key: str, error_key: str) -> dict:
     return {key: result}
 
 
-def unwrap_result(response: Any, key: str, error_key: str, path: str) -> tuple[Any, bool]:
+def unwrap_result(response: Any, key: str, error_key: str, path: str) -> tuple[Any, bool, None]:
     """Inverse of wrap_result: ``{key: v}`` → v; ``{error_key: v}`` → (v, error)."""
     if type(response) is not dict:
         raise WrongTypeError(path, f"expected an object, got {_json_type(response)}")
     if len(response) == 1:
         if key in response:
-            return response[key], False
+            return response[key], False, None
         if error_key in response:
-            return response[error_key], True
-    return response, False
+            return response[error_key], True, None
+    return response, False, None
 
 
 # --- lists and text ------------------------------------------------------------------------------

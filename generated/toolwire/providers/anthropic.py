@@ -289,6 +289,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             _text_block_from_ir,
         )
     messages = layout.merge_turns(messages, {"tool": "user"})
+    messages = layout.trim_prefill(messages, path, ctx)
     out = []
     for i, msg in enumerate(messages):
         rendered = _message_from_ir(msg, (path, i), ctx)

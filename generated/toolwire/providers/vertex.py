@@ -754,7 +754,11 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_functionResponse_response = o_functionResponse.get("response")
     if v_functionResponse_response is None:
         raise tw.missing((p_functionResponse, "response"))
-    v_functionResponse_response_result, v_functionResponse_response_is_error = tw.unwrap_result(
+    (
+        v_functionResponse_response_result,
+        v_functionResponse_response_is_error,
+        v_functionResponse_response_parts,
+    ) = tw.unwrap_result(
         v_functionResponse_response, "output", "error", (p_functionResponse, "response")
     )
     v_functionResponse_parts = o_functionResponse.get("parts")
@@ -772,7 +776,7 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         name=v_functionResponse_name_ir,
         result=v_functionResponse_response_result,
         is_error=v_functionResponse_response_is_error,
-        parts=v_functionResponse_parts,
+        parts=tw.join_lists(v_functionResponse_response_parts, v_functionResponse_parts),
     )
     extra = (
         None
@@ -805,10 +809,12 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_functionResponse_name is not None:
         w_functionResponse["name"] = v_functionResponse_name
-    v_functionResponse_response = tw.wrap_result(node.result, node.is_error, "output", "error")
+    v_functionResponse_response = tw.wrap_result(
+        node.result, node.is_error, node.parts, "output", "error", (path, "result"), ctx
+    )
     if v_functionResponse_response is not None:
         w_functionResponse["response"] = v_functionResponse_response
-    v_functionResponse_parts = node.parts
+    v_functionResponse_parts = [x for x in (node.parts or ()) if type(x) in (ir.ImagePart,)]
     if v_functionResponse_parts is not None:
         v_functionResponse_parts = [
             y
