@@ -79,12 +79,33 @@ def test_empty_arguments_become_an_empty_object():
 
 
 def test_losses_are_reported_and_strict_raises():
-    req = toolwire.to_ir({"model": "m", "max_tokens": 10, "top_k": 5, "messages": [{"role": "user", "content": "hi"}]}, provider="anthropic")
+    req = toolwire.to_ir({"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "generationConfig": {"topK": 5}}, provider="gemini")
     with pytest.warns(toolwire.ConversionWarning, match="top_k"):
-        toolwire.from_ir(req, provider="openai_chat")
+        toolwire.from_ir(req, provider="openai_chat", model="gpt-4.1")
     with pytest.raises(toolwire.LossError) as info:
-        toolwire.from_ir(req, provider="openai_chat", strict=True)
+        toolwire.from_ir(req, provider="openai_chat", strict=True, model="gpt-4.1")
     assert info.value.path == "top_k"
+
+
+def test_sampling_parameters_map_where_they_exist_and_anthropic_reports_them():
+    body = chat([{"role": "user", "content": "hi"}], temperature=0.2, top_p=0.9)
+    gemini = toolwire.convert(body, source="openai_chat", target="gemini")
+    assert gemini["generationConfig"] == {"temperature": 0.2, "topP": 0.9}
+    responses = toolwire.convert(body, source="openai_chat", target="openai_responses")
+    assert (responses["temperature"], responses["top_p"]) == (0.2, 0.9)
+    # the current Messages API (anthropic-version 2026-10-21) takes no sampling parameters
+    with pytest.warns(toolwire.ConversionWarning, match="temperature"):
+        anthropic = toolwire.convert(body, source="openai_chat", target="anthropic")
+    assert "temperature" not in anthropic and "top_p" not in anthropic
+
+
+def test_model_can_be_given_for_targets_that_need_it():
+    body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    out = toolwire.convert(body, source="gemini", target="anthropic", model="claude-sonnet-4-5")
+    assert out["model"] == "claude-sonnet-4-5"
+    req = toolwire.to_ir(body, provider="gemini")
+    assert toolwire.from_ir(req, provider="openai_chat", model="gpt-4.1")["model"] == "gpt-4.1"
+    assert req.model is None  # the caller's IR is not touched
 
 
 def test_gemini_calls_without_ids_get_deterministic_ids_and_results_pair_by_position():

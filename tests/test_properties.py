@@ -93,7 +93,8 @@ def requests(draw) -> ir.Request:
 # --- documented losses ---------------------------------------------------------------------------
 
 ERROR_AS_TEXT = {"openai_chat", "openai_responses"}  # no error flag: "Error: " + text
-NO_TOP_K = {"openai_chat", "openai_responses"}
+NO_TOP_K = {"openai_chat", "openai_responses", "anthropic"}
+NO_TEMPERATURE = {"anthropic"}  # the current Messages API takes no sampling parameters
 NO_STOP = {"openai_responses"}
 NO_PARALLEL_SWITCH = {"gemini", "vertex"}
 
@@ -109,6 +110,8 @@ def expected_after(provider: str, req: ir.Request) -> tuple[ir.Request, bool]:
                 part.result, part.is_error, lossy = "Error: " + text, False, True
     if req.top_k is not None and provider in NO_TOP_K:
         req.top_k, lossy = None, True
+    if req.temperature is not None and provider in NO_TEMPERATURE:
+        req.temperature, lossy = None, True
     if req.stop is not None and provider in NO_STOP:
         req.stop, lossy = None, True
     if provider in ID_LESS and any(type(p) is ir.ToolCall for m in req.messages for p in m.parts):

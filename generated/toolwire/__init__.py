@@ -66,9 +66,12 @@ def to_ir(
     return _api.to_ir(_registry, payload, provider, kind, strict, tool_names)
 
 
-def from_ir(obj: Any, *, provider: str, strict: bool = False) -> dict:
-    """Render an ``ir.Request`` or ``ir.Response`` as the provider's JSON body."""
-    return _api.from_ir(_registry, obj, provider, strict)
+def from_ir(obj: Any, *, provider: str, strict: bool = False, model: str | None = None) -> dict:
+    """Render an ``ir.Request`` or ``ir.Response`` as the provider's JSON body.
+
+    ``model`` names the target's model (a request converted from Gemini has none).
+    """
+    return _api.from_ir(_registry, obj, provider, strict, model)
 
 
 def convert(
@@ -79,15 +82,17 @@ def convert(
     kind: str = "request",
     strict: bool = False,
     tool_names: Any = None,
+    model: str | None = None,
 ) -> dict:
     """Convert a request (or, with ``kind="response"``, a response) body from one provider to another.
 
     What the target cannot express is reported as a ``ConversionWarning`` (``strict=True`` raises
     ``LossError`` instead). Tool names and call ids that break the target's rules are mapped to
     valid ones; to map names in the target's response back, convert it with
-    ``tool_names=[original names]``.
+    ``tool_names=[original names]``. ``model`` sets the target's model name (the source's is
+    passed through otherwise; Gemini bodies have none).
     """
-    return _api.convert(_registry, payload, source, target, kind, strict, tool_names)
+    return _api.convert(_registry, payload, source, target, kind, strict, tool_names, model)
 
 
 __all__ = [

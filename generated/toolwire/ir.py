@@ -210,6 +210,9 @@ class Usage:
     input_tokens: int | None = None
     output_tokens: int | None = None
     total_tokens: int | None = None
+    """
+    input + output when the provider does not say.
+    """
     provider_data: ProviderData | None = None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from typing import Any
 
@@ -47,9 +48,11 @@ def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bo
     return node
 
 
-def from_ir(registry: Registry, obj: Any, provider: str, strict: bool) -> dict:
+def from_ir(registry: Registry, obj: Any, provider: str, strict: bool, model: str | None = None) -> dict:
     module = registry.get(provider)
     ctx = Context(provider, strict)
+    if model is not None and isinstance(obj, (ir.Request, ir.Response)):
+        obj = dataclasses.replace(obj, model=model)  # never mutate the caller's IR
     if isinstance(obj, ir.Request):
         out = module.request_from_ir(obj, ctx)
     elif isinstance(obj, ir.Response):
@@ -61,7 +64,14 @@ def from_ir(registry: Registry, obj: Any, provider: str, strict: bool) -> dict:
 
 
 def convert(
-    registry: Registry, payload: Any, source: str, target: str, kind: str, strict: bool, tool_names: Any = None
+    registry: Registry,
+    payload: Any,
+    source: str,
+    target: str,
+    kind: str,
+    strict: bool,
+    tool_names: Any = None,
+    model: str | None = None,
 ) -> dict:
     _check_kind(kind)
     src = registry.get(source)
@@ -69,10 +79,14 @@ def convert(
     ctx = Context(source, strict, tool_names)
     if kind == "request":
         node = src.request_to_ir(payload, ctx)
+        if model is not None:
+            node.model = model
         ctx.provider = target
         out = dst.request_from_ir(node, ctx)
     else:
         node = layout.finish_response(src.response_to_ir(payload, ctx), ctx)
+        if model is not None:
+            node.model = model
         ctx.provider = target
         out = dst.response_from_ir(node, ctx)
     ctx.flush()

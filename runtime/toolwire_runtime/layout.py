@@ -282,7 +282,11 @@ def map_roles(messages: Iterable[Message], role_map: dict[str, str]) -> list[Mes
 
 
 def finish_response(resp: Any, ctx: Context) -> Any:
-    """Response invariants: calls have ids (synth_id), a turn with calls finishes as ``tool_calls``."""
+    """Response invariants: calls have ids (synth_id), a turn with calls finishes as ``tool_calls``,
+    usage has its total (input + output) when the provider left it out."""
+    usage = resp.usage
+    if usage is not None and usage.total_tokens is None and usage.input_tokens is not None and usage.output_tokens is not None:
+        usage.total_tokens = usage.input_tokens + usage.output_tokens
     msg = resp.message
     calls = [p for p in msg.parts if type(p) is ToolCall]
     if not calls:

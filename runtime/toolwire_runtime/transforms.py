@@ -369,6 +369,8 @@ def content_render(
         if hint in ("", "[]", "null"):
             return {"": "", "[]": [], "null": None}[hint]
         return {"null": None, "absent": None, "[]": []}.get(empty, empty)
+    if hint is None and form == "text":
+        return _joined_text(parts, path, ctx)
     if (hint or form) == "string" and len(parts) == 1:
         part = parts[0]
         if type(part) is TextPart and part.provider_data is None:
@@ -379,6 +381,17 @@ def content_render(
         if item is not None:
             out.append(item)
     return out
+
+
+def _joined_text(parts: list, path: Any, ctx: Context) -> str:
+    """form `text`: the content can only be one string (OpenAI ChatCompletionMessage.content)."""
+    texts = []
+    for i, part in enumerate(parts):
+        if type(part) is TextPart:
+            texts.append(part.text)
+        else:
+            ctx.lose((path, i), f"{ctx.provider} takes only text here; a {type(part).__name__} is dropped")
+    return "".join(texts)
 
 
 def _text(text: str) -> Any:

@@ -35,6 +35,10 @@ CANNOT_EXPRESS = (
     ),
     ("ImagePart.detail", "No detail level for images."),
     ("ToolDefinition.strict", "Sent as `strict` (structured tool inputs); older models ignore it."),
+    (
+        "temperature, top_p, top_k",
+        "The current Messages API (anthropic-version 2026-10-21, anthropic SDK >= 1.0) rejects sampling parameters; they are reported and not sent.",
+    ),
     ("stop as a bare string", "stop_sequences is always a list."),
 )
 
@@ -42,18 +46,7 @@ CANNOT_EXPRESS = (
 WIRE_DEFAULTS = ()
 
 _KNOWN_request = frozenset(
-    [
-        "max_tokens",
-        "messages",
-        "model",
-        "stop_sequences",
-        "system",
-        "temperature",
-        "tool_choice",
-        "tools",
-        "top_k",
-        "top_p",
-    ]
+    ["max_tokens", "messages", "model", "stop_sequences", "system", "tool_choice", "tools"]
 )
 _GROUP_CONVERSATION = frozenset([])
 _KNOWN_user_message = frozenset(["content", "role"])
@@ -148,17 +141,6 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         v_tool_choice_tool_choice, v_tool_choice_parallel_tool_calls = None, None
-    v_temperature = obj.get("temperature")
-    if v_temperature is not None and type(v_temperature) not in (int, float):
-        raise WrongTypeError(
-            (path, "temperature"), "expected number, got " + tw._json_type(v_temperature)
-        )
-    v_top_p = obj.get("top_p")
-    if v_top_p is not None and type(v_top_p) not in (int, float):
-        raise WrongTypeError((path, "top_p"), "expected number, got " + tw._json_type(v_top_p))
-    v_top_k = obj.get("top_k")
-    if v_top_k is not None and type(v_top_k) is not int:
-        raise WrongTypeError((path, "top_k"), "expected integer, got " + tw._json_type(v_top_k))
     v_stop_sequences = obj.get("stop_sequences")
     if v_stop_sequences is not None and type(v_stop_sequences) is not list:
         raise WrongTypeError(
@@ -171,9 +153,6 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         tool_choice=v_tool_choice_tool_choice,
         parallel_tool_calls=v_tool_choice_parallel_tool_calls,
         max_tokens=v_max_tokens,
-        temperature=v_temperature,
-        top_p=v_top_p,
-        top_k=v_top_k,
         stop=v_stop_sequences,
     )
     extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
@@ -228,18 +207,15 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_tool_choice is not None:
         out["tool_choice"] = v_tool_choice
-    v_temperature = node.temperature
-    if v_temperature is not None:
-        out["temperature"] = v_temperature
-    v_top_p = node.top_p
-    if v_top_p is not None:
-        out["top_p"] = v_top_p
-    v_top_k = node.top_k
-    if v_top_k is not None:
-        out["top_k"] = v_top_k
     v_stop_sequences = node.stop
     if v_stop_sequences is not None:
         out["stop_sequences"] = v_stop_sequences
+    if node.temperature is not None:
+        ctx.lose((path, "temperature"), "anthropic has no place for Request.temperature; dropped")
+    if node.top_p is not None:
+        ctx.lose((path, "top_p"), "anthropic has no place for Request.top_p; dropped")
+    if node.top_k is not None:
+        ctx.lose((path, "top_k"), "anthropic has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
@@ -990,8 +966,6 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_output_tokens = node.output_tokens
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
-    if node.total_tokens is not None:
-        ctx.lose((path, "total_tokens"), "anthropic has no place for Usage.total_tokens; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out

@@ -62,6 +62,7 @@ _KNOWN_system_message = frozenset(["content", "name", "role"])
 _KNOWN_developer_message = frozenset(["content", "name", "role"])
 _KNOWN_user_message = frozenset(["content", "name", "role"])
 _KNOWN_assistant_message = frozenset(["content", "name", "role", "tool_calls"])
+_KNOWN_response_message = frozenset(["content", "role", "tool_calls"])
 _KNOWN_tool_message = frozenset(["content", "role", "tool_call_id"])
 _KNOWN_text_part = frozenset(["text", "type"])
 _KNOWN_image_part = frozenset(["image_url", "type"])
@@ -560,6 +561,83 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     return out
 
 
+def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """ChatCompletionMessage — like an assistant message, but content is a string (or null), never parts (wire → IR Message)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "assistant":
+        raise UnknownVariantError(
+            (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
+        )
+    v_content = obj.get("content")
+    if v_content is not None:
+        v_content_ir, v_content_hint = tw.content_parse(
+            v_content, (path, "content"), ctx, _text_part_to_ir, "text"
+        )
+        if v_content_hint is not None:
+            hints = tw.hint(hints, "content", v_content_hint)
+    else:
+        v_content_ir = []
+        if "content" not in obj:
+            hints = tw.hint(hints, "content", "absent")
+    v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is not None:
+        v_tool_calls = [
+            _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
+            for i, x in enumerate(tw.expect_list(v_tool_calls, (path, "tool_calls")))
+        ]
+        if not v_tool_calls:
+            hints = tw.hint(hints, "tool_calls", "empty")
+    node = ir.Message(role="assistant", parts=[*(v_content_ir or ()), *(v_tool_calls or ())])
+    extra = (
+        None
+        if _KNOWN_response_message.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_response_message)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """ChatCompletionMessage — like an assistant message, but content is a string (or null), never parts (IR Message → wire)."""
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    out["role"] = "assistant"
+    v_content = tw.content_render(
+        [x for x in node.parts if type(x) not in (ir.ToolCall,)],
+        (hints.get("content") if hints is not None else None),
+        "null",
+        "text",
+        (path, "parts"),
+        ctx,
+        _text_part_from_ir,
+    )
+    if v_content is not None or hints is None or hints.get("content") != "absent":
+        out["content"] = v_content
+    v_tool_calls = [x for x in node.parts if type(x) in (ir.ToolCall,)]
+    if v_tool_calls is not None:
+        v_tool_calls = [
+            y
+            for y in (
+                _tool_call_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_tool_calls)
+            )
+            if y is not None
+        ]
+    if v_tool_calls:
+        out["tool_calls"] = v_tool_calls
+    elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
+        out["tool_calls"] = []
+    if node.name is not None:
+        ctx.lose((path, "name"), "openai_chat has no place for Message.name; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx)
+    return out
+
+
 def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     """tool message — one result; several in a row form one IR tool turn (group / split) (wire → IR ToolResult)."""
     if type(obj) is not dict:
@@ -1051,7 +1129,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_choices_0_message is None:
         raise tw.missing((p_choices_0, "message"))
     if v_choices_0_message is not None:
-        v_choices_0_message = _assistant_message_to_ir(
+        v_choices_0_message = _response_message_to_ir(
             v_choices_0_message, (p_choices_0, "message"), ctx
         )
     v_choices_0_finish_reason = o_choices_0.get("finish_reason")
@@ -1106,9 +1184,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     w_choices_0["index"] = 0
     v_choices_0_message = node.message
     if v_choices_0_message is not None:
-        v_choices_0_message = _assistant_message_from_ir(
-            v_choices_0_message, (path, "message"), ctx
-        )
+        v_choices_0_message = _response_message_from_ir(v_choices_0_message, (path, "message"), ctx)
     if v_choices_0_message is None:
         ctx.lose(
             (path, "message"),

@@ -76,6 +76,7 @@ _CHOICE_MODE_RENDER = {"auto": "auto", "none": "none", "required": "required"}
 _KNOWN_response = frozenset(["created_at", "id", "model", "object", "output", "status", "usage"])
 _GROUP_OUTPUT = frozenset(["assistant"])
 _KNOWN_output_message = frozenset(["content", "role", "type"])
+_KNOWN_output_text_part = frozenset(["text", "type"])
 _STATUS_PARSE = {
     "completed": "stop",
     "incomplete": "length",
@@ -929,6 +930,9 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["id"] = v_id
     out["object"] = "response"
     v_created_at = node.created
+    if v_created_at is None:
+        v_created_at = 0
+        ctx.lose((path, "created"), "created_at is required by openai_responses; sent 0")
     if v_created_at is not None:
         out["created_at"] = v_created_at
     v_status = node.finish_reason
@@ -1067,6 +1071,8 @@ def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "message"
+    out["id"] = "msg_0"  # required by the wire; restored fields override it
+    out["status"] = "completed"  # required by the wire; restored fields override it
     out["role"] = "assistant"
     v_content = tw.content_render(
         node.parts,
@@ -1092,7 +1098,7 @@ def _output_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
     if tag == "output_text":
-        return _output_text_to_ir(obj, path, ctx)
+        return _output_text_part_to_ir(obj, path, ctx)
     return ir.OpaquePart(provider=PROVIDER, data=obj)
 
 
@@ -1100,11 +1106,57 @@ def _output_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """output_part (IR → wire)."""
     t = type(node)
     if t is ir.TextPart:
-        return _output_text_from_ir(node, path, ctx)
+        return _output_text_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
     ctx.lose(path, "openai_responses cannot express " + t.__name__ + " here; dropped")
     return None
+
+
+def _output_text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """output_text of a response (annotations are required there) (wire → IR TextPart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "output_text":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'output_text'" + ", got " + repr(v_type)
+        )
+    v_text = obj.get("text")
+    if v_text is None:
+        raise tw.missing((path, "text"))
+    if type(v_text) is not str:
+        raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    node = ir.TextPart(text=v_text)
+    extra = (
+        None
+        if _KNOWN_output_text_part.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_output_text_part)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _output_text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """output_text of a response (annotations are required there) (IR TextPart → wire)."""
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    out["type"] = "output_text"
+    v_text = node.text
+    if v_text is None:
+        ctx.lose(
+            (path, "text"),
+            "text is required by openai_responses and the input has none; add it before sending",
+        )
+    else:
+        out["text"] = v_text
+    out["annotations"] = []  # required by the wire; restored fields override it
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx)
+    return out
 
 
 def _status_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -1154,9 +1206,16 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_input_tokens = node.input_tokens
     if v_input_tokens is not None:
         out["input_tokens"] = v_input_tokens
+    out["input_tokens_details"] = {
+        "cached_tokens": 0,
+        "cache_write_tokens": 0,
+    }  # required by the wire; restored fields override it
     v_output_tokens = node.output_tokens
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
+    out["output_tokens_details"] = {
+        "reasoning_tokens": 0
+    }  # required by the wire; restored fields override it
     v_total_tokens = node.total_tokens
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens

@@ -993,18 +993,6 @@ class MessageCreateRequest:
     """
     Custom text sequences that cause the model to stop generating (stop_reason stop_sequence).
     """
-    temperature: float | None = None
-    """
-    Amount of randomness (0.0 to 1.0, default 1.0). From the public API reference and anthropic-python <= 0.125.0; anthropic-python >= 1.0 (incl. 2.12.0) no longer declares it in MessageCreateParams. Newer models may reject it.
-    """
-    top_p: float | None = None
-    """
-    Nucleus sampling cutoff. From the public API reference and anthropic-python <= 0.125.0; not declared by anthropic-python >= 1.0. Newer models may reject it.
-    """
-    top_k: int | None = None
-    """
-    Only sample from the top K options for each token. From the public API reference and anthropic-python <= 0.125.0; not declared by anthropic-python >= 1.0.
-    """
     metadata: MetadataParam | None = None
     """
     Metadata about the request.

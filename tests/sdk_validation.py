@@ -1,0 +1,402 @@
+"""Check wire payloads against the official SDKs' own type definitions.
+
+``validate(provider, kind, payload)`` returns readable errors, each starting with the path of the
+offending key (``[]``: valid). Payloads are validated from their JSON text, as they go on the wire.
+
+Making the SDK types strict (pydantic 2.14):
+
+* OpenAI / Anthropic requests are TypedDicts (``*CreateParamsNonStreaming``). Out of the box
+  pydantic ignores unknown TypedDict keys and turns ``Iterable[X]`` into a lazy generator that
+  validates nothing until consumed, so almost anything passes. While the adapters are built (once,
+  at import), every TypedDict reachable from the root params gets ``__pydantic_config__ =
+  {"extra": "forbid"}`` (under the SDK's own config) and an evaluated copy of its annotations in
+  which ``Iterable[X]`` is ``List[X]``. In the same copy, response models that request unions also
+  admit (an Anthropic ``ContentBlock`` sent back; they allow extra keys) get an ``AfterValidator``
+  that fails on undeclared keys, and unions of TypedDicts that all require one ``Literal`` key with
+  disjoint values (``type``, ``role``) become discriminated unions: same payloads accepted, but an
+  error concerns one member instead of twenty. The core schema is compiled eagerly, so the SDK
+  classes are restored right away and nothing else in the process sees the patch. Validation is
+  strict (no "1024" → 1024), as these APIs are.
+* OpenAI / Anthropic responses are pydantic models with ``extra="allow"``: the validated model tree
+  is walked and every key in a ``__pydantic_extra__`` (a key the SDK does not declare) is an error.
+* Gemini (and Vertex AI, same wire format): ``google.genai.types`` models already forbid unknown
+  keys (``_common.BaseModel``: ``extra="forbid"``, camelCase aliases). The SDK has no model of the
+  REST request body; one is declared here from its part types. ``CaseInSensitiveEnum._missing_``
+  only *warns* on an unknown enum value and fabricates a member: fabricated members are located and
+  reported, and any warning the SDK emits while validating is an error. Validation is lax here, as
+  proto3 JSON (what the Gemini API speaks) accepts e.g. integers written as strings.
+
+Errors of a failed union list every member; members that plainly are not the one meant (wrong tag
+or wrong JSON kind) are dropped when another member remains (see ``_errors``).
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import enum
+import json
+import re
+import types
+import typing
+import warnings
+from typing import Any, List, Optional, Union
+
+import typing_extensions
+from google.genai import _common as genai_common
+from google.genai import types as genai
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import PydanticCustomError
+from typing_extensions import Annotated, NotRequired, ReadOnly, Required
+from typing_inspection import typing_objects
+
+from anthropic.types import Message, message_create_params
+from openai.types.chat import ChatCompletion, completion_create_params
+from openai.types.responses import Response, response_create_params
+
+__all__ = ["validate", "SDK_TYPES", "SAME_WIRE_AS"]
+
+# The SDK type each payload is checked against.
+SDK_TYPES: dict[tuple[str, str], Any] = {
+    ("openai_chat", "request"): completion_create_params.CompletionCreateParamsNonStreaming,
+    ("openai_responses", "request"): response_create_params.ResponseCreateParamsNonStreaming,
+    ("anthropic", "request"): message_create_params.MessageCreateParamsNonStreaming,
+    ("openai_chat", "response"): ChatCompletion,
+    ("openai_responses", "response"): Response,
+    ("anthropic", "response"): Message,
+    ("gemini", "response"): genai.GenerateContentResponse,
+}
+
+
+# --- strict TypedDicts ----------------------------------------------------------------------------
+
+_QUALIFIERS = (Required, NotRequired, ReadOnly)
+_MISSING = object()
+
+
+class _StrictTypedDicts:
+    """Makes every TypedDict reachable from the patched roots strict; ``restore()`` undoes it."""
+
+    def __init__(self) -> None:
+        # class → its own (__annotations__, __pydantic_config__)
+        self.originals: dict[type, tuple[Any, Any]] = {}
+        self.hints: dict[type, dict[str, Any]] = {}
+
+    def patch(self, tp: Any) -> None:
+        self._rewrite(tp)
+
+    def restore(self) -> None:
+        for cls, (annotations, config) in self.originals.items():
+            cls.__annotations__ = annotations
+            if config is not _MISSING:
+                cls.__pydantic_config__ = config
+            elif "__pydantic_config__" in cls.__dict__:
+                del cls.__pydantic_config__
+
+    def _typed_dict(self, cls: type) -> None:
+        if cls in self.originals:
+            return
+        config = cls.__dict__.get("__pydantic_config__", _MISSING)
+        self.originals[cls] = (cls.__dict__["__annotations__"], config)
+        # Evaluate now (ForwardRefs carry their defining module), keeping Required/NotRequired.
+        hints = typing_extensions.get_type_hints(cls, include_extras=True)
+        self.hints[cls] = hints  # registered before recursing: TypedDicts can be recursive
+        for name, annotation in hints.items():
+            hints[name] = self._rewrite(annotation)
+        cls.__annotations__ = hints
+        # The SDK's own config wins: anthropic declares InputSchemaTyped (a JSON Schema)
+        # extra="allow", and sets arbitrary_types_allowed where file objects are accepted.
+        cls.__pydantic_config__ = ConfigDict(
+            **{"extra": "forbid", **({} if config is _MISSING else config)}
+        )
+
+    def _rewrite(self, tp: Any) -> Any:
+        if typing_extensions.is_typeddict(tp):
+            self._typed_dict(tp)
+            return tp
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            # Request unions also admit response models (a ContentBlock sent back), which allow
+            # extra keys: make such a member fail, like a TypedDict, on keys it does not declare.
+            return Annotated[tp, AfterValidator(_no_undeclared_keys)]
+        origin, args = typing.get_origin(tp), typing.get_args(tp)
+        if origin is None or typing_objects.is_literal(origin):
+            return tp
+        if typing_objects.is_annotated(origin):
+            return Annotated[(self._rewrite(args[0]), *tp.__metadata__)]
+        new_args = tuple(self._rewrite(a) for a in args)
+        if origin is collections.abc.Iterable:
+            return List[new_args[0]]  # validated eagerly, item by item
+        if typing_objects.is_union(origin) or origin is types.UnionType:
+            return self._union(new_args)
+        if origin in _QUALIFIERS:
+            return origin[new_args[0]]
+        if new_args == args:
+            return tp
+        return tp.copy_with(new_args) if hasattr(tp, "copy_with") else origin[new_args]
+
+    def _union(self, members: tuple[Any, ...]) -> Any:
+        typed_dicts = [m for m in members if typing_extensions.is_typeddict(m)]
+        others = [m for m in members if not typing_extensions.is_typeddict(m)]
+        tag = self._tag(typed_dicts) if len(typed_dicts) > 1 else None
+        if tag is None:
+            return Union[members]
+        tagged = Annotated[Union[tuple(typed_dicts)], Field(discriminator=tag)]
+        return Union[(*others, tagged)] if others else tagged
+
+    def _tag(self, typed_dicts: list[type]) -> Optional[str]:
+        """A key every member requires as a Literal, with no value shared by two members."""
+        literals = [self._required_literals(cls) for cls in typed_dicts]
+        shared = set.intersection(*(set(x) for x in literals))
+        for key in sorted(shared, key=lambda k: (k != "type", k)):  # "type" first
+            values = [value for x in literals for value in x[key]]
+            if len(values) == len(set(values)):
+                return key
+        return None
+
+    def _required_literals(self, cls: type) -> dict[str, tuple]:
+        out = {}
+        for name, annotation in self.hints[cls].items():
+            qualifier = typing.get_origin(annotation)
+            if qualifier is Required or (cls.__total__ and qualifier is not NotRequired):
+                inner = typing.get_args(annotation)[0] if qualifier in _QUALIFIERS else annotation
+                if typing_objects.is_literal(typing.get_origin(inner)):
+                    out[name] = typing.get_args(inner)
+        return out
+
+
+def _request_adapters() -> dict[str, TypeAdapter]:
+    roots = {p: t for (p, k), t in SDK_TYPES.items() if k == "request" and p != "gemini"}
+    strict = _StrictTypedDicts()
+    try:
+        for root in roots.values():
+            strict.patch(root)
+        # TypeAdapter compiles the validator now; it does not look at the classes again.
+        adapters = {provider: TypeAdapter(root) for provider, root in roots.items()}
+    finally:
+        strict.restore()
+    # A deferred (incomplete) adapter would be built later, from the restored, lax classes.
+    assert all(adapter.pydantic_complete for adapter in adapters.values())
+    return adapters
+
+
+# --- Gemini ---------------------------------------------------------------------------------------
+
+
+class GeminiGenerateContentRequest(genai_common.BaseModel):
+    """The REST ``models.generateContent`` body, from the SDK's own part types
+    (https://ai.google.dev/api/generate-content#request-body). ``extra="forbid"``, camelCase."""
+
+    contents: list[genai.Content]
+    system_instruction: Optional[genai.Content] = None
+    tools: Optional[list[genai.Tool]] = None
+    tool_config: Optional[genai.ToolConfig] = None
+    generation_config: Optional[genai.GenerationConfig] = None
+    safety_settings: Optional[list[genai.SafetySetting]] = None
+    cached_content: Optional[str] = None
+
+
+SDK_TYPES[("gemini", "request")] = GeminiGenerateContentRequest
+
+# GenerateContentResponse fields the SDK fills in itself; they are not part of the REST body.
+_GEMINI_SDK_ONLY = {
+    "sdkHttpResponse",
+    "sdk_http_response",
+    "automaticFunctionCallingHistory",
+    "automatic_function_calling_history",
+    "parsed",
+}
+
+
+def _gemini_checks(model: BaseModel, payload: Any) -> tuple[list[str], set[str]]:
+    """Errors the SDK does not raise, and the SDK warnings they account for."""
+    errors, explained = [], set()
+    if isinstance(model, genai.GenerateContentResponse):
+        errors += [
+            f"{key}: SDK-side field, not in the REST response"
+            for key in payload
+            if key in _GEMINI_SDK_ONLY
+        ]
+    for path, value in _walk(model, ""):
+        if isinstance(value, enum.Enum) and value._name_ not in type(value).__members__:
+            # The message CaseInSensitiveEnum._missing_ warns with.
+            explained.add(f"{value._value_} is not a valid {type(value).__name__}")
+            errors.append(
+                f"{path}: {value._value_!r} is not a valid {type(value).__name__} "
+                f"(expected one of {', '.join(type(value).__members__)})"
+            )
+        # The SDK types Content.role as str; the API reference documents the two values it takes.
+        if isinstance(value, genai.Content) and value.role not in (None, "user", "model"):
+            errors.append(f"{path}.role: {value.role!r}: Content.role must be 'user' or 'model'")
+    return errors, explained
+
+
+# --- validation -----------------------------------------------------------------------------------
+
+
+def _walk(node: Any, path: str):
+    """(path, value) for every value in a validated model tree; paths use wire (alias) names."""
+    yield path, node
+    if isinstance(node, BaseModel):
+        for name, field in type(node).model_fields.items():
+            value = getattr(node, name)
+            if value is not None:
+                yield from _walk(value, f"{path}.{field.alias or name}".lstrip("."))
+    elif isinstance(node, (list, tuple)):
+        for i, item in enumerate(node):
+            yield from _walk(item, f"{path}[{i}]")
+    elif isinstance(node, dict):
+        for key, item in node.items():
+            yield from _walk(item, f"{path}.{key}".lstrip("."))
+
+
+def _no_undeclared_keys(model: BaseModel) -> BaseModel:
+    if errors := _undeclared_keys(model):
+        raise PydanticCustomError("undeclared_keys", "{errors}", {"errors": "; ".join(errors)})
+    return model
+
+
+def _undeclared_keys(model: BaseModel) -> list[str]:
+    return [
+        f"{path + '.' if path else ''}{key}: key not declared by {type(node).__name__}"
+        for path, node in _walk(model, "")
+        if isinstance(node, BaseModel)
+        for key in (node.__pydantic_extra__ or {})
+    ]
+
+
+# Keys whose Literal value tells union members apart. (OpenAI's response models declare their
+# discriminators in SDK-only metadata that pydantic does not see: their unions are "smart".)
+_TAG_KEYS = {"type", "role", "object"}
+
+
+def _errors(exc: ValidationError, payload: Any) -> list[str]:
+    """Readable errors, each with its path in the payload.
+
+    A failed union reports every member. Members that plainly are not the one the payload meant
+    (the tag key does not match, the value is the wrong JSON kind, or the member is itself a union
+    of such) are dropped, unless every member of the union is; what remains is deduplicated."""
+    located = [
+        (error, *_split_loc(payload, error["loc"], error["type"] == "missing"))
+        for error in exc.errors()
+    ]
+
+    members: dict[tuple, set] = {}  # union (loc up to its member label) → member labels
+    rejected: set[tuple] = set()  # member (loc up to and including its label)
+    for error, _, labels in located:
+        loc, kind = error["loc"], error["type"]
+        for i in labels:
+            members.setdefault(loc[:i], set()).add(loc[i])
+        if labels and labels[-1] == len(loc) - 1 and kind.endswith("_type"):
+            rejected.add(loc)
+        if (
+            labels
+            and labels[-1] == len(loc) - 2
+            and loc[-1] in _TAG_KEYS
+            and kind == "literal_error"
+        ):
+            rejected.add(loc[:-1])
+    dead = set()  # unions all of whose members are rejected: nothing to choose from, keep them all
+    for union in sorted(members, key=len, reverse=True):  # innermost first
+        if all(union + (m,) in rejected for m in members[union]):
+            dead.add(union)
+            rejected.add(union)  # a member that is itself a dead union is rejected in its parent
+
+    via: dict[str, list[str]] = {}
+    for error, path, labels in located:
+        loc = error["loc"]
+        if any(loc[: i + 1] in rejected and loc[:i] not in dead for i in labels):
+            continue
+        text = f"{path or '<root>'}: {error['msg']}"
+        if error["type"] not in ("missing", "extra_forbidden", "undeclared_keys"):
+            text += f" (got {json.dumps(error['input'], default=str)[:80]})"
+        # Class names and tag values say which member an error is about; drop generic type labels.
+        names = [_label(loc[i]) for i in labels if _label(loc[i])]
+        via.setdefault(text, []).append(" > ".join(names))
+    return [text + _via(names) for text, names in via.items()]
+
+
+def _split_loc(payload: Any, loc: tuple, missing: bool) -> tuple[str, list[int]]:
+    """The payload path of an error, and which loc items are union-member labels pydantic inserted.
+    An item can read as both (tag "text" of a text block that has a "text" key): the reading that
+    follows the payload furthest wins. ``missing``: the last item is a key the payload lacks."""
+    memo: dict[tuple[int, int], tuple[int, str, list[int]]] = {}
+
+    def best(node: Any, i: int) -> tuple[int, str, list[int]]:  # (keys followed, path, labels)
+        if i == len(loc):
+            return 0, "", []
+        if (id(node), i) not in memo:
+            item, options = loc[i], []
+            if isinstance(node, list) and isinstance(item, int) and 0 <= item < len(node):
+                n, path, labels = best(node[item], i + 1)
+                options.append((n + 1, f"[{item}]{path}", labels))
+            elif (
+                isinstance(node, dict)
+                and isinstance(item, str)
+                and (item in node or missing and i == len(loc) - 1)
+            ):
+                n, path, labels = best(node.get(item), i + 1)
+                options.append((n + 1, f".{item}{path}", labels))
+            n, path, labels = best(node, i + 1)
+            options.append((n, path, [i, *labels]))
+            memo[id(node), i] = max(options, key=lambda option: option[0])  # ties: the key reading
+        return memo[id(node), i]
+
+    _, path, labels = best(payload, 0)
+    return path.lstrip("."), labels
+
+
+def _label(item: Any) -> str:
+    """A union-member label as a name: "ToolUseBlock" for "function-after[f(), ToolUseBlock]", and
+    nothing for generic ones such as "list[union[...]]"."""
+    if match := re.fullmatch(r"function-\w+\[[^,\[\]]*, (\w+)\]", str(item)):
+        return match[1]
+    return "" if "[" in str(item) else str(item)
+
+
+def _via(names: list[str]) -> str:
+    names = list(dict.fromkeys(n for n in names if n))
+    if len(names) > 6:
+        names = [*names[:5], f"… {len(names) - 5} more"]
+    return f" [via {' | '.join(names)}]" if names else ""
+
+
+_REQUEST_ADAPTERS = _request_adapters()
+
+# Providers that speak another's wire format. Vertex AI generateContent takes and returns the Gemini
+# REST JSON; google-genai's types serve both backends (spec/providers/vertex.yaml: extends gemini).
+SAME_WIRE_AS = {"vertex": "gemini"}
+
+
+def _validate(family: str, kind: str, text: str) -> Any:
+    if family == "gemini":
+        # Lax: proto3 JSON, which the Gemini API speaks, accepts e.g. integers written as strings.
+        return SDK_TYPES[family, kind].model_validate_json(text)
+    if kind == "request":
+        return _REQUEST_ADAPTERS[family].validate_json(text, strict=True)
+    return SDK_TYPES[family, kind].model_validate_json(text, strict=True)
+
+
+def validate(provider: str, kind: str, payload: Any) -> list[str]:
+    """Errors of ``payload``, a ``kind`` ("request", "response") body of ``provider``."""
+    family = SAME_WIRE_AS.get(provider, provider)
+    if (family, kind) not in SDK_TYPES:
+        raise ValueError(f"no SDK type known for a {provider} {kind}")
+    try:
+        text = json.dumps(payload, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        return [f"<root>: not JSON: {exc}"]
+    errors, explained = [], set()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = _validate(family, kind, text)
+        except ValidationError as exc:
+            errors = _errors(exc, payload)
+        else:
+            if family == "gemini":
+                errors, explained = _gemini_checks(result, payload)
+            elif isinstance(result, BaseModel):
+                errors = _undeclared_keys(result)
+    # A warning is the SDK accepting something it does not know (CaseInSensitiveEnum): an error.
+    return errors + [
+        f"<root>: SDK warning: {w.message}" for w in caught if str(w.message) not in explained
+    ]
