@@ -579,10 +579,12 @@ class ProviderCompiler:
             f"_{c.name}_to_ir", f"enum_map: {c.what} (wire → IR).",
             [f"return tw.enum_parse(_{n}_PARSE, obj, path, {py(c.what)})"],
         )
-        self.fn(
-            f"_{c.name}_from_ir", f"enum_map: {c.what} (IR → wire).",
-            [f"return tw.enum_render(_{n}_RENDER, node, path, {py(c.what)}, ctx)"],
-        )
+        render = [f"return tw.enum_render(_{n}_RENDER, node, path, {py(c.what)}, ctx)"]
+        if c.approximate:
+            self.const(f"_{n}_APPROXIMATE = frozenset({py(sorted(c.approximate))})")
+            render.insert(0, f"if node in _{n}_APPROXIMATE:")
+            render.insert(1, f"    tw.enum_approximate(_{n}_RENDER, node, path, {py(c.what)}, ctx)")
+        self.fn(f"_{c.name}_from_ir", f"enum_map: {c.what} (IR → wire).", render)
 
     # --- conversations -------------------------------------------------------------------------
 
@@ -653,6 +655,8 @@ class ProviderCompiler:
                 L.append(f"messages = layout.merge_turns(messages, {role_map})")
             else:
                 L.append(f"messages = layout.map_roles(messages, {role_map})")
+        if c.drop_empty_text:
+            L.append("messages = layout.drop_empty_text(messages)")
         if c.trim_prefill:
             L.append("messages = layout.trim_prefill(messages, path, ctx)")
         part_variants = [v for v in element.variants if v.get("part_of")] if element.kind == "union" else []

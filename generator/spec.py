@@ -23,8 +23,8 @@ CODEC_KINDS = {"object", "union", "enum", "conversation"}
 OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type"}
 UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar"}
 VARIANT_KEYS = {"codec", "part_of", "hint_only", "when"}
-ENUM_KEYS = {"kind", "doc", "what", "parse", "render"}
-CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "hoist"}
+ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate"}
+CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist"}
 HOIST_KEYS = {"wire", "codec", "transform", "args"}
 RULE_KEYS = {
     "wire", "ir", "type", "required", "const", "emit", "codec", "list_of", "transform", "args",
@@ -115,7 +115,9 @@ class Codec:
     merge: bool = False
     reorder_results: bool = False
     require_answers: bool = False
+    approximate: list = field(default_factory=list)  # enum: IR values whose rendering is reported
     trim_prefill: bool = False
+    drop_empty_text: bool = False
     hoist: dict | None = None
     doc: str = ""
 
@@ -426,6 +428,10 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
         codec.what = str(cdoc.get("what", name))
         codec.parse_table = dict(cdoc.get("parse") or {})
         codec.render_table = dict(cdoc.get("render") or {})
+        codec.approximate = [str(v) for v in (cdoc.get("approximate") or [])]
+        for value in codec.approximate:
+            if value not in codec.render_table:
+                errors.at(cdoc, "approximate", f"codec {name!r}: approximate value {value!r} is not rendered (add it to 'render')")
         if not codec.parse_table or not codec.render_table:
             errors.at(cdoc, None, f"codec {name!r}: an enum needs both 'parse' (wire → IR) and 'render' (IR → wire)")
     else:
@@ -436,6 +442,7 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
         codec.reorder_results = bool(cdoc.get("reorder_results", False))
         codec.require_answers = bool(cdoc.get("require_answers", False))
         codec.trim_prefill = bool(cdoc.get("trim_prefill", False))
+        codec.drop_empty_text = bool(cdoc.get("drop_empty_text", False))
         hoist = cdoc.get("hoist")
         if hoist is not None:
             if not isinstance(hoist, dict) or "wire" not in hoist or not ({"codec", "transform"} & set(hoist)):

@@ -237,6 +237,20 @@ def reorder_results(messages: list[Message]) -> list[Message]:
     return out
 
 
+def drop_empty_text(messages: list[Message]) -> list[Message]:
+    """drop_empty_text: empty text parts are left out (Anthropic: "text content blocks must be
+    non-empty"); they say nothing, so nothing is reported. An OpenAI ``content: ""`` beside tool
+    calls is the usual source."""
+    out = messages
+    for i, msg in enumerate(messages):
+        if any(type(p) is TextPart and p.text == "" for p in msg.parts):
+            if out is messages:
+                out = list(messages)
+            parts = [p for p in msg.parts if not (type(p) is TextPart and p.text == "")]
+            out[i] = Message(role=msg.role, parts=parts, name=msg.name, provider_data=msg.provider_data)
+    return out
+
+
 def trim_prefill(messages: list[Message], path: Any, ctx: Context) -> list[Message]:
     """trim_prefill: a conversation that ends with an assistant turn (a prefill) may not end in
     whitespace (Anthropic: "final assistant content cannot end with trailing whitespace"); the last

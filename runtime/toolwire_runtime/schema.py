@@ -1,26 +1,27 @@
 """JSON Schema → the OpenAPI 3.0 subset of Gemini's legacy ``FunctionDeclaration.parameters``.
 
-Gemini takes tool parameters either as JSON Schema (``parametersJsonSchema``, toolwire's default) or
-as its own ``Schema`` object (``parameters``; https://ai.google.dev/api/caching#Schema, SDK type
-``google.genai.types.Schema``). That object knows: ``type`` (STRING, NUMBER, INTEGER, BOOLEAN, ARRAY,
-OBJECT, NULL), ``format``, ``title``, ``description``, ``nullable``, ``enum`` (strings only),
-``properties``, ``required``, ``propertyOrdering``, ``minProperties``/``maxProperties``, ``items``,
-``minItems``/``maxItems``, ``minLength``/``maxLength``, ``pattern``, ``minimum``/``maximum``,
-``anyOf``, ``default`` and ``example``. (The SDK type also declares ``additionalProperties``, ``ref``
-and ``defs``, but those are Vertex AI only: the SDK itself refuses ``additionalProperties`` in Gemini
-Developer API mode, and the API reference lists none of the three.)
+Gemini takes tool parameters either as JSON Schema (``parametersJsonSchema``, toolwire's default)
+or as its own ``Schema`` object (``parameters``; https://ai.google.dev/api/caching#Schema, SDK type
+``google.genai.types.Schema``). That object knows: ``type`` (STRING, NUMBER, INTEGER, BOOLEAN,
+ARRAY, OBJECT, NULL), ``format``, ``title``, ``description``, ``nullable``, ``enum`` (strings
+only), ``properties``, ``required``, ``propertyOrdering``, ``minProperties``/``maxProperties``,
+``items``, ``minItems``/``maxItems``, ``minLength``/``maxLength``, ``pattern``,
+``minimum``/``maximum``, ``anyOf``, ``default`` and ``example``. (The SDK type also declares
+``additionalProperties``, ``ref`` and ``defs``, but those are Vertex AI only: the SDK itself refuses
+``additionalProperties`` in Gemini Developer API mode, and the API reference lists none of them.)
 
-``to_openapi_schema`` rewrites a JSON Schema (draft 2020-12 / draft-07, as OpenAI and Anthropic tool
-definitions carry it) into that object:
+``to_openapi_schema`` rewrites a JSON Schema (draft 2020-12 / draft-07, as OpenAI and Anthropic
+tool definitions carry it) into that object:
 
-* exact rewrites, not reported: ``$ref`` inlined (local JSON pointers), ``const`` → one-value enum,
-  ``type: [X, "null"]`` and ``anyOf: [X, {type: null}]`` → X + ``nullable``, several types → ``anyOf``
-  of one schema per type (each with the keywords that apply to it), ``allOf`` merged, exclusive bounds
-  of integers → inclusive bounds, string enums marked ``format: enum`` (as the API reference asks),
-  ``examples`` → ``example``, type names in upper case (the API's ``Type`` enum);
-* lossy rewrites and drops, each reported once through ``report(path, message)`` with the input path
-  of the construct: ``oneOf`` → ``anyOf``, non-string enums → string enums, unsupported formats,
-  ``additionalProperties``, exclusive bounds of non-integers, ``not``, ``if``/``then``/``else``, ...;
+* exact rewrites, not reported: ``$ref`` inlined (local JSON pointers), ``const`` → one-value
+  enum, ``type: [X, "null"]`` and ``anyOf: [X, {type: null}]`` → X + ``nullable``, several types
+  → ``anyOf`` of one schema per type (each with the keywords that apply to it), ``allOf`` merged,
+  exclusive bounds of integers → inclusive bounds, string enums marked ``format: enum`` (as the
+  API reference asks), ``examples`` → ``example``, type names in upper case (the ``Type`` enum);
+* lossy rewrites and drops, each reported once through ``report(path, message)`` with the input
+  path of the construct: ``oneOf`` → ``anyOf``, non-string enums → string enums, unsupported
+  formats, ``additionalProperties``, exclusive bounds of non-integers, ``not``, ``if``/``then``/
+  ``else``, ...;
 * impossible: recursive or dangling ``$ref``, enums mixing value types, schemas that accept no
   value → ``UnsupportedError``. Malformed schemas (``properties`` not an object, ...) →
   ``WrongTypeError``.
@@ -97,13 +98,24 @@ _UPPER_BOUNDS = frozenset(("maxLength", "maxItems", "maxProperties", "maximum", 
 _FORMATS = {"string": ("date-time",), "number": ("float", "double"), "integer": ("int32", "int64")}
 _NUMERIC_FORMATS = frozenset(("float", "double", "int32", "int64"))
 _SUPPORTED_FORMATS_TEXT = (
-    "supported: date-time (and enum) for strings, float/double for numbers, int32/int64 for integers"
+    "supported: date-time (and enum) for strings, float/double for numbers, "
+    "int32/int64 for integers"
 )
 
 # Keywords removed without a report: identification and comments, and the definitions that are
 # inlined wherever they are referenced.
 _SILENT = frozenset(
-    ("$schema", "$id", "id", "$comment", "$defs", "definitions", "$anchor", "$dynamicAnchor", "$vocabulary")
+    (
+        "$schema",
+        "$id",
+        "id",
+        "$comment",
+        "$defs",
+        "definitions",
+        "$anchor",
+        "$dynamicAnchor",
+        "$vocabulary",
+    )
 )
 # Keywords handled by the node conversion itself.
 _HANDLED = frozenset(
@@ -118,7 +130,10 @@ _HANDLED = frozenset(
 
 # Dropped keywords: keyword → (types it constrains (None: any), why / what the model may now do).
 _DROPPED_TYPED = {
-    "multipleOf": (("number", "integer"), "the model may send numbers that are not multiples of it"),
+    "multipleOf": (
+        ("number", "integer"),
+        "the model may send numbers that are not multiples of it",
+    ),
     "uniqueItems": (("array",), "the model may repeat items"),
     "contains": (("array",), "no item is required to match it"),
     "minContains": (("array",), "it constrains contains, which is not supported either"),
@@ -126,8 +141,8 @@ _DROPPED_TYPED = {
     "unevaluatedItems": (("array",), "the model may send extra items"),
     "additionalProperties": (
         ("object",),
-        "the model may send keys not listed in properties (the Gemini API takes additionalProperties "
-        "only on Vertex AI)",
+        "the model may send keys not listed in properties (the Gemini API takes "
+        "additionalProperties only on Vertex AI)",
     ),
     "patternProperties": (("object",), "keys matching its patterns are not constrained"),
     "propertyNames": (("object",), "property names are not constrained"),
@@ -173,9 +188,10 @@ def to_openapi_schema(schema: dict, path: object, report: Callable[[object, str]
     """Convert the JSON Schema ``schema`` (found at ``path`` in the input) to a Gemini ``Schema``.
 
     ``report(path, message)`` is called once per construct that is dropped or rewritten in a way
-    that changes which values the schema accepts (after the conversion succeeded, sorted by path). Raises ``UnsupportedError`` for what cannot be
-    converted (recursive or dangling ``$ref``, mixed-type enums, schemas no value satisfies) and
-    ``WrongTypeError`` for a malformed schema. Returns a new dict; ``schema`` is not modified.
+    that changes which values the schema accepts (once the conversion succeeded, sorted by path).
+    Raises ``UnsupportedError`` for what cannot be converted (recursive or dangling ``$ref``,
+    mixed-type enums, schemas no value satisfies) and ``WrongTypeError`` for a malformed schema.
+    Returns a new dict; ``schema`` is not modified.
     """
     if type(schema) is not dict:
         raise WrongTypeError(path, f"expected a JSON Schema object, got {_json_type(schema)}")
@@ -188,7 +204,7 @@ def to_openapi_schema(schema: dict, path: object, report: Callable[[object, str]
 
 
 class _Unsatisfiable(Exception):
-    """No value satisfies the constraints being combined (raised while merging, reported by the node)."""
+    """No value satisfies the constraints being combined (reported by the node being converted)."""
 
 
 class _Converter:
@@ -204,18 +220,23 @@ class _Converter:
 
     # ------------------------------------------------------------------ phase 1: canonical form
     #
-    # A canonical node is a dict of: type (one JSON type name), nullable, enum (values of that type),
-    # format (as written), the type keywords (exclusive bounds as numbers), annotations, anyOf (whose
-    # siblings are only annotations and nullable), and _SRC. Nothing the target lacks survives it
-    # except enum values, formats and exclusive bounds, which depend on the final type (phase 2).
+    # A canonical node is a dict of: type (one JSON type name), nullable, enum (values of that
+    # type), format (as written), the type keywords (exclusive bounds as numbers), annotations,
+    # anyOf (whose siblings are only annotations and nullable), and _SRC. Nothing the target
+    # lacks survives it except enum values, formats and exclusive bounds, which depend on the
+    # final type (phase 2).
 
     def convert(self, node: Any, path: object) -> dict:
         if node is True:
             return {}
         if node is False:
-            raise UnsupportedError(path, f"the schema false accepts no value; {_API} cannot express that")
+            raise UnsupportedError(
+                path, f"the schema false accepts no value; {_API} cannot express that"
+            )
         if type(node) is not dict:
-            raise WrongTypeError(path, f"expected a JSON Schema (object or boolean), got {_json_type(node)}")
+            raise WrongTypeError(
+                path, f"expected a JSON Schema (object or boolean), got {_json_type(node)}"
+            )
         for key in ("$dynamicRef", "$recursiveRef"):
             if key in node:
                 raise UnsupportedError(
@@ -238,7 +259,7 @@ class _Converter:
             merged = parts[0]
             for part in parts[1:]:
                 merged = self._and(merged, part, path, prefer_second=False)
-            # The node's own annotations describe this very place: they win over the referenced ones.
+            # The node's own annotations describe this very place: they win over referenced ones.
             return self._and(merged, base, path, prefer_second=True)
         except _Unsatisfiable as exc:
             raise UnsupportedError(path, f"no value satisfies this schema: {exc}") from None
@@ -255,7 +276,9 @@ class _Converter:
         pointer = unquote(ref[1:])
         if pointer and not pointer.startswith("/"):
             raise UnsupportedError(
-                path, f"$ref {ref!r} names an anchor; only JSON-pointer references (#/...) can be inlined"
+                path,
+                f"$ref {ref!r} names an anchor; only JSON-pointer references (#/...) can be "
+                "inlined",
             )
         key = "#" + pointer
         if key in self.stack:
@@ -322,11 +345,13 @@ class _Converter:
         return union
 
     def _base(self, node: dict, path: object) -> dict:
-        """The node's own keywords (everything but $ref / allOf / anyOf / oneOf) in canonical form."""
+        """The node's own keywords (all but $ref / allOf / anyOf / oneOf) in canonical form."""
         types = _types(node, path)
         nullable = node.get("nullable")
         if nullable is not None and type(nullable) is not bool:
-            raise WrongTypeError((path, "nullable"), f"expected a boolean, got {_json_type(nullable)}")
+            raise WrongTypeError(
+                (path, "nullable"), f"expected a boolean, got {_json_type(nullable)}"
+            )
         explicit_null = "null" in types or nullable is True
         wanted = [t for t in types if t != "null"]
         if "number" in wanted and "integer" in wanted:
@@ -357,14 +382,15 @@ class _Converter:
             if "other" in kinds:
                 raise UnsupportedError(
                     values_src,
-                    f"{values_src[1]} holds an object or array value; {_API} enums hold strings only",
+                    f"{values_src[1]} holds an object or array value; {_API} enums hold "
+                    "strings only",
                 )
             if len(kinds) > 1:
                 raise UnsupportedError(
                     values_src,
-                    f"{values_src[1]} mixes {' and '.join(sorted(kinds))} values; {_API} enums hold "
-                    "strings of one type only, and a client could not tell which value a string "
-                    "stands for",
+                    f"{values_src[1]} mixes {' and '.join(sorted(kinds))} values; {_API} enums "
+                    "hold strings of one type only, and a client could not tell which value a "
+                    "string stands for",
                 )
             if present:
                 kind = kinds.pop()
@@ -379,7 +405,12 @@ class _Converter:
             else:
                 wanted = []
                 if not null_ok:
-                    raise _Unsatisfiable(f"none of the {values_src[1]} values has the type {' or '.join(types)}")
+                    what = (
+                        "the const value does not"
+                        if values_src[1] == "const"
+                        else "no enum value does"
+                    )
+                    raise _Unsatisfiable(f"{what} have the type {' or '.join(types)}")
             values = present
 
         # Which keywords constrain anything: those of the types a value may have.
@@ -436,7 +467,9 @@ class _Converter:
         for key in ("title", "description"):
             if key in node:
                 if type(node[key]) is not str:
-                    raise WrongTypeError((path, key), f"expected a string, got {_json_type(node[key])}")
+                    raise WrongTypeError(
+                        (path, key), f"expected a string, got {_json_type(node[key])}"
+                    )
                 out[key], src[key] = node[key], (path, key)
         if "default" in node:
             out["default"], src["default"] = copy.deepcopy(node["default"]), (path, "default")
@@ -445,7 +478,9 @@ class _Converter:
         if "examples" in node:
             examples = node["examples"]
             if type(examples) is not list:
-                raise WrongTypeError((path, "examples"), f"expected an array, got {_json_type(examples)}")
+                raise WrongTypeError(
+                    (path, "examples"), f"expected an array, got {_json_type(examples)}"
+                )
             if examples and "example" not in out:
                 out["example"], src["example"] = copy.deepcopy(examples[0]), (path, "examples")
                 if len(examples) > 1:
@@ -454,7 +489,9 @@ class _Converter:
                         f"{_API} holds one example; kept the first of the {len(examples)} examples",
                     )
             elif examples:
-                self.report((path, "examples"), f"{_API} holds one example; examples dropped (example kept)")
+                self.report(
+                    (path, "examples"), f"{_API} holds one example; examples dropped (example kept)"
+                )
         return out, src
 
     def _report_dropped(self, node: dict, path: object, active: set[str]) -> None:
@@ -472,7 +509,9 @@ class _Converter:
                     continue
                 if key == "additionalProperties" and value is not False:
                     consequence = "values of keys not listed in properties are not constrained"
-                self.report((path, key), f"{key} is not supported by {_API}; dropped, so {consequence}")
+                self.report(
+                    (path, key), f"{key} is not supported by {_API}; dropped, so {consequence}"
+                )
             elif key in _DROPPED_ANY:
                 if key in ("if", "then", "else"):
                     if conditional_reported:
@@ -480,10 +519,14 @@ class _Converter:
                     conditional_reported = True
                     present = "/".join(k for k in ("if", "then", "else") if k in node)
                     self.report(
-                        (path, key), f"{present} is not supported by {_API}; dropped, so {_DROPPED_ANY[key]}"
+                        (path, key),
+                        f"{present} is not supported by {_API}; dropped, so {_DROPPED_ANY[key]}",
                     )
                 else:
-                    self.report((path, key), f"{key} is not supported by {_API}; dropped, so {_DROPPED_ANY[key]}")
+                    self.report(
+                        (path, key),
+                        f"{key} is not supported by {_API}; dropped, so {_DROPPED_ANY[key]}",
+                    )
             else:
                 self.report((path, key), f"unknown keyword {key!r} is not part of {_API}; dropped")
 
@@ -493,7 +536,9 @@ class _Converter:
                 out[key], src[key] = _count(node[key], (path, key)), (path, key)
         if "pattern" in node:
             if type(node["pattern"]) is not str:
-                raise WrongTypeError((path, "pattern"), f"expected a string, got {_json_type(node['pattern'])}")
+                raise WrongTypeError(
+                    (path, "pattern"), f"expected a string, got {_json_type(node['pattern'])}"
+                )
             out["pattern"], src["pattern"] = node["pattern"], (path, "pattern")
 
     def _number_keywords(self, node: dict, path: object, out: dict, src: dict, active: set) -> None:
@@ -517,20 +562,33 @@ class _Converter:
                 out[key], src[key] = _count(node[key], (path, key)), (path, key)
         items = node.get("items")
         if type(items) is list:  # draft-07 tuple: items per position, additionalItems for the rest
-            self._tuple(node, path, out, src, items, "items", node.get("additionalItems"), "additionalItems",
-                        "additionalItems" in node)
+            self._tuple(
+                node,
+                path,
+                out,
+                src,
+                items,
+                "items",
+                node.get("additionalItems"),
+                "additionalItems",
+                "additionalItems" in node,
+            )
         elif "prefixItems" in node:
             prefix = node["prefixItems"]
             if type(prefix) is not list:
-                raise WrongTypeError((path, "prefixItems"), f"expected an array, got {_json_type(prefix)}")
-            self._tuple(node, path, out, src, prefix, "prefixItems", items, "items", "items" in node)
+                raise WrongTypeError(
+                    (path, "prefixItems"), f"expected an array, got {_json_type(prefix)}"
+                )
+            self._tuple(
+                node, path, out, src, prefix, "prefixItems", items, "items", "items" in node
+            )
         elif items is False:  # no item is valid: the array is empty
             out["maxItems"], src["maxItems"] = 0, (path, "items")
         elif "items" in node:
             out["items"], src["items"] = self.convert(items, (path, "items")), (path, "items")
 
     def _tuple(self, node, path, out, src, prefix, prefix_key, rest, rest_key, has_rest) -> None:
-        """Positional item schemas → one items schema accepting any of them (plus the rest schema)."""
+        """Positional item schemas → one items schema accepting any of them (and the rest)."""
         positional = [self.convert(s, ((path, prefix_key), i)) for i, s in enumerate(prefix)]
         max_items = out.get("maxItems")
         if has_rest and rest is False:
@@ -545,7 +603,9 @@ class _Converter:
         if alternatives is not None:
             alternatives = _dedupe(alternatives)
             if alternatives:
-                out["items"] = alternatives[0] if len(alternatives) == 1 else {"anyOf": alternatives}
+                out["items"] = (
+                    alternatives[0] if len(alternatives) == 1 else {"anyOf": alternatives}
+                )
                 src["items"] = (path, prefix_key)
         if alternatives is None or len(alternatives) > 1:
             self.report(
@@ -562,14 +622,16 @@ class _Converter:
         if "properties" in node:
             properties = node["properties"]
             if type(properties) is not dict:
-                raise WrongTypeError((path, "properties"), f"expected an object, got {_json_type(properties)}")
+                raise WrongTypeError(
+                    (path, "properties"), f"expected an object, got {_json_type(properties)}"
+                )
             converted = {}
             for name, sub in properties.items():
                 if sub is False:
                     self.report(
                         ((path, "properties"), name),
-                        f"the property's schema is false (the property must be absent); {_API} cannot "
-                        "forbid a property, so it is dropped from properties",
+                        f"the property's schema is false (the property must be absent); {_API} "
+                        "cannot forbid a property, so it is dropped from properties",
                     )
                 else:
                     converted[name] = self.convert(sub, ((path, "properties"), name))
@@ -585,7 +647,7 @@ class _Converter:
             if key in node:
                 out[key], src[key] = _count(node[key], (path, key)), (path, key)
 
-    # ------------------------------------------------------------------ merging (allOf, $ref + siblings)
+    # ------------------------------------------------------------ merging (allOf, $ref + siblings)
 
     def _and(self, a: dict, b: dict, path: object, prefer_second: bool) -> dict:
         """The canonical schema accepting what both ``a`` and ``b`` accept."""
@@ -610,7 +672,8 @@ class _Converter:
             if len(left) * len(right) > _MAX_ALTERNATIVES:
                 raise UnsupportedError(
                     path,
-                    f"combining these anyOf lists (allOf) gives {len(left) * len(right)} alternatives; "
+                    f"combining these anyOf lists (allOf) gives {len(left) * len(right)} "
+                    "alternatives; "
                     f"more than {_MAX_ALTERNATIVES} are not expanded",
                 )
             combined = []
@@ -622,7 +685,9 @@ class _Converter:
                         pass  # an alternative no value satisfies adds nothing
             combined = _dedupe(combined)
             if not combined:
-                raise _Unsatisfiable("no anyOf alternative is compatible with the other constraints")
+                raise _Unsatisfiable(
+                    "no anyOf alternative is compatible with the other constraints"
+                )
             out = combined[0] if len(combined) == 1 else {"anyOf": combined}
             if null_ok:
                 out = _with_null(out)
@@ -669,7 +734,9 @@ class _Converter:
                 merged = {}
                 for name in [*x, *(n for n in y if n not in x)]:
                     if name in x and name in y:
-                        merged[name] = self._and(x[name], y[name], ((path, "properties"), name), False)
+                        merged[name] = self._and(
+                            x[name], y[name], ((path, "properties"), name), False
+                        )
                     else:
                         merged[name] = x[name] if name in x else y[name]
                 out[key] = merged
@@ -742,13 +809,15 @@ class _Converter:
             return kind
         strings = [_enum_string(v, kind) for v in enum]
         self.report(
-            src.get("enum"),
+            src.get("enum", self.root_path),
             f"{_API} allows enum only on strings; this {kind} enum is sent as the string enum "
             f"{strings}, so the model will send e.g. {strings[0]!r} (a string) instead of "
             f"{json.dumps(enum[0])}",
         )
         for key in _NUMBER_KW + ("format",):
-            values.pop(key, None)  # the listed values say all (and these would not apply to strings)
+            values.pop(
+                key, None
+            )  # the listed values say all (and these would not apply to strings)
         values["enum"] = strings
         values["format"] = "enum"
         for key in ("default", "example"):
@@ -768,9 +837,10 @@ class _Converter:
         if kind == "string" and fmt in _NUMERIC_FORMATS:
             return  # a number format on a string: constrained nothing
         self.report(
-            src.get("format"),
+            src.get("format", self.root_path),
             f"format {fmt!r} is not supported by {_API} for "
-            f"{kind + ' values' if kind else 'untyped values'} ({_SUPPORTED_FORMATS_TEXT}); dropped",
+            f"{kind + ' values' if kind else 'untyped values'} ({_SUPPORTED_FORMATS_TEXT}); "
+            "dropped",
         )
 
     def _emit_exclusive_bounds(self, values: dict, kind: str | None, src: dict) -> None:
@@ -782,15 +852,24 @@ class _Converter:
                 continue
             limit = values.pop(key)
             if kind == "integer":  # for integers, x > b is exactly x >= floor(b) + 1
-                values[bound] = inclusive(limit) if bound not in values else side(values[bound], inclusive(limit))
-            elif bound in values and side(values[bound], limit) == values[bound] and values[bound] != limit:
+                values[bound] = (
+                    inclusive(limit)
+                    if bound not in values
+                    else side(values[bound], inclusive(limit))
+                )
+            elif (
+                bound in values
+                and side(values[bound], limit) == values[bound]
+                and values[bound] != limit
+            ):
                 pass  # the inclusive bound is already stricter
             else:
                 relation = "<=" if key == "exclusiveMinimum" else ">="
                 self.report(
-                    src.get(key),
+                    src.get(key, self.root_path),
                     f"{key} is not supported by {_API} (it has no exclusive bounds, and for "
-                    f"non-integers no inclusive bound is equivalent); dropped, so the model may send "
+                    f"non-integers no inclusive bound is equivalent); dropped, so the model may "
+                    "send "
                     f"values {relation} {limit}",
                 )
 
@@ -821,7 +900,8 @@ def _types(node: dict, path: object) -> list[str]:
     names = value if type(value) is list else [value]
     if not names or any(type(n) is not str or n not in _TYPES for n in names):
         raise WrongTypeError(
-            (path, "type"), f"expected one of {', '.join(_TYPES)} or an array of them, got {value!r}"
+            (path, "type"),
+            f"expected one of {', '.join(_TYPES)} or an array of them, got {value!r}",
         )
     return list(dict.fromkeys(names))
 

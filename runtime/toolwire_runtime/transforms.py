@@ -78,6 +78,11 @@ def enum_render(table: dict, value: Any, path: str, what: str, ctx: Context) -> 
         raise UnknownVariantError(path, f"{ctx.provider} has no {what} {value!r}") from None
 
 
+def enum_approximate(table: dict, value: Any, path: Any, what: str, ctx: Context) -> None:
+    """An enum value the target has no word for is sent as the nearest one, and that is reported."""
+    ctx.lose(path, f"{ctx.provider} has no {what} for {value!r}; sent {table[value]!r}, which does not say the same")
+
+
 # --- arguments: parse_json / stringify -------------------------------------------------------
 
 
@@ -272,7 +277,7 @@ def text_result_render(
 ) -> Any:
     if parts:
         kinds = sorted({type(p).__name__ for p in parts})
-        ctx.lose(f"{path}", f"tool result parts ({', '.join(kinds)}) cannot be sent; kept only the text result")
+        ctx.lose(path, f"tool result parts ({', '.join(kinds)}) cannot be sent; kept only the text result")
         texts = [p.text for p in parts if type(p) is TextPart]
         if result is None and texts:
             result = "".join(texts)
@@ -288,6 +293,32 @@ def text_result_render(
         if type(hint) is list and "".join(i.get("text", "") for i in hint) == text:
             return hint
     return text
+
+
+def output_parts_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any) -> tuple[Any, bool, Any, Any]:
+    """(result, is_error, parts, hint) of a string-or-parts tool output (Responses)."""
+    if type(value) is not list:
+        return text_result_parse(value, path)
+    parts = [part_to_ir(item, (path, i), ctx) for i, item in enumerate(value)]
+    if all(type(p) is TextPart and p.provider_data is None for p in parts):
+        return "".join(p.text for p in parts), False, None, value
+    return None, False, parts, None
+
+
+def output_parts_render(
+    result: Any, is_error: bool, parts: list | None, prefix: str, hint: Any, path: Any, ctx: Context, part_from_ir: Any
+) -> Any:
+    if not parts:
+        return text_result_render(result, is_error, None, prefix, hint, path, ctx)
+    items = []
+    if result is not None or is_error:
+        text = text_result_render(result, is_error, None, prefix, None, path, ctx)
+        items.append(part_from_ir(TextPart(text=text), (path, "result"), ctx))
+    for i, part in enumerate(parts):
+        item = part_from_ir(part, (path, i), ctx)
+        if item is not None:
+            items.append(item)
+    return items
 
 
 # --- block results (Anthropic tool_result content) -----------------------------------------------
@@ -644,10 +675,15 @@ def optional_id_parse(value: Any, path: Any) -> str:
     return value
 
 
-def optional_id_render(call_id: str, synthetic: bool, ctx: Context) -> Any:
+def empty_hint(value: Any) -> Any:
+    """An optional id sent as "" (Gemini does): remembered so that it comes back as ""."""
+    return "empty" if value == "" else None
+
+
+def optional_id_render(call_id: str, synthetic: bool, ctx: Context, hint: Any = None) -> Any:
     if synthetic:
         ctx.synthetic_ids.add(call_id)
-        return None
+        return "" if hint == "empty" else None
     return call_id or None
 
 
@@ -657,9 +693,9 @@ def omitted_id_render(call_id: str, synthetic: bool, path: Any, ctx: Context) ->
     return None
 
 
-def result_id_render(call_id: str, ctx: Context) -> Any:
+def result_id_render(call_id: str, ctx: Context, hint: Any = None) -> Any:
     if not call_id or call_id in ctx.synthetic_ids:
-        return None
+        return "" if hint == "empty" else None
     return call_id
 
 

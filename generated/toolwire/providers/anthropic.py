@@ -80,6 +80,7 @@ _STOP_REASON_RENDER = {
     "malformed_tool_call": "end_turn",
     "error": "end_turn",
 }
+_STOP_REASON_APPROXIMATE = frozenset(["error", "malformed_tool_call", "other"])
 _KNOWN_usage = frozenset(["input_tokens", "output_tokens"])
 
 
@@ -265,6 +266,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             _text_block_from_ir,
         )
     messages = layout.merge_turns(messages, {"tool": "user"})
+    messages = layout.drop_empty_text(messages)
     messages = layout.trim_prefill(messages, path, ctx)
     out = []
     for i, msg in enumerate(messages):
@@ -930,6 +932,8 @@ def _stop_reason_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _stop_reason_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """enum_map: stop_reason (IR → wire)."""
+    if node in _STOP_REASON_APPROXIMATE:
+        tw.enum_approximate(_STOP_REASON_RENDER, node, path, "stop_reason", ctx)
     return tw.enum_render(_STOP_REASON_RENDER, node, path, "stop_reason", ctx)
 
 

@@ -109,6 +109,7 @@ _FINISH_REASON_RENDER = {
     "other": "OTHER",
     "error": "OTHER",
 }
+_FINISH_REASON_APPROXIMATE = frozenset(["error"])
 _KNOWN_usage = frozenset(["candidatesTokenCount", "promptTokenCount", "totalTokenCount"])
 
 
@@ -652,10 +653,13 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     v_functionCall_id = o_functionCall.get("id")
     if v_functionCall_id is not None:
-        v_functionCall_id_id, v_functionCall_id_synthetic_id = (
+        v_functionCall_id_id, v_functionCall_id_synthetic_id, v_functionCall_id_hint = (
             tw.optional_id_parse(v_functionCall_id, (p_functionCall, "id")),
             False,
+            tw.empty_hint(v_functionCall_id),
         )
+        if v_functionCall_id_hint is not None:
+            hints = tw.hint(hints, "functionCall.id", v_functionCall_id_hint)
     else:
         v_functionCall_id_id, v_functionCall_id_synthetic_id = "", False
     v_functionCall_name = o_functionCall.get("name")
@@ -702,7 +706,12 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_functionCall = out["functionCall"] = {}
-    v_functionCall_id = tw.optional_id_render(node.id, node.synthetic_id, ctx)
+    v_functionCall_id = tw.optional_id_render(
+        node.id,
+        node.synthetic_id,
+        ctx,
+        (hints.get("functionCall.id") if hints is not None else None),
+    )
     if v_functionCall_id is not None:
         w_functionCall["id"] = v_functionCall_id
     v_functionCall_name = tw.fit_render(
@@ -737,9 +746,11 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     v_functionResponse_id = o_functionResponse.get("id")
     if v_functionResponse_id is not None:
-        v_functionResponse_id_ir = tw.optional_id_parse(
+        v_functionResponse_id_ir, v_functionResponse_id_hint = tw.optional_id_parse(
             v_functionResponse_id, (p_functionResponse, "id")
-        )
+        ), tw.empty_hint(v_functionResponse_id)
+        if v_functionResponse_id_hint is not None:
+            hints = tw.hint(hints, "functionResponse.id", v_functionResponse_id_hint)
     else:
         v_functionResponse_id_ir = ""
     v_functionResponse_name = o_functionResponse.get("name")
@@ -800,7 +811,9 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_functionResponse = out["functionResponse"] = {}
-    v_functionResponse_id = tw.result_id_render(node.tool_call_id, ctx)
+    v_functionResponse_id = tw.result_id_render(
+        node.tool_call_id, ctx, (hints.get("functionResponse.id") if hints is not None else None)
+    )
     if v_functionResponse_id is not None:
         w_functionResponse["id"] = v_functionResponse_id
     v_functionResponse_name = tw.fit_render(
@@ -1089,6 +1102,8 @@ def _finish_reason_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _finish_reason_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """enum_map: finishReason (IR → wire)."""
+    if node in _FINISH_REASON_APPROXIMATE:
+        tw.enum_approximate(_FINISH_REASON_RENDER, node, path, "finishReason", ctx)
     return tw.enum_render(_FINISH_REASON_RENDER, node, path, "finishReason", ctx)
 
 

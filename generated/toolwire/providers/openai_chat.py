@@ -94,6 +94,7 @@ _FINISH_REASON_RENDER = {
     "error": "stop",
     "other": "stop",
 }
+_FINISH_REASON_APPROXIMATE = frozenset(["error", "malformed_tool_call", "other"])
 _KNOWN_usage = frozenset(["completion_tokens", "prompt_tokens", "total_tokens"])
 
 
@@ -321,7 +322,7 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_content = obj.get("content")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
-            v_content, (path, "content"), ctx, _text_part_to_ir, "string"
+            v_content, (path, "content"), ctx, _text_content_part_to_ir, "string"
         )
         if v_content_hint is not None:
             hints = tw.hint(hints, "content", v_content_hint)
@@ -354,7 +355,7 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         "string",
         (path, "parts"),
         ctx,
-        _text_part_from_ir,
+        _text_content_part_from_ir,
     )
     if v_content is not None:
         out["content"] = v_content
@@ -379,7 +380,7 @@ def _developer_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_content = obj.get("content")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
-            v_content, (path, "content"), ctx, _text_part_to_ir, "string"
+            v_content, (path, "content"), ctx, _text_content_part_to_ir, "string"
         )
         if v_content_hint is not None:
             hints = tw.hint(hints, "content", v_content_hint)
@@ -412,7 +413,7 @@ def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         "string",
         (path, "parts"),
         ctx,
-        _text_part_from_ir,
+        _text_content_part_from_ir,
     )
     if v_content is not None:
         out["content"] = v_content
@@ -422,6 +423,27 @@ def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx)
     return out
+
+
+def _text_content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """content part of system, developer and assistant messages — text; refusal parts kept opaque: dispatch on type (wire → IR)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    tag = obj.get("type", None)
+    if tag == "text":
+        return _text_part_to_ir(obj, path, ctx)
+    return ir.OpaquePart(provider=PROVIDER, data=obj)
+
+
+def _text_content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """content part of system, developer and assistant messages — text; refusal parts kept opaque (IR → wire)."""
+    t = type(node)
+    if t is ir.TextPart:
+        return _text_part_from_ir(node, path, ctx)
+    if t is ir.OpaquePart:
+        return tw.opaque_render(node, PROVIDER, path, ctx)
+    ctx.lose(path, "openai_chat cannot express " + t.__name__ + " here; dropped")
+    return None
 
 
 def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -491,7 +513,7 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_content = obj.get("content")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
-            v_content, (path, "content"), ctx, _text_part_to_ir, "string"
+            v_content, (path, "content"), ctx, _text_content_part_to_ir, "string"
         )
         if v_content_hint is not None:
             hints = tw.hint(hints, "content", v_content_hint)
@@ -536,7 +558,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         "string",
         (path, "parts"),
         ctx,
-        _text_part_from_ir,
+        _text_content_part_from_ir,
     )
     if v_content is not None or hints is None or hints.get("content") != "absent":
         out["content"] = v_content
@@ -574,7 +596,7 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_content = obj.get("content")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
-            v_content, (path, "content"), ctx, _text_part_to_ir, "text"
+            v_content, (path, "content"), ctx, _text_content_part_to_ir, "text"
         )
         if v_content_hint is not None:
             hints = tw.hint(hints, "content", v_content_hint)
@@ -614,7 +636,7 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         "text",
         (path, "parts"),
         ctx,
-        _text_part_from_ir,
+        _text_content_part_from_ir,
     )
     if v_content is not None or hints is None or hints.get("content") != "absent":
         out["content"] = v_content
@@ -1226,6 +1248,8 @@ def _finish_reason_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _finish_reason_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """enum_map: finish_reason (IR → wire)."""
+    if node in _FINISH_REASON_APPROXIMATE:
+        tw.enum_approximate(_FINISH_REASON_RENDER, node, path, "finish_reason", ctx)
     return tw.enum_render(_FINISH_REASON_RENDER, node, path, "finish_reason", ctx)
 
 

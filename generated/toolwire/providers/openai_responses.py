@@ -94,6 +94,7 @@ _STATUS_RENDER = {
     "error": "failed",
     "other": "completed",
 }
+_STATUS_APPROXIMATE = frozenset(["content_filter", "malformed_tool_call", "other"])
 _KNOWN_usage = frozenset(["input_tokens", "output_tokens", "total_tokens"])
 
 
@@ -661,8 +662,8 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_output = obj.get("output")
     if v_output is None:
         raise tw.missing((path, "output"))
-    v_output_result, v_output_is_error, v_output_parts, v_output_hint = tw.text_result_parse(
-        v_output, (path, "output")
+    v_output_result, v_output_is_error, v_output_parts, v_output_hint = tw.output_parts_parse(
+        v_output, (path, "output"), ctx, _content_part_to_ir
     )
     if v_output_hint is not None:
         hints = tw.hint(hints, "output", v_output_hint)
@@ -695,7 +696,7 @@ def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> An
     )
     if v_call_id is not None:
         out["call_id"] = v_call_id
-    v_output = tw.text_result_render(
+    v_output = tw.output_parts_render(
         node.result,
         node.is_error,
         node.parts,
@@ -703,6 +704,7 @@ def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> An
         (hints.get("output") if hints is not None else None),
         (path, "result"),
         ctx,
+        _content_part_from_ir,
     )
     if v_output is not None:
         out["output"] = v_output
@@ -1166,6 +1168,8 @@ def _status_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _status_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """enum_map: status (IR → wire)."""
+    if node in _STATUS_APPROXIMATE:
+        tw.enum_approximate(_STATUS_RENDER, node, path, "status", ctx)
     return tw.enum_render(_STATUS_RENDER, node, path, "status", ctx)
 
 

@@ -112,6 +112,7 @@ _FINISH_REASON_RENDER = {
     "other": "OTHER",
     "error": "OTHER",
 }
+_FINISH_REASON_APPROXIMATE = frozenset(["error"])
 _KNOWN_usage = frozenset(["candidatesTokenCount", "promptTokenCount", "totalTokenCount"])
 
 
@@ -1090,6 +1091,8 @@ def _finish_reason_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _finish_reason_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """enum_map: finishReason (IR → wire)."""
+    if node in _FINISH_REASON_APPROXIMATE:
+        tw.enum_approximate(_FINISH_REASON_RENDER, node, path, "finishReason", ctx)
     return tw.enum_render(_FINISH_REASON_RENDER, node, path, "finishReason", ctx)
 
 
