@@ -87,6 +87,9 @@ class ProviderCompiler:
                 known.setdefault(tuple(segs[:i]), set()).add(segs[i])
                 if i < len(segs) - 1:
                     known.setdefault(tuple(segs[: i + 1]), set())
+        for rule in c.rules:
+            if rule.alias:
+                known.setdefault(tuple(rule.segments[:-1]), set()).add(rule.alias)
         for conv in (self.codec(r.conversation) for r in c.rules if r.conversation):
             if conv.hoist:
                 known[()].add(str(conv.hoist["wire"]))
@@ -365,6 +368,8 @@ class ProviderCompiler:
         dst = self._out(tuple(segs[:-1]))
         key = segs[-1]
         slot = f"{dst}[{py(key)}]"
+        if rule.alias:  # written back under the key the input used
+            slot = f"{dst}[{py(rule.alias)} if hints is not None and hints.get({py(rule.wire)}) == 'alias' else {py(key)}]"
         p = "path"
         if rule.has_const:
             if rule.emit == "if_seen":

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import collections.abc
 import enum
+import importlib
 import json
 import re
 import types
@@ -44,6 +45,7 @@ from typing import Any, List, Optional, Union
 import typing_extensions
 from google.genai import _common as genai_common
 from google.genai import types as genai
+import toolwire
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import PydanticCustomError
 from typing_extensions import Annotated, NotRequired, ReadOnly, Required
@@ -362,8 +364,13 @@ def _via(names: list[str]) -> str:
 _REQUEST_ADAPTERS = _request_adapters()
 
 # Providers that speak another's wire format. Vertex AI generateContent takes and returns the Gemini
-# REST JSON; google-genai's types serve both backends (spec/providers/vertex.yaml: extends gemini).
-SAME_WIRE_AS = {"vertex": "gemini"}
+# A provider spec that extends another speaks its family's wire (vertex and gemini_openapi are
+# Gemini REST JSON; google-genai's types serve them all): the generated module says which family.
+SAME_WIRE_AS = {
+    name: family
+    for name in toolwire.PROVIDERS
+    if (family := importlib.import_module(f"toolwire.providers.{name}").PROVIDER) != name
+}
 
 
 def _validate(family: str, kind: str, text: str) -> Any:

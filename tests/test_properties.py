@@ -8,6 +8,7 @@ For every provider, ``to_ir(from_ir(request)) == request`` up to the documented 
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import warnings
 
@@ -96,12 +97,18 @@ ERROR_AS_TEXT = {"openai_chat", "openai_responses"}  # no error flag: "Error: " 
 NO_TOP_K = {"openai_chat", "openai_responses", "anthropic"}
 NO_TEMPERATURE = {"anthropic"}  # the current Messages API takes no sampling parameters
 NO_STOP = {"openai_responses"}
-NO_PARALLEL_SWITCH = {"gemini", "vertex"}
+NO_PARALLEL_SWITCH = {"gemini"}
+
+
+def family(provider: str) -> str:
+    """Providers that extend another (vertex → gemini) share its documented losses."""
+    return importlib.import_module(f"toolwire.providers.{provider}").PROVIDER
 
 
 def expected_after(provider: str, req: ir.Request) -> tuple[ir.Request, bool]:
     """The request as ``provider`` can give it back, and whether a loss must have been reported."""
     req = copy.deepcopy(req)
+    name, provider = provider, family(provider)
     lossy = False
     for msg in req.messages:
         for part in msg.parts:
@@ -114,7 +121,7 @@ def expected_after(provider: str, req: ir.Request) -> tuple[ir.Request, bool]:
         req.temperature, lossy = None, True
     if req.stop is not None and provider in NO_STOP:
         req.stop, lossy = None, True
-    if provider in ID_LESS and any(type(p) is ir.ToolCall for m in req.messages for p in m.parts):
+    if name in ID_LESS and any(type(p) is ir.ToolCall for m in req.messages for p in m.parts):
         lossy = True  # ids are not sent; they come back synthesized (compared by order)
     if req.parallel_tool_calls is not None and provider in NO_PARALLEL_SWITCH:
         req.parallel_tool_calls, lossy = None, True

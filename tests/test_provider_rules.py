@@ -213,3 +213,49 @@ def test_image_results_cannot_reach_openai_chat_tool_messages_and_that_is_report
     with pytest.warns(toolwire.ConversionWarning, match="tool result parts .* cannot be sent; kept only the text"):
         out = toolwire.convert(IMAGE_RESULT, source="anthropic", target="openai_chat")
     assert out["messages"][2] == {"role": "tool", "tool_call_id": "toolu_1", "content": "Here it is:"}
+
+
+# --- Gemini tool schemas --------------------------------------------------------------------------
+
+PYDANTIC_TOOL = {
+    "model": "m",
+    "messages": [{"role": "user", "content": "go"}],
+    "tools": [{"type": "function", "function": {"name": "book", "parameters": {
+        "$defs": {"Room": {"type": "object", "properties": {"beds": {"type": "integer", "minimum": 1, "maximum": 4}}, "required": ["beds"]}},
+        "type": "object",
+        "properties": {
+            "room": {"$ref": "#/$defs/Room"},
+            "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+        },
+        "required": ["room"],
+        "additionalProperties": False,
+    }}}],
+}
+
+
+def test_gemini_takes_json_schema_as_is_by_default():
+    out = toolwire.convert(PYDANTIC_TOOL, source="openai_chat", target="gemini")
+    decl = out["tools"][0]["functionDeclarations"][0]
+    assert decl["parametersJsonSchema"] == PYDANTIC_TOOL["tools"][0]["function"]["parameters"]
+
+
+def test_gemini_openapi_inlines_refs_keeps_required_and_bounds_and_reports_drops():
+    with pytest.warns(toolwire.ConversionWarning, match=r"tools\[0\]\.parameters\.additionalProperties"):
+        out = toolwire.convert(PYDANTIC_TOOL, source="openai_chat", target="gemini_openapi")
+    assert out["tools"][0]["functionDeclarations"][0]["parameters"] == {
+        "type": "OBJECT",
+        "properties": {
+            "room": {"type": "OBJECT", "properties": {"beds": {"type": "INTEGER", "minimum": 1, "maximum": 4}}, "required": ["beds"]},
+            "note": {"type": "STRING", "nullable": True, "default": None},
+        },
+        "required": ["room"],
+    }
+
+
+def test_gemini_openapi_rejects_recursive_schemas_with_the_path():
+    body = {"model": "m", "messages": [{"role": "user", "content": "go"}], "tools": [{"type": "function", "function": {
+        "name": "tree", "parameters": {"$defs": {"Node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}},
+                                       "$ref": "#/$defs/Node"}}}]}
+    with pytest.raises(toolwire.UnsupportedError) as info:
+        toolwire.convert(body, source="openai_chat", target="gemini_openapi")
+    assert "items" in info.value.path and "recursive" in info.value.message.lower()

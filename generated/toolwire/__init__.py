@@ -6,7 +6,7 @@
     >>> req = toolwire.to_ir(anthropic_request, provider="anthropic")
     >>> payload = toolwire.from_ir(req, provider="openai_responses")
 
-Providers: anthropic, gemini, openai_chat, openai_responses, vertex.
+Providers: anthropic, gemini, gemini_openapi, openai_chat, openai_responses, vertex.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from toolwire_runtime.errors import (
 PROVIDERS = (
     "anthropic",
     "gemini",
+    "gemini_openapi",
     "openai_chat",
     "openai_responses",
     "vertex",
@@ -42,6 +43,7 @@ PROVIDERS = (
 _MODULES = {
     "anthropic": "toolwire.providers.anthropic",
     "gemini": "toolwire.providers.gemini",
+    "gemini_openapi": "toolwire.providers.gemini_openapi",
     "openai_chat": "toolwire.providers.openai_chat",
     "openai_responses": "toolwire.providers.openai_responses",
     "vertex": "toolwire.providers.vertex",

@@ -1030,3 +1030,38 @@ def _describe(node: dict) -> str:
     if "type" in node:
         return f"of type {node['type']}"
     return "not null"
+
+
+def from_openapi_schema(schema: Any) -> Any:
+    """Gemini's OpenAPI-subset ``Schema`` → JSON Schema (the IR's form of tool parameters).
+
+    Type names in lower case, ``nullable: true`` → ``"null"`` added to the type (or an
+    ``anyOf`` branch), ``format: enum`` dropped; everything else is already JSON Schema.
+    """
+    if type(schema) is list:
+        return [from_openapi_schema(x) for x in schema]
+    if type(schema) is not dict:
+        return schema
+    out: dict = {}
+    nullable = schema.get("nullable") is True
+    for key, value in schema.items():
+        if key == "nullable":
+            continue
+        if key == "type" and type(value) is str:
+            out[key] = value.lower()
+        elif key == "format" and value == "enum":
+            continue
+        elif key == "properties" and type(value) is dict:
+            out[key] = {name: from_openapi_schema(sub) for name, sub in value.items()}
+        elif key in ("items", "anyOf"):
+            out[key] = from_openapi_schema(value)
+        else:
+            out[key] = value
+    if nullable:
+        if type(out.get("type")) is str:
+            out["type"] = [out["type"], "null"]
+        elif type(out.get("anyOf")) is list:
+            out["anyOf"] = [*out["anyOf"], {"type": "null"}]
+        else:
+            out["type"] = ["null"] if "type" not in out else out["type"]
+    return out

@@ -14,6 +14,7 @@ from toolwire.ir import Message, ProviderData, ProviderTool, TextPart
 from .context import Context
 from .errors import InvalidArgumentsError, MissingFieldError, UnknownVariantError, WrongTypeError
 from .names import fit_name_parse, fit_render  # noqa: F401  (fit_id / fit_name, called as tw.*)
+from .schema import from_openapi_schema, to_openapi_schema
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _loads = json.loads
@@ -707,3 +708,22 @@ def single_message(messages: list, path: Any, ctx: Context) -> Any:
     if any(m.role != "assistant" for m in messages):
         ctx.lose(path, "output items of other roles than assistant merged into the assistant message")
     return Message(role="assistant", parts=parts)
+
+
+# --- openapi_schema (Gemini's legacy function parameters) ------------------------------------------
+
+
+def openapi_schema_parse(value: Any, path: Any) -> tuple[Any, Any]:
+    """(JSON Schema, hint): the provider's OpenAPI-subset schema as JSON Schema; the original is
+    the hint, so that a same-provider round trip gives it back byte for byte."""
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected an object, got {_json_type(value)}")
+    return from_openapi_schema(value), value
+
+
+def openapi_schema_render(schema: Any, hint: Any, path: Any, ctx: Context) -> Any:
+    if schema is None:
+        return None
+    if hint is not None and from_openapi_schema(hint) == schema:
+        return hint
+    return to_openapi_schema(schema, path, ctx.lose)

@@ -47,6 +47,7 @@ WIRE_DEFAULTS = (("image_url.detail", "auto"),)
 _KNOWN_request = frozenset(
     [
         "max_completion_tokens",
+        "max_tokens",
         "messages",
         "model",
         "parallel_tool_calls",
@@ -217,7 +218,13 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["parallel_tool_calls"] = v_parallel_tool_calls
     v_max_completion_tokens = node.max_tokens
     if v_max_completion_tokens is not None:
-        out["max_completion_tokens"] = v_max_completion_tokens
+        out[
+            (
+                "max_tokens"
+                if hints is not None and hints.get("max_completion_tokens") == "alias"
+                else "max_completion_tokens"
+            )
+        ] = v_max_completion_tokens
     v_temperature = node.temperature
     if v_temperature is not None:
         out["temperature"] = v_temperature

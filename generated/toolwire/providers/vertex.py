@@ -39,6 +39,10 @@ CANNOT_EXPRESS = (
         "non-object results",
         'functionResponse.response must be an object; strings, numbers and lists are wrapped as {"output": value} (API reference, FunctionResponse.response).',
     ),
+    (
+        "legacy `parameters` schemas in the input",
+        "A function declaration that uses the OpenAPI-subset `parameters` field (not parametersJsonSchema) is carried as is and written back to `parameters`; read such input with provider gemini_openapi to get JSON Schema in the IR.",
+    ),
     ("ImagePart.detail", "No detail level for images."),
     ("Message.name", "Contents have no participant name."),
     (
@@ -74,7 +78,9 @@ _KNOWN_function_call_part = frozenset(["functionCall"])
 _KNOWN_function_call_part_functionCall = frozenset(["args", "id", "name"])
 _KNOWN_function_response_part = frozenset(["functionResponse"])
 _KNOWN_function_response_part_functionResponse = frozenset(["id", "name", "parts", "response"])
-_KNOWN_function_declaration = frozenset(["description", "name", "parametersJsonSchema"])
+_KNOWN_function_declaration = frozenset(
+    ["description", "name", "parameters", "parametersJsonSchema"]
+)
 _KNOWN_tool_config = frozenset(["functionCallingConfig"])
 _FC_MODE_PARSE = {
     "AUTO": "auto",
@@ -892,7 +898,13 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["description"] = v_description
     v_parametersJsonSchema = node.parameters
     if v_parametersJsonSchema is not None:
-        out["parametersJsonSchema"] = v_parametersJsonSchema
+        out[
+            (
+                "parameters"
+                if hints is not None and hints.get("parametersJsonSchema") == "alias"
+                else "parametersJsonSchema"
+            )
+        ] = v_parametersJsonSchema
     if node.strict is not None:
         ctx.lose((path, "strict"), "vertex has no place for ToolDefinition.strict; dropped")
     if pd is not None and pd.fields:
