@@ -288,7 +288,11 @@ class ProviderCompiler:
         return template.format(**subs)
 
     def _object_render(self, c: Codec, cls, known) -> None:
-        L = ["out = {}"]
+        L = [
+            f"if type(node) is not ir.{cls.name}:  # e.g. an image in a text-only place",
+            "    return tw.cannot_express(node, PROVIDER, path, ctx)",
+            "out = {}",
+        ]
         has_pd = "provider_data" in cls.fields
         if has_pd:
             L.append("pd = node.provider_data")
@@ -345,8 +349,9 @@ class ProviderCompiler:
             L.append(f"if {cond}:")
             L.append(f"    ctx.lose((path, {py(fname)}), {py(f'{self.p.name} has no place for {cls.name}.{fname}; dropped')})")
         if has_pd:
+            nested = sorted(".".join(p) for p, keys in known.items() if p and not (keys and all(k.isdigit() for k in keys)))
             L.append("if pd is not None and pd.fields:")
-            L.append("    tw.restore(out, pd, PROVIDER, path, ctx)")
+            L.append(f"    tw.restore(out, pd, PROVIDER, path, ctx, {py(tuple(nested))})")
         L.append("return out")
         self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR {cls.name} → wire).", L)
 
@@ -543,7 +548,7 @@ class ProviderCompiler:
             seen_classes = []
             hinted = [v for v in variants if v.get("hint_only")]
             if hinted:
-                L.append("tag = tw.hint_of(node, PROVIDER, '$tag') if node.provider_data is not None else None")
+                L.append("tag = tw.hint_of(node, PROVIDER, '$tag')")
                 for v in hinted:
                     L.append(f"if tag == {py(v['tag'])} and t is ir.{self.codec(v['codec']).ir}:")
                     L.append(f"    return _{v['codec']}_from_ir(node, path, ctx)")
@@ -652,6 +657,10 @@ class ProviderCompiler:
                 L.append(f"    hoisted = _{sub.name}_from_ir(merged, (path, 0), ctx)")
         else:
             L.append("hoisted = None")
+        for entry in c.passes:  # structure transforms declared in the vocabulary, in spec order
+            tr = self.spec.transforms[entry["transform"]]
+            subs = {"messages": "messages", "path": "path", **{k: py(v) for k, v in entry["args"].items()}}
+            L.append(f"messages = {tr.render.format(**subs)}")
         if c.reorder_results:
             L.append("messages = layout.reorder_results(messages)")
         if c.role_map or c.merge:

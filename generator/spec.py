@@ -24,7 +24,7 @@ OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type"}
 UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar"}
 VARIANT_KEYS = {"codec", "part_of", "hint_only", "when"}
 ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate"}
-CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist"}
+CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist", "passes"}
 HOIST_KEYS = {"wire", "codec", "transform", "args"}
 RULE_KEYS = {
     "wire", "ir", "type", "required", "const", "emit", "codec", "list_of", "transform", "args",
@@ -118,6 +118,7 @@ class Codec:
     approximate: list = field(default_factory=list)  # enum: IR values whose rendering is reported
     trim_prefill: bool = False
     drop_empty_text: bool = False
+    passes: list = field(default_factory=list)  # [{transform, args, line}] structure transforms with a render call
     hoist: dict | None = None
     doc: str = ""
 
@@ -265,9 +266,10 @@ def _patch_codec(name: str, base: Located, patch: Any, errors: Errors) -> Locate
         else:
             rules.append(rule)
             wires.append(rule.get("wire") if isinstance(rule, dict) else None)
-    fields = LocatedList(rules)
-    fields.file, fields.line, fields.item_lines = patch.file, patch.line, []
-    out["fields"] = fields
+    if drop or replace:  # an enum or union patch has no rules to edit
+        fields = LocatedList(rules)
+        fields.file, fields.line, fields.item_lines = patch.file, patch.line, []
+        out["fields"] = fields
     for key, value in patch.items():
         if key in PATCH_KEYS:
             continue
@@ -443,6 +445,15 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
         codec.require_answers = bool(cdoc.get("require_answers", False))
         codec.trim_prefill = bool(cdoc.get("trim_prefill", False))
         codec.drop_empty_text = bool(cdoc.get("drop_empty_text", False))
+        passes = cdoc.get("passes") or []
+        if not isinstance(passes, list):
+            errors.at(cdoc, "passes", f"codec {name!r}: passes must be a list of {{transform, args}}")
+            passes = []
+        for i, entry in enumerate(passes):
+            if not isinstance(entry, dict) or "transform" not in entry or set(entry) - {"transform", "args"}:
+                errors.at(cdoc, "passes", f"codec {name!r}: passes[{i}] must be {{transform: <structure transform>, args: {{...}}}}")
+                continue
+            codec.passes.append({"transform": str(entry["transform"]), "args": dict(entry.get("args") or {}), "line": cdoc.line_of("passes")})
         hoist = cdoc.get("hoist")
         if hoist is not None:
             if not isinstance(hoist, dict) or "wire" not in hoist or not ({"codec", "transform"} & set(hoist)):
@@ -567,6 +578,17 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
                 if ref not in codecs:
                     errors.add(getattr(cdoc, "file", provider.file), variant["line"], f"codec {codec.name!r}: variant {variant['tag']!r} names undefined codec {ref!r}")
         elif codec.kind == "conversation":
+            for entry in codec.passes:
+                tr = transforms.get(entry["transform"])
+                if tr is None or tr.kind != "structure" or not tr.render:
+                    errors.at(cdoc, "passes", f"codec {codec.name!r}: pass {entry['transform']!r} is not a structure transform with a render call in spec/transforms.yaml")
+                    continue
+                for arg in tr.args:
+                    if arg not in entry["args"]:
+                        errors.at(cdoc, "passes", f"codec {codec.name!r}: pass {tr.name!r} needs args.{arg}")
+                for arg in entry["args"]:
+                    if arg not in tr.args:
+                        errors.at(cdoc, "passes", f"codec {codec.name!r}: pass {tr.name!r} takes no argument {arg!r}; expected {', '.join(tr.args) or 'none'}")
             if codec.element not in codecs:
                 errors.at(cdoc, "element", f"codec {codec.name!r}: element {codec.element!r} is not defined under codecs")
             if codec.hoist and codec.hoist.get("codec") not in codecs:

@@ -407,3 +407,42 @@ def validate(provider: str, kind: str, payload: Any) -> list[str]:
     return errors + [
         f"<root>: SDK warning: {w.message}" for w in caught if str(w.message) not in explained
     ]
+
+
+# --- providers with a checker module of their own (appended per provider) ------------------------
+#
+# Mistral: the mistralai SDK's pydantic models ignore unknown keys and have open enums and open
+# content-chunk unions; sdk_validation_mistral makes them strict (see its docstring).
+
+from sdk_validation_mistral import MISTRAL_SDK_TYPES, validate_mistral  # noqa: E402
+
+CHECKERS = {"mistral": validate_mistral}
+SDK_TYPES.update({("mistral", kind): tp for kind, tp in MISTRAL_SDK_TYPES.items()})
+_validate_with_sdk_types = validate
+
+
+def validate(provider: str, kind: str, payload: Any) -> list[str]:  # noqa: F811 (extends the dispatch above)
+    """Errors of ``payload``, a ``kind`` ("request", "response") body of ``provider``."""
+    checker = CHECKERS.get(SAME_WIRE_AS.get(provider, provider))
+    if checker is not None:
+        return checker(kind, payload)
+    return _validate_with_sdk_types(provider, kind, payload)
+
+# Ollama (/api/chat) and Cohere (v2 chat): their SDKs' pydantic models ignore or keep unknown keys,
+# take any mapping for messages / options (ollama) and have open enums (cohere);
+# sdk_validation_ollama / sdk_validation_cohere make them strict (see their docstrings).
+
+from sdk_validation_cohere import COHERE_SDK_TYPES, validate_cohere  # noqa: E402
+from sdk_validation_ollama import OLLAMA_SDK_TYPES, validate_ollama  # noqa: E402
+
+CHECKERS.update(ollama=validate_ollama, cohere=validate_cohere)
+SDK_TYPES.update({("ollama", kind): tp for kind, tp in OLLAMA_SDK_TYPES.items()})
+SDK_TYPES.update({("cohere", kind): tp for kind, tp in COHERE_SDK_TYPES.items()})
+
+# Bedrock Converse: boto3 has no typed models; sdk_validation_bedrock_converse walks botocore's
+# bedrock-runtime service model over the JSON body (enums, lengths and patterns included).
+
+from sdk_validation_bedrock_converse import BEDROCK_SDK_TYPES, validate_bedrock_converse  # noqa: E402
+
+CHECKERS["bedrock_converse"] = validate_bedrock_converse
+SDK_TYPES.update({("bedrock_converse", kind): tp for kind, tp in BEDROCK_SDK_TYPES.items()})

@@ -24,8 +24,13 @@ How a case becomes a toolwire call:
   rendered with ``toolwire.from_ir``. ``content`` outputs made only of text stay as toolwire parses the
   Chat text parts (their text as the result).
 - ``ai_sdk`` input: translated to IR by hand in ``tests/conformance/ai_sdk_inputs.py``.
-- ``json_schema`` input: the schema is the ``parameters`` of one tool; the rendered Gemini
-  declaration's legacy ``parameters`` is compared (all pending until that conversion exists).
+- ``json_schema`` input (kind ``schema``): the AI SDK's Google tests call its JSON Schema →
+  OpenAPI-subset converter directly. toolwire's equivalent is the ``gemini_openapi`` provider (the
+  default ``gemini`` sends ``parametersJsonSchema`` unchanged), reached through the public API: the
+  schema becomes the ``parameters`` of one OpenAI Chat tool, converted with ``toolwire.convert`` to
+  ``gemini_openapi``, and the declaration's ``parameters`` is compared (``SCHEMA_TARGETS``). An AI
+  SDK test that expects a throw agrees when toolwire raises the error listed in ``ERRORS`` (class
+  and ``.path``).
 - Orphan results: several AI SDK tests convert tool results with no preceding tool call (unit tests
   of one message). All four APIs reject such a history, and toolwire does too
   (UnknownToolCallError), so the harness prepends the assistant turn that made those calls (named
@@ -88,7 +93,7 @@ MESSAGE_KEYS = {
     "vertex": ("systemInstruction", "contents"),
     "openai_responses": ("instructions", "input"),
     "openai_chat": ("messages",),
-    "bedrock_converse": ("system", "messages"),  # not implemented yet (issue 5): ready for it
+    "bedrock_converse": ("system", "messages"),
     "mistral": ("messages",),
 }
 #: kind=tools / tool_choice: the parts of the target body that carry tools and the choice
@@ -130,7 +135,7 @@ SELECTORS: dict[str, list[tuple[str, str]]] = {
     "gemini-tool-choice-function": [("toolConfig", "equal")],
     "gemini-tool-choice-named-with-strict": [("toolConfig", "equal")],
     "gemini-tools-strict-validated": [("toolConfig", "equal")],
-    # Bedrock Converse (pending, issue 5)
+    # Bedrock Converse: result.messages[0] / result.toolConfig.* toEqual
     "bedrock-system-combined": [("system", "equal")],
     "bedrock-tool-names-sanitized": [("messages", "equal")],
     "bedrock-tool-result-text-parts": [("messages[0]", "equal")],
@@ -150,12 +155,33 @@ SELECTORS: dict[str, list[tuple[str, str]]] = {
 }
 
 
+#: kind=schema: AI SDK target → the toolwire provider whose tool declarations carry the converted
+#: schema (and where in the rendered body the first declaration is). The AI SDK's Google schema tests
+#: exercise convertJSONSchemaToOpenAPISchema, i.e. the legacy OpenAPI-subset ``parameters``, which
+#: toolwire writes only for ``gemini_openapi`` (``gemini`` and ``vertex`` send parametersJsonSchema).
+#: Schema cases of other targets have no toolwire counterpart (classified, never run).
+SCHEMA_TARGETS = {"gemini": ("gemini_openapi", "tools[0].functionDeclarations[0]")}
+
+#: Cases whose AI SDK test expects a throw (``expected_error``) and that toolwire also rejects: the
+#: ConversionError it must raise, as (class name, ``.path``). Paths of errors raised while rendering
+#: are IR paths (``tools[0].parameters...``), as toolwire reports them.
+ERRORS: dict[str, tuple[str, str]] = {
+    # AI_UnsupportedFunctionalityError "does not support recursive JSON Schema references"
+    "gemini-schema-recursive-ref-rejected": ("UnsupportedError", "tools[0].parameters.$defs.Node.properties.child"),
+    # AI_UnsupportedFunctionalityError "Enum values must share one supported primitive type"
+    "gemini-schema-mixed-enum-rejected": ("UnsupportedError", "tools[0].parameters.enum"),
+}
+
+
 def toolwire_target(case: dict) -> str:
     """The toolwire provider a case converts to.
 
-    The AI SDK's Google converter serves both the Gemini API and Vertex AI; a case recorded with the
-    Vertex options (includeFunctionCallIds=false: no call ids) goes to toolwire's ``vertex`` provider.
+    Schema cases go to the provider in ``SCHEMA_TARGETS``. The AI SDK's Google converter serves both
+    the Gemini API and Vertex AI; a case recorded with the Vertex options (includeFunctionCallIds=false:
+    no call ids) goes to toolwire's ``vertex`` provider.
     """
+    if case["kind"] == "schema" and case["target"] in SCHEMA_TARGETS:
+        return SCHEMA_TARGETS[case["target"]][0]
     if case["target"] == "gemini" and (case.get("converter_options") or {}).get("includeFunctionCallIds") is False:
         return "vertex"
     return case["target"]
@@ -192,6 +218,17 @@ def select(doc: Any, sels: list[tuple[str, str]]) -> dict[str, Any]:
     return {path: lookup(doc, path) for path, _ in sels}
 
 
+def expected_output(case: dict) -> Any:
+    """The AI SDK's output, shaped like what ``run`` returns for the case.
+
+    A schema case records the converted schema itself (null: the converter returned undefined, so the
+    declaration gets no ``parameters``); it is compared as the declaration's ``parameters``.
+    """
+    if case["kind"] == "schema":
+        return {"parameters": ABSENT if case["expected"] is None else case["expected"]}
+    return case["expected"]
+
+
 def is_subset(expected: Any, actual: Any) -> bool:
     """toMatchObject: every key of an expected object is in the actual one, recursively."""
     if type(expected) is dict:
@@ -215,7 +252,7 @@ class Run:
 #: (Anthropic requires both; Gemini and Vertex have the model in the URL, not in the body).
 MODEL = "gpt-4.1"
 MAX_TOKENS = 1024
-MODEL_IN_URL = ("gemini", "vertex")
+MODEL_IN_URL = ("gemini", "gemini_openapi", "vertex")
 
 
 def chat_body(case: dict) -> dict:
@@ -289,15 +326,29 @@ def _patch_results(req: ir.Request, input_ir: dict) -> None:
             result.is_error = True
 
 
+def schema_body(case: dict) -> dict:
+    """kind=schema: an OpenAI Chat request whose one tool has the case's schema as ``parameters``."""
+    tool = {"type": "function", "function": {"name": "f", "parameters": copy.deepcopy(case["input"])}}
+    return {"messages": [{"role": "user", "content": "hi"}], "tools": [tool]}
+
+
+def _convert_schema(case: dict, strict: bool) -> dict:
+    """The declaration's ``parameters`` (``"<absent>"`` if toolwire sends none), as ``{"parameters": …}``."""
+    if case["target"] not in SCHEMA_TARGETS:
+        raise RuntimeError(f"harness: no schema runner for target {case['target']} (classify the case)")
+    target, where = SCHEMA_TARGETS[case["target"]]
+    out = toolwire.convert(schema_body(case), source="openai_chat", target=target, strict=strict)
+    declaration = lookup(out, where)
+    if type(declaration) is not dict or "parametersJsonSchema" in declaration:
+        raise RuntimeError(f"harness: {target} did not render a legacy-parameters declaration at {where}: {declaration}")
+    return {"parameters": declaration.get("parameters", ABSENT)}
+
+
 def _convert(case: dict, strict: bool) -> tuple[dict, list[str]]:
     """The toolwire output for a case, and the ids of the call turn the harness prepended (if any)."""
     target = toolwire_target(case)
     if case["kind"] == "schema":
-        body = {"messages": [{"role": "user", "content": "hi"}],
-                "tools": [{"type": "function", "function": {"name": "f", "parameters": copy.deepcopy(case["input"])}}]}
-        out = toolwire.convert(body, source="openai_chat", target=target, strict=strict)
-        declaration = out["tools"][0]["functionDeclarations"][0] if target in MODEL_IN_URL else out["tools"][0]
-        return {"parameters": declaration.get("parameters", ABSENT)}, []
+        return _convert_schema(case, strict), []
     if case["input_format"] == "ai_sdk":
         req = IR_INPUTS[case["id"]]()
         if target not in MODEL_IN_URL:
@@ -351,14 +402,17 @@ def _raised(error: Exception) -> str:
 def _check_agree(case: dict, got: Run) -> str | None:
     """None when toolwire's output agrees with the AI SDK's on the asserted parts, else why not."""
     if case.get("expected_error"):
-        if isinstance(got.error, toolwire.ConversionError):
+        if case["id"] not in ERRORS:
+            return f"harness: the AI SDK raises {case['expected_error']['name']}; list toolwire's error in ERRORS"
+        name, path = ERRORS[case["id"]]
+        if type(got.error).__name__ == name and got.error.path == path:
             return None
-        return f"the AI SDK raises {case['expected_error']['name']}; " + (
+        return f"the AI SDK raises {case['expected_error']['name']}; toolwire should raise {name} at {path}; " + (
             _raised(got.error) if got.error else f"toolwire returned\n{_dump(got.output)}")
     if got.error is not None:
         return _raised(got.error)
     sels = selectors(case)
-    actual, expected = select(got.output, sels), select(case["expected"], sels)
+    actual, expected = select(got.output, sels), select(expected_output(case), sels)
     for path, mode in sels:
         ok = is_subset(expected[path], actual[path]) if mode == "subset" else expected[path] == actual[path]
         if not ok:
@@ -423,13 +477,21 @@ def test_divergence_data_is_consistent() -> None:
                 sels = selectors(case)
                 assert set(held) == {path for path, _ in sels}, case_id
                 if not case.get("expected_error"):
-                    assert held != select(case["expected"], sels), f"{case_id}: documented output equals the AI SDK's; not a divergence"
+                    assert held != select(expected_output(case), sels), f"{case_id}: documented output equals the AI SDK's; not a divergence"
+    assert set(ERRORS) <= set(CASES_BY_ID), sorted(set(ERRORS) - set(CASES_BY_ID))
     for case in CASES:
         record = RECORDS.get(case["id"])
         status = record["status"] if record else "agree"
+        runnable = status in ("agree", "divergence")
         if toolwire_target(case) not in toolwire.PROVIDERS:
             assert status == "pending", f"{case['id']}: target {toolwire_target(case)} is not implemented; must be pending"
-        if case["input_format"] == "ai_sdk" and status in ("agree", "divergence"):
+        if case["kind"] == "schema" and case["target"] not in SCHEMA_TARGETS:
+            assert not runnable, f"{case['id']}: no schema runner for target {case['target']}; classify it"
+        if status == "agree" and case.get("expected_error"):
+            assert case["id"] in ERRORS, f"{case['id']}: the AI SDK throws; ERRORS must name toolwire's error"
+        if case["id"] in ERRORS:
+            assert status == "agree" and case.get("expected_error"), f"{case['id']}: ERRORS is for agreeing rejections"
+        if case["input_format"] == "ai_sdk" and runnable:
             assert case["id"] in IR_INPUTS, f"{case['id']}: ai_sdk input needs a hand translation in ai_sdk_inputs.py"
 
 

@@ -6,7 +6,7 @@
     >>> req = toolwire.to_ir(anthropic_request, provider="anthropic")
     >>> payload = toolwire.from_ir(req, provider="openai_responses")
 
-Providers: anthropic, gemini, gemini_openapi, openai_chat, openai_responses, vertex.
+Providers: anthropic, bedrock_converse, cohere, deepseek, gemini, gemini_openapi, groq, mistral, ollama, openai_chat, openai_responses, vertex.
 """
 
 from __future__ import annotations
@@ -33,8 +33,14 @@ from toolwire_runtime.errors import (
 #: Provider names accepted by ``convert``, ``to_ir`` and ``from_ir``.
 PROVIDERS = (
     "anthropic",
+    "bedrock_converse",
+    "cohere",
+    "deepseek",
     "gemini",
     "gemini_openapi",
+    "groq",
+    "mistral",
+    "ollama",
     "openai_chat",
     "openai_responses",
     "vertex",
@@ -42,8 +48,14 @@ PROVIDERS = (
 
 _MODULES = {
     "anthropic": "toolwire.providers.anthropic",
+    "bedrock_converse": "toolwire.providers.bedrock_converse",
+    "cohere": "toolwire.providers.cohere",
+    "deepseek": "toolwire.providers.deepseek",
     "gemini": "toolwire.providers.gemini",
     "gemini_openapi": "toolwire.providers.gemini_openapi",
+    "groq": "toolwire.providers.groq",
+    "mistral": "toolwire.providers.mistral",
+    "ollama": "toolwire.providers.ollama",
     "openai_chat": "toolwire.providers.openai_chat",
     "openai_responses": "toolwire.providers.openai_responses",
     "vertex": "toolwire.providers.vertex",

@@ -314,3 +314,52 @@ def finish_response(resp: Any, ctx: Context) -> Any:
     if resp.finish_reason in (None, "stop"):
         resp.finish_reason = "tool_calls"
     return resp
+
+
+# --- bridge_turns / flag_prefill (conversation keys `bridge`, `prefill_flag`) ------------------
+
+from toolwire.ir import ProviderData  # noqa: E402  (used by flag_prefill only)
+
+
+def bridge_turns(messages: list[Message], after: Iterable[str], before: Iterable[str], role: str, text: str, path: Any, ctx: Context) -> list[Message]:
+    """bridge: a message of role ROLE holding TEXT is inserted wherever an IR message whose role is
+    in AFTER is directly followed by one whose role is in BEFORE (Mistral deployments validated by
+    mistral-common before 1.13 reject a user turn right after tool results: "Unexpected role 'user'
+    after role 'tool'"). The inserted turn is reported: the model sees a turn nobody wrote."""
+    after, before = frozenset(after), frozenset(before)
+    out: list[Message] = []
+    for i, msg in enumerate(messages):
+        if out and out[-1].role in after and msg.role in before:
+            ctx.lose(
+                (path, i),
+                f"{role} turn {text!r} inserted before this {msg.role} turn: {ctx.provider} rejects {msg.role} right after {out[-1].role}",
+            )
+            out.append(Message(role=role, parts=[TextPart(text=text)]))
+        out.append(msg)
+    return out
+
+
+def flag_prefill(messages: list[Message], provider: str, key: str, value: Any, path: Any, ctx: Context) -> list[Message]:
+    """prefill_flag: a conversation that ends with an assistant turn without tool calls (a prefill
+    the model is to continue) gets the wire field KEY: VALUE on that message (Mistral and DeepSeek
+    ``prefix: true``; Mistral rejects a final assistant message without it: "Expected last role User
+    or Tool (or Assistant with prefix True)"). The field travels as provider data of PROVIDER's
+    family, so the message codec writes it like any field it carries."""
+    if not messages or messages[-1].role != "assistant":
+        return messages
+    last = messages[-1]
+    if any(type(p) is ToolCall for p in last.parts):
+        return messages
+    pd = last.provider_data
+    if pd is not None and pd.provider == provider:
+        if (pd.fields or {}).get(key) == value:
+            return messages
+        pd = ProviderData(provider=provider, fields={**(pd.fields or {}), key: value}, hints=pd.hints)
+    else:
+        if pd is not None and pd.fields:
+            lost = sorted(k for k, v in pd.fields.items() if v is not None)
+            if lost:
+                ctx.lose((path, len(messages) - 1), f"{pd.provider} fields {', '.join(lost)} have no {provider} equivalent; dropped")
+        pd = ProviderData(provider=provider, fields={key: value})
+    flagged = Message(role=last.role, parts=last.parts, name=last.name, provider_data=pd)
+    return [*messages[:-1], flagged]

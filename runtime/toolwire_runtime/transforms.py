@@ -9,16 +9,33 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolwire.ir import Message, ProviderData, ProviderTool, TextPart
+from toolwire.ir import Message, OpaquePart, ProviderData, ProviderTool, TextPart
 
 from .context import Context
 from .errors import InvalidArgumentsError, MissingFieldError, UnknownVariantError, WrongTypeError
 from .names import fit_name_parse, fit_render  # noqa: F401  (fit_id / fit_name, called as tw.*)
 from .schema import from_openapi_schema, to_openapi_schema
 
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_loads = json.loads
 _JSONDecodeError = json.JSONDecodeError
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_json_loads = json.loads
+
+
+def _loads(text: str) -> Any:
+    """json.loads, with text nested deeper than the parser can go treated as invalid JSON."""
+    try:
+        return _json_loads(text)
+    except RecursionError:
+        raise _JSONDecodeError("nested too deeply", text, 0) from None
+
+
+def _dumps(value: Any) -> str:
+    try:
+        return _encode(value)
+    except RecursionError:  # deeper than the json module can encode
+        raise WrongTypeError("", "a value is nested too deeply to be written as JSON") from None
+
+
 
 
 def stringify(value: Any) -> str:
@@ -462,19 +479,23 @@ def extra_fields(obj: dict, known: frozenset) -> dict | None:
     return {k: v for k, v in obj.items() if k not in known}
 
 
-def restore(out: dict, pd: Any, provider: str, path: str, ctx: Context) -> None:
-    """Put back the fields a same-provider payload carried; report them for another provider."""
+def restore(out: dict, pd: Any, provider: str, path: Any, ctx: Context, nested: tuple = ()) -> None:
+    """Put back the fields a same-provider payload carried; report them for another provider.
+
+    Keys in ``nested`` (dotted wire paths of the codec's nested objects, e.g. ``function``) hold
+    the unknown keys of that object; any other key is a top-level wire key, dots and all.
+    """
     fields = pd.fields
     if not fields:
         return
     if pd.provider == provider:
         for key, value in fields.items():
-            target = out
-            if "." in key and type(value) is dict:
-                # nested unknown keys, stored under the dotted path of their object
-                for seg in key.split("."):
-                    target = target[int(seg)] if seg.isdigit() and type(target) is list else target.setdefault(seg, {})
-                target.update(value)
+            if key in nested and type(value) is dict:
+                target = _nested_target(out, key)
+                if target is None:
+                    ctx.lose(path, f"fields {', '.join(sorted(value))} of {key} have nowhere to go; dropped")
+                else:
+                    target.update(value)
                 continue
             current = out.get(key)
             if type(current) is dict and type(value) is dict and key in out:
@@ -487,6 +508,29 @@ def restore(out: dict, pd: Any, provider: str, path: str, ctx: Context) -> None:
         lost = sorted(k for k, v in fields.items() if v is not None)
         if lost:
             ctx.lose(path, f"{pd.provider} fields {', '.join(lost)} have no {provider} equivalent; dropped")
+
+
+def _nested_target(out: dict, dotted: str) -> dict | None:
+    target: Any = out
+    for seg in dotted.split("."):
+        if type(target) is list and seg.isdigit():
+            target = target[int(seg)] if int(seg) < len(target) else None
+        elif type(target) is dict:
+            target = target.setdefault(seg, {})
+        else:
+            return None
+    return target if type(target) is dict else None
+
+
+def cannot_express(node: Any, provider: str, path: Any, ctx: Context) -> None:
+    """A renderer got an IR node its wire place cannot hold: opaque parts and provider tools go
+    back to their own provider; anything else is reported and left out."""
+    if type(node) is OpaquePart:
+        return opaque_render(node, provider, path, ctx)
+    if type(node) is ProviderTool:
+        return provider_tool_render(node, provider, path, ctx)
+    ctx.lose(path, f"{ctx.provider} cannot express a {type(node).__name__} here; dropped")
+    return None
 
 
 def hints_for(pd: Any, provider: str) -> dict | None:
@@ -513,7 +557,7 @@ def set_hint(node: Any, provider: str, key: str, value: Any) -> None:
 
 
 def hint_of(node: Any, provider: str, key: str) -> Any:
-    pd = node.provider_data
+    pd = getattr(node, "provider_data", None)  # OpaquePart and ProviderTool have none
     if pd is None or pd.provider != provider or not pd.hints:
         return None
     return pd.hints.get(key)
@@ -648,6 +692,9 @@ def named_choice_parse(value: Any, path: Any, ctx: Context, to_ir: Any, names_ke
     if names is None:
         return mode, None, None
     names = expect_list(names, (path, names_key))
+    for i, name in enumerate(names):
+        if type(name) is not str:
+            raise WrongTypeError(((path, names_key), i), f"expected a function name, got {_json_type(name)}")
     if mode == "required" and len(names) == 1:
         return "tool", names[0], None
     return mode, None, names
@@ -727,3 +774,498 @@ def openapi_schema_render(schema: Any, hint: Any, path: Any, ctx: Context) -> An
     if hint is not None and from_openapi_schema(hint) == schema:
         return hint
     return to_openapi_schema(schema, path, ctx.lose)
+
+
+# --- data_url_or_object: an image URL given as a string or as {url, detail} (Mistral image_url) ---
+
+
+def data_url_or_object_parse(value: Any, path: Any, ctx: Context, key: str, details: list) -> tuple:
+    """(url, media_type, data, detail, hint): a URL string (``data:`` URLs become inline data) or an
+    object ``{KEY: url, detail}``; the hint remembers the object spelling."""
+    if type(value) is str:
+        return (*data_url_parse(value, path), None, None)
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected a URL string or an object with {key!r}, got {_json_type(value)}")
+    url = value.get(key)
+    if url is None:
+        raise missing((path, key))
+    detail = value.get("detail")
+    if detail is not None and type(detail) is not str:
+        raise WrongTypeError((path, "detail"), f"expected a string, got {_json_type(detail)}")
+    rest = sorted(k for k in value if k not in (key, "detail"))
+    if rest:
+        ctx.lose(path, f"image fields {', '.join(rest)} are not kept")
+    return (*data_url_parse(url, (path, key)), detail, "object")
+
+
+def data_url_or_object_render(
+    url: Any, media_type: Any, data: Any, detail: Any, hint: Any, path: Any, ctx: Context, key: str, details: list
+) -> Any:
+    """The string form unless there is a detail level to send (or the input used the object form).
+    A detail level the provider does not know (not in DETAILS) is reported and left out."""
+    text = data_url_render(url, media_type, data, path)
+    if detail is not None and detail not in details:
+        ctx.lose(path, f"image detail {detail!r} is not one of {', '.join(map(repr, details))}; not sent")
+        detail = None
+    if detail is not None:
+        return {key: text, "detail": detail}
+    if hint == "object":
+        return {key: text}
+    return text
+
+
+# --- Bedrock Converse shapes: nonblank_blocks, json_block_result, status_flag, non_empty, required_tools
+
+from toolwire.ir import Request, ToolCall, ToolResult  # noqa: E402  (required_tools only)
+
+from .errors import UnsupportedError  # noqa: E402  (json_block_result only)
+
+
+def nonblank_blocks_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any) -> tuple[list, None]:
+    """nonblank_blocks, wire → IR: a content that is always a list of blocks (no string form)."""
+    parts = []
+    for i, item in enumerate(expect_list(value, path)):
+        part = part_to_ir(item, (path, i), ctx)
+        if part is not None:
+            parts.append(part)
+    return parts, None
+
+
+def nonblank_blocks_render(parts: list, path: Any, ctx: Context, part_from_ir: Any) -> list:
+    """nonblank_blocks, IR → wire: the blocks, without text parts that are empty or whitespace only
+    (Bedrock: "The text field in the ContentBlock object ... is blank"). They say nothing: not reported."""
+    out = []
+    for i, part in enumerate(parts):
+        if type(part) is TextPart and not part.text.strip():
+            continue
+        item = part_from_ir(part, (path, i), ctx)
+        if item is not None:
+            out.append(item)
+    return out
+
+
+def _object_text(text: str) -> Any:
+    """The object a JSON-object text stands for (string-result providers carry objects so), else None."""
+    if text[:1] != "{":
+        return None
+    try:
+        value = _loads(text)
+    except _JSONDecodeError:
+        return None
+    return value if type(value) is dict else None
+
+
+def json_block_result_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any, json_key: str, key: str) -> tuple[Any, Any, Any]:
+    """json_block_result, wire → IR: (result, parts, hint) of a list of result blocks.
+
+    The block ``{JSON_KEY: v}`` is the result (``{KEY: x}`` unwrapped to x; a second one is an
+    UnsupportedError: the IR keeps one result value); the other blocks are parts. A single text block
+    is the result text. Anything else is all parts. The hint keeps what a re-render needs: "text"
+    (a text result that looks like a JSON object), "empty" (no blocks), or {"at": index, "bare":
+    bool} (where the JSON block was, and whether it held a non-object).
+    """
+    items = expect_list(value, path)
+    if not items:
+        return None, None, "empty"
+    at = [i for i, item in enumerate(items) if type(item) is dict and len(item) == 1 and json_key in item]
+    if len(at) > 1:
+        raise UnsupportedError((path, at[1]), f"a second {json_key!r} block; toolwire keeps one JSON result per tool result")
+    if at:
+        data = items[at[0]][json_key]
+        bare = type(data) is not dict  # not an object (the API asks for one): given back as it came
+        result = data[key] if not bare and len(data) == 1 and key in data else data
+        rest = [part_to_ir(item, (path, i), ctx) for i, item in enumerate(items) if i != at[0]]
+        rest = [p for p in rest if p is not None]
+        hint = {"at": at[0], "bare": bare} if at[0] or bare else None
+        return result, (rest or None), hint
+    parts = [p for p in (part_to_ir(item, (path, i), ctx) for i, item in enumerate(items)) if p is not None]
+    if len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None:
+        text = parts[0].text
+        return text, None, ("text" if _object_text(text) is not None else None)
+    return None, (parts or None), None
+
+
+def json_block_result_render(
+    result: Any, parts: Any, hint: Any, path: Any, ctx: Context, part_from_ir: Any, json_key: str, key: str
+) -> list:
+    """json_block_result, IR → wire: the result first (an object as a JSON block, text as a text block
+    through the codec, any other value as ``{JSON_KEY: {KEY: value}}``), then the parts."""
+
+    def wrapped(obj: dict) -> dict:
+        return {key: obj} if len(obj) == 1 and key in obj else obj
+
+    blocks: list = []
+    for i, part in enumerate(parts or ()):
+        item = part_from_ir(part, (path, i), ctx)
+        if item is not None:
+            blocks.append(item)
+    if result is None and (parts or hint == "empty"):
+        return blocks
+    at = hint.get("at", 0) if type(hint) is dict else 0
+    if type(result) is str:
+        obj = _object_text(result) if hint != "text" else None
+        if obj is None:
+            item = part_from_ir(TextPart(text=result), (path, "result"), ctx)
+            return [item, *blocks] if item is not None else blocks
+        block = {json_key: wrapped(obj)}
+    elif type(result) is dict:
+        block = {json_key: wrapped(result)}
+    elif type(hint) is dict and hint.get("bare"):
+        block = {json_key: result}
+    else:
+        block = {json_key: {key: result}}
+    blocks.insert(min(at, len(blocks)), block)
+    return blocks
+
+
+def status_flag_parse(value: Any, path: Any, ok: str, error: str) -> tuple[bool, Any]:
+    """status_flag, wire → IR: (is_error, hint); an explicit OK status is kept as a hint."""
+    if value is None:
+        return False, None
+    if value == error:
+        return True, None
+    if value == ok:
+        return False, "ok"
+    raise UnknownVariantError(path, f"unknown status {value!r}; expected {ok!r} or {error!r}")
+
+
+def status_flag_render(is_error: bool, hint: Any, ok: str, error: str) -> Any:
+    if is_error:
+        return error
+    return ok if hint == "ok" else None
+
+
+def non_empty_render(value: Any) -> Any:
+    """non_empty, IR → wire: an empty string is not sent (the provider rejects it; it says nothing)."""
+    return None if value == "" else value
+
+
+def required_tools_parse(value: Any, path: Any, ctx: Context, to_ir: Any) -> tuple[Any, Any, Any]:
+    """required_tools, wire → IR: (tools, tool_choice, hint) from the codec's Request; the hint is
+    that Request's provider data (unknown members of the object), for a same-provider round trip."""
+    sub = to_ir(value, path, ctx)
+    return sub.tools, sub.tool_choice, sub.provider_data
+
+
+def required_tools_render(
+    tools: Any, choice: Any, messages: list, hint: Any, path: Any, ctx: Context, from_ir: Any
+) -> Any:
+    """required_tools, IR → wire (spec/transforms.yaml): the tool configuration of a provider that has
+    no tool choice "none" and needs the tools declared whenever the conversation holds tool calls or
+    results. ``messages`` are the conversation of the Request being rendered."""
+    uses_tools = any(type(p) in (ToolCall, ToolResult) for m in messages for p in m.parts)
+    where = (path, "tools")
+    if choice is not None and choice.mode == "none":
+        if tools and not uses_tools:
+            ctx.lose(where, f"{ctx.provider} has no tool choice 'none'; the tools are not sent, so no tool can be called")
+            return None
+        if tools:
+            ctx.lose(
+                where,
+                f"{ctx.provider} has no tool choice 'none', and the tools must be sent since the conversation "
+                "holds tool calls or results: the model may still call them",
+            )
+        choice = None
+    if not tools:
+        if uses_tools:
+            ctx.lose(
+                where,
+                f"{ctx.provider} requires tool definitions whenever the conversation holds tool calls or "
+                "results, and the input declares none; add them before sending",
+            )
+        if choice is not None and choice.mode != "auto":
+            ctx.lose((path, "tool_choice"), f"a tool choice {choice.mode!r} without tools cannot be sent; dropped")
+        return None
+    pd = hint if type(hint) is ProviderData else None
+    out = from_ir(Request(messages=[], tools=tools, tool_choice=choice, provider_data=pd), path, ctx)
+    return out or None
+
+
+# --- Ollama / Cohere: implied_choice, plan_text, plan_content, document_result, base64_images,
+# --- rfc3339_time, flat_usage (spec/transforms.yaml documents each one) ------------------------
+
+import base64 as _base64  # noqa: E402
+import binascii as _binascii  # noqa: E402
+import calendar as _calendar  # noqa: E402
+import re as _re  # noqa: E402
+import time as _time  # noqa: E402
+
+from toolwire.ir import ImagePart as _ImagePart  # noqa: E402
+from toolwire.ir import ToolCall as _ToolCall  # noqa: E402
+from toolwire.ir import ToolChoice as _ToolChoice  # noqa: E402
+from toolwire.ir import Usage as _Usage  # noqa: E402
+
+
+def implied_choice_parse(value: Any, path: Any, modes: dict) -> tuple[Any, Any]:
+    """(ToolChoice | None, hint). The rule reads the declared tools through ``alias`` when the choice
+    is absent: a non-empty tool list means auto (the hint replaces the alias one, so the choice is
+    never written back under the tools key)."""
+    if type(value) is list:
+        return (_ToolChoice(mode="auto") if value else None), "implied"
+    if type(value) is not str:
+        raise WrongTypeError(path, f"expected a string, got {_json_type(value)}")
+    mode = modes.get(value)
+    if mode is None:
+        if not modes:
+            raise UnknownVariantError(path, "this provider has no tool_choice; leave it out (declared tools mean auto)")
+        raise UnknownVariantError(path, f"unknown tool_choice {value!r}; expected one of {', '.join(map(repr, modes))} (absent means auto)")
+    return _ToolChoice(mode=mode), None
+
+
+def implied_choice_render(choice: Any, path: Any, ctx: Context, modes: dict) -> Any:
+    """The wire word for a choice, or None: auto is the absence of the field; a mode the provider
+    has no word for is reported (a named tool becomes the provider's `required` word, if any)."""
+    if choice is None:
+        return None
+    words: dict = {}
+    for wire, mode in modes.items():
+        words.setdefault(mode, wire)
+    if choice.allowed_names:
+        ctx.lose((path, "allowed_names"), f"{ctx.provider} cannot restrict the choice to some tools; allowed_names not sent")
+    mode = choice.mode
+    if mode == "auto":
+        return None
+    if mode == "tool":
+        if "required" in words:
+            ctx.lose(
+                path,
+                f"{ctx.provider} cannot name the tool to call; sent {words['required']!r}: some tool must be "
+                f"called, not necessarily {choice.name!r}",
+            )
+            return words["required"]
+        ctx.lose(path, f"{ctx.provider} has no tool_choice; the choice of tool {choice.name!r} is not sent (the model decides)")
+        return None
+    if mode in words:
+        return words[mode]
+    ctx.lose(path, f"{ctx.provider} has no tool_choice {mode!r}; not sent (the model decides)")
+    return None
+
+
+def plan_text_parse(value: Any, path: Any) -> tuple[list, Any]:
+    """(parts, hint): the plan an assistant writes before its calls (a string) as a text part."""
+    if type(value) is not str:
+        raise WrongTypeError(path, f"expected a string, got {_json_type(value)}")
+    if value == "":
+        return [], ""
+    return [TextPart(text=value)], None
+
+
+def plan_text_render(parts: list, hint: Any, path: Any, ctx: Context) -> Any:
+    """The text of a turn that makes tool calls (``parts``: its text parts and calls), else None."""
+    if not any(type(p) is _ToolCall for p in parts):
+        return None
+    texts = [p.text for p in parts if type(p) is TextPart]
+    if not texts:
+        return "" if hint == "" else None
+    if len(texts) > 1:
+        ctx.lose(path, f"{len(texts)} texts of a turn with tool calls joined into one plan")
+    return "".join(texts)
+
+
+def plan_content_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any, form: str) -> tuple[list, Any]:
+    """content_parts' parse (the content of a turn, whatever its calls)."""
+    return content_parse(value, path, ctx, part_to_ir, form)
+
+
+def plan_content_render(
+    parts: list, hint: Any, empty: Any, form: str, path: Any, ctx: Context, part_from_ir: Any
+) -> Any:
+    """content_parts' render of the message's parts other than calls, and other than its text when
+    the turn makes calls (that text is the plan, see plan_text)."""
+    calls = any(type(p) is _ToolCall for p in parts)
+    rest = [p for p in parts if type(p) is not _ToolCall and not (calls and type(p) is TextPart)]
+    return content_render(rest, hint, empty, form, path, ctx, part_from_ir)
+
+
+def _document_items(value: Any, path: Any, tag: str, key: str) -> Any:
+    """A string-or-parts tool result → its canonical IR result (text, an object, or a list)."""
+    if type(value) is str:
+        return value
+    if type(value) is not list:
+        raise WrongTypeError(path, f"expected a string or an array of content parts, got {_json_type(value)}")
+    items: list = []
+    for i, item in enumerate(value):
+        if type(item) is not dict:
+            raise WrongTypeError((path, i), f"expected a content part object, got {_json_type(item)}")
+        kind = item.get("type")
+        if kind == "text":
+            text = item.get("text")
+            if type(text) is not str:
+                raise WrongTypeError(((path, i), "text"), f"expected a string, got {_json_type(text)}")
+            items.append(text)
+        elif kind == tag:
+            wrapper = item.get(tag)
+            if type(wrapper) is not dict:
+                raise WrongTypeError(((path, i), tag), f"expected an object, got {_json_type(wrapper)}")
+            data = wrapper.get(key)
+            if type(data) is not dict:
+                raise WrongTypeError((((path, i), tag), key), f"expected an object, got {_json_type(data)}")
+            items.append(data)
+        else:
+            raise UnknownVariantError(((path, i), "type"), f"unknown content part type {kind!r}; expected 'text' or {tag!r}")
+    if all(type(x) is str for x in items):
+        return "".join(items)
+    if all(type(x) is dict for x in items):
+        return items[0] if len(items) == 1 else items
+    return items
+
+
+def _document_render(result: Any, tag: str, key: str) -> Any:
+    """The canonical wire form of a (non-error) result: objects as documents, the rest as text."""
+    if type(result) is str and result[:1] == "{":
+        try:
+            parsed = _loads(result)
+        except _JSONDecodeError:
+            parsed = None
+        if type(parsed) is dict:
+            result = parsed
+    if type(result) is dict:
+        return [{"type": tag, tag: {key: result}}]
+    if type(result) is list and result and all(type(x) is dict for x in result):
+        return [{"type": tag, tag: {key: x}} for x in result]
+    return result_to_text(result)
+
+
+def document_result_parse(value: Any, path: Any, tag: str, key: str) -> tuple[Any, bool, None, Any]:
+    """(result, is_error, parts, hint): the hint is the wire value when the canonical rendering of
+    the result would not give it back (text parts, document ids, a JSON object sent as text)."""
+    result = _document_items(value, path, tag, key)
+    return result, False, None, (None if _document_render(result, tag, key) == value else value)
+
+
+def document_result_render(
+    result: Any, is_error: bool, parts: Any, hint: Any, path: Any, ctx: Context, tag: str, key: str, error_prefix: str
+) -> Any:
+    if hint is not None and not is_error and not parts:
+        try:
+            same = _document_items(hint, path, tag, key) == result
+        except ValueError:
+            same = False
+        if same:
+            return hint
+    if parts:
+        kinds = sorted({type(p).__name__ for p in parts})
+        ctx.lose(path, f"tool result parts ({', '.join(kinds)}) cannot be sent; kept only the text")
+        texts = [p.text for p in parts if type(p) is TextPart]
+        if result is None and texts:
+            result = "".join(texts)
+    if result is None:
+        result = ""
+    if is_error:
+        ctx.lose(path, f"no error flag; error sent as text prefixed with {error_prefix!r}")
+        return error_text(result, error_prefix)
+    return _document_render(result, tag, key)
+
+
+_IMAGE_SIGNATURES = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+    (b"BM", "image/bmp"),
+)
+
+
+def sniff_image_type(data: str) -> Any:
+    """The media type the first bytes of base64 image data show (PNG, JPEG, GIF, WebP, BMP), or None."""
+    head = data[:24]
+    head = head[: len(head) - len(head) % 4]
+    try:
+        raw = _base64.b64decode(head, validate=True)
+    except (_binascii.Error, ValueError):
+        return None
+    if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
+        return "image/webp"
+    for signature, media_type in _IMAGE_SIGNATURES:
+        if raw.startswith(signature):
+            return media_type
+    return None
+
+
+def base64_images_parse(value: Any, path: Any) -> list:
+    """A list of bare base64 strings → image parts (media type read from the bytes)."""
+    out = []
+    for i, item in enumerate(expect_list(value, path)):
+        if type(item) is not str:
+            raise WrongTypeError((path, i), f"expected a base64 string, got {_json_type(item)}")
+        out.append(_ImagePart(data=item, media_type=sniff_image_type(item)))
+    return out
+
+
+def base64_images_render(parts: list, path: Any, ctx: Context) -> Any:
+    out = []
+    for i, part in enumerate(parts):
+        if part.data is None:
+            ctx.lose((path, i), f"{ctx.provider} takes images as base64 bytes only; the image URL is not sent")
+            continue
+        if part.media_type is not None and sniff_image_type(part.data) != part.media_type:
+            ctx.lose((path, i), f"{ctx.provider} images carry no media type and the bytes do not show {part.media_type}; not sent")
+        if part.detail is not None:
+            ctx.lose((path, i), f"{ctx.provider} images have no detail level; {part.detail!r} not sent")
+        out.append(part.data)
+    return out or None
+
+
+_RFC3339 = _re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))"
+)
+
+
+def _rfc3339_seconds(value: Any, path: Any) -> int:
+    if type(value) is not str:
+        raise WrongTypeError(path, f"expected an RFC 3339 timestamp string, got {_json_type(value)}")
+    match = _RFC3339.fullmatch(value)
+    if match is None:
+        raise WrongTypeError(path, f"expected an RFC 3339 timestamp, got {value[:40]!r}")
+    y, mo, d, h, mi, s = (int(match[i]) for i in range(1, 7))
+    seconds = _calendar.timegm((y, mo, d, h, mi, s, 0, 0, 0))
+    if match[8]:
+        offset = int(match[9]) * 3600 + int(match[10]) * 60
+        seconds -= offset if match[8] == "+" else -offset
+    return seconds
+
+
+def rfc3339_parse(value: Any, path: Any) -> tuple[int, Any]:
+    """(Unix seconds, hint): the hint is the original text when it is not the canonical form."""
+    seconds = _rfc3339_seconds(value, path)
+    return seconds, (None if rfc3339_render(seconds, None) == value else value)
+
+
+def rfc3339_render(seconds: Any, hint: Any) -> Any:
+    if seconds is None:
+        return None
+    if hint is not None:
+        try:
+            if _rfc3339_seconds(hint, "") == seconds:
+                return hint
+        except ValueError:
+            pass
+    return _time.strftime("%Y-%m-%dT%H:%M:%SZ", _time.gmtime(seconds))
+
+
+def flat_usage_parse(obj: dict, path: Any, input_key: str, output_key: str) -> tuple[Any, Any]:
+    """(Usage, hint) from two counts that are keys of the wire object itself (``obj``, the object
+    the rule belongs to). The hint replaces the alias one, so the input count is always written
+    under its own key."""
+    parent = path[0] if type(path) is tuple else path
+    counts = []
+    for key in (input_key, output_key):
+        value = obj.get(key)
+        if value is not None and type(value) is not int:
+            raise WrongTypeError((parent, key), f"expected integer, got {_json_type(value)}")
+        counts.append(value)
+    return _Usage(input_tokens=counts[0], output_tokens=counts[1]), "flat"
+
+
+def flat_usage_render(usage: Any, out: dict, path: Any, ctx: Context, output_key: str) -> Any:
+    """The input count (for the rule's own key); the output count is written to OUTPUT_KEY of the
+    same wire object (``out``). The total is derived on parse, not sent; other usage fields (cache
+    counts) have no key and are reported."""
+    if usage is None:
+        return None
+    pd = usage.provider_data
+    if pd is not None and pd.fields:
+        ctx.lose(path, f"{pd.provider} usage fields {', '.join(sorted(pd.fields))} have no {ctx.provider} equivalent; dropped")
+    if usage.output_tokens is not None:
+        out[output_key] = usage.output_tokens
+    return usage.input_tokens

@@ -130,3 +130,71 @@ IR_INPUTS: dict[str, Callable[[], ir.Request]] = {
     "gemini-error-result-no-signature-on-response": _gemini_error_result_no_signature_on_response,
     "responses-missing-tool-input": _responses_missing_tool_input,
 }
+
+
+def _mistral_content_result_stringified() -> ir.Request:
+    """A call whose result is AI SDK "content" output: a text part and an image file part."""
+    return ir.Request(
+        messages=[
+            ir.Message(
+                role="assistant",
+                parts=[ir.ToolCall(id="tool-call-id-3", name="image-tool", arguments={"query": "generate image"})],
+            ),
+            ir.Message(
+                role="tool",
+                parts=[
+                    ir.ToolResult(
+                        tool_call_id="tool-call-id-3",
+                        name="image-tool",
+                        parts=[
+                            ir.TextPart(text="Here is the result:"),
+                            ir.ImagePart(media_type="image/png", data="base64data"),
+                        ],
+                    )
+                ],
+            ),
+        ]
+    )
+
+
+IR_INPUTS["mistral-content-result-stringified"] = _mistral_content_result_stringified
+
+
+def _bedrock_empty_text_blocks_filtered() -> ir.Request:
+    """An assistant turn with blank text around a call (text after a call: OpenAI Chat cannot order it)."""
+    return ir.Request(
+        messages=[
+            ir.Message(role="user", parts=[ir.TextPart(text="Hello")]),
+            ir.Message(
+                role="assistant",
+                parts=[
+                    ir.TextPart(text="\n\n"),
+                    ir.ToolCall(id="call-123", name="test", arguments={}),
+                    ir.TextPart(text="  "),
+                    ir.TextPart(text="actual content"),
+                ],
+            ),
+        ]
+    )
+
+
+def _bedrock_tool_result_image() -> ir.Request:
+    """A result whose AI SDK "content" output is one image file part (no text)."""
+    return ir.Request(
+        messages=[
+            ir.Message(
+                role="tool",
+                parts=[
+                    ir.ToolResult(
+                        tool_call_id="call-123",
+                        name="image-generator",
+                        parts=[ir.ImagePart(media_type="image/jpeg", data="base64data")],
+                    )
+                ],
+            )
+        ]
+    )
+
+
+IR_INPUTS["bedrock-empty-text-blocks-filtered"] = _bedrock_empty_text_blocks_filtered
+IR_INPUTS["bedrock-tool-result-image"] = _bedrock_tool_result_image

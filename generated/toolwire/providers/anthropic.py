@@ -164,6 +164,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
+    if type(node) is not ir.Request:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -218,7 +220,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.top_k is not None:
         ctx.lose((path, "top_k"), "anthropic has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -327,6 +329,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """user_message (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -345,7 +349,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -380,6 +384,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """assistant_message (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -398,7 +404,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -457,6 +463,8 @@ def _text_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """text_block (IR TextPart → wire)."""
+    if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -470,7 +478,7 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -497,6 +505,8 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """image_block (IR ImagePart → wire)."""
+    if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -507,7 +517,7 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.detail is not None:
         ctx.lose((path, "detail"), "anthropic has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -549,6 +559,8 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_use_block (IR ToolCall → wire)."""
+    if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -567,7 +579,7 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_input is not None:
         out["input"] = v_input
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -621,6 +633,8 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_result_block (IR ToolResult → wire)."""
+    if type(node) is not ir.ToolResult:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -646,7 +660,7 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_is_error is not None:
         out["is_error"] = v_is_error
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -740,6 +754,8 @@ def _custom_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """custom_tool (IR ToolDefinition → wire)."""
+    if type(node) is not ir.ToolDefinition:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -765,7 +781,7 @@ def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_strict is not None:
         out["strict"] = v_strict
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -793,6 +809,8 @@ def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_choice (IR ToolChoice → wire)."""
+    if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -816,7 +834,7 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "allowed_names"), "anthropic has no place for ToolChoice.allowed_names; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -886,15 +904,23 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """response (IR Response → wire)."""
+    if type(node) is not ir.Response:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_id = node.id
+    if v_id is None:
+        v_id = ""
+        ctx.lose((path, "id"), "id is required by anthropic; sent ''")
     if v_id is not None:
         out["id"] = v_id
     out["type"] = "message"
     out["role"] = "assistant"
     v_model = node.model
+    if v_model is None:
+        v_model = ""
+        ctx.lose((path, "model"), "model is required by anthropic; sent ''")
     if v_model is not None:
         out["model"] = v_model
     v_content = tw.message_parts_render(
@@ -921,7 +947,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.created is not None:
         ctx.lose((path, "created"), "anthropic has no place for Response.created; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -961,6 +987,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """usage (IR Usage → wire)."""
+    if type(node) is not ir.Usage:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -971,5 +999,5 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out

@@ -233,6 +233,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
+    if type(node) is not ir.Request:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -281,7 +283,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             "gemini has no place for Request.parallel_tool_calls; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("generationConfig",))
     return out
 
 
@@ -352,6 +354,8 @@ def _content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """content (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -377,7 +381,7 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), "gemini has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -407,6 +411,8 @@ def _system_instruction_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """system_instruction (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -427,7 +433,7 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), "gemini has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -494,6 +500,8 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """text_part (IR TextPart → wire)."""
+    if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -506,7 +514,7 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -551,6 +559,8 @@ def _inline_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """inline_image (IR ImagePart → wire)."""
+    if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -578,7 +588,7 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.detail is not None:
         ctx.lose((path, "detail"), "gemini has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("inlineData",))
     return out
 
 
@@ -618,6 +628,8 @@ def _file_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """file_image (IR ImagePart → wire)."""
+    if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -640,7 +652,7 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.detail is not None:
         ctx.lose((path, "detail"), "gemini has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("fileData",))
     return out
 
 
@@ -708,6 +720,8 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """functionCall part (thoughtSignature, beside functionCall, is carried for Gemini round trips) (IR ToolCall → wire)."""
+    if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -733,7 +747,7 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if not w_functionCall:
         del out["functionCall"]
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("functionCall",))
     return out
 
 
@@ -813,6 +827,8 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_response_part (IR ToolResult → wire)."""
+    if type(node) is not ir.ToolResult:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -853,7 +869,7 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if not w_functionResponse:
         del out["functionResponse"]
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("functionResponse",))
     return out
 
 
@@ -896,6 +912,8 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_declaration (IR ToolDefinition → wire)."""
+    if type(node) is not ir.ToolDefinition:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -919,7 +937,7 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.strict is not None:
         ctx.lose((path, "strict"), "gemini has no place for ToolDefinition.strict; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -955,6 +973,8 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_config (IR ToolChoice → wire)."""
+    if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -970,7 +990,7 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_functionCallingConfig is not None:
         out["functionCallingConfig"] = v_functionCallingConfig
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -1056,6 +1076,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """response (IR Response → wire)."""
+    if type(node) is not ir.Response:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -1103,7 +1125,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.stop_sequence is not None:
         ctx.lose((path, "stop_sequence"), "gemini has no place for Response.stop_sequence; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("candidates.0",))
     return out
 
 
@@ -1153,6 +1175,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """usage (IR Usage → wire)."""
+    if type(node) is not ir.Usage:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -1166,5 +1190,5 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_totalTokenCount is not None:
         out["totalTokenCount"] = v_totalTokenCount
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out

@@ -234,6 +234,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
+    if type(node) is not ir.Request:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -282,7 +284,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             "gemini_openapi has no place for Request.parallel_tool_calls; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("generationConfig",))
     return out
 
 
@@ -353,6 +355,8 @@ def _content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """content (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -378,7 +382,7 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), "gemini_openapi has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -408,6 +412,8 @@ def _system_instruction_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """system_instruction (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -428,7 +434,7 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), "gemini_openapi has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -495,6 +501,8 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """text_part (IR TextPart → wire)."""
+    if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -507,7 +515,7 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -552,6 +560,8 @@ def _inline_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """inline_image (IR ImagePart → wire)."""
+    if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -579,7 +589,7 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.detail is not None:
         ctx.lose((path, "detail"), "gemini_openapi has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("inlineData",))
     return out
 
 
@@ -619,6 +629,8 @@ def _file_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """file_image (IR ImagePart → wire)."""
+    if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -641,7 +653,7 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.detail is not None:
         ctx.lose((path, "detail"), "gemini_openapi has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("fileData",))
     return out
 
 
@@ -709,6 +721,8 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """functionCall part (thoughtSignature, beside functionCall, is carried for Gemini round trips) (IR ToolCall → wire)."""
+    if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -734,7 +748,7 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if not w_functionCall:
         del out["functionCall"]
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("functionCall",))
     return out
 
 
@@ -814,6 +828,8 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_response_part (IR ToolResult → wire)."""
+    if type(node) is not ir.ToolResult:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -854,7 +870,7 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if not w_functionResponse:
         del out["functionResponse"]
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("functionResponse",))
     return out
 
 
@@ -894,6 +910,8 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_declaration (IR ToolDefinition → wire)."""
+    if type(node) is not ir.ToolDefinition:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -916,7 +934,7 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.strict is not None:
         ctx.lose((path, "strict"), "gemini_openapi has no place for ToolDefinition.strict; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -952,6 +970,8 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_config (IR ToolChoice → wire)."""
+    if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -967,7 +987,7 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_functionCallingConfig is not None:
         out["functionCallingConfig"] = v_functionCallingConfig
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -1053,6 +1073,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """response (IR Response → wire)."""
+    if type(node) is not ir.Response:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -1103,7 +1125,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             "gemini_openapi has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("candidates.0",))
     return out
 
 
@@ -1153,6 +1175,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """usage (IR Usage → wire)."""
+    if type(node) is not ir.Usage:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -1166,5 +1190,5 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_totalTokenCount is not None:
         out["totalTokenCount"] = v_totalTokenCount
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out

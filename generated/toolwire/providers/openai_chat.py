@@ -189,6 +189,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
+    if type(node) is not ir.Request:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -237,7 +239,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.top_k is not None:
         ctx.lose((path, "top_k"), "openai_chat has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -351,6 +353,8 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """system_message (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -370,7 +374,7 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_name is not None:
         out["name"] = v_name
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -409,6 +413,8 @@ def _developer_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """developer message (newer name of system; kept as such for an OpenAI round trip) (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -428,7 +434,7 @@ def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_name is not None:
         out["name"] = v_name
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -484,6 +490,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """user_message (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -503,7 +511,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_name is not None:
         out["name"] = v_name
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -554,6 +562,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """assistant_message (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -586,7 +596,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_name is not None:
         out["name"] = v_name
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -632,6 +642,8 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ChatCompletionMessage — like an assistant message, but content is a string (or null), never parts (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -663,7 +675,7 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), "openai_chat has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -706,6 +718,8 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool message — one result; several in a row form one IR tool turn (group / split) (IR ToolResult → wire)."""
+    if type(node) is not ir.ToolResult:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -727,7 +741,7 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_content is not None:
         out["content"] = v_content
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -780,6 +794,8 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """text_part (IR TextPart → wire)."""
+    if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -793,7 +809,7 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -845,6 +861,8 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """image_part (IR ImagePart → wire)."""
+    if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -865,7 +883,7 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if not w_image_url:
         del out["image_url"]
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("image_url",))
     return out
 
 
@@ -920,6 +938,8 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_call (IR ToolCall → wire)."""
+    if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -939,7 +959,7 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if not w_function:
         del out["function"]
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
     return out
 
 
@@ -1000,6 +1020,8 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool (IR ToolDefinition → wire)."""
+    if type(node) is not ir.ToolDefinition:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -1022,7 +1044,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if not w_function:
         del out["function"]
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
     return out
 
 
@@ -1086,6 +1108,8 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_choice_named (IR ToolChoice → wire)."""
+    if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -1104,7 +1128,7 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             "openai_chat has no place for ToolChoice.allowed_names; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
     return out
 
 
@@ -1191,10 +1215,15 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """response (IR Response → wire)."""
+    if type(node) is not ir.Response:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_id = node.id
+    if v_id is None:
+        v_id = ""
+        ctx.lose((path, "id"), "id is required by openai_chat; sent ''")
     if v_id is not None:
         out["id"] = v_id
     out["object"] = "chat.completion"
@@ -1205,6 +1234,9 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_created is not None:
         out["created"] = v_created
     v_model = node.model
+    if v_model is None:
+        v_model = ""
+        ctx.lose((path, "model"), "model is required by openai_chat; sent ''")
     if v_model is not None:
         out["model"] = v_model
     w_choices = out["choices"] = []
@@ -1244,7 +1276,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "stop_sequence"), "openai_chat has no place for Response.stop_sequence; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("choices.0",))
     return out
 
 
@@ -1292,6 +1324,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """usage (IR Usage → wire)."""
+    if type(node) is not ir.Usage:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -1305,5 +1339,5 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out

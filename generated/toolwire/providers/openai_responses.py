@@ -176,6 +176,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
+    if type(node) is not ir.Request:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -219,7 +221,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.stop:
         ctx.lose((path, "stop"), "openai_responses has no place for Request.stop; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -368,6 +370,8 @@ def _message_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _message_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """message_item (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -401,7 +405,7 @@ def _message_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), "openai_responses has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -434,7 +438,7 @@ def _content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """input/output content — input_text, output_text, input_image; refusal and files kept opaque (IR → wire)."""
     t = type(node)
-    tag = tw.hint_of(node, PROVIDER, "$tag") if node.provider_data is not None else None
+    tag = tw.hint_of(node, PROVIDER, "$tag")
     if tag == "output_text" and t is ir.TextPart:
         return _output_text_from_ir(node, path, ctx)
     if t is ir.TextPart:
@@ -471,6 +475,8 @@ def _input_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _input_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """input_text (IR TextPart → wire)."""
+    if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -484,7 +490,7 @@ def _input_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -512,6 +518,8 @@ def _output_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _output_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """output_text (IR TextPart → wire)."""
+    if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -525,7 +533,7 @@ def _output_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -566,6 +574,8 @@ def _input_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _input_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """input_image (IR ImagePart → wire)."""
+    if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -578,7 +588,7 @@ def _input_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_detail = "auto"
     out["detail"] = v_detail
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -625,6 +635,8 @@ def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_call item — call_id is the call's id; the item id (fc_…) is carried, never confused with it (IR ToolCall → wire)."""
+    if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -641,7 +653,7 @@ def _function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_arguments is not None:
         out["arguments"] = v_arguments
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -687,6 +699,8 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_call_output_item (IR ToolResult → wire)."""
+    if type(node) is not ir.ToolResult:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -709,7 +723,7 @@ def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> An
     if v_output is not None:
         out["output"] = v_output
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -777,6 +791,8 @@ def _function_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _function_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_tool (IR ToolDefinition → wire)."""
+    if type(node) is not ir.ToolDefinition:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -796,7 +812,7 @@ def _function_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_strict = False
     out["strict"] = v_strict
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -848,6 +864,8 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_choice_named (IR ToolChoice → wire)."""
+    if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -863,7 +881,7 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             "openai_responses has no place for ToolChoice.allowed_names; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -924,10 +942,15 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """response (IR Response → wire)."""
+    if type(node) is not ir.Response:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_id = node.id
+    if v_id is None:
+        v_id = ""
+        ctx.lose((path, "id"), "id is required by openai_responses; sent ''")
     if v_id is not None:
         out["id"] = v_id
     out["object"] = "response"
@@ -947,6 +970,9 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_status is not None:
         out["status"] = v_status
     v_model = node.model
+    if v_model is None:
+        v_model = ""
+        ctx.lose((path, "model"), "model is required by openai_responses; sent ''")
     if v_model is not None:
         out["model"] = v_model
     v_output, hoisted = _output_from_ir([node.message], (path, "message"), ctx)
@@ -965,7 +991,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             "openai_responses has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -1069,6 +1095,8 @@ def _output_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """output_message (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -1090,7 +1118,7 @@ def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), "openai_responses has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -1143,6 +1171,8 @@ def _output_text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _output_text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """output_text of a response (annotations are required there) (IR TextPart → wire)."""
+    if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -1157,7 +1187,7 @@ def _output_text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     out["annotations"] = []  # required by the wire; restored fields override it
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -1204,6 +1234,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """usage (IR Usage → wire)."""
+    if type(node) is not ir.Usage:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -1224,5 +1256,5 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out

@@ -236,6 +236,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
+    if type(node) is not ir.Request:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -284,7 +286,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             "vertex has no place for Request.parallel_tool_calls; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("generationConfig",))
     return out
 
 
@@ -355,6 +357,8 @@ def _content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """content (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -380,7 +384,7 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), "vertex has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -410,6 +414,8 @@ def _system_instruction_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """system_instruction (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -430,7 +436,7 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), "vertex has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -497,6 +503,8 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """text_part (IR TextPart → wire)."""
+    if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -509,7 +517,7 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -554,6 +562,8 @@ def _inline_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """inline_image (IR ImagePart → wire)."""
+    if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -581,7 +591,7 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.detail is not None:
         ctx.lose((path, "detail"), "vertex has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("inlineData",))
     return out
 
 
@@ -621,6 +631,8 @@ def _file_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """file_image (IR ImagePart → wire)."""
+    if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -643,7 +655,7 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.detail is not None:
         ctx.lose((path, "detail"), "vertex has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("fileData",))
     return out
 
 
@@ -708,6 +720,8 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """functionCall part (thoughtSignature, beside functionCall, is carried for Gemini round trips) (IR ToolCall → wire)."""
+    if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -728,7 +742,7 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if not w_functionCall:
         del out["functionCall"]
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("functionCall",))
     return out
 
 
@@ -806,6 +820,8 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_response_part (IR ToolResult → wire)."""
+    if type(node) is not ir.ToolResult:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -842,7 +858,7 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if not w_functionResponse:
         del out["functionResponse"]
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("functionResponse",))
     return out
 
 
@@ -885,6 +901,8 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_declaration (IR ToolDefinition → wire)."""
+    if type(node) is not ir.ToolDefinition:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -908,7 +926,7 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.strict is not None:
         ctx.lose((path, "strict"), "vertex has no place for ToolDefinition.strict; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -944,6 +962,8 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_config (IR ToolChoice → wire)."""
+    if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -959,7 +979,7 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_functionCallingConfig is not None:
         out["functionCallingConfig"] = v_functionCallingConfig
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 
@@ -1045,6 +1065,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """response (IR Response → wire)."""
+    if type(node) is not ir.Response:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -1092,7 +1114,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.stop_sequence is not None:
         ctx.lose((path, "stop_sequence"), "vertex has no place for Response.stop_sequence; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ("candidates.0",))
     return out
 
 
@@ -1142,6 +1164,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """usage (IR Usage → wire)."""
+    if type(node) is not ir.Usage:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
@@ -1155,5 +1179,5 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_totalTokenCount is not None:
         out["totalTokenCount"] = v_totalTokenCount
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx)
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
