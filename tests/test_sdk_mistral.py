@@ -23,39 +23,10 @@ from sdk_validation import validate
 from sdk_validation_mistral import mistral_common_errors, validate_mistral
 
 SCENARIOS = scenarios()
-KINDS = ("request", "response")
-FIXTURES = [(s, k) for s, docs in SCENARIOS.items() if "mistral" in docs for k in KINDS]
-RENDERS = [(s, source, k) for s, docs in SCENARIOS.items() for source in docs for k in KINDS]
-
-
-def _report(errors: list[str], what: str) -> str:
-    return f"{what} is invalid for Mistral:\n  " + "\n  ".join(errors)
 
 
 def test_every_scenario_has_a_mistral_fixture() -> None:
-    assert {s for s, _ in FIXTURES} == set(SCENARIOS)
-
-
-@pytest.mark.parametrize("scenario,kind", FIXTURES, ids=["-".join(f) for f in FIXTURES])
-def test_fixture_is_valid(scenario: str, kind: str) -> None:
-    payload = SCENARIOS[scenario]["mistral"][kind]
-    errors = validate_mistral(kind, payload)
-    if kind == "request":
-        errors += mistral_common_errors(payload)
-    assert errors == [], _report(errors, f"fixtures/{scenario}/mistral.json {kind}")
-
-
-@pytest.mark.parametrize("scenario,source,kind", RENDERS, ids=["-".join(r) for r in RENDERS])
-def test_rendered_payload_is_valid(scenario: str, source: str, kind: str) -> None:
-    payload = SCENARIOS[scenario][source][kind]
-    model = "mistral-large-latest" if kind == "request" and "model" not in payload else None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", toolwire.ConversionWarning)
-        rendered = toolwire.convert(payload, source=source, target="mistral", kind=kind, model=model)
-    errors = validate_mistral(kind, rendered)
-    if kind == "request":
-        errors += mistral_common_errors(rendered)
-    assert errors == [], _report(errors, f"{scenario}: {source} → mistral {kind}")
+    assert all("mistral" in docs for docs in SCENARIOS.values())
 
 
 def test_sdk_validation_dispatches_mistral_here() -> None:

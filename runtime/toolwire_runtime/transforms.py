@@ -290,17 +290,21 @@ def text_result_parse(value: Any, path: str) -> tuple[Any, bool, None, Any]:
     raise WrongTypeError(path, f"expected a string or an array of text parts, got {_json_type(value)}")
 
 
-def text_result_render(
-    result: Any, is_error: bool, parts: list | None, prefix: str, hint: Any, path: str, ctx: Context
-) -> Any:
+def _text_only(result: Any, parts: list | None, path: Any, ctx: Context) -> Any:
+    """A result for a target whose tool results hold no media: parts are reported, their text kept."""
     if parts:
         kinds = sorted({type(p).__name__ for p in parts})
         ctx.lose(path, f"tool result parts ({', '.join(kinds)}) cannot be sent; kept only the text result")
         texts = [p.text for p in parts if type(p) is TextPart]
         if result is None and texts:
             result = "".join(texts)
-    if result is None:
-        result = ""
+    return "" if result is None else result
+
+
+def text_result_render(
+    result: Any, is_error: bool, parts: list | None, prefix: str, hint: Any, path: str, ctx: Context
+) -> Any:
+    result = _text_only(result, parts, path, ctx)
     if is_error:
         ctx.lose(path, f"no error flag; error sent as text prefixed with {prefix!r}")
         return error_text(result, prefix)
@@ -1143,14 +1147,7 @@ def document_result_render(
             same = False
         if same:
             return hint
-    if parts:
-        kinds = sorted({type(p).__name__ for p in parts})
-        ctx.lose(path, f"tool result parts ({', '.join(kinds)}) cannot be sent; kept only the text")
-        texts = [p.text for p in parts if type(p) is TextPart]
-        if result is None and texts:
-            result = "".join(texts)
-    if result is None:
-        result = ""
+    result = _text_only(result, parts, path, ctx)
     if is_error:
         ctx.lose(path, f"no error flag; error sent as text prefixed with {error_prefix!r}")
         return error_text(result, error_prefix)
