@@ -331,7 +331,7 @@ class ProviderCompiler:
                     L.append(f"{self._out(prefix)} = {parent}[{py(key)}] = {{}}")
             L.extend(self._rule_render(c, rule, idx))
         # drop nested containers nothing was written to (innermost first)
-        for prefix in sorted(made, key=len, reverse=True):
+        for prefix in sorted(made, key=lambda p: (-len(p), p)):
             parent, key = self._out(prefix[:-1]), prefix[-1]
             if key.isdigit():
                 continue

@@ -2,7 +2,7 @@
 
 ``validate_bedrock_converse(kind, payload)`` returns readable errors, each starting with the path of
 the offending key (``[]``: valid), like ``sdk_validation.validate`` (which dispatches
-``bedrock_converse`` here).
+``bedrock_converse`` here); what botocore's ParamValidator says of the boto3 form is added to them.
 
 boto3 has no typed models: its client validates a call against the service model
 (``botocore/data/bedrock-runtime/2023-09-30/service-2.json``) with ``botocore.validate.ParamValidator``,
@@ -90,7 +90,7 @@ def validate_bedrock_converse(kind: str, payload: Any) -> list[str]:
     shape = _shapes()[kind]
     errors: list[str] = []
     _check(shape, payload, "", errors, body=True)
-    return errors
+    return errors + [f"<root>: botocore ParamValidator: {e}" for e in boto3_errors(kind, payload)]
 
 
 def _join(path: str, key: str) -> str:

@@ -1,11 +1,12 @@
 """Bedrock Converse payloads against the official service model (botocore bedrock-runtime 2023-09-30).
 
 Every fixture and every payload toolwire renders for bedrock_converse (each provider of each
-scenario → bedrock_converse, requests and responses) passes ``sdk_validation_bedrock_converse``'s
-walk over the service-model shapes (unknown keys, required members, unions, types, enums, lengths,
-patterns, on the JSON form) and botocore's own ParamValidator on the boto3 form; botocore's rest-json
-serializer writes exactly the fixture's request body. The second half proves the checker rejects
-what it must, including what ParamValidator lets through.
+scenario → bedrock_converse, requests and responses) is checked by tests/test_sdk_validation.py,
+which dispatches bedrock_converse to ``sdk_validation_bedrock_converse``: a walk over the
+service-model shapes (unknown keys, required members, unions, types, enums, lengths, patterns, on
+the JSON form) plus botocore's own ParamValidator on the boto3 form. Here: botocore's rest-json
+serializer writes exactly each fixture's request body, and the checker rejects what it must,
+including what ParamValidator lets through.
 """
 
 from __future__ import annotations
