@@ -255,3 +255,27 @@ def _bedrock_converse_losses(req: ir.Request) -> bool:
 
 
 OWN_LOSSES["bedrock_converse"] = _bedrock_converse_losses
+
+
+# Fireworks (spec/providers/fireworks.yaml): an openai_chat flavour with a documented top_k (so the
+# family's NO_TOP_K does not apply to it) and no participant names (Message.name is not sent).
+def _fireworks_losses(req: ir.Request) -> bool:
+    lossy = False
+    for msg in req.messages:
+        if msg.name is not None:
+            msg.name, lossy = None, True
+    return lossy
+
+
+OWN_LOSSES["fireworks"] = _fireworks_losses
+_expected_after_before_fireworks = expected_after
+
+
+def expected_after(provider: str, req: ir.Request) -> tuple[ir.Request, bool]:  # noqa: F811 (top_k kept)
+    if provider != "fireworks" or req.top_k is None:
+        return _expected_after_before_fireworks(provider, req)
+    without_top_k = copy.copy(req)
+    without_top_k.top_k = None
+    expected, lossy = _expected_after_before_fireworks(provider, without_top_k)
+    expected.top_k = req.top_k
+    return expected, lossy

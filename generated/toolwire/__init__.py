@@ -6,7 +6,7 @@
     >>> req = toolwire.to_ir(anthropic_request, provider="anthropic")
     >>> payload = toolwire.from_ir(req, provider="openai_responses")
 
-Providers: anthropic, bedrock_converse, cohere, deepseek, gemini, gemini_openapi, groq, mistral, ollama, openai_chat, openai_responses, vertex.
+Providers: anthropic, bedrock_converse, cohere, deepseek, fireworks, gemini, gemini_openapi, groq, mistral, ollama, openai_chat, openai_responses, vertex.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ PROVIDERS = (
     "bedrock_converse",
     "cohere",
     "deepseek",
+    "fireworks",
     "gemini",
     "gemini_openapi",
     "groq",
@@ -51,6 +52,7 @@ _MODULES = {
     "bedrock_converse": "toolwire.providers.bedrock_converse",
     "cohere": "toolwire.providers.cohere",
     "deepseek": "toolwire.providers.deepseek",
+    "fireworks": "toolwire.providers.fireworks",
     "gemini": "toolwire.providers.gemini",
     "gemini_openapi": "toolwire.providers.gemini_openapi",
     "groq": "toolwire.providers.groq",
