@@ -38,6 +38,17 @@ def _dumps(value: Any) -> str:
 
 
 
+def _object_text(text: str) -> Any:
+    """The object a JSON-object text stands for (string-result providers carry objects so), else None."""
+    if text[:1] != "{":
+        return None
+    try:
+        value = _loads(text)
+    except _JSONDecodeError:
+        return None
+    return value if type(value) is dict else None
+
+
 def stringify(value: Any) -> str:
     """Object → compact JSON text (UTF-8 kept as is). Inverse: ``parse_json``."""
     return _dumps(value)
@@ -211,14 +222,11 @@ def wrap_result(result: Any, is_error: bool, parts: list | None, key: str, error
                 result = "".join(texts)
             else:
                 ctx.lose(path, "tool result has both a result and text parts; the text parts are not sent")
-    if type(result) is str and result[:1] == "{":
+    if type(result) is str:
         # string-result providers (OpenAI, Anthropic) carry object results as JSON text
-        try:
-            parsed = _loads(result)
-        except _JSONDecodeError:
-            parsed = None
-        if type(parsed) is dict:
-            result = parsed
+        obj = _object_text(result)
+        if obj is not None:
+            result = obj
     if is_error:
         return {error_key: result}
     if type(result) is dict and not (len(result) == 1 and (key in result or error_key in result)):
@@ -848,17 +856,6 @@ def nonblank_blocks_render(parts: list, path: Any, ctx: Context, part_from_ir: A
     return out
 
 
-def _object_text(text: str) -> Any:
-    """The object a JSON-object text stands for (string-result providers carry objects so), else None."""
-    if text[:1] != "{":
-        return None
-    try:
-        value = _loads(text)
-    except _JSONDecodeError:
-        return None
-    return value if type(value) is dict else None
-
-
 def json_block_result_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any, json_key: str, key: str) -> tuple[Any, Any, Any]:
     """json_block_result, wire → IR: (result, parts, hint) of a list of result blocks.
 
@@ -1116,13 +1113,11 @@ def _document_items(value: Any, path: Any, tag: str, key: str) -> Any:
 
 def _document_render(result: Any, tag: str, key: str) -> Any:
     """The canonical wire form of a (non-error) result: objects as documents, the rest as text."""
-    if type(result) is str and result[:1] == "{":
-        try:
-            parsed = _loads(result)
-        except _JSONDecodeError:
-            parsed = None
-        if type(parsed) is dict:
-            result = parsed
+    if type(result) is str:
+        # string-result providers (OpenAI, Anthropic) carry object results as JSON text
+        obj = _object_text(result)
+        if obj is not None:
+            result = obj
     if type(result) is dict:
         return [{"type": tag, tag: {key: result}}]
     if type(result) is list and result and all(type(x) is dict for x in result):
