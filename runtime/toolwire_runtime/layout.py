@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from toolwire.ir import Message, TextPart, ToolCall, ToolResult
+from toolwire.ir import Message, ProviderData, TextPart, ToolCall, ToolResult
 
 from .context import Context
 from .errors import ResultCountError, UnansweredToolCallError, UnknownToolCallError
@@ -318,7 +318,6 @@ def finish_response(resp: Any, ctx: Context) -> Any:
 
 # --- bridge_turns / flag_prefill (conversation keys `bridge`, `prefill_flag`) ------------------
 
-from toolwire.ir import ProviderData  # noqa: E402  (used by flag_prefill only)
 
 
 def bridge_turns(messages: list[Message], after: Iterable[str], before: Iterable[str], role: str, text: str, path: Any, ctx: Context) -> list[Message]:

@@ -6,13 +6,30 @@ functions take the input ``path`` so errors point at the offending field.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import calendar
 import json
+import re
+import time
 from typing import Any
 
-from toolwire.ir import Message, OpaquePart, ProviderData, ProviderTool, TextPart
+from toolwire.ir import (
+    ImagePart,
+    Message,
+    OpaquePart,
+    ProviderData,
+    ProviderTool,
+    Request,
+    TextPart,
+    ToolCall,
+    ToolChoice,
+    ToolResult,
+    Usage,
+)
 
 from .context import Context
-from .errors import InvalidArgumentsError, MissingFieldError, UnknownVariantError, WrongTypeError
+from .errors import InvalidArgumentsError, MissingFieldError, UnknownVariantError, UnsupportedError, WrongTypeError
 from .names import fit_name_parse, fit_render  # noqa: F401  (fit_id / fit_name, called as tw.*)
 from .schema import from_openapi_schema, to_openapi_schema
 
@@ -828,9 +845,7 @@ def data_url_or_object_render(
 
 # --- Bedrock Converse shapes: nonblank_blocks, json_block_result, status_flag, non_empty, required_tools
 
-from toolwire.ir import Request, ToolCall, ToolResult  # noqa: E402  (required_tools only)
 
-from .errors import UnsupportedError  # noqa: E402  (json_block_result only)
 
 
 def nonblank_blocks_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any) -> tuple[list, None]:
@@ -985,16 +1000,7 @@ def required_tools_render(
 # --- Ollama / Cohere: implied_choice, plan_text, plan_content, document_result, base64_images,
 # --- rfc3339_time, flat_usage (spec/transforms.yaml documents each one) ------------------------
 
-import base64 as _base64  # noqa: E402
-import binascii as _binascii  # noqa: E402
-import calendar as _calendar  # noqa: E402
-import re as _re  # noqa: E402
-import time as _time  # noqa: E402
 
-from toolwire.ir import ImagePart as _ImagePart  # noqa: E402
-from toolwire.ir import ToolCall as _ToolCall  # noqa: E402
-from toolwire.ir import ToolChoice as _ToolChoice  # noqa: E402
-from toolwire.ir import Usage as _Usage  # noqa: E402
 
 
 def implied_choice_parse(value: Any, path: Any, modes: dict) -> tuple[Any, Any]:
@@ -1002,7 +1008,7 @@ def implied_choice_parse(value: Any, path: Any, modes: dict) -> tuple[Any, Any]:
     is absent: a non-empty tool list means auto (the hint replaces the alias one, so the choice is
     never written back under the tools key)."""
     if type(value) is list:
-        return (_ToolChoice(mode="auto") if value else None), "implied"
+        return (ToolChoice(mode="auto") if value else None), "implied"
     if type(value) is not str:
         raise WrongTypeError(path, f"expected a string, got {_json_type(value)}")
     mode = modes.get(value)
@@ -1010,7 +1016,7 @@ def implied_choice_parse(value: Any, path: Any, modes: dict) -> tuple[Any, Any]:
         if not modes:
             raise UnknownVariantError(path, "this provider has no tool_choice; leave it out (declared tools mean auto)")
         raise UnknownVariantError(path, f"unknown tool_choice {value!r}; expected one of {', '.join(map(repr, modes))} (absent means auto)")
-    return _ToolChoice(mode=mode), None
+    return ToolChoice(mode=mode), None
 
 
 def implied_choice_render(choice: Any, path: Any, ctx: Context, modes: dict) -> Any:
@@ -1053,7 +1059,7 @@ def plan_text_parse(value: Any, path: Any) -> tuple[list, Any]:
 
 def plan_text_render(parts: list, hint: Any, path: Any, ctx: Context) -> Any:
     """The text of a turn that makes tool calls (``parts``: its text parts and calls), else None."""
-    if not any(type(p) is _ToolCall for p in parts):
+    if not any(type(p) is ToolCall for p in parts):
         return None
     texts = [p.text for p in parts if type(p) is TextPart]
     if not texts:
@@ -1073,8 +1079,8 @@ def plan_content_render(
 ) -> Any:
     """content_parts' render of the message's parts other than calls, and other than its text when
     the turn makes calls (that text is the plan, see plan_text)."""
-    calls = any(type(p) is _ToolCall for p in parts)
-    rest = [p for p in parts if type(p) is not _ToolCall and not (calls and type(p) is TextPart)]
+    calls = any(type(p) is ToolCall for p in parts)
+    rest = [p for p in parts if type(p) is not ToolCall and not (calls and type(p) is TextPart)]
     return content_render(rest, hint, empty, form, path, ctx, part_from_ir)
 
 
@@ -1163,8 +1169,8 @@ def sniff_image_type(data: str) -> Any:
     head = data[:24]
     head = head[: len(head) - len(head) % 4]
     try:
-        raw = _base64.b64decode(head, validate=True)
-    except (_binascii.Error, ValueError):
+        raw = base64.b64decode(head, validate=True)
+    except (binascii.Error, ValueError):
         return None
     if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
         return "image/webp"
@@ -1180,7 +1186,7 @@ def base64_images_parse(value: Any, path: Any) -> list:
     for i, item in enumerate(expect_list(value, path)):
         if type(item) is not str:
             raise WrongTypeError((path, i), f"expected a base64 string, got {_json_type(item)}")
-        out.append(_ImagePart(data=item, media_type=sniff_image_type(item)))
+        out.append(ImagePart(data=item, media_type=sniff_image_type(item)))
     return out
 
 
@@ -1198,7 +1204,7 @@ def base64_images_render(parts: list, path: Any, ctx: Context) -> Any:
     return out or None
 
 
-_RFC3339 = _re.compile(
+_RFC3339 = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))"
 )
 
@@ -1210,7 +1216,7 @@ def _rfc3339_seconds(value: Any, path: Any) -> int:
     if match is None:
         raise WrongTypeError(path, f"expected an RFC 3339 timestamp, got {value[:40]!r}")
     y, mo, d, h, mi, s = (int(match[i]) for i in range(1, 7))
-    seconds = _calendar.timegm((y, mo, d, h, mi, s, 0, 0, 0))
+    seconds = calendar.timegm((y, mo, d, h, mi, s, 0, 0, 0))
     if match[8]:
         offset = int(match[9]) * 3600 + int(match[10]) * 60
         seconds -= offset if match[8] == "+" else -offset
@@ -1232,7 +1238,7 @@ def rfc3339_render(seconds: Any, hint: Any) -> Any:
                 return hint
         except ValueError:
             pass
-    return _time.strftime("%Y-%m-%dT%H:%M:%SZ", _time.gmtime(seconds))
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
 
 def flat_usage_parse(obj: dict, path: Any, input_key: str, output_key: str) -> tuple[Any, Any]:
@@ -1246,7 +1252,7 @@ def flat_usage_parse(obj: dict, path: Any, input_key: str, output_key: str) -> t
         if value is not None and type(value) is not int:
             raise WrongTypeError((parent, key), f"expected integer, got {_json_type(value)}")
         counts.append(value)
-    return _Usage(input_tokens=counts[0], output_tokens=counts[1]), "flat"
+    return Usage(input_tokens=counts[0], output_tokens=counts[1]), "flat"
 
 
 def flat_usage_render(usage: Any, out: dict, path: Any, ctx: Context, output_key: str) -> Any:
