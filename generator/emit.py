@@ -203,6 +203,10 @@ class ProviderCompiler:
         key = segs[-1]
         p = f"({psrc}, {py(key)})"
         L.append(f"{v} = {src}.get({py(key)})")
+        if rule.has_absent_as:  # absent: read as the given wire value; the absence is a hint
+            L.append(f"if {v} is None and {py(key)} not in {src}:")
+            L.append(f"    {v} = {py(rule.absent_as)}")
+            L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'absent')")
         if rule.alias:
             L.append(f"if {v} is None:")
             L.append(f"    {v} = {src}.get({py(rule.alias)})")
@@ -247,7 +251,7 @@ class ProviderCompiler:
             L.append("else:")
             defaults = [py(rule.default) if (rule.has_default and n == 0) else self.ir_field_default(c.ir, name) for n, name in enumerate(irs)]
             L.append(f"    {', '.join(targets[: len(irs)])} = {', '.join(defaults)}")
-            if rule.emit_null:
+            if rule.emit_null or rule.has_default:
                 L.append(f"    if {py(key)} not in {src}:")
                 L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, 'absent')")
             for n, name in enumerate(irs):
@@ -266,7 +270,7 @@ class ProviderCompiler:
             L.append(f"if {v} is not None:")
             L.append(f"    {v} = [_{sub.name}_to_ir(x, ({p}, i), ctx) for i, x in enumerate(tw.expect_list({v}, {p}))]")
             if not rule.required:
-                L.append(f"    if not {v}:")
+                L.append(f"    if not {v}{' and ' + py(key) + ' in ' + src if rule.has_absent_as else ''}:")
                 L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, 'empty')")
         if rule.has_default:
             # the provider's default: the IR says None ("provider default"); the spelling is a hint
@@ -333,7 +337,9 @@ class ProviderCompiler:
         # drop nested containers nothing was written to (innermost first)
         for prefix in sorted(made, key=lambda p: (-len(p), p)):
             parent, key = self._out(prefix[:-1]), prefix[-1]
-            if key.isdigit():
+            if key.isdigit():  # a list item nothing was written to is dropped (then the empty list)
+                L.append(f"if not {self._out(prefix)}:")
+                L.append(f"    {parent}.remove({self._out(prefix)})")
                 continue
             L.append(f"if not {self._out(prefix)}:")
             L.append(f"    del {parent}[{py(key)}]")
@@ -396,7 +402,15 @@ class ProviderCompiler:
             if call == "None":
                 L.append(f"# {rule.wire}: never sent ({rule.transform})")
                 return L
-            L.append(f"{v} = {call}")
+            if rule.has_default:
+                # absent on input (the provider's default assumed): left out again while the IR still says the default
+                same = " and ".join([f"{exprs[0]} == {py(rule.default)}", *(f"not {e}" for e in exprs[1:])])
+                L.append(f"if hints is not None and hints.get({py(rule.wire)}) == 'absent' and {same}:")
+                L.append(f"    {v} = None")
+                L.append("else:")
+                L.append(f"    {v} = {call}")
+            else:
+                L.append(f"{v} = {call}")
             if rule.emit_null:
                 L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
             else:
@@ -426,6 +440,9 @@ class ProviderCompiler:
             else:
                 L.append(f"if {v} is None and hints is not None and hints.get({py(rule.wire)}) == 'explicit_default':")
                 L.append(f"    {v} = {py(rule.default)}")
+        if rule.has_absent_as:
+            L.append(f"if {v} == {py(rule.absent_as)} and hints is not None and hints.get({py(rule.wire)}) == 'absent':")
+            L.append(f"    {v} = None  # absent on input: left out again")
         if rule.has_fallback:
             L.append(f"if {v} is None:")
             L.append(f"    {v} = {py(rule.fallback)}")
@@ -542,6 +559,8 @@ class ProviderCompiler:
                 for key, value in sub.set.items():
                     L.append(f"if node.{key} == {py(value)}:")
                     L.append(f"    return _{sub.name}_from_ir(node, path, ctx)")
+            L.append("if node.provider_data is not None and node.provider_data.fields:  # a bare string has no room for them")
+            L.append("    tw.unkept_fields(node.provider_data, PROVIDER, path, ctx)")
             L.append(f"return _{sc['codec']}_from_ir(node.{sc['field']}, path, ctx)")
         else:
             L.append("t = type(node)")

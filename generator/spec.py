@@ -28,7 +28,7 @@ CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "re
 HOIST_KEYS = {"wire", "codec", "transform", "args"}
 RULE_KEYS = {
     "wire", "ir", "type", "required", "const", "emit", "codec", "list_of", "transform", "args",
-    "alias", "select", "emit_null", "default", "fallback", "conversation", "doc", "fill",
+    "alias", "select", "emit_null", "default", "fallback", "conversation", "doc", "fill", "absent_as",
 }
 JSON_TYPES = {
     "string": "str", "integer": "int", "number": "number", "boolean": "bool", "object": "dict",
@@ -84,6 +84,8 @@ class Rule:
     conversation: str | None = None
     has_fill: bool = False
     fill: Any = None
+    absent_as: Any = None
+    has_absent_as: bool = False
 
     @property
     def segments(self) -> list[str]:
@@ -492,6 +494,10 @@ def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:
         rule.has_default, rule.default = True, rdoc["default"]
     if "fallback" in rdoc:
         rule.has_fallback, rule.fallback = True, rdoc["fallback"]
+    if "absent_as" in rdoc:
+        rule.has_absent_as, rule.absent_as = True, rdoc["absent_as"]
+        if rdoc.get("transform") or rule.required:
+            errors.at(rdoc, "absent_as", f"codec {codec_name!r}: absent_as is for an optional key without a transform (a transform rule says `default`)")
     if "fill" in rdoc:
         rule.has_fill, rule.fill = True, rdoc["fill"]
         if rule.ir or rule.has_const:

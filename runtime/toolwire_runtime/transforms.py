@@ -508,6 +508,14 @@ def extra_fields(obj: dict, known: frozenset) -> dict | None:
     return {k: v for k, v in obj.items() if k not in known}
 
 
+def unkept_fields(pd: Any, provider: str, path: Any, ctx: Context) -> None:
+    """Report the carried fields of a node rendered in a form that has no room for them (a union's
+    bare-string form, e.g. tool_choice "auto" from a Gemini toolConfig with other settings)."""
+    lost = sorted(k for k, v in pd.fields.items() if v is not None)
+    if lost:
+        ctx.lose(path, f"{pd.provider} fields {', '.join(lost)} have no {provider} equivalent here; dropped")
+
+
 def restore(out: dict, pd: Any, provider: str, path: Any, ctx: Context, nested: tuple = ()) -> None:
     """Put back the fields a same-provider payload carried; report them for another provider.
 
@@ -954,6 +962,20 @@ def status_flag_render(is_error: bool, hint: Any, ok: str, error: str) -> Any:
 def non_empty_render(value: Any) -> Any:
     """non_empty, IR → wire: an empty string is not sent (the provider rejects it; it says nothing)."""
     return None if value == "" else value
+
+
+def whole_number_parse(value: Any, path: Any) -> tuple[Any, Any]:
+    """whole_number, wire → IR: (integer, hint). A whole float (Gemini ``topK: 40.0``, which the SDK
+    types float) is the integer; the float spelling is kept as a hint. Anything else is a WrongTypeError."""
+    if type(value) is int:
+        return value, None
+    if type(value) is float and value.is_integer():
+        return int(value), "float"
+    raise WrongTypeError(path, f"expected a whole number, got {_json_type(value) if type(value) is not float else repr(value)}")
+
+
+def whole_number_render(value: Any, hint: Any) -> Any:
+    return float(value) if hint == "float" and type(value) is int else value
 
 
 def required_tools_parse(value: Any, path: Any, ctx: Context, to_ir: Any) -> tuple[Any, Any, Any]:

@@ -942,6 +942,12 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_usage = node.usage
     if v_usage is not None:
         v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
+    if v_usage is None:
+        v_usage = {"input_tokens": 0, "output_tokens": 0}
+        ctx.lose(
+            (path, "usage"),
+            "usage is required by anthropic; sent {'input_tokens': 0, 'output_tokens': 0}",
+        )
     if v_usage is not None:
         out["usage"] = v_usage
     if node.created is not None:

@@ -1099,6 +1099,10 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _choice_any_from_ir(node, path, ctx)
     if node.mode == "tool":
         return _choice_tool_from_ir(node, path, ctx)
+    if (
+        node.provider_data is not None and node.provider_data.fields
+    ):  # a bare string has no room for them
+        tw.unkept_fields(node.provider_data, PROVIDER, path, ctx)
     return _choice_mode_from_ir(node.mode, path, ctx)
 
 
@@ -1294,6 +1298,11 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         else:
             v_stopReason = _stop_reason_from_ir(v_stopReason, (path, "finish_reason"), ctx)
     if v_stopReason is None:
+        v_stopReason = "end_turn"
+        ctx.lose(
+            (path, "finish_reason"), "stopReason is required by bedrock_converse; sent 'end_turn'"
+        )
+    if v_stopReason is None:
         ctx.lose(
             (path, "finish_reason"),
             "stopReason is required by bedrock_converse and the input has none; add it before sending",
@@ -1303,6 +1312,12 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_usage = node.usage
     if v_usage is not None:
         v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
+    if v_usage is None:
+        v_usage = {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}
+        ctx.lose(
+            (path, "usage"),
+            "usage is required by bedrock_converse; sent {'inputTokens': 0, 'outputTokens': 0, 'totalTokens': 0}",
+        )
     if v_usage is None:
         ctx.lose(
             (path, "usage"),

@@ -1068,6 +1068,10 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_choice — "auto" | "none" | "required" | {type function, function {name}} (IR → wire)."""
     if node.mode == "tool":
         return _tool_choice_named_from_ir(node, path, ctx)
+    if (
+        node.provider_data is not None and node.provider_data.fields
+    ):  # a bare string has no room for them
+        tw.unkept_fields(node.provider_data, PROVIDER, path, ctx)
     return _choice_mode_from_ir(node.mode, path, ctx)
 
 
@@ -1263,6 +1267,9 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             v_choices_0_finish_reason = _finish_reason_from_ir(
                 v_choices_0_finish_reason, (path, "finish_reason"), ctx
             )
+    if v_choices_0_finish_reason is None:
+        v_choices_0_finish_reason = "stop"
+        ctx.lose((path, "finish_reason"), "finish_reason is required by fireworks; sent 'stop'")
     if v_choices_0_finish_reason is not None:
         w_choices_0["finish_reason"] = v_choices_0_finish_reason
     v_usage = node.usage
@@ -1270,6 +1277,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
     if v_usage is not None:
         out["usage"] = v_usage
+    if not w_choices_0:
+        w_choices.remove(w_choices_0)
     if not w_choices:
         del out["choices"]
     if node.stop_sequence is not None:

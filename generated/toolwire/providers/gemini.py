@@ -53,7 +53,7 @@ CANNOT_EXPRESS = (
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
-WIRE_DEFAULTS = ()
+WIRE_DEFAULTS = (("functionCallingConfig", "auto"),)
 
 _KNOWN_request = frozenset(
     ["contents", "generationConfig", "systemInstruction", "toolConfig", "tools"]
@@ -63,6 +63,7 @@ _KNOWN_request_generationConfig = frozenset(
 )
 _GROUP_CONVERSATION = frozenset([])
 _KNOWN_content = frozenset(["parts", "role"])
+_KNOWN_candidate_content = frozenset(["parts", "role"])
 _KNOWN_system_instruction = frozenset(["parts"])
 _ROLE_PARSE = {"user": "user", "model": "assistant"}
 _ROLE_RENDER = {"user": "user", "assistant": "model", "tool": "user", "system": "user"}
@@ -105,6 +106,16 @@ _FINISH_REASON_PARSE = {
     "UNEXPECTED_TOOL_CALL": "malformed_tool_call",
     "TOO_MANY_TOOL_CALLS": "other",
     "FINISH_REASON_UNSPECIFIED": "other",
+    "IMAGE_PROHIBITED_CONTENT": "content_filter",
+    "IMAGE_RECITATION": "content_filter",
+    "IMAGE_OTHER": "other",
+    "NO_IMAGE": "other",
+    "MISSING_THOUGHT_SIGNATURE": "error",
+    "MALFORMED_RESPONSE": "other",
+    "ESCALATION": "other",
+    "PUP_LIMITED_DISABLED": "other",
+    "CONTINUATION": "length",
+    "MODEL_ARMOR": "content_filter",
 }
 _FINISH_REASON_RENDER = {
     "stop": "STOP",
@@ -195,11 +206,14 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "expected number, got " + tw._json_type(v_generationConfig_topP),
         )
     v_generationConfig_topK = o_generationConfig.get("topK")
-    if v_generationConfig_topK is not None and type(v_generationConfig_topK) is not int:
-        raise WrongTypeError(
-            (p_generationConfig, "topK"),
-            "expected integer, got " + tw._json_type(v_generationConfig_topK),
+    if v_generationConfig_topK is not None:
+        v_generationConfig_topK_ir, v_generationConfig_topK_hint = tw.whole_number_parse(
+            v_generationConfig_topK, (p_generationConfig, "topK")
         )
+        if v_generationConfig_topK_hint is not None:
+            hints = tw.hint(hints, "generationConfig.topK", v_generationConfig_topK_hint)
+    else:
+        v_generationConfig_topK_ir = None
     v_generationConfig_stopSequences = o_generationConfig.get("stopSequences")
     if (
         v_generationConfig_stopSequences is not None
@@ -216,7 +230,7 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         max_tokens=v_generationConfig_maxOutputTokens,
         temperature=v_generationConfig_temperature,
         top_p=v_generationConfig_topP,
-        top_k=v_generationConfig_topK,
+        top_k=v_generationConfig_topK_ir,
         stop=v_generationConfig_stopSequences,
     )
     extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
@@ -267,7 +281,9 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_generationConfig_topP = node.top_p
     if v_generationConfig_topP is not None:
         w_generationConfig["topP"] = v_generationConfig_topP
-    v_generationConfig_topK = node.top_k
+    v_generationConfig_topK = tw.whole_number_render(
+        node.top_k, (hints.get("generationConfig.topK") if hints is not None else None)
+    )
     if v_generationConfig_topK is not None:
         w_generationConfig["topK"] = v_generationConfig_topK
     v_generationConfig_stopSequences = node.stop
@@ -378,6 +394,73 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         out["parts"] = v_parts
+    if node.name is not None:
+        ctx.lose((path, "name"), "gemini has no place for Message.name; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
+    return out
+
+
+def _candidate_content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """a candidate's Content — role model; a blocked or cut-off candidate can have content {} (no role, no parts) (wire → IR Message)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_role = obj.get("role")
+    if v_role is None and "role" not in obj:
+        v_role = "model"
+        hints = tw.hint(hints, "role", "absent")
+    if v_role is not None:
+        v_role = _role_to_ir(v_role, (path, "role"), ctx)
+    v_parts = obj.get("parts")
+    if v_parts is None and "parts" not in obj:
+        v_parts = []
+        hints = tw.hint(hints, "parts", "absent")
+    if v_parts is not None:
+        v_parts = [
+            _part_to_ir(x, ((path, "parts"), i), ctx)
+            for i, x in enumerate(tw.expect_list(v_parts, (path, "parts")))
+        ]
+        if not v_parts and "parts" in obj:
+            hints = tw.hint(hints, "parts", "empty")
+    node = ir.Message(role=v_role, parts=v_parts)
+    extra = (
+        None
+        if _KNOWN_candidate_content.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_candidate_content)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _candidate_content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """a candidate's Content — role model; a blocked or cut-off candidate can have content {} (no role, no parts) (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    v_role = node.role
+    if v_role is not None:
+        v_role = _role_from_ir(v_role, (path, "role"), ctx)
+    if v_role == "model" and hints is not None and hints.get("role") == "absent":
+        v_role = None  # absent on input: left out again
+    if v_role is not None:
+        out["role"] = v_role
+    v_parts = node.parts
+    if v_parts is not None:
+        v_parts = [
+            y
+            for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_parts))
+            if y is not None
+        ]
+    if v_parts == [] and hints is not None and hints.get("parts") == "absent":
+        v_parts = None  # absent on input: left out again
+    if v_parts:
+        out["parts"] = v_parts
+    elif v_parts is not None and hints is not None and hints.get("parts") == "empty":
+        out["parts"] = []
     if node.name is not None:
         ctx.lose((path, "name"), "gemini has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -947,19 +1030,26 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_functionCallingConfig = obj.get("functionCallingConfig")
-    if v_functionCallingConfig is None:
-        raise tw.missing((path, "functionCallingConfig"))
-    (
-        v_functionCallingConfig_mode,
-        v_functionCallingConfig_name,
-        v_functionCallingConfig_allowed_names,
-    ) = tw.named_choice_parse(
-        v_functionCallingConfig,
-        (path, "functionCallingConfig"),
-        ctx,
-        _fc_mode_to_ir,
-        "allowedFunctionNames",
-    )
+    if v_functionCallingConfig is not None:
+        (
+            v_functionCallingConfig_mode,
+            v_functionCallingConfig_name,
+            v_functionCallingConfig_allowed_names,
+        ) = tw.named_choice_parse(
+            v_functionCallingConfig,
+            (path, "functionCallingConfig"),
+            ctx,
+            _fc_mode_to_ir,
+            "allowedFunctionNames",
+        )
+    else:
+        (
+            v_functionCallingConfig_mode,
+            v_functionCallingConfig_name,
+            v_functionCallingConfig_allowed_names,
+        ) = ("auto", None, None)
+        if "functionCallingConfig" not in obj:
+            hints = tw.hint(hints, "functionCallingConfig", "absent")
     node = ir.ToolChoice(
         mode=v_functionCallingConfig_mode,
         name=v_functionCallingConfig_name,
@@ -978,15 +1068,24 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v_functionCallingConfig = tw.named_choice_render(
-        node.mode,
-        node.name,
-        node.allowed_names,
-        (path, "mode"),
-        ctx,
-        _fc_mode_from_ir,
-        "allowedFunctionNames",
-    )
+    if (
+        hints is not None
+        and hints.get("functionCallingConfig") == "absent"
+        and node.mode == "auto"
+        and not node.name
+        and not node.allowed_names
+    ):
+        v_functionCallingConfig = None
+    else:
+        v_functionCallingConfig = tw.named_choice_render(
+            node.mode,
+            node.name,
+            node.allowed_names,
+            (path, "mode"),
+            ctx,
+            _fc_mode_from_ir,
+            "allowedFunctionNames",
+        )
     if v_functionCallingConfig is not None:
         out["functionCallingConfig"] = v_functionCallingConfig
     if pd is not None and pd.fields:
@@ -1012,7 +1111,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     p_candidates = (path, "candidates")
     o_candidates = obj.get("candidates")
     if o_candidates is None:
-        raise tw.missing(p_candidates)
+        o_candidates = []
     elif type(o_candidates) is not list:
         raise WrongTypeError(p_candidates, "expected an array, got " + tw._json_type(o_candidates))
     p_candidates_0 = (p_candidates, 0)
@@ -1022,10 +1121,11 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(o_candidates_0) is not dict:
         raise WrongTypeError(p_candidates_0, "expected an object")
     v_candidates_0_content = o_candidates_0.get("content")
-    if v_candidates_0_content is None:
-        raise tw.missing((p_candidates_0, "content"))
+    if v_candidates_0_content is None and "content" not in o_candidates_0:
+        v_candidates_0_content = {}
+        hints = tw.hint(hints, "candidates.0.content", "absent")
     if v_candidates_0_content is not None:
-        v_candidates_0_content = _content_to_ir(
+        v_candidates_0_content = _candidate_content_to_ir(
             v_candidates_0_content, (p_candidates_0, "content"), ctx
         )
     v_candidates_0_finishReason = o_candidates_0.get("finishReason")
@@ -1086,13 +1186,16 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     w_candidates.append(w_candidates_0)
     v_candidates_0_content = node.message
     if v_candidates_0_content is not None:
-        v_candidates_0_content = _content_from_ir(v_candidates_0_content, (path, "message"), ctx)
-    if v_candidates_0_content is None:
-        ctx.lose(
-            (path, "message"),
-            "content is required by gemini and the input has none; add it before sending",
+        v_candidates_0_content = _candidate_content_from_ir(
+            v_candidates_0_content, (path, "message"), ctx
         )
-    else:
+    if (
+        v_candidates_0_content == {}
+        and hints is not None
+        and hints.get("candidates.0.content") == "absent"
+    ):
+        v_candidates_0_content = None  # absent on input: left out again
+    if v_candidates_0_content is not None:
         w_candidates_0["content"] = v_candidates_0_content
     v_candidates_0_finishReason = node.finish_reason
     if v_candidates_0_finishReason is not None:
@@ -1118,6 +1221,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_responseId = node.id
     if v_responseId is not None:
         out["responseId"] = v_responseId
+    if not w_candidates_0:
+        w_candidates.remove(w_candidates_0)
     if not w_candidates:
         del out["candidates"]
     if node.created is not None:
@@ -1147,17 +1252,26 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_promptTokenCount = obj.get("promptTokenCount")
+    if v_promptTokenCount is None and "promptTokenCount" not in obj:
+        v_promptTokenCount = 0
+        hints = tw.hint(hints, "promptTokenCount", "absent")
     if v_promptTokenCount is not None and type(v_promptTokenCount) is not int:
         raise WrongTypeError(
             (path, "promptTokenCount"), "expected integer, got " + tw._json_type(v_promptTokenCount)
         )
     v_candidatesTokenCount = obj.get("candidatesTokenCount")
+    if v_candidatesTokenCount is None and "candidatesTokenCount" not in obj:
+        v_candidatesTokenCount = 0
+        hints = tw.hint(hints, "candidatesTokenCount", "absent")
     if v_candidatesTokenCount is not None and type(v_candidatesTokenCount) is not int:
         raise WrongTypeError(
             (path, "candidatesTokenCount"),
             "expected integer, got " + tw._json_type(v_candidatesTokenCount),
         )
     v_totalTokenCount = obj.get("totalTokenCount")
+    if v_totalTokenCount is None and "totalTokenCount" not in obj:
+        v_totalTokenCount = 0
+        hints = tw.hint(hints, "totalTokenCount", "absent")
     if v_totalTokenCount is not None and type(v_totalTokenCount) is not int:
         raise WrongTypeError(
             (path, "totalTokenCount"), "expected integer, got " + tw._json_type(v_totalTokenCount)
@@ -1181,12 +1295,22 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_promptTokenCount = node.input_tokens
+    if v_promptTokenCount == 0 and hints is not None and hints.get("promptTokenCount") == "absent":
+        v_promptTokenCount = None  # absent on input: left out again
     if v_promptTokenCount is not None:
         out["promptTokenCount"] = v_promptTokenCount
     v_candidatesTokenCount = node.output_tokens
+    if (
+        v_candidatesTokenCount == 0
+        and hints is not None
+        and hints.get("candidatesTokenCount") == "absent"
+    ):
+        v_candidatesTokenCount = None  # absent on input: left out again
     if v_candidatesTokenCount is not None:
         out["candidatesTokenCount"] = v_candidatesTokenCount
     v_totalTokenCount = node.total_tokens
+    if v_totalTokenCount == 0 and hints is not None and hints.get("totalTokenCount") == "absent":
+        v_totalTokenCount = None  # absent on input: left out again
     if v_totalTokenCount is not None:
         out["totalTokenCount"] = v_totalTokenCount
     if pd is not None and pd.fields:

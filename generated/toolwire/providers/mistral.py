@@ -909,6 +909,10 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_choice — "auto" | "none" | "any" | "required" | {type function, function {name}} (type defaults to function) (IR → wire)."""
     if node.mode == "tool":
         return _tool_choice_named_from_ir(node, path, ctx)
+    if (
+        node.provider_data is not None and node.provider_data.fields
+    ):  # a bare string has no room for them
+        tw.unkept_fields(node.provider_data, PROVIDER, path, ctx)
     return _choice_mode_from_ir(node.mode, path, ctx)
 
 
@@ -1120,6 +1124,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if v_usage is not None:
         out["usage"] = v_usage
+    if not w_choices_0:
+        w_choices.remove(w_choices_0)
     if not w_choices:
         del out["choices"]
     if node.stop_sequence is not None:

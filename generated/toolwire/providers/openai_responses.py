@@ -834,6 +834,10 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_choice — "auto" | "none" | "required" | {type function, name} (IR → wire)."""
     if node.mode == "tool":
         return _tool_choice_named_from_ir(node, path, ctx)
+    if (
+        node.provider_data is not None and node.provider_data.fields
+    ):  # a bare string has no room for them
+        tw.unkept_fields(node.provider_data, PROVIDER, path, ctx)
     return _choice_mode_from_ir(node.mode, path, ctx)
 
 
