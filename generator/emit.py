@@ -203,10 +203,10 @@ class ProviderCompiler:
         key = segs[-1]
         p = f"({psrc}, {py(key)})"
         L.append(f"{v} = {src}.get({py(key)})")
-        if rule.has_absent_as:  # absent: read as the given wire value; the absence is a hint
-            L.append(f"if {v} is None and {py(key)} not in {src}:")
+        if rule.has_absent_as:  # absent (or null): read as the given wire value; the spelling is a hint
+            L.append(f"if {v} is None:")
+            L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'absent' if {py(key)} not in {src} else 'null')")
             L.append(f"    {v} = {py(rule.absent_as)}")
-            L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'absent')")
         if rule.alias:
             L.append(f"if {v} is None:")
             L.append(f"    {v} = {src}.get({py(rule.alias)})")
@@ -441,8 +441,10 @@ class ProviderCompiler:
                 L.append(f"if {v} is None and hints is not None and hints.get({py(rule.wire)}) == 'explicit_default':")
                 L.append(f"    {v} = {py(rule.default)}")
         if rule.has_absent_as:
-            L.append(f"if {v} == {py(rule.absent_as)} and hints is not None and hints.get({py(rule.wire)}) == 'absent':")
-            L.append(f"    {v} = None  # absent on input: left out again")
+            L.append(f"if {v} == {py(rule.absent_as)} and hints is not None and hints.get({py(rule.wire)}) in ('absent', 'null'):")
+            L.append(f"    {v} = None  # absent (or null) on input: so again")
+            L.append(f"    if hints.get({py(rule.wire)}) == 'null':")
+            L.append(f"        {slot} = None")
         if rule.has_fallback:
             L.append(f"if {v} is None:")
             L.append(f"    {v} = {py(rule.fallback)}")
@@ -559,8 +561,16 @@ class ProviderCompiler:
                 for key, value in sub.set.items():
                     L.append(f"if node.{key} == {py(value)}:")
                     L.append(f"    return _{sub.name}_from_ir(node, path, ctx)")
+                if v.get("when"):
+                    L.append(f"if node.{v['when']}:")
+                    L.append(f"    return _{sub.name}_from_ir(node, path, ctx)")
             L.append("if node.provider_data is not None and node.provider_data.fields:  # a bare string has no room for them")
             L.append("    tw.unkept_fields(node.provider_data, PROVIDER, path, ctx)")
+            for fname in self.spec.ir_classes[sc["ir"]].fields:
+                if fname not in (sc["field"], "provider_data", "name"):  # name: only with the named variant
+                    L.append(f"if node.{fname}:")
+                    what = f"{self.p.name} has no place for {sc['ir']}.{fname} here; dropped"
+                    L.append(f"    ctx.lose((path, {py(fname)}), {py(what)})")
             L.append(f"return _{sc['codec']}_from_ir(node.{sc['field']}, path, ctx)")
         else:
             L.append("t = type(node)")
@@ -626,8 +636,16 @@ class ProviderCompiler:
             L.extend(self._hoist_parse(c))
         L.append("if items is None:")
         L.append("    raise tw.missing(path)")
+        if c.string_as:  # a bare string is one message holding that text; it goes back as a string
+            L.append("if type(items) is str:")
+            L.append(f"    messages.append(ir.Message(role={py(c.string_as)}, parts=[ir.TextPart(text=items)]))")
+            L.append("    tw.set_hint(messages[-1], PROVIDER, '$string', True)")
+            L.append("    items = []")
         L.append("for i, item in enumerate(tw.expect_list(items, path)):")
         L.append(f"    messages.append(_{element.name}_to_ir(item, (path, i), ctx))")
+        if c.hoist and c.hoist.get("in_place"):  # system messages written in the list stay there on a round trip
+            L.append(f"    if messages[-1].role == 'system':")
+            L.append(f"        tw.set_hint(messages[-1], PROVIDER, '$in_place', True)")
         L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()})")
         self.module.functions.append(Function(f"_{c.name}_to_ir", f"{c.doc or c.name} (wire → IR messages).", L, "items: Any, hoisted: Any, path: Any, ctx: Context"))
         self._conversation_render(c, element)
@@ -659,7 +677,12 @@ class ProviderCompiler:
     def _conversation_render(self, c: Codec, element: Codec) -> None:
         L = ["layout.check_answers(messages, path, ctx)"] if c.require_answers else []
         if c.hoist:
-            L.append("system, messages = layout.hoist_system(messages, ctx)")
+            h = c.hoist
+            if h.get("in_place"):
+                later = h.get("in_place") == "later"
+                L.append(f"system, messages = layout.hoist_system(messages, ctx, PROVIDER, later={later}, text_only={bool(h.get('text_only'))})")
+            else:
+                L.append("system, messages = layout.hoist_system(messages, ctx)")
             L.append("hoisted = None")
             L.append("if system:")
             h = c.hoist
@@ -726,5 +749,10 @@ class ProviderCompiler:
         L.append(f"    rendered = _{element.name}_from_ir(msg, (path, i), ctx)")
         L.append("    if rendered is not None:")
         L.append("        out.append(rendered)")
+        if c.string_as:
+            L.append(f"if len(messages) == 1 and messages[0].role == {py(c.string_as)} and tw.hint_of(messages[0], PROVIDER, '$string'):")
+            L.append("    parts = messages[0].parts")
+            L.append("    if len(parts) == 1 and type(parts[0]) is ir.TextPart and parts[0].provider_data is None:")
+            L.append("        out = parts[0].text  # the input's bare string")
         L.append("return out, hoisted")
         self.module.functions.append(Function(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR messages → wire).", L, "messages: list, path: Any, ctx: Context"))

@@ -24,8 +24,8 @@ OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type"}
 UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar"}
 VARIANT_KEYS = {"codec", "part_of", "hint_only", "when"}
 ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate"}
-CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist", "passes"}
-HOIST_KEYS = {"wire", "codec", "transform", "args"}
+CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist", "passes", "string_as"}
+HOIST_KEYS = {"wire", "codec", "transform", "args", "in_place", "text_only"}
 RULE_KEYS = {
     "wire", "ir", "type", "required", "const", "emit", "codec", "list_of", "transform", "args",
     "alias", "select", "emit_null", "default", "fallback", "conversation", "doc", "fill", "absent_as",
@@ -122,6 +122,7 @@ class Codec:
     drop_empty_text: bool = False
     passes: list = field(default_factory=list)  # [{transform, args, line}] structure transforms with a render call
     hoist: dict | None = None
+    string_as: str | None = None  # conversation: a bare string in place of the list is one message of this role
     doc: str = ""
 
 
@@ -447,6 +448,9 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
         codec.require_answers = bool(cdoc.get("require_answers", False))
         codec.trim_prefill = bool(cdoc.get("trim_prefill", False))
         codec.drop_empty_text = bool(cdoc.get("drop_empty_text", False))
+        codec.string_as = cdoc.get("string_as")
+        if codec.string_as is not None and codec.string_as not in ("user", "assistant", "system"):
+            errors.at(cdoc, "string_as", f"codec {name!r}: string_as is an IR role (user, assistant, system)")
         passes = cdoc.get("passes") or []
         if not isinstance(passes, list):
             errors.at(cdoc, "passes", f"codec {name!r}: passes must be a list of {{transform, args}}")
@@ -464,6 +468,10 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
                 for key in hoist:
                     if key not in HOIST_KEYS:
                         errors.at(cdoc, "hoist", f"codec {name!r}: hoist has unknown key {key!r}")
+                if hoist.get("in_place") not in (None, "own", "later"):
+                    errors.at(cdoc, "hoist", f"codec {name!r}: hoist in_place is 'own' (system messages the input had in the list stay there) or 'later' (and every later one)")
+                if hoist.get("text_only") and hoist.get("in_place") != "later":
+                    errors.at(cdoc, "hoist", f"codec {name!r}: hoist text_only needs in_place: later (what is not hoisted stays in the conversation)")
                 codec.hoist = dict(hoist)
     return codec
 

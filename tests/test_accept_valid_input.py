@@ -102,3 +102,103 @@ def test_gemini_responses_without_candidates_or_content_are_empty_assistant_turn
     resp = toolwire.to_ir(body, provider=provider, kind="response")
     assert resp.message.role == "assistant" and resp.message.parts == []
     accepted(body, provider, kind="response")
+
+
+# --- system messages in the conversation (Anthropic, Responses) -----------------------------------
+
+
+def test_anthropic_system_messages_in_the_list_stay_in_place():
+    # anthropic SDK (>= 2.x) MessageParam = UserMessageParam | AssistantMessageParam |
+    # SystemMessageParam (role "system", content a string or text blocks); recorded by pydantic-ai
+    # (tests/models/cassettes/test_anthropic_mid_conversation_system).
+    body = {
+        "model": "claude-sonnet-4-5", "max_tokens": 1024, "system": "Reply with OK.",
+        "messages": [
+            {"role": "user", "content": "Review this."},
+            {"role": "assistant", "content": [{"type": "text", "text": "OK"}]},
+            {"role": "system", "content": [{"type": "text", "text": "Always state the complexity.", "cache_control": {"type": "ephemeral"}}]},
+            {"role": "system", "content": "Use type annotations."},
+            {"role": "user", "content": "Again."},
+        ],
+    }
+    req = toolwire.to_ir(body, provider="anthropic")
+    assert [m.role for m in req.messages] == ["system", "user", "assistant", "system", "system", "user"]
+    accepted(body, "anthropic")
+    # from other providers a later system message is still moved to `system` and reported: inline
+    # system messages need a beta and suit some models only (docs/conformance-ai-sdk.md §2)
+    chat = {"model": "m", "max_tokens": 100,
+            "messages": [{"role": "system", "content": "A"}, {"role": "user", "content": "u"},
+                         {"role": "system", "content": "B"}, {"role": "user", "content": "v"}]}
+    with pytest.warns(toolwire.ConversionWarning, match="mid-conversation"):
+        out = toolwire.convert(chat, source="openai_chat", target="anthropic")
+    assert [m["role"] for m in out["messages"]] == ["user"]
+
+
+def test_responses_instructions_take_one_text_and_other_system_messages_stay_input_items():
+    # ResponseCreateParams.instructions is a string; system and developer messages are input items
+    # (EasyInputMessageParam role user | assistant | system | developer).
+    chat = {"model": "m", "messages": [{"role": "system", "content": "A"}, {"role": "system", "content": "B"},
+                                       {"role": "user", "content": "u"}, {"role": "system", "content": "C"}]}
+    out = toolwire.convert(chat, source="openai_chat", target="openai_responses")
+    assert out["instructions"] == "A"
+    assert out["input"] == [{"role": "system", "content": "B"}, {"role": "user", "content": "u"}, {"role": "system", "content": "C"}]
+    assert validate("openai_responses", "request", out) == []
+    # system content of several blocks (Bedrock, Anthropic) is not a string: it stays an input item
+    bedrock = {"system": [{"text": "A"}, {"text": "B"}], "messages": [{"role": "user", "content": [{"text": "u"}]}]}
+    out = toolwire.convert(bedrock, source="bedrock_converse", target="openai_responses", model="m")
+    assert "instructions" not in out
+    assert out["input"][0] == {"role": "system", "content": [{"type": "input_text", "text": "A"}, {"type": "input_text", "text": "B"}]}
+    assert validate("openai_responses", "request", out) == []
+    # a system or developer item the input had in the list stays there
+    for body in (
+        {"model": "m", "input": [{"role": "system", "content": "S"}, {"role": "user", "content": "u"}]},
+        {"model": "m", "instructions": "I", "input": [{"role": "developer", "content": "D"}, {"role": "user", "content": "u"}]},
+    ):
+        accepted(body, "openai_responses")
+
+
+# --- Responses input forms ------------------------------------------------------------------------
+
+RESPONSES_TOOLS = [
+    {"type": "function", "name": name, "description": f"{name} tool", "strict": False,
+     "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    for name in ("get_weather", "final_result")
+]
+
+
+def test_responses_input_as_a_plain_string_is_one_user_message():
+    # ResponseCreateParams.input: Union[str, ResponseInputParam] — "A text input to the model,
+    # equivalent to a text input with the user role."
+    body = {"model": "gpt-4.1", "instructions": "Be brief.", "input": "Weather in Tokyo?"}
+    req = toolwire.to_ir(body, provider="openai_responses")
+    assert [(m.role, m.parts[0].text) for m in req.messages] == [("system", "Be brief."), ("user", "Weather in Tokyo?")]
+    accepted(body, "openai_responses")
+    out = toolwire.convert(body, source="openai_responses", target="openai_chat")
+    assert out["messages"][1] == {"role": "user", "content": "Weather in Tokyo?"}
+    # from other providers the list form is sent, as before
+    chat = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    assert toolwire.convert(chat, source="openai_chat", target="openai_responses")["input"] == [{"role": "user", "content": "hi"}]
+
+
+def test_responses_tool_choice_allowed_tools_is_allowed_names():
+    # ToolChoiceAllowedParam {type: allowed_tools, mode: auto | required, tools: [{type: function,
+    # name}, {type: mcp, server_label}, ...]} (openai.types.responses.tool_choice_allowed_param)
+    body = {
+        "model": "gpt-4.1", "input": "Weather in Tokyo?", "tools": RESPONSES_TOOLS,
+        "tool_choice": {"type": "allowed_tools", "mode": "required",
+                        "tools": [{"type": "function", "name": "final_result"}, {"type": "function", "name": "get_weather"}]},
+    }
+    choice = toolwire.to_ir(body, provider="openai_responses").tool_choice
+    assert (choice.mode, choice.allowed_names) == ("required", ["final_result", "get_weather"])
+    accepted(body, "openai_responses")
+    gemini = toolwire.convert(body, source="openai_responses", target="gemini")
+    assert gemini["toolConfig"] == {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["final_result", "get_weather"]}}
+    # a provider with no allowed list reports it instead of dropping it silently
+    with pytest.warns(toolwire.ConversionWarning, match="allowed_names"):
+        assert toolwire.convert(body, source="openai_responses", target="openai_chat")["tool_choice"] == "required"
+    # Gemini's allowedFunctionNames come to Responses as allowed_tools
+    assert toolwire.convert(gemini, source="gemini", target="openai_responses", model="m")["tool_choice"] == body["tool_choice"]
+    # entries for hosted tools have no IR form: they survive a Responses round trip in place
+    body["tool_choice"]["tools"].insert(1, {"type": "mcp", "server_label": "deepwiki"})
+    body["tools"] = [*RESPONSES_TOOLS, {"type": "mcp", "server_label": "deepwiki", "server_url": "https://mcp.deepwiki.com/mcp"}]
+    assert toolwire.convert(body, source="openai_responses", target="openai_responses") == body

@@ -165,6 +165,11 @@ def check_answers(messages: list[Message], path: Any, ctx: Context) -> None:
         _unanswered(calls, answered, ctx)
 
 
+def _hint(msg: Message, provider: str, key: str) -> Any:
+    pd = msg.provider_data
+    return (pd.hints or {}).get(key) if pd is not None and pd.provider == provider else None
+
+
 def _unanswered(calls: dict[str, tuple[ToolCall, object]], answered: set[str], ctx: Context) -> None:
     missing = [cid for cid in calls if cid not in answered]
     if missing:
@@ -179,22 +184,36 @@ def _unanswered(calls: dict[str, tuple[ToolCall, object]], answered: set[str], c
 # --- render side --------------------------------------------------------------------------------
 
 
-def hoist_system(messages: list[Message], ctx: Context) -> tuple[list[Message], list[Message]]:
+def hoist_system(messages: list[Message], ctx: Context, provider: str | None = None, later: bool = False, text_only: bool = False) -> tuple[list[Message], list[Message]]:
     """hoist: system messages go to the provider's separate system field.
 
     Leading system messages move silently; a system message later in the conversation is moved
     too and reported, since the target has no place for it there.
+
+    ``provider`` (hoist key ``in_place``): the provider also takes system messages inside the
+    conversation. The ones its own input had in the list (hint ``$in_place``) stay there; with
+    ``later`` (``in_place: later``) every system message after the leading ones stays in place
+    too. ``text_only``: the hoisted field is one string, so only a first leading message that is a
+    single plain text is hoisted; the other leading ones stay in place.
     """
     system: list[Message] = []
     rest: list[Message] = []
     for i, msg in enumerate(messages):
-        if msg.role == "system":
-            if rest:
+        if msg.role == "system" and (provider is None or not _hint(msg, provider, "$in_place")):
+            if not rest and not (text_only and (system or not _plain_text(msg))):
+                system.append(msg)
+                continue
+            if not later:
                 ctx.lose(("messages", i), "system message in mid-conversation moved to the system prompt")
-            system.append(msg)
-        else:
-            rest.append(msg)
+                system.append(msg)
+                continue
+        rest.append(msg)
     return system, rest
+
+
+def _plain_text(msg: Message) -> bool:
+    parts = msg.parts
+    return len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None
 
 
 def merge_turns(messages: Iterable[Message], role_map: dict[str, str]) -> list[Message]:
@@ -205,7 +224,7 @@ def merge_turns(messages: Iterable[Message], role_map: dict[str, str]) -> list[M
     out: list[Message] = []
     for msg in messages:
         role = role_map.get(msg.role, msg.role)
-        if out and out[-1].role == role:
+        if out and out[-1].role == role and role != "system":  # system messages kept in place stay apart
             last = out[-1]
             parts = last.parts + msg.parts
             if msg.role == "tool" and any(type(p) is not ToolResult for p in last.parts):

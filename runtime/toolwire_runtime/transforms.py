@@ -978,6 +978,34 @@ def whole_number_render(value: Any, hint: Any) -> Any:
     return float(value) if hint == "float" and type(value) is int else value
 
 
+def name_list_parse(value: Any, path: Any, type_: str, key: str) -> tuple[Any, Any]:
+    """name_list, wire → IR: ([names], hint) from a list of ``{type: TYPE, KEY: name}`` objects.
+    Entries of another type (a Responses allowed ``{type: mcp, server_label}``) have no IR form:
+    they are kept, with their positions, as the hint."""
+    items = expect_list(value, path)
+    names: list = []
+    others: list = []
+    for i, item in enumerate(items):
+        item = expect_object(item, (path, i))
+        if item.get("type") == type_ and set(item) == {"type", key}:
+            name = item[key]
+            if type(name) is not str:
+                raise WrongTypeError(((path, i), key), f"expected a name, got {_json_type(name)}")
+            names.append(name)
+        else:
+            others.append([i, item])
+    return names, (others or None)
+
+
+def name_list_render(names: Any, hint: Any, path: Any, ctx: Context, type_: str, key: str) -> Any:
+    if names is None:
+        return None
+    out: list = [{"type": type_, key: name} for name in names]
+    for i, item in hint or ():
+        out.insert(i, item)
+    return out
+
+
 def required_tools_parse(value: Any, path: Any, ctx: Context, to_ir: Any) -> tuple[Any, Any, Any]:
     """required_tools, wire → IR: (tools, tool_choice, hint) from the codec's Request; the hint is
     that Request's provider data (unknown members of the object), for a same-provider round trip."""

@@ -27,7 +27,7 @@ PROVIDER = "anthropic"
 CANNOT_EXPRESS = (
     (
         "mid-conversation system messages",
-        "The system prompt is the top-level `system` field; later system messages are moved there and reported (hoist).",
+        "The system prompt is the top-level `system` field; later system messages from other providers are moved there and reported (hoist). Inline `{role: system}` messages (SystemMessageParam) need a beta and are accepted by some models only; those an Anthropic input had stay in place.",
     ),
     (
         "consecutive messages of one role",
@@ -49,6 +49,7 @@ _KNOWN_request = frozenset(
     ["max_tokens", "messages", "model", "stop_sequences", "system", "tool_choice", "tools"]
 )
 _GROUP_CONVERSATION = frozenset([])
+_KNOWN_system_message = frozenset(["content", "role"])
 _KNOWN_user_message = frozenset(["content", "role"])
 _KNOWN_assistant_message = frozenset(["content", "role"])
 _KNOWN_text_block = frozenset(["text", "type"])
@@ -243,13 +244,15 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         messages.append(_message_to_ir(item, (path, i), ctx))
+        if messages[-1].role == "system":
+            tw.set_hint(messages[-1], PROVIDER, "$in_place", True)
     return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system hoisted to `system`; results and the user text after them form one user turn (IR messages → wire)."""
     layout.check_answers(messages, path, ctx)
-    system, messages = layout.hoist_system(messages, ctx)
+    system, messages = layout.hoist_system(messages, ctx, PROVIDER, later=False, text_only=False)
     hoisted = None
     if system:
         first = system[0]
@@ -287,8 +290,11 @@ def _message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _user_message_to_ir(obj, path, ctx)
     if tag == "assistant":
         return _assistant_message_to_ir(obj, path, ctx)
+    if tag == "system":
+        return _system_message_to_ir(obj, path, ctx)
     raise UnknownVariantError(
-        (path, "role"), "unknown role " + repr(tag) + "; expected one of 'user', 'assistant'"
+        (path, "role"),
+        "unknown role " + repr(tag) + "; expected one of 'user', 'assistant', 'system'",
     )
 
 
@@ -299,7 +305,64 @@ def _message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _user_message_from_ir(node, path, ctx)
     if role == "assistant":
         return _assistant_message_from_ir(node, path, ctx)
+    if role == "system":
+        return _system_message_from_ir(node, path, ctx)
     raise UnknownVariantError((path, "role"), "anthropic has no message role " + repr(role))
+
+
+def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """a system message in the list (SDK SystemMessageParam: content is a string or text blocks): the leading system prompt goes to `system`, later ones stay in place (wire → IR Message)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "system":
+        raise UnknownVariantError(
+            (path, "role"), "expected " + "'system'" + ", got " + repr(v_role)
+        )
+    v_content = obj.get("content")
+    if v_content is None:
+        raise tw.missing((path, "content"))
+    v_content_ir, v_content_hint = tw.content_parse(
+        v_content, (path, "content"), ctx, _text_block_to_ir, "string"
+    )
+    if v_content_hint is not None:
+        hints = tw.hint(hints, "content", v_content_hint)
+    node = ir.Message(role="system", parts=v_content_ir)
+    extra = (
+        None
+        if _KNOWN_system_message.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_system_message)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """a system message in the list (SDK SystemMessageParam: content is a string or text blocks): the leading system prompt goes to `system`, later ones stay in place (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    out["role"] = "system"
+    v_content = tw.content_render(
+        node.parts,
+        (hints.get("content") if hints is not None else None),
+        "",
+        "string",
+        (path, "parts"),
+        ctx,
+        _text_block_from_ir,
+    )
+    if v_content is not None:
+        out["content"] = v_content
+    if node.name is not None:
+        ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
+    return out
 
 
 def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:

@@ -1059,6 +1059,11 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         node.provider_data is not None and node.provider_data.fields
     ):  # a bare string has no room for them
         tw.unkept_fields(node.provider_data, PROVIDER, path, ctx)
+    if node.allowed_names:
+        ctx.lose(
+            (path, "allowed_names"),
+            "deepseek has no place for ToolChoice.allowed_names here; dropped",
+        )
     return _choice_mode_from_ir(node.mode, path, ctx)
 
 

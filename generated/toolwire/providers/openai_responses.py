@@ -32,8 +32,8 @@ CANNOT_EXPRESS = (
     ),
     ("top_k, stop", "Not Responses parameters."),
     (
-        "mid-conversation system messages",
-        "None: system and developer messages are input items in place; only `instructions` is hoisted.",
+        "leading system content that is not one plain text",
+        "None: `instructions` is a string (ResponseCreateParams.instructions), so only a leading system message that is a single text goes there; other system messages (and system or developer items of the input) are input items in place.",
     ),
     (
         "function_call item ids (fc_…)",
@@ -70,6 +70,10 @@ _KNOWN_input_image = frozenset(["detail", "image_url", "type"])
 _KNOWN_function_call_item = frozenset(["arguments", "call_id", "name", "type"])
 _KNOWN_function_call_output_item = frozenset(["call_id", "output", "type"])
 _KNOWN_function_tool = frozenset(["description", "name", "parameters", "strict", "type"])
+_KNOWN_tool_choice_allowed = frozenset(["mode", "tools", "type"])
+_ALLOWED_MODE_PARSE = {"auto": "auto", "required": "required"}
+_ALLOWED_MODE_RENDER = {"auto": "auto", "required": "required", "none": "auto", "tool": "required"}
+_ALLOWED_MODE_APPROXIMATE = frozenset(["none", "tool"])
 _KNOWN_tool_choice_named = frozenset(["name", "type"])
 _CHOICE_MODE_PARSE = {"auto": "auto", "none": "none", "required": "required"}
 _CHOICE_MODE_RENDER = {"auto": "auto", "none": "none", "required": "required"}
@@ -242,15 +246,21 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         messages.append(system)
     if items is None:
         raise tw.missing(path)
+    if type(items) is str:
+        messages.append(ir.Message(role="user", parts=[ir.TextPart(text=items)]))
+        tw.set_hint(messages[-1], PROVIDER, "$string", True)
+        items = []
     for i, item in enumerate(tw.expect_list(items, path)):
         messages.append(_input_item_to_ir(item, (path, i), ctx))
+        if messages[-1].role == "system":
+            tw.set_hint(messages[-1], PROVIDER, "$in_place", True)
     return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """input[] — message items, function_call items (joined to the assistant turn) and function_call_output items (one IR tool turn) (IR messages → wire)."""
     layout.check_answers(messages, path, ctx)
-    system, messages = layout.hoist_system(messages, ctx)
+    system, messages = layout.hoist_system(messages, ctx, PROVIDER, later=True, text_only=True)
     hoisted = None
     if system:
         first = system[0]
@@ -309,6 +319,14 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
         rendered = _input_item_from_ir(msg, (path, i), ctx)
         if rendered is not None:
             out.append(rendered)
+    if (
+        len(messages) == 1
+        and messages[0].role == "user"
+        and tw.hint_of(messages[0], PROVIDER, "$string")
+    ):
+        parts = messages[0].parts
+        if len(parts) == 1 and type(parts[0]) is ir.TextPart and parts[0].provider_data is None:
+            out = parts[0].text  # the input's bare string
     return out, hoisted
 
 
@@ -817,7 +835,7 @@ def _function_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """tool_choice — "auto" | "none" | "required" | {type function, name}: dispatch on type (wire → IR)."""
+    """tool_choice — "auto" | "none" | "required" | {type function, name} | {type allowed_tools, mode, tools}: dispatch on type (wire → IR)."""
     if type(obj) is str:
         return ir.ToolChoice(mode=_choice_mode_to_ir(obj, path, ctx))
     if type(obj) is not dict:
@@ -825,20 +843,109 @@ def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     tag = obj.get("type", None)
     if tag == "function":
         return _tool_choice_named_to_ir(obj, path, ctx)
+    if tag == "allowed_tools":
+        return _tool_choice_allowed_to_ir(obj, path, ctx)
     raise UnknownVariantError(
-        (path, "type"), "unknown type " + repr(tag) + "; expected one of 'function'"
+        (path, "type"),
+        "unknown type " + repr(tag) + "; expected one of 'function', 'allowed_tools'",
     )
 
 
 def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """tool_choice — "auto" | "none" | "required" | {type function, name} (IR → wire)."""
+    """tool_choice — "auto" | "none" | "required" | {type function, name} | {type allowed_tools, mode, tools} (IR → wire)."""
     if node.mode == "tool":
         return _tool_choice_named_from_ir(node, path, ctx)
+    if node.allowed_names:
+        return _tool_choice_allowed_from_ir(node, path, ctx)
     if (
         node.provider_data is not None and node.provider_data.fields
     ):  # a bare string has no room for them
         tw.unkept_fields(node.provider_data, PROVIDER, path, ctx)
+    if node.allowed_names:
+        ctx.lose(
+            (path, "allowed_names"),
+            "openai_responses has no place for ToolChoice.allowed_names here; dropped",
+        )
     return _choice_mode_from_ir(node.mode, path, ctx)
+
+
+def _tool_choice_allowed_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """ToolChoiceAllowedParam — auto or required, restricted to the listed tools (wire → IR ToolChoice)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "allowed_tools":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'allowed_tools'" + ", got " + repr(v_type)
+        )
+    v_mode = obj.get("mode")
+    if v_mode is None:
+        raise tw.missing((path, "mode"))
+    if v_mode is not None:
+        v_mode = _allowed_mode_to_ir(v_mode, (path, "mode"), ctx)
+    v_tools = obj.get("tools")
+    if v_tools is None:
+        raise tw.missing((path, "tools"))
+    v_tools_ir, v_tools_hint = tw.name_list_parse(v_tools, (path, "tools"), "function", "name")
+    if v_tools_hint is not None:
+        hints = tw.hint(hints, "tools", v_tools_hint)
+    node = ir.ToolChoice(mode=v_mode, allowed_names=v_tools_ir)
+    extra = (
+        None
+        if _KNOWN_tool_choice_allowed.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_tool_choice_allowed)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _tool_choice_allowed_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """ToolChoiceAllowedParam — auto or required, restricted to the listed tools (IR ToolChoice → wire)."""
+    if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    out["type"] = "allowed_tools"
+    v_mode = node.mode
+    if v_mode is not None:
+        v_mode = _allowed_mode_from_ir(v_mode, (path, "mode"), ctx)
+    if v_mode is None:
+        ctx.lose(
+            (path, "mode"),
+            "mode is required by openai_responses and the input has none; add it before sending",
+        )
+    else:
+        out["mode"] = v_mode
+    v_tools = tw.name_list_render(
+        node.allowed_names,
+        (hints.get("tools") if hints is not None else None),
+        (path, "allowed_names"),
+        ctx,
+        "function",
+        "name",
+    )
+    if v_tools is not None:
+        out["tools"] = v_tools
+    if node.name is not None:
+        ctx.lose((path, "name"), "openai_responses has no place for ToolChoice.name; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
+    return out
+
+
+def _allowed_mode_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: allowed_tools mode (wire → IR)."""
+    return tw.enum_parse(_ALLOWED_MODE_PARSE, obj, path, "allowed_tools mode")
+
+
+def _allowed_mode_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: allowed_tools mode (IR → wire)."""
+    if node in _ALLOWED_MODE_APPROXIMATE:
+        tw.enum_approximate(_ALLOWED_MODE_RENDER, node, path, "allowed_tools mode", ctx)
+    return tw.enum_render(_ALLOWED_MODE_RENDER, node, path, "allowed_tools mode", ctx)
 
 
 def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:

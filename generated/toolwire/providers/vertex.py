@@ -410,15 +410,15 @@ def _candidate_content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_role = obj.get("role")
-    if v_role is None and "role" not in obj:
+    if v_role is None:
+        hints = tw.hint(hints, "role", "absent" if "role" not in obj else "null")
         v_role = "model"
-        hints = tw.hint(hints, "role", "absent")
     if v_role is not None:
         v_role = _role_to_ir(v_role, (path, "role"), ctx)
     v_parts = obj.get("parts")
-    if v_parts is None and "parts" not in obj:
+    if v_parts is None:
+        hints = tw.hint(hints, "parts", "absent" if "parts" not in obj else "null")
         v_parts = []
-        hints = tw.hint(hints, "parts", "absent")
     if v_parts is not None:
         v_parts = [
             _part_to_ir(x, ((path, "parts"), i), ctx)
@@ -447,8 +447,10 @@ def _candidate_content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_role = node.role
     if v_role is not None:
         v_role = _role_from_ir(v_role, (path, "role"), ctx)
-    if v_role == "model" and hints is not None and hints.get("role") == "absent":
-        v_role = None  # absent on input: left out again
+    if v_role == "model" and hints is not None and hints.get("role") in ("absent", "null"):
+        v_role = None  # absent (or null) on input: so again
+        if hints.get("role") == "null":
+            out["role"] = None
     if v_role is not None:
         out["role"] = v_role
     v_parts = node.parts
@@ -458,8 +460,10 @@ def _candidate_content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_parts))
             if y is not None
         ]
-    if v_parts == [] and hints is not None and hints.get("parts") == "absent":
-        v_parts = None  # absent on input: left out again
+    if v_parts == [] and hints is not None and hints.get("parts") in ("absent", "null"):
+        v_parts = None  # absent (or null) on input: so again
+        if hints.get("parts") == "null":
+            out["parts"] = None
     if v_parts:
         out["parts"] = v_parts
     elif v_parts is not None and hints is not None and hints.get("parts") == "empty":
@@ -1110,9 +1114,11 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(o_candidates_0) is not dict:
         raise WrongTypeError(p_candidates_0, "expected an object")
     v_candidates_0_content = o_candidates_0.get("content")
-    if v_candidates_0_content is None and "content" not in o_candidates_0:
+    if v_candidates_0_content is None:
+        hints = tw.hint(
+            hints, "candidates.0.content", "absent" if "content" not in o_candidates_0 else "null"
+        )
         v_candidates_0_content = {}
-        hints = tw.hint(hints, "candidates.0.content", "absent")
     if v_candidates_0_content is not None:
         v_candidates_0_content = _candidate_content_to_ir(
             v_candidates_0_content, (p_candidates_0, "content"), ctx
@@ -1181,9 +1187,11 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if (
         v_candidates_0_content == {}
         and hints is not None
-        and hints.get("candidates.0.content") == "absent"
+        and hints.get("candidates.0.content") in ("absent", "null")
     ):
-        v_candidates_0_content = None  # absent on input: left out again
+        v_candidates_0_content = None  # absent (or null) on input: so again
+        if hints.get("candidates.0.content") == "null":
+            w_candidates_0["content"] = None
     if v_candidates_0_content is not None:
         w_candidates_0["content"] = v_candidates_0_content
     v_candidates_0_finishReason = node.finish_reason
@@ -1241,26 +1249,32 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_promptTokenCount = obj.get("promptTokenCount")
-    if v_promptTokenCount is None and "promptTokenCount" not in obj:
+    if v_promptTokenCount is None:
+        hints = tw.hint(
+            hints, "promptTokenCount", "absent" if "promptTokenCount" not in obj else "null"
+        )
         v_promptTokenCount = 0
-        hints = tw.hint(hints, "promptTokenCount", "absent")
     if v_promptTokenCount is not None and type(v_promptTokenCount) is not int:
         raise WrongTypeError(
             (path, "promptTokenCount"), "expected integer, got " + tw._json_type(v_promptTokenCount)
         )
     v_candidatesTokenCount = obj.get("candidatesTokenCount")
-    if v_candidatesTokenCount is None and "candidatesTokenCount" not in obj:
+    if v_candidatesTokenCount is None:
+        hints = tw.hint(
+            hints, "candidatesTokenCount", "absent" if "candidatesTokenCount" not in obj else "null"
+        )
         v_candidatesTokenCount = 0
-        hints = tw.hint(hints, "candidatesTokenCount", "absent")
     if v_candidatesTokenCount is not None and type(v_candidatesTokenCount) is not int:
         raise WrongTypeError(
             (path, "candidatesTokenCount"),
             "expected integer, got " + tw._json_type(v_candidatesTokenCount),
         )
     v_totalTokenCount = obj.get("totalTokenCount")
-    if v_totalTokenCount is None and "totalTokenCount" not in obj:
+    if v_totalTokenCount is None:
+        hints = tw.hint(
+            hints, "totalTokenCount", "absent" if "totalTokenCount" not in obj else "null"
+        )
         v_totalTokenCount = 0
-        hints = tw.hint(hints, "totalTokenCount", "absent")
     if v_totalTokenCount is not None and type(v_totalTokenCount) is not int:
         raise WrongTypeError(
             (path, "totalTokenCount"), "expected integer, got " + tw._json_type(v_totalTokenCount)
@@ -1284,22 +1298,36 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_promptTokenCount = node.input_tokens
-    if v_promptTokenCount == 0 and hints is not None and hints.get("promptTokenCount") == "absent":
-        v_promptTokenCount = None  # absent on input: left out again
+    if (
+        v_promptTokenCount == 0
+        and hints is not None
+        and hints.get("promptTokenCount") in ("absent", "null")
+    ):
+        v_promptTokenCount = None  # absent (or null) on input: so again
+        if hints.get("promptTokenCount") == "null":
+            out["promptTokenCount"] = None
     if v_promptTokenCount is not None:
         out["promptTokenCount"] = v_promptTokenCount
     v_candidatesTokenCount = node.output_tokens
     if (
         v_candidatesTokenCount == 0
         and hints is not None
-        and hints.get("candidatesTokenCount") == "absent"
+        and hints.get("candidatesTokenCount") in ("absent", "null")
     ):
-        v_candidatesTokenCount = None  # absent on input: left out again
+        v_candidatesTokenCount = None  # absent (or null) on input: so again
+        if hints.get("candidatesTokenCount") == "null":
+            out["candidatesTokenCount"] = None
     if v_candidatesTokenCount is not None:
         out["candidatesTokenCount"] = v_candidatesTokenCount
     v_totalTokenCount = node.total_tokens
-    if v_totalTokenCount == 0 and hints is not None and hints.get("totalTokenCount") == "absent":
-        v_totalTokenCount = None  # absent on input: left out again
+    if (
+        v_totalTokenCount == 0
+        and hints is not None
+        and hints.get("totalTokenCount") in ("absent", "null")
+    ):
+        v_totalTokenCount = None  # absent (or null) on input: so again
+        if hints.get("totalTokenCount") == "null":
+            out["totalTokenCount"] = None
     if v_totalTokenCount is not None:
         out["totalTokenCount"] = v_totalTokenCount
     if pd is not None and pd.fields:
