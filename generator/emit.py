@@ -251,9 +251,12 @@ class ProviderCompiler:
             L.append("else:")
             defaults = [py(rule.default) if (rule.has_default and n == 0) else self.ir_field_default(c.ir, name) for n, name in enumerate(irs)]
             L.append(f"    {', '.join(targets[: len(irs)])} = {', '.join(defaults)}")
-            if rule.emit_null or rule.has_default:
+            if rule.emit_null:
                 L.append(f"    if {py(key)} not in {src}:")
                 L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, 'absent')")
+            elif rule.has_default:  # a key of its own: the transform may keep a hint under the wire key
+                L.append(f"    if {py(key)} not in {src}:")
+                L.append(f"        hints = tw.hint(hints, {py('$absent:' + rule.wire)}, True)")
             for n, name in enumerate(irs):
                 values.setdefault(name, []).append(targets[n])
             return L
@@ -405,7 +408,7 @@ class ProviderCompiler:
             if rule.has_default:
                 # absent on input (the provider's default assumed): left out again while the IR still says the default
                 same = " and ".join([f"{exprs[0]} == {py(rule.default)}", *(f"not {e}" for e in exprs[1:])])
-                L.append(f"if hints is not None and hints.get({py(rule.wire)}) == 'absent' and {same}:")
+                L.append(f"if hints is not None and hints.get({py('$absent:' + rule.wire)}) and {same}:")
                 L.append(f"    {v} = None")
                 L.append("else:")
                 L.append(f"    {v} = {call}")
@@ -644,9 +647,12 @@ class ProviderCompiler:
         L.append("for i, item in enumerate(tw.expect_list(items, path)):")
         L.append(f"    messages.append(_{element.name}_to_ir(item, (path, i), ctx))")
         if c.hoist and c.hoist.get("in_place"):  # system messages written in the list stay there on a round trip
-            L.append(f"    if messages[-1].role == 'system':")
-            L.append(f"        tw.set_hint(messages[-1], PROVIDER, '$in_place', True)")
-        L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()})")
+            L.append("    if messages[-1].role == 'system':")
+            L.append("        tw.set_hint(messages[-1], PROVIDER, '$in_place', True)")
+        if c.merge:  # two wire items of one role stay two items on a round trip (merge_turns)
+            L.append("    if len(messages) > 1 and messages[-1].role == messages[-2].role:")
+            L.append("        tw.set_hint(messages[-1], PROVIDER, '$apart', True)")
+        L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()}{', stray_results=True' if c.stray_results else ''})")
         self.module.functions.append(Function(f"_{c.name}_to_ir", f"{c.doc or c.name} (wire → IR messages).", L, "items: Any, hoisted: Any, path: Any, ctx: Context"))
         self._conversation_render(c, element)
 
@@ -675,7 +681,8 @@ class ProviderCompiler:
         return L
 
     def _conversation_render(self, c: Codec, element: Codec) -> None:
-        L = ["layout.check_answers(messages, path, ctx)"] if c.require_answers else []
+        flags = (", merged=True" if c.merge or "assistant" in c.group else "") + (", stray_results=True" if c.stray_results else "")
+        L = [f"layout.check_answers(messages, path, ctx{flags})"] if c.require_answers else []
         if c.hoist:
             h = c.hoist
             if h.get("in_place"):
@@ -708,7 +715,7 @@ class ProviderCompiler:
         if c.role_map or c.merge:
             role_map = py(dict(c.role_map))
             if c.merge:
-                L.append(f"messages = layout.merge_turns(messages, {role_map})")
+                L.append(f"messages = layout.merge_turns(messages, {role_map}, PROVIDER)")
             else:
                 L.append(f"messages = layout.map_roles(messages, {role_map})")
         if c.drop_empty_text:

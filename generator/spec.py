@@ -24,7 +24,7 @@ OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type"}
 UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar"}
 VARIANT_KEYS = {"codec", "part_of", "hint_only", "when"}
 ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate"}
-CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist", "passes", "string_as"}
+CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist", "passes", "string_as", "stray_results"}
 HOIST_KEYS = {"wire", "codec", "transform", "args", "in_place", "text_only"}
 RULE_KEYS = {
     "wire", "ir", "type", "required", "const", "emit", "codec", "list_of", "transform", "args",
@@ -123,6 +123,7 @@ class Codec:
     passes: list = field(default_factory=list)  # [{transform, args, line}] structure transforms with a render call
     hoist: dict | None = None
     string_as: str | None = None  # conversation: a bare string in place of the list is one message of this role
+    stray_results: bool = False  # conversation: results whose call is not in the list are kept (server-side state)
     doc: str = ""
 
 
@@ -449,6 +450,7 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
         codec.trim_prefill = bool(cdoc.get("trim_prefill", False))
         codec.drop_empty_text = bool(cdoc.get("drop_empty_text", False))
         codec.string_as = cdoc.get("string_as")
+        codec.stray_results = bool(cdoc.get("stray_results", False))
         if codec.string_as is not None and codec.string_as not in ("user", "assistant", "system"):
             errors.at(cdoc, "string_as", f"codec {name!r}: string_as is an IR role (user, assistant, system)")
         passes = cdoc.get("passes") or []

@@ -202,3 +202,63 @@ def test_responses_tool_choice_allowed_tools_is_allowed_names():
     body["tool_choice"]["tools"].insert(1, {"type": "mcp", "server_label": "deepwiki"})
     body["tools"] = [*RESPONSES_TOOLS, {"type": "mcp", "server_label": "deepwiki", "server_url": "https://mcp.deepwiki.com/mcp"}]
     assert toolwire.convert(body, source="openai_responses", target="openai_responses") == body
+
+
+# --- results and their calls ----------------------------------------------------------------------
+
+
+def test_gemini_consecutive_model_contents_are_one_turn_answered_together():
+    # Gemini takes consecutive model contents as one turn; recorded by pydantic-ai
+    # (tests/cassettes/test_tool_search/test_cross_provider_capability_replay[google-...]): two
+    # model contents with one functionCall each, then one user content answering both.
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Refund on order-123?"}]},
+            {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "load_capability", "args": {"id": "refunds"}}}]},
+            {"role": "model", "parts": [{"functionCall": {"id": "c2", "name": "search_tools", "args": {"queries": ["refund"]}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "load_capability", "response": {"ok": True}}},
+                                       {"functionResponse": {"id": "c2", "name": "search_tools", "response": {"found": 1}}}]},
+        ],
+        "tools": GEMINI_TOOLS,
+        "toolConfig": {"functionCallingConfig": {"mode": "VALIDATED"}},
+    }
+    # (OpenAI Chat cannot take an assistant message with calls followed by another assistant
+    # message: converting there is an UnansweredToolCallError; Bedrock needs the tools declared)
+    accepted(body, "gemini", targets=["anthropic", "openai_responses", "vertex"])
+    with pytest.raises(toolwire.UnansweredToolCallError, match=r"contents\[1\]"):
+        toolwire.convert(body, source="gemini", target="openai_chat", model="m")
+
+
+def test_gemini_validated_mode_round_trips_and_is_auto_elsewhere():
+    # FunctionCallingConfigMode VALIDATED (google-genai): auto, with calls checked against the schema
+    body = gemini_request(tools=GEMINI_TOOLS, toolConfig={"functionCallingConfig": {"mode": "VALIDATED", "allowedFunctionNames": ["get_weather"]}})
+    choice = toolwire.to_ir(body, provider="gemini").tool_choice
+    assert (choice.mode, choice.allowed_names) == ("auto", ["get_weather"])
+    accepted(body, "gemini")
+
+
+@pytest.mark.parametrize("extra", [{"previous_response_id": "resp_1"}, {"conversation": "conv_1"}])
+def test_responses_results_of_server_side_calls_are_accepted(extra):
+    # A request continuing a stored response answers calls the input does not repeat
+    # (https://platform.openai.com/docs/guides/function-calling?api-mode=responses, previous_response_id).
+    body = {"model": "gpt-4.1", **extra, "input": [{"type": "function_call_output", "call_id": "call_1", "output": "Sunny"}]}
+    req = toolwire.to_ir(body, provider="openai_responses")
+    assert req.messages[0].parts[0].tool_call_id == "call_1"
+    assert toolwire.convert(body, source="openai_responses", target="openai_responses") == body
+    # a provider without server-side state cannot take it: an error pointing at the result
+    with pytest.raises(toolwire.UnknownToolCallError, match=r"input\[0\]"):
+        toolwire.convert(body, source="openai_responses", target="anthropic")
+
+
+@pytest.mark.parametrize(
+    ("provider", "body"),
+    [
+        # OpenAI Chat: "messages with role 'tool' must be a response to a preceeding message with 'tool_calls'"
+        ("openai_chat", {"model": "m", "messages": [{"role": "user", "content": "Time?"}, {"role": "tool", "tool_call_id": "call_x", "content": "12:30"}]}),
+        # Anthropic: a tool_result must answer a tool_use of the previous assistant message
+        ("anthropic", {"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_x", "content": "x"}]}]}),
+    ],
+)
+def test_stray_results_stay_errors_where_the_provider_keeps_no_state(provider, body):
+    with pytest.raises(toolwire.UnknownToolCallError):
+        toolwire.to_ir(body, provider=provider)

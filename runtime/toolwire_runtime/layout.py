@@ -15,7 +15,7 @@ from .context import Context
 from .errors import ResultCountError, UnansweredToolCallError, UnknownToolCallError
 
 
-def normalize(messages: list[Message], ctx: Context, group_roles: frozenset[str]) -> list[Message]:
+def normalize(messages: list[Message], ctx: Context, group_roles: frozenset[str], stray_results: bool = False) -> list[Message]:
     """Parse-side pass run on every IR conversation.
 
     1. split: tool results inside a non-tool message (Anthropic / Gemini user turns) move to a
@@ -23,7 +23,8 @@ def normalize(messages: list[Message], ctx: Context, group_roles: frozenset[str]
     2. group: consecutive messages whose role is in ``group_roles`` merge into one (OpenAI tool
        messages, Responses items);
     3. link: synth_id for calls without an id, results paired with their calls (by id, else by
-       position), result names filled in from the call.
+       position), result names filled in from the call. ``stray_results``: a result whose id names
+       no call of the list is kept as it is (the provider holds earlier turns server-side).
     """
     out: list[Message] = []
     for msg in messages:
@@ -37,7 +38,7 @@ def normalize(messages: list[Message], ctx: Context, group_roles: frozenset[str]
                     continue
                 msg = Message(role=role, parts=rest, name=msg.name, provider_data=msg.provider_data)
         _append(out, msg, group_roles)
-    link(out, ctx)
+    link(out, ctx, stray_results)
     return out
 
 
@@ -51,7 +52,7 @@ def _append(out: list[Message], msg: Message, group_roles: frozenset[str]) -> No
     out.append(msg)
 
 
-def link(messages: list[Message], ctx: Context) -> None:
+def link(messages: list[Message], ctx: Context, stray_results: bool = False) -> None:
     """synth_id + pairing of results with calls (by id first, by position as a fallback)."""
     known: dict[str, ToolCall] = {}
     pending: list[ToolCall] = []
@@ -73,6 +74,8 @@ def link(messages: list[Message], ctx: Context) -> None:
                 call_id = part.tool_call_id
                 if call_id:
                     call = known.get(call_id)
+                    if call is None and stray_results:
+                        continue
                     if call is None:
                         raise UnknownToolCallError(
                             _path_of(ctx, part, "tool_call_id"),
@@ -119,21 +122,28 @@ def _path_of(ctx: Context, node: Any, leaf: str, fallback: object = "") -> objec
     return fallback
 
 
-def check_answers(messages: list[Message], path: Any, ctx: Context) -> None:
+def check_answers(messages: list[Message], path: Any, ctx: Context, merged: bool = False, stray_results: bool = False) -> None:
     """require_answers: every call of a turn gets exactly one result before the next assistant turn.
 
     Targets that enforce it (all four OpenAI/Anthropic/Gemini APIs reject such a history) would fail
     the request; we fail earlier, pointing at the input. A call turn that ends the conversation is
-    still waiting for its results and is fine.
+    still waiting for its results and is fine. ``merged`` (conversations with ``merge``): the
+    provider takes consecutive assistant messages as one turn (Gemini model contents, Anthropic
+    messages), so their calls are answered together. ``stray_results``: the provider takes results
+    of calls made in earlier, server-side turns (Responses previous_response_id / conversation).
     """
     calls: dict[str, tuple[ToolCall, object]] = {}
     answered: set[str] = set()
+    # results of calls made server-side: their id names no call of the whole conversation
+    stray = (lambda cid: cid not in made) if stray_results else (lambda cid: False)
+    made = {p.id for m in messages if m.role == "assistant" for p in m.parts if type(p) is ToolCall} if stray_results else set()
     for mi, msg in enumerate(messages):
         role = msg.role
         if role == "assistant":
-            _unanswered(calls, answered, ctx)
-            calls = {}
-            answered = set()
+            if not (merged and mi and messages[mi - 1].role == "assistant"):
+                _unanswered(calls, answered, ctx)
+                calls = {}
+                answered = set()
             for pi, part in enumerate(msg.parts):
                 if type(part) is ToolCall:
                     calls[part.id] = (part, (((path, mi), "parts"), pi))
@@ -141,7 +151,7 @@ def check_answers(messages: list[Message], path: Any, ctx: Context) -> None:
         if not calls:
             if role == "tool":
                 for pi, part in enumerate(msg.parts):
-                    if type(part) is ToolResult:
+                    if type(part) is ToolResult and not stray(part.tool_call_id):
                         raise UnknownToolCallError(
                             _path_of(ctx, part, "tool_call_id", (((path, mi), "parts"), pi)),
                             f"this result answers {part.tool_call_id!r}, but the previous assistant turn made no tool calls",
@@ -153,6 +163,8 @@ def check_answers(messages: list[Message], path: Any, ctx: Context) -> None:
             call_id = part.tool_call_id
             where = _path_of(ctx, part, "tool_call_id", (((path, mi), "parts"), pi))
             if call_id not in calls:
+                if stray(call_id):
+                    continue
                 raise UnknownToolCallError(where, f"no call of the previous assistant turn has the id {call_id!r}")
             if call_id in answered:
                 raise ResultCountError(
@@ -212,19 +224,22 @@ def hoist_system(messages: list[Message], ctx: Context, provider: str | None = N
 
 
 def _plain_text(msg: Message) -> bool:
+    """One string's worth of content: a single plain text, or nothing (an empty string)."""
     parts = msg.parts
-    return len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None
+    return not parts or (len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None)
 
 
-def merge_turns(messages: Iterable[Message], role_map: dict[str, str]) -> list[Message]:
+def merge_turns(messages: Iterable[Message], role_map: dict[str, str], provider: str | None = None) -> list[Message]:
     """role_map + merge: map IR roles to wire roles, then merge consecutive same-role messages.
 
     Tool results stay first in a merged user turn (Anthropic rejects text before tool_result).
+    Messages the provider's own input had as separate items of one role (hint ``$apart``) and
+    system messages kept in place stay apart.
     """
     out: list[Message] = []
     for msg in messages:
         role = role_map.get(msg.role, msg.role)
-        if out and out[-1].role == role and role != "system":  # system messages kept in place stay apart
+        if out and out[-1].role == role and role != "system" and not (provider and _hint(msg, provider, "$apart")):
             last = out[-1]
             parts = last.parts + msg.parts
             if msg.role == "tool" and any(type(p) is not ToolResult for p in last.parts):
@@ -243,7 +258,11 @@ def reorder_results(messages: list[Message]) -> list[Message]:
     out: list[Message] = []
     for msg in messages:
         if msg.role == "assistant":
-            order = {p.id: i for i, p in enumerate(msg.parts) if type(p) is ToolCall}
+            if not (out and out[-1].role == "assistant"):  # consecutive assistant messages: one turn
+                order = {}
+            for p in msg.parts:
+                if type(p) is ToolCall:
+                    order[p.id] = len(order)
         elif msg.role == "tool" and len(msg.parts) > 1 and order:
             keyed = sorted(
                 enumerate(msg.parts),

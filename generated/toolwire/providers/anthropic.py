@@ -31,7 +31,7 @@ CANNOT_EXPRESS = (
     ),
     (
         "consecutive messages of one role",
-        "Merged into one turn (the API treats them as one turn anyway); tool_result blocks stay first.",
+        "Merged into one turn (the API treats them as one turn anyway); tool_result blocks stay first. Messages an Anthropic input had apart stay apart.",
     ),
     ("ImagePart.detail", "No detail level for images."),
     ("ToolDefinition.strict", "Sent as `strict` (structured tool inputs); older models ignore it."),
@@ -246,12 +246,14 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         messages.append(_message_to_ir(item, (path, i), ctx))
         if messages[-1].role == "system":
             tw.set_hint(messages[-1], PROVIDER, "$in_place", True)
+        if len(messages) > 1 and messages[-1].role == messages[-2].role:
+            tw.set_hint(messages[-1], PROVIDER, "$apart", True)
     return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system hoisted to `system`; results and the user text after them form one user turn (IR messages → wire)."""
-    layout.check_answers(messages, path, ctx)
+    layout.check_answers(messages, path, ctx, merged=True)
     system, messages = layout.hoist_system(messages, ctx, PROVIDER, later=False, text_only=False)
     hoisted = None
     if system:
@@ -270,7 +272,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             ctx,
             _text_block_from_ir,
         )
-    messages = layout.merge_turns(messages, {"tool": "user"})
+    messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER)
     messages = layout.drop_empty_text(messages)
     messages = layout.trim_prefill(messages, path, ctx)
     out = []

@@ -326,19 +326,21 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         messages.append(_message_to_ir(item, (path, i), ctx))
+        if len(messages) > 1 and messages[-1].role == messages[-2].role:
+            tw.set_hint(messages[-1], PROVIDER, "$apart", True)
     return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system hoisted to `system`; the results of a turn and the user text after them form one user message (IR messages → wire)."""
-    layout.check_answers(messages, path, ctx)
+    layout.check_answers(messages, path, ctx, merged=True)
     system, messages = layout.hoist_system(messages, ctx)
     hoisted = None
     if system:
         first = system[0]
         parts = [p for m in system for p in m.parts]
         hoisted = tw.nonblank_blocks_render(parts, (path, 0), ctx, _system_block_from_ir)
-    messages = layout.merge_turns(messages, {"tool": "user"})
+    messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER)
     messages = layout.trim_prefill(messages, path, ctx)
     out = []
     for i, msg in enumerate(messages):

@@ -32,6 +32,10 @@ CANNOT_EXPRESS = (
     ),
     ("top_k, stop", "Not Responses parameters."),
     (
+        "results whose call is not in the input",
+        "None: a request that continues a stored response (previous_response_id, conversation) answers calls made server-side, and an item toolwire keeps opaque (tool_search_call) can be answered by a function_call_output; such results are kept. Providers without server-side state cannot take them: converting there is an UnknownToolCallError.",
+    ),
+    (
         "leading system content that is not one plain text",
         "None: `instructions` is a string (ResponseCreateParams.instructions), so only a leading system message that is a single text goes there; other system messages (and system or developer items of the input) are input items in place.",
     ),
@@ -254,12 +258,12 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         messages.append(_input_item_to_ir(item, (path, i), ctx))
         if messages[-1].role == "system":
             tw.set_hint(messages[-1], PROVIDER, "$in_place", True)
-    return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
+    return layout.normalize(messages, ctx, _GROUP_CONVERSATION, stray_results=True)
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """input[] — message items, function_call items (joined to the assistant turn) and function_call_output items (one IR tool turn) (IR messages → wire)."""
-    layout.check_answers(messages, path, ctx)
+    layout.check_answers(messages, path, ctx, merged=True, stray_results=True)
     system, messages = layout.hoist_system(messages, ctx, PROVIDER, later=True, text_only=True)
     hoisted = None
     if system:

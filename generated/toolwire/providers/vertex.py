@@ -321,12 +321,14 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         messages.append(_content_to_ir(item, (path, i), ctx))
+        if len(messages) > 1 and messages[-1].role == messages[-2].role:
+            tw.set_hint(messages[-1], PROVIDER, "$apart", True)
     return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """contents[] — system hoisted to systemInstruction; results of a turn in one user Content, in call order (IR messages → wire)."""
-    layout.check_answers(messages, path, ctx)
+    layout.check_answers(messages, path, ctx, merged=True)
     system, messages = layout.hoist_system(messages, ctx)
     hoisted = None
     if system:
@@ -339,7 +341,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
         )
         hoisted = _system_instruction_from_ir(merged, (path, 0), ctx)
     messages = layout.reorder_results(messages)
-    messages = layout.merge_turns(messages, {"tool": "user"})
+    messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER)
     out = []
     for i, msg in enumerate(messages):
         rendered = _content_from_ir(msg, (path, i), ctx)
@@ -1028,13 +1030,17 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             v_functionCallingConfig_mode,
             v_functionCallingConfig_name,
             v_functionCallingConfig_allowed_names,
+            v_functionCallingConfig_hint,
         ) = tw.named_choice_parse(
             v_functionCallingConfig,
             (path, "functionCallingConfig"),
             ctx,
             _fc_mode_to_ir,
             "allowedFunctionNames",
+            _fc_mode_from_ir,
         )
+        if v_functionCallingConfig_hint is not None:
+            hints = tw.hint(hints, "functionCallingConfig", v_functionCallingConfig_hint)
     else:
         (
             v_functionCallingConfig_mode,
@@ -1042,7 +1048,7 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             v_functionCallingConfig_allowed_names,
         ) = ("auto", None, None)
         if "functionCallingConfig" not in obj:
-            hints = tw.hint(hints, "functionCallingConfig", "absent")
+            hints = tw.hint(hints, "$absent:functionCallingConfig", True)
     node = ir.ToolChoice(
         mode=v_functionCallingConfig_mode,
         name=v_functionCallingConfig_name,
@@ -1063,7 +1069,7 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     if (
         hints is not None
-        and hints.get("functionCallingConfig") == "absent"
+        and hints.get("$absent:functionCallingConfig")
         and node.mode == "auto"
         and not node.name
         and not node.allowed_names
@@ -1078,6 +1084,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             ctx,
             _fc_mode_from_ir,
             "allowedFunctionNames",
+            (hints.get("functionCallingConfig") if hints is not None else None),
+            _fc_mode_to_ir,
         )
     if v_functionCallingConfig is not None:
         out["functionCallingConfig"] = v_functionCallingConfig
