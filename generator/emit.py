@@ -681,8 +681,12 @@ class ProviderCompiler:
         return L
 
     def _conversation_render(self, c: Codec, element: Codec) -> None:
-        flags = (", merged=True" if c.merge or "assistant" in c.group else "") + (", stray_results=True" if c.stray_results else "")
-        L = [f"layout.check_answers(messages, path, ctx{flags})"] if c.require_answers else []
+        L = []
+        if c.require_answers and not (c.merge or "assistant" in c.group):  # consecutive call turns become one message
+            L.append("messages = layout.join_call_turns(messages)")
+        flags = ", merged=True" + (", stray_results=True" if c.stray_results else "")
+        if c.require_answers:
+            L.append(f"layout.check_answers(messages, path, ctx{flags})")
         if c.hoist:
             h = c.hoist
             if h.get("in_place"):

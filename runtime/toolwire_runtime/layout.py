@@ -252,6 +252,25 @@ def merge_turns(messages: Iterable[Message], role_map: dict[str, str], provider:
     return out
 
 
+def join_call_turns(messages: list[Message]) -> list[Message]:
+    """For a provider that keeps messages apart (OpenAI Chat and its family): an assistant message
+    with tool calls directly followed by another assistant message (Gemini model contents,
+    Responses items of one turn) becomes one message, so that the calls of the turn are answered
+    together, as the provider requires. Nothing is lost: the parts keep their order."""
+    out: list[Message] = []
+    for msg in messages:
+        if (
+            out and msg.role == "assistant" and out[-1].role == "assistant"
+            and any(type(p) is ToolCall for p in out[-1].parts)
+            and (msg.provider_data is None or not msg.provider_data.fields)
+        ):
+            last = out[-1]
+            out[-1] = Message(role=last.role, parts=last.parts + msg.parts, name=last.name, provider_data=last.provider_data)
+            continue
+        out.append(msg)
+    return out
+
+
 def reorder_results(messages: list[Message]) -> list[Message]:
     """reorder: the results of a turn in the order of the calls they answer."""
     order: dict[str, int] = {}
