@@ -26,6 +26,10 @@ PROVIDER = "anthropic"
 #: What Anthropic Messages cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "a tool without parameters",
+        'Tool.input_schema is required (anthropic.types.ToolParam); the empty object schema {"type": "object", "properties": {}} is sent and that is reported (fallback).',
+    ),
+    (
         "mid-conversation system messages",
         "The system prompt is the top-level `system` field; later system messages are moved there and reported (hoist).",
     ),
@@ -771,6 +775,12 @@ def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["description"] = v_description
     v_input_schema = node.parameters
     if v_input_schema is None:
+        v_input_schema = {"type": "object", "properties": {}}
+        ctx.lose(
+            (path, "parameters"),
+            "input_schema is required by anthropic; sent {'type': 'object', 'properties': {}}",
+        )
+    if v_input_schema is None:
         ctx.lose(
             (path, "parameters"),
             "input_schema is required by anthropic and the input has none; add it before sending",
@@ -993,9 +1003,15 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_input_tokens = node.input_tokens
+    if v_input_tokens is None:
+        v_input_tokens = 0
+        ctx.lose((path, "input_tokens"), "input_tokens is required by anthropic; sent 0")
     if v_input_tokens is not None:
         out["input_tokens"] = v_input_tokens
     v_output_tokens = node.output_tokens
+    if v_output_tokens is None:
+        v_output_tokens = 0
+        ctx.lose((path, "output_tokens"), "output_tokens is required by anthropic; sent 0")
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
     if pd is not None and pd.fields:

@@ -910,6 +910,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             for y in (_tool_from_ir(x, ((path, "tools"), i), ctx) for i, x in enumerate(v_tools))
             if y is not None
         ]
+        if not v_tools and node.tools:
+            v_tools = None
     if v_tools is None:
         ctx.lose(
             (path, "tools"),
@@ -1385,6 +1387,9 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_inputTokens = node.input_tokens
     if v_inputTokens is None:
+        v_inputTokens = 0
+        ctx.lose((path, "input_tokens"), "inputTokens is required by bedrock_converse; sent 0")
+    if v_inputTokens is None:
         ctx.lose(
             (path, "input_tokens"),
             "inputTokens is required by bedrock_converse and the input has none; add it before sending",
@@ -1393,6 +1398,9 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["inputTokens"] = v_inputTokens
     v_outputTokens = node.output_tokens
     if v_outputTokens is None:
+        v_outputTokens = 0
+        ctx.lose((path, "output_tokens"), "outputTokens is required by bedrock_converse; sent 0")
+    if v_outputTokens is None:
         ctx.lose(
             (path, "output_tokens"),
             "outputTokens is required by bedrock_converse and the input has none; add it before sending",
@@ -1400,6 +1408,9 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["outputTokens"] = v_outputTokens
     v_totalTokens = node.total_tokens
+    if v_totalTokens is None:
+        v_totalTokens = 0
+        ctx.lose((path, "total_tokens"), "totalTokens is required by bedrock_converse; sent 0")
     if v_totalTokens is None:
         ctx.lose(
             (path, "total_tokens"),

@@ -230,9 +230,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         node.tool_choice, (path, "tool_choice"), ctx, {"REQUIRED": "required", "NONE": "none"}
     )
     if v_tool_choice is not None:
-        out[
-            "tools" if hints is not None and hints.get("tool_choice") == "alias" else "tool_choice"
-        ] = v_tool_choice
+        out["tools" if tw.aliased(hints, "tool_choice") else "tool_choice"] = v_tool_choice
     v_max_tokens = node.max_tokens
     if v_max_tokens is not None:
         out["max_tokens"] = v_max_tokens

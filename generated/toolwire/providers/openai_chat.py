@@ -1330,12 +1330,21 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_prompt_tokens = node.input_tokens
+    if v_prompt_tokens is None:
+        v_prompt_tokens = 0
+        ctx.lose((path, "input_tokens"), "prompt_tokens is required by openai_chat; sent 0")
     if v_prompt_tokens is not None:
         out["prompt_tokens"] = v_prompt_tokens
     v_completion_tokens = node.output_tokens
+    if v_completion_tokens is None:
+        v_completion_tokens = 0
+        ctx.lose((path, "output_tokens"), "completion_tokens is required by openai_chat; sent 0")
     if v_completion_tokens is not None:
         out["completion_tokens"] = v_completion_tokens
     v_total_tokens = node.total_tokens
+    if v_total_tokens is None:
+        v_total_tokens = 0
+        ctx.lose((path, "total_tokens"), "total_tokens is required by openai_chat; sent 0")
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
     if pd is not None and pd.fields:

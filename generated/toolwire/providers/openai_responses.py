@@ -1240,6 +1240,9 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_input_tokens = node.input_tokens
+    if v_input_tokens is None:
+        v_input_tokens = 0
+        ctx.lose((path, "input_tokens"), "input_tokens is required by openai_responses; sent 0")
     if v_input_tokens is not None:
         out["input_tokens"] = v_input_tokens
     out["input_tokens_details"] = {
@@ -1247,12 +1250,18 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         "cache_write_tokens": 0,
     }  # required by the wire; restored fields override it
     v_output_tokens = node.output_tokens
+    if v_output_tokens is None:
+        v_output_tokens = 0
+        ctx.lose((path, "output_tokens"), "output_tokens is required by openai_responses; sent 0")
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
     out["output_tokens_details"] = {
         "reasoning_tokens": 0
     }  # required by the wire; restored fields override it
     v_total_tokens = node.total_tokens
+    if v_total_tokens is None:
+        v_total_tokens = 0
+        ctx.lose((path, "total_tokens"), "total_tokens is required by openai_responses; sent 0")
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
     if pd is not None and pd.fields:
