@@ -28,9 +28,6 @@ import pytest
 import toolwire
 from sdk_validation import validate
 
-PNG_BYTES = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"
-)
 # bytes whose standard base64 holds '+' and '/' (so the URL-safe text differs)
 JPEG_BYTES = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\xfb\xff\xfe" + bytes(range(250, 256)) * 3
 
@@ -178,14 +175,12 @@ def test_a_declaration_without_parameters_gets_the_empty_object_schema_on_anthro
     assert any("input_schema is required by anthropic" in w for w in warned)
 
 
-@pytest.mark.parametrize("raw", [PNG_BYTES, JPEG_BYTES])
-@pytest.mark.parametrize("padded", [True, False])
-def test_gemini_url_safe_base64_becomes_standard_and_round_trips(raw, padded):
+def test_gemini_url_safe_base64_becomes_standard_and_round_trips():
+    raw = JPEG_BYTES
     urlsafe = base64.urlsafe_b64encode(raw).decode()
-    if not padded:
-        urlsafe = urlsafe.rstrip("=")
     standard = base64.b64encode(raw).decode()
-    media = "image/png" if raw is PNG_BYTES else "image/jpeg"
+    assert urlsafe != standard
+    media = "image/jpeg"
     body = gemini_request({"text": "look"}, {"inlineData": {"mimeType": media, "data": urlsafe}})
     assert toolwire.to_ir(body, provider="gemini").messages[0].parts[1].data == standard
     out, warned = convert(body, source="gemini", target="gemini")
@@ -197,10 +192,9 @@ def test_gemini_url_safe_base64_becomes_standard_and_round_trips(raw, padded):
     assert out["messages"][0]["content"][1]["source"]["data"] == standard
     out, _ = convert(body, source="gemini", target="openai_chat", model="gpt-4.1")
     assert out["messages"][0]["content"][1]["image_url"]["url"] == f"data:{media};base64,{standard}"
-    if raw is PNG_BYTES:  # Ollama reads the media type from the bytes
-        out, _ = convert(body, source="gemini", target="ollama", model="m")
-        assert out["messages"][0]["images"] == [standard]
-        assert validate("ollama", "request", out) == []
+    out, _ = convert(body, source="gemini", target="ollama", model="m")  # media type read from the bytes
+    assert out["messages"][0]["images"] == [standard]
+    assert validate("ollama", "request", out) == []
 
 
 def test_standard_base64_goes_to_gemini_as_it_is():
@@ -284,3 +278,60 @@ def test_missing_usage_counts_are_sent_as_zero_and_reported(target, missing):
     assert any(f"{missing} is required by" in w and "sent 0" in w for w in warned), warned
     assert json.dumps(usage)  # plain JSON
 
+
+# --- provider data travels only back to the provider it came from (or its declared group) -------
+
+
+def groq_response(**extra) -> dict:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1700000000,
+        "model": "llama-3.3-70b-versatile",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "hi"}}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        **extra,
+    }
+
+
+def test_groq_only_fields_do_not_leak_into_openai_chat():
+    # Groq responses carry x_groq and service_tier "on_demand" (console.groq.com/docs/api-reference
+    # #chat-create); OpenAI's ChatCompletion.service_tier is auto | default | flex | scale | priority.
+    body = groq_response(service_tier="on_demand", x_groq={"id": "req_1"})
+    out, warned = convert(body, source="groq", target="groq", kind="response")
+    assert out == body and warned == []
+    out, warned = convert(body, source="groq", target="openai_chat", kind="response")
+    assert "service_tier" not in out and "x_groq" not in out
+    assert validate("openai_chat", "response", out) == []
+    assert any("service_tier" in w and "x_groq" in w for w in warned)
+
+
+def test_openai_chat_only_fields_do_not_leak_into_its_flavours():
+    body = {
+        "model": "gpt-4.1",
+        "messages": [{"role": "user", "content": "hi"}],
+        "logit_bias": {"50256": -100},  # Groq answers 400 for it (console.groq.com/docs/openai)
+    }
+    out, warned = convert(body, source="openai_chat", target="openai_chat")
+    assert out == body and warned == []
+    for flavour in ("groq", "fireworks", "deepseek"):
+        out, warned = convert(body, source="openai_chat", target=flavour)
+        assert "logit_bias" not in out, flavour
+        assert any("logit_bias" in w for w in warned), flavour
+
+
+def test_gemini_and_vertex_share_their_provider_data_both_ways():
+    # A flavour that declares `provider_data: family` (same wire format and semantics).
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "go"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "c2ln"}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"output": 1}}}]},
+        ]
+    }
+    for source, target in (("gemini", "vertex"), ("vertex", "gemini"), ("gemini", "gemini_openapi")):
+        out, warned = convert(body, source=source, target=target)
+        assert out["contents"][1]["parts"][0]["thoughtSignature"] == "c2ln", (source, target)
+        assert not [w for w in warned if "thoughtSignature" in w]
+    out, warned = convert(body, source="gemini", target="anthropic", model="claude")
+    assert "thoughtSignature" not in json.dumps(out)

@@ -821,30 +821,23 @@ _TO_URLSAFE = str.maketrans("+/", "-_")
 
 
 def base64_text_parse(value: Any, path: Any) -> tuple[Any, Any]:
-    """(standard base64, hint): URL-safe base64 (``-`` / ``_``, padding optional) becomes the
-    standard alphabet with padding, the IR's form; the hint records the original spelling."""
+    """(standard base64, hint): URL-safe base64 (``-`` / ``_``) becomes the standard alphabet, the
+    IR's form; the hint records the original spelling. Padding is left as it is."""
     if type(value) is not str:
         raise WrongTypeError(path, f"expected a base64 string, got {_json_type(value)}")
     std = value.translate(_URLSAFE)
-    if len(std) % 4 and not std.endswith("="):
-        std += "=" * (-len(std) % 4)
     if std == value:
         return value, None
-    urlsafe = "-" in value or "_" in value
-    unpadded = len(std) != len(value)
-    hint = "urlsafe_unpadded" if urlsafe and unpadded else "urlsafe" if urlsafe else "unpadded"
-    if base64_text_render(std, hint) != value:
-        hint = value  # mixed alphabets: the original text itself
-    return std, hint
+    # text mixing both alphabets: the original itself is the hint
+    return std, ("urlsafe" if std.translate(_TO_URLSAFE) == value else value)
 
 
 def base64_text_render(data: Any, hint: Any) -> Any:
     if data is None or hint is None:
         return data
-    if hint in ("urlsafe", "urlsafe_unpadded", "unpadded"):
-        out = data.translate(_TO_URLSAFE) if hint.startswith("urlsafe") else data
-        return out.rstrip("=") if hint.endswith("unpadded") else out
-    return hint if type(hint) is str and base64_text_parse(hint, None)[0] == data else data
+    if hint == "urlsafe":
+        return data.translate(_TO_URLSAFE)
+    return hint if type(hint) is str and hint.translate(_URLSAFE) == data else data
 
 
 # --- legacy_schema: JSON Schema with a legacy alias in the OpenAPI subset (Gemini parameters) ----

@@ -23,8 +23,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'bedrock_converse' family.
+#: provider_data written here is read back only by the providers of the 'bedrock_converse' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "bedrock_converse"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "bedrock_converse"
 
 #: What AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (

@@ -22,8 +22,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'openai_chat' family.
-PROVIDER = "openai_chat"
+#: provider_data written here is read back only by the providers of the 'fireworks' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
+PROVIDER = "fireworks"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "openai_chat"
 
 #: What Fireworks AI Chat Completions (OpenAI-compatible) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
@@ -54,7 +58,7 @@ CANNOT_EXPRESS = (
     ),
     (
         "request keys of OpenAI Chat that Fireworks lacks (store, modalities, audio, web_search_options, ...)",
-        "ChatCompletionRequest has additionalProperties: false (API reference). toolwire does not model these keys: an OpenAI Chat request carrying them keeps them as unknown fields of the openai_chat family, which Fireworks belongs to, and they are sent — remove them before sending to Fireworks. Likewise an OpenAI Chat response converted to Fireworks keeps refusal, annotations, service_tier and system_fingerprint.",
+        "ChatCompletionRequest has additionalProperties: false (API reference). toolwire does not model these keys: an OpenAI Chat request carrying them keeps them as unknown openai_chat fields, which go back only to openai_chat; converting to Fireworks reports them and does not send them (likewise refusal, annotations, service_tier and system_fingerprint of a response).",
     ),
     (
         "images in formats other than png, jpg/jpeg, gif, bmp, tiff, ppm; more than 30 images; over 10 MB of base64",

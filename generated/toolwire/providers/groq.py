@@ -21,8 +21,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'openai_chat' family.
-PROVIDER = "openai_chat"
+#: provider_data written here is read back only by the providers of the 'groq' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
+PROVIDER = "groq"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "openai_chat"
 
 #: What Groq Chat Completions (OpenAI-compatible) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
@@ -45,7 +49,7 @@ CANNOT_EXPRESS = (
     ),
     (
         "logprobs, logit_bias, top_logprobs, n other than 1",
-        "Groq answers 400 for them (console.groq.com/docs/openai). toolwire does not model them: an OpenAI Chat request carrying them keeps them as unknown fields of the openai_chat family, which Groq belongs to — remove them before sending to Groq.",
+        "Groq answers 400 for them (console.groq.com/docs/openai). toolwire does not model them: an OpenAI Chat request carrying them keeps them as unknown openai_chat fields, which go back only to openai_chat; converting to Groq reports them and does not send them.",
     ),
     (
         "finish_reason content_filter",

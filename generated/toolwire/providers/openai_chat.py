@@ -21,8 +21,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'openai_chat' family.
+#: provider_data written here is read back only by the providers of the 'openai_chat' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "openai_chat"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "openai_chat"
 
 #: What OpenAI Chat Completions cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (

@@ -21,8 +21,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'openai_responses' family.
+#: provider_data written here is read back only by the providers of the 'openai_responses' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "openai_responses"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "openai_responses"
 
 #: What OpenAI Responses cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
