@@ -402,6 +402,10 @@ class ProviderCompiler:
                 L.append(f"# {rule.wire}: never sent ({rule.transform})")
                 return L
             L.append(f"{v} = {call}")
+            if rule.has_fallback:
+                L.append(f"if {v} is None:")
+                L.append(f"    {v} = {py(rule.fallback)}")
+                L.append(f"    ctx.lose(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name}; sent {rule.fallback!r}')})")
             if rule.emit_null:
                 L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
             else:

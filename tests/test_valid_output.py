@@ -335,3 +335,29 @@ def test_gemini_and_vertex_share_their_provider_data_both_ways():
         assert not [w for w in warned if "thoughtSignature" in w]
     out, warned = convert(body, source="gemini", target="anthropic", model="claude")
     assert "thoughtSignature" not in json.dumps(out)
+
+
+# --- non-standard type names: one rule for every target -----------------------------------------
+
+BFCL_STYLE = {  # Berkeley Function Calling Leaderboard style: Python type names
+    "type": "dict",
+    "properties": {"city": {"type": "string"}, "days": {"type": "integer"}, "tags": {"type": "array", "items": {"type": "str"}}},
+    "required": ["city"],
+}
+
+
+@pytest.mark.parametrize("target", sorted(set(toolwire.PROVIDERS) - {"openai_chat"}))
+def test_dict_type_is_sent_as_object_to_every_target_and_reported(target):
+    out, warned = convert(chat_with_tool(BFCL_STYLE), source="openai_chat", target=target, model="m")
+    text = json.dumps(out)
+    assert '"dict"' not in text and '"str"' not in text, text
+    assert any("type 'dict' is not a JSON Schema type" in w for w in warned), warned
+    assert validate(target, "request", out) == []
+
+
+def test_a_provider_that_sent_dict_gets_it_back():
+    body = chat_with_tool(BFCL_STYLE)
+    out, warned = convert(body, source="openai_chat", target="openai_chat")
+    assert out == body and warned == []
+    out, warned = convert(body, source="openai_chat", target="groq")
+    assert out["tools"][0]["function"]["parameters"]["type"] == "object"

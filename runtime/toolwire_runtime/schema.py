@@ -41,7 +41,7 @@ from urllib.parse import unquote
 
 from .errors import UnsupportedError, WrongTypeError, format_path
 
-__all__ = ["to_openapi_schema", "to_keyword_subset", "standard_type", "GEMINI_SCHEMA_FIELDS"]
+__all__ = ["to_openapi_schema", "to_keyword_subset", "standard_type", "standard_types", "GEMINI_SCHEMA_FIELDS"]
 
 # The fields of the Gemini API's Schema object (https://ai.google.dev/api/caching#Schema), in the
 # order they are written.
@@ -1270,3 +1270,48 @@ class _Subset:
             self.report(where, f"keyword {key!r} is not part of {api}; dropped")
             return
         self.report(where, f"{key} is not supported by {api}; dropped, so {consequence}")
+
+
+# ---------------------------------------------------------------------- non-standard type names
+
+# Keywords whose value is a schema, a list of schemas, or a map of name → schema.
+_SUB_SCHEMA = ("items", "additionalProperties", "not", "if", "then", "else", "contains",
+               "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems")
+_SUB_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SUB_MAP = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+
+
+def standard_types(schema: Any, path: object, report: Callable[[object, str], None], api: str) -> Any:
+    """``schema`` with every non-standard ``type`` name (``dict``, ``OBJECT``, ``str``, ...) rewritten
+    to JSON Schema's, each rewrite reported; the same object when there is none (never modified).
+    Names that stand for no type are left for the target to judge."""
+    if type(schema) is not dict:
+        return schema
+    out = None
+    if "type" in schema:
+        value = schema["type"]
+        names = value if type(value) is list else [value]
+        fixed = [standard_type(n) or n for n in names]
+        if fixed != names:
+            for name, std in zip(names, fixed):
+                if std != name:
+                    report((path, "type"), f"type {name!r} is not a JSON Schema type; sent to {api} as {std!r}")
+            out = dict(schema)
+            out["type"] = fixed if type(value) is list else fixed[0]
+    for key, value in schema.items():
+        where = (path, key)
+        if key in _SUB_SCHEMA and type(value) is dict:
+            new = standard_types(value, where, report, api)
+        elif key in _SUB_LIST and type(value) is list:
+            items = [standard_types(v, (where, i), report, api) for i, v in enumerate(value)]
+            new = items if any(a is not b for a, b in zip(items, value)) else value
+        elif key in _SUB_MAP and type(value) is dict:
+            subs = {k: standard_types(v, (where, k), report, api) for k, v in value.items()}
+            new = subs if any(subs[k] is not value[k] for k in value) else value
+        else:
+            continue
+        if new is not value:
+            if out is None:
+                out = dict(schema)
+            out[key] = new
+    return schema if out is None else out

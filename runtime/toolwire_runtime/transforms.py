@@ -31,7 +31,7 @@ from toolwire.ir import (
 from .context import Context
 from .errors import ConversionError, InvalidArgumentsError, MissingFieldError, UnknownVariantError, UnsupportedError, WrongTypeError
 from .names import fit_name_parse, fit_render  # noqa: F401  (fit_id / fit_name, called as tw.*)
-from .schema import from_openapi_schema, to_keyword_subset, to_openapi_schema
+from .schema import from_openapi_schema, standard_types, to_keyword_subset, to_openapi_schema
 
 _JSONDecodeError = json.JSONDecodeError
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -811,7 +811,24 @@ def openapi_schema_render(schema: Any, hint: Any, path: Any, ctx: Context) -> An
         return None
     if hint is not None and from_openapi_schema(hint) == schema:
         return hint
-    return to_openapi_schema(schema, path, ctx.lose)
+    return to_openapi_schema(standard_types(schema, path, ctx.lose, ctx.provider), path, ctx.lose)
+
+
+# --- json_schema: tool parameters sent as JSON Schema ---------------------------------------------
+
+
+def json_schema_parse(value: Any, path: Any) -> tuple[Any, Any]:
+    """(schema, hint): the schema as it is; when it holds non-standard type names (which this
+    provider took), the hint says so and a same-provider round trip sends it unchanged."""
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected object, got {_json_type(value)}")
+    return value, (None if standard_types(value, path, _no_report, "") is value else "as_is")
+
+
+def json_schema_render(schema: Any, hint: Any, path: Any, ctx: Context) -> Any:
+    if schema is None or hint == "as_is":
+        return schema
+    return standard_types(schema, path, ctx.lose, ctx.provider)
 
 
 # --- base64_text: inline bytes that may be URL-safe base64 (Gemini inlineData.data) --------------
@@ -849,15 +866,17 @@ def legacy_schema_parse(value: Any, path: Any, aliased: bool) -> tuple[Any, Any]
     if type(value) is not dict:
         raise WrongTypeError(path, f"expected an object, got {_json_type(value)}")
     if not aliased:
-        return value, None
+        return json_schema_parse(value, path)
     schema = from_openapi_schema(value)
     return schema, (None if schema == value else {"alias": True, "schema": value})
 
 
-def legacy_schema_render(schema: Any, hint: Any) -> Any:
+def legacy_schema_render(schema: Any, hint: Any, path: Any, ctx: Context) -> Any:
     if type(hint) is dict and from_openapi_schema(hint["schema"]) == schema:
         return hint["schema"]
-    return schema
+    if schema is None or hint == "as_is":
+        return schema
+    return standard_types(schema, path, ctx.lose, ctx.provider)
 
 
 # --- keyword_subset (tool parameters of a provider that models a few keywords: Ollama) ----------
@@ -880,6 +899,7 @@ def keyword_subset_render(
 ) -> Any:
     if schema is None or hint == "as_is":
         return schema
+    schema = standard_types(schema, path, ctx.lose, api)
     return to_keyword_subset(schema, path, ctx.lose, api, root, prop, free)
 
 

@@ -744,15 +744,16 @@ def _custom_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_input_schema = obj.get("input_schema")
     if v_input_schema is None:
         raise tw.missing((path, "input_schema"))
-    if type(v_input_schema) is not dict:
-        raise WrongTypeError(
-            (path, "input_schema"), "expected object, got " + tw._json_type(v_input_schema)
-        )
+    v_input_schema_ir, v_input_schema_hint = tw.json_schema_parse(
+        v_input_schema, (path, "input_schema")
+    )
+    if v_input_schema_hint is not None:
+        hints = tw.hint(hints, "input_schema", v_input_schema_hint)
     v_strict = obj.get("strict")
     if v_strict is not None and type(v_strict) is not bool:
         raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v_strict))
     node = ir.ToolDefinition(
-        name=v_name_ir, description=v_description, parameters=v_input_schema, strict=v_strict
+        name=v_name_ir, description=v_description, parameters=v_input_schema_ir, strict=v_strict
     )
     extra = None if _KNOWN_custom_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_custom_tool)
     if extra is not None or hints is not None:
@@ -777,19 +778,19 @@ def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_description = node.description
     if v_description is not None:
         out["description"] = v_description
-    v_input_schema = node.parameters
+    v_input_schema = tw.json_schema_render(
+        node.parameters,
+        (hints.get("input_schema") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+    )
     if v_input_schema is None:
         v_input_schema = {"type": "object", "properties": {}}
         ctx.lose(
             (path, "parameters"),
             "input_schema is required by anthropic; sent {'type': 'object', 'properties': {}}",
         )
-    if v_input_schema is None:
-        ctx.lose(
-            (path, "parameters"),
-            "input_schema is required by anthropic and the input has none; add it before sending",
-        )
-    else:
+    if v_input_schema is not None:
         out["input_schema"] = v_input_schema
     v_strict = node.strict
     if v_strict is not None:

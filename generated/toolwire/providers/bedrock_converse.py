@@ -1010,11 +1010,14 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_toolSpec_description_ir = None
     v_toolSpec_inputSchema_json = o_toolSpec_inputSchema.get("json")
-    if v_toolSpec_inputSchema_json is not None and type(v_toolSpec_inputSchema_json) is not dict:
-        raise WrongTypeError(
-            (p_toolSpec_inputSchema, "json"),
-            "expected object, got " + tw._json_type(v_toolSpec_inputSchema_json),
+    if v_toolSpec_inputSchema_json is not None:
+        v_toolSpec_inputSchema_json_ir, v_toolSpec_inputSchema_json_hint = tw.json_schema_parse(
+            v_toolSpec_inputSchema_json, (p_toolSpec_inputSchema, "json")
         )
+        if v_toolSpec_inputSchema_json_hint is not None:
+            hints = tw.hint(hints, "toolSpec.inputSchema.json", v_toolSpec_inputSchema_json_hint)
+    else:
+        v_toolSpec_inputSchema_json_ir = None
     v_toolSpec_strict = o_toolSpec.get("strict")
     if v_toolSpec_strict is not None and type(v_toolSpec_strict) is not bool:
         raise WrongTypeError(
@@ -1023,7 +1026,7 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.ToolDefinition(
         name=v_toolSpec_name_ir,
         description=v_toolSpec_description_ir,
-        parameters=v_toolSpec_inputSchema_json,
+        parameters=v_toolSpec_inputSchema_json_ir,
         strict=v_toolSpec_strict,
     )
     extra = None if _KNOWN_tool_spec.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_spec)
@@ -1061,7 +1064,12 @@ def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_toolSpec_description is not None:
         w_toolSpec["description"] = v_toolSpec_description
     w_toolSpec_inputSchema = w_toolSpec["inputSchema"] = {}
-    v_toolSpec_inputSchema_json = node.parameters
+    v_toolSpec_inputSchema_json = tw.json_schema_render(
+        node.parameters,
+        (hints.get("toolSpec.inputSchema.json") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+    )
     if v_toolSpec_inputSchema_json is None:
         v_toolSpec_inputSchema_json = {"type": "object", "properties": {}}
         ctx.lose(

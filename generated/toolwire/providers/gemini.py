@@ -937,7 +937,10 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_description is not None:
         out["description"] = v_description
     v_parametersJsonSchema = tw.legacy_schema_render(
-        node.parameters, (hints.get("parametersJsonSchema") if hints is not None else None)
+        node.parameters,
+        (hints.get("parametersJsonSchema") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
     )
     if v_parametersJsonSchema is not None:
         out[

@@ -772,10 +772,16 @@ def _function_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             (path, "description"), "expected string, got " + tw._json_type(v_description)
         )
     v_parameters = obj.get("parameters")
-    if v_parameters is not None and type(v_parameters) is not dict:
-        raise WrongTypeError(
-            (path, "parameters"), "expected object, got " + tw._json_type(v_parameters)
+    if v_parameters is not None:
+        v_parameters_ir, v_parameters_hint = tw.json_schema_parse(
+            v_parameters, (path, "parameters")
         )
+        if v_parameters_hint is not None:
+            hints = tw.hint(hints, "parameters", v_parameters_hint)
+    else:
+        v_parameters_ir = None
+        if "parameters" not in obj:
+            hints = tw.hint(hints, "parameters", "absent")
     v_strict = obj.get("strict")
     if v_strict is not None and type(v_strict) is not bool:
         raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v_strict))
@@ -783,7 +789,7 @@ def _function_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_strict = None
         hints = tw.hint(hints, "strict", "explicit_default")
     node = ir.ToolDefinition(
-        name=v_name_ir, description=v_description, parameters=v_parameters, strict=v_strict
+        name=v_name_ir, description=v_description, parameters=v_parameters_ir, strict=v_strict
     )
     extra = (
         None if _KNOWN_function_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_function_tool)
@@ -809,8 +815,14 @@ def _function_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_description = node.description
     if v_description is not None:
         out["description"] = v_description
-    v_parameters = node.parameters
-    out["parameters"] = v_parameters
+    v_parameters = tw.json_schema_render(
+        node.parameters,
+        (hints.get("parameters") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+    )
+    if v_parameters is not None or hints is None or hints.get("parameters") != "absent":
+        out["parameters"] = v_parameters
     v_strict = node.strict
     if v_strict is None:
         v_strict = False
