@@ -361,3 +361,30 @@ def test_a_provider_that_sent_dict_gets_it_back():
     assert out == body and warned == []
     out, warned = convert(body, source="openai_chat", target="groq")
     assert out["tools"][0]["function"]["parameters"]["type"] == "object"
+
+
+# --- no half-built parts ------------------------------------------------------------------------
+
+
+def test_an_image_url_goes_to_gemini_as_file_data_not_as_an_empty_part():
+    # Part: exactly one of inlineData (Blob: mimeType, data) / fileData (FileData: fileUri)
+    # (https://ai.google.dev/api/caching#Part); the first image variant used to be sent without data.
+    body = {
+        "model": "gpt-4.1",
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "look"}, {"type": "image_url", "image_url": {"url": "https://example.org/a.png"}}]}],
+    }
+    for target in ("gemini", "vertex"):
+        out, _ = convert(body, source="openai_chat", target=target)
+        assert out["contents"][0]["parts"][1] == {"fileData": {"fileUri": "https://example.org/a.png"}}
+        assert validate(target, "request", out) == []
+
+
+def test_an_image_with_neither_data_nor_url_is_dropped_whole_and_reported():
+    req = toolwire.to_ir({"model": "m", "messages": [{"role": "user", "content": [{"type": "text", "text": "look"}]}]}, provider="openai_chat")
+    req.messages[0].parts.append(toolwire.ir.ImagePart(media_type="image/png"))
+    for target in ("gemini", "bedrock_converse"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = toolwire.from_ir(req, provider=target)
+        assert "{}" not in json.dumps(out), target
+        assert any("cannot express ImagePart" in str(w.message) for w in caught), target

@@ -478,8 +478,10 @@ def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     t = type(node)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and node.data is not None:
         return _inline_image_from_ir(node, path, ctx)
+    if t is ir.ImagePart and node.url is not None:
+        return _file_image_from_ir(node, path, ctx)
     if t is ir.ToolCall:
         return _function_call_part_from_ir(node, path, ctx)
     if t is ir.ToolResult:
