@@ -278,6 +278,8 @@ class ProviderCompiler:
 
     def _fill(self, template: str, rule: Rule, value: str = "", path: str = "", irs: list[str] | None = None, hint: str = "None") -> str:
         subs = {"value": value, "path": path, "hint": hint}
+        # parse only: whether the value was read under the rule's alias key
+        subs["aliased"] = f"(hints is not None and hints.get({py(rule.wire)}) == 'alias')" if rule.alias else "False"
         if rule.codec:
             subs["codec_to_ir"] = f"_{rule.codec}_to_ir"
             subs["codec_from_ir"] = f"_{rule.codec}_from_ir"
@@ -373,7 +375,10 @@ class ProviderCompiler:
         dst = self._out(tuple(segs[:-1]))
         key = segs[-1]
         slot = f"{dst}[{py(key)}]"
-        if rule.alias:  # written back under the key the input used
+        if rule.alias and rule.transform and self.spec.transforms[rule.transform].returns_hint:
+            # the transform's hint replaces the alias one; it may say {"alias": True, ...} (see {aliased})
+            slot = f"{dst}[{py(rule.alias)} if tw.aliased(hints, {py(rule.wire)}) else {py(key)}]"
+        elif rule.alias:  # written back under the key the input used
             slot = f"{dst}[{py(rule.alias)} if hints is not None and hints.get({py(rule.wire)}) == 'alias' else {py(key)}]"
         p = "path"
         if rule.has_const:
@@ -397,6 +402,10 @@ class ProviderCompiler:
                 L.append(f"# {rule.wire}: never sent ({rule.transform})")
                 return L
             L.append(f"{v} = {call}")
+            if rule.has_fallback:
+                L.append(f"if {v} is None:")
+                L.append(f"    {v} = {py(rule.fallback)}")
+                L.append(f"    ctx.lose(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name}; sent {rule.fallback!r}')})")
             if rule.emit_null:
                 L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
             else:
@@ -419,6 +428,9 @@ class ProviderCompiler:
             sub = self.codec(rule.list_of)
             L.append(f"if {v} is not None:")
             L.append(f"    {v} = [y for y in (_{sub.name}_from_ir(x, (({p}, {py(irs[0])}), i), ctx) for i, x in enumerate({v})) if y is not None]")
+            if rule.required:  # every item dropped (each reported): no empty list where one is required
+                L.append(f"    if not {v} and node.{irs[0]}:")
+                L.append(f"        {v} = None")
         if rule.has_default:
             if rule.emit_null:  # the wire requires the field: send the default
                 L.append(f"if {v} is None:")

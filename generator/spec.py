@@ -16,8 +16,9 @@ from .loader import Errors, Located, LocatedList, load_yaml, plain
 
 PROVIDER_KEYS = {
     "provider", "extends", "title", "docs", "sdk", "wire_types", "request", "response", "cannot_express",
-    "codecs",
+    "codecs", "provider_data",
 }
+PROVIDER_DATA = ("own", "family")  # an extending provider's provider_data: its own (default) | its parent's
 PATCH_KEYS = {"drop", "fields"}  # plus any codec key, which overrides (mappings merge)
 CODEC_KINDS = {"object", "union", "enum", "conversation"}
 OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type"}
@@ -136,7 +137,8 @@ class Provider:
     response: str
     cannot_express: list[dict]
     codecs: dict[str, Codec]
-    family: str = ""  # the root of the `extends` chain: provider_data is shared within a family
+    family: str = ""  # the root of the `extends` chain: the wire format (and its SDK types)
+    data_group: str = ""  # whose provider_data this provider writes and reads back (`provider_data:`)
     extends: str | None = None
     own_wire_types: bool = True  # False when the wire types are the parent's (no second types module)
 
@@ -175,6 +177,7 @@ def load_spec(root: Path) -> tuple[Spec | None, Errors]:
         provider = _provider(merged, stem, display, ir_classes, transforms, root, errors)
         if provider is not None:
             provider.family = family
+            provider.data_group = _data_group(stem, docs, errors)
             provider.extends = doc.get("extends")
             provider.own_wire_types = provider.extends is None or "wire_types" in doc
             providers.append(provider)
@@ -184,6 +187,31 @@ def load_spec(root: Path) -> tuple[Spec | None, Errors]:
         errors.items.sort(key=lambda e: (e.file, e.line))
         return None, errors
     return Spec(plain(ir_doc), ir_classes, transforms, providers), errors
+
+
+def _data_group(stem: str, docs: dict, errors: Errors) -> str:
+    """Whose provider_data a provider reads back: its own (the default: wire keys toolwire does not
+    model travel only back to the provider they came from), or, with ``provider_data: family`` in
+    an extending spec, its parent's group (a flavour with the same wire format and semantics, such
+    as Vertex AI for Gemini: a thoughtSignature goes back to either)."""
+    seen = set()
+    while stem not in seen:
+        seen.add(stem)
+        doc = docs[stem][0]
+        value = doc.get("provider_data", "own")
+        if value not in PROVIDER_DATA:
+            errors.at(doc, "provider_data", f"provider_data must be one of {', '.join(PROVIDER_DATA)}, got {value!r}")
+            return stem
+        if value == "own":
+            return stem
+        parent = doc.get("extends")
+        if parent is None:
+            errors.at(doc, "provider_data", "provider_data: family needs `extends` (a provider to share it with)")
+            return stem
+        if parent not in docs:
+            return stem  # reported by _resolve_extends
+        stem = parent
+    return stem
 
 
 def _resolve_extends(stem: str, docs: dict, errors: Errors, chain: tuple) -> tuple[Located, str] | None:

@@ -378,7 +378,7 @@ _REQUEST_ADAPTERS = _request_adapters()
 SAME_WIRE_AS = {
     name: family
     for name in toolwire.PROVIDERS
-    if (family := importlib.import_module(f"toolwire.providers.{name}").PROVIDER) != name
+    if (family := importlib.import_module(f"toolwire.providers.{name}").FAMILY) != name
 }
 
 

@@ -29,9 +29,9 @@ from toolwire.ir import (
 )
 
 from .context import Context
-from .errors import InvalidArgumentsError, MissingFieldError, UnknownVariantError, UnsupportedError, WrongTypeError
+from .errors import ConversionError, InvalidArgumentsError, MissingFieldError, UnknownVariantError, UnsupportedError, WrongTypeError
 from .names import fit_name_parse, fit_render  # noqa: F401  (fit_id / fit_name, called as tw.*)
-from .schema import from_openapi_schema, to_openapi_schema
+from .schema import from_openapi_schema, standard_types, to_keyword_subset, to_openapi_schema
 
 _JSONDecodeError = json.JSONDecodeError
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -389,10 +389,12 @@ def block_result_render(
     result: Any, parts: list | None, hint: Any, path: str, ctx: Context, part_from_ir: Any
 ) -> Any:
     if parts:
-        blocks = [part_from_ir(p, (path, i), ctx) for i, p in enumerate(parts)]
+        # a part the target cannot express is reported and dropped, never left as null
+        blocks = [b for b in (part_from_ir(p, (path, i), ctx) for i, p in enumerate(parts)) if b is not None]
         if result is not None:
             blocks.insert(0, {"type": "text", "text": result_to_text(result)})
-        return blocks
+        if blocks:
+            return blocks
     if result is None:
         return None if hint == "absent" else ""
     text = result_to_text(result)
@@ -573,6 +575,13 @@ def hint(hints: dict | None, key: str, value: Any) -> dict:
         return {key: value}
     hints[key] = value
     return hints
+
+
+def aliased(hints: dict | None, key: str) -> bool:
+    """Whether a rule's value was read under its alias key: the alias hint, or a transform hint
+    (which replaces it) that says so."""
+    h = hints.get(key) if hints is not None else None
+    return h == "alias" or (type(h) is dict and h.get("alias") is True)
 
 
 def set_hint(node: Any, provider: str, key: str, value: Any) -> None:
@@ -802,7 +811,100 @@ def openapi_schema_render(schema: Any, hint: Any, path: Any, ctx: Context) -> An
         return None
     if hint is not None and from_openapi_schema(hint) == schema:
         return hint
-    return to_openapi_schema(schema, path, ctx.lose)
+    return to_openapi_schema(standard_types(schema, path, ctx.lose, ctx.provider), path, ctx.lose)
+
+
+# --- json_schema: tool parameters sent as JSON Schema ---------------------------------------------
+
+
+def json_schema_parse(value: Any, path: Any) -> tuple[Any, Any]:
+    """(schema, hint): the schema as it is; when it holds non-standard type names (which this
+    provider took), the hint says so and a same-provider round trip sends it unchanged."""
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected object, got {_json_type(value)}")
+    return value, (None if standard_types(value, path, _no_report, "") is value else "as_is")
+
+
+def json_schema_render(schema: Any, hint: Any, path: Any, ctx: Context) -> Any:
+    if schema is None or hint == "as_is":
+        return schema
+    return standard_types(schema, path, ctx.lose, ctx.provider)
+
+
+# --- base64_text: inline bytes that may be URL-safe base64 (Gemini inlineData.data) --------------
+
+_URLSAFE = str.maketrans("-_", "+/")
+_TO_URLSAFE = str.maketrans("+/", "-_")
+
+
+def base64_text_parse(value: Any, path: Any) -> tuple[Any, Any]:
+    """(standard base64, hint): URL-safe base64 (``-`` / ``_``) becomes the standard alphabet, the
+    IR's form; the hint records the original spelling. Padding is left as it is."""
+    if type(value) is not str:
+        raise WrongTypeError(path, f"expected a base64 string, got {_json_type(value)}")
+    std = value.translate(_URLSAFE)
+    if std == value:
+        return value, None
+    # text mixing both alphabets: the original itself is the hint
+    return std, ("urlsafe" if std.translate(_TO_URLSAFE) == value else value)
+
+
+def base64_text_render(data: Any, hint: Any) -> Any:
+    if data is None or hint is None:
+        return data
+    if hint == "urlsafe":
+        return data.translate(_TO_URLSAFE)
+    return hint if type(hint) is str and hint.translate(_URLSAFE) == data else data
+
+
+# --- legacy_schema: JSON Schema with a legacy alias in the OpenAPI subset (Gemini parameters) ----
+
+
+def legacy_schema_parse(value: Any, path: Any, aliased: bool) -> tuple[Any, Any]:
+    """(JSON Schema, hint). A value read under the rule's alias (the legacy OpenAPI-subset field)
+    is converted as openapi_schema does; the hint keeps the original and says it came from there."""
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected an object, got {_json_type(value)}")
+    if not aliased:
+        return json_schema_parse(value, path)
+    schema = from_openapi_schema(value)
+    return schema, (None if schema == value else {"alias": True, "schema": value})
+
+
+def legacy_schema_render(schema: Any, hint: Any, path: Any, ctx: Context) -> Any:
+    if type(hint) is dict and from_openapi_schema(hint["schema"]) == schema:
+        return hint["schema"]
+    if schema is None or hint == "as_is":
+        return schema
+    return standard_types(schema, path, ctx.lose, ctx.provider)
+
+
+# --- keyword_subset (tool parameters of a provider that models a few keywords: Ollama) ----------
+
+
+def keyword_subset_parse(value: Any, path: Any, api: str, root: list, prop: list, free: list) -> tuple[Any, Any]:
+    """(schema, hint): the provider's schema as it is; when it holds more than the subset (the
+    provider took it anyway), the hint says so, and a same-provider round trip sends it unreduced."""
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected an object, got {_json_type(value)}")
+    try:
+        inside = to_keyword_subset(value, path, _no_report, api, root, prop, free) == value
+    except ConversionError:
+        inside = False
+    return value, (None if inside else "as_is")
+
+
+def keyword_subset_render(
+    schema: Any, hint: Any, path: Any, ctx: Context, api: str, root: list, prop: list, free: list
+) -> Any:
+    if schema is None or hint == "as_is":
+        return schema
+    schema = standard_types(schema, path, ctx.lose, api)
+    return to_keyword_subset(schema, path, ctx.lose, api, root, prop, free)
+
+
+def _no_report(path: Any, message: str) -> None:
+    pass
 
 
 # --- data_url_or_object: an image URL given as a string or as {url, detail} (Mistral image_url) ---
@@ -994,6 +1096,17 @@ def required_tools_render(
         return None
     pd = hint if type(hint) is ProviderData else None
     out = from_ir(Request(messages=[], tools=tools, tool_choice=choice, provider_data=pd), path, ctx)
+    if out and not any(type(v) is list and v for v in out.values()):
+        # no tool could be sent (each drop was reported): an empty or absent tool list is invalid
+        if uses_tools:
+            ctx.lose(
+                where,
+                f"{ctx.provider} requires tool definitions whenever the conversation holds tool calls or "
+                "results, and none of the input's tools can be sent",
+            )
+        if choice is not None and choice.mode != "auto":
+            ctx.lose((path, "tool_choice"), f"a tool choice {choice.mode!r} without tools cannot be sent; dropped")
+        return None
     return out or None
 
 

@@ -20,11 +20,19 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'anthropic' family.
+#: provider_data written here is read back only by the providers of the 'anthropic' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "anthropic"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "anthropic"
 
 #: What Anthropic Messages cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
+    (
+        "a tool without parameters",
+        'Tool.input_schema is required (anthropic.types.ToolParam); the empty object schema {"type": "object", "properties": {}} is sent and that is reported (fallback).',
+    ),
     (
         "mid-conversation system messages",
         "The system prompt is the top-level `system` field; later system messages are moved there and reported (hoist).",
@@ -736,15 +744,16 @@ def _custom_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_input_schema = obj.get("input_schema")
     if v_input_schema is None:
         raise tw.missing((path, "input_schema"))
-    if type(v_input_schema) is not dict:
-        raise WrongTypeError(
-            (path, "input_schema"), "expected object, got " + tw._json_type(v_input_schema)
-        )
+    v_input_schema_ir, v_input_schema_hint = tw.json_schema_parse(
+        v_input_schema, (path, "input_schema")
+    )
+    if v_input_schema_hint is not None:
+        hints = tw.hint(hints, "input_schema", v_input_schema_hint)
     v_strict = obj.get("strict")
     if v_strict is not None and type(v_strict) is not bool:
         raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v_strict))
     node = ir.ToolDefinition(
-        name=v_name_ir, description=v_description, parameters=v_input_schema, strict=v_strict
+        name=v_name_ir, description=v_description, parameters=v_input_schema_ir, strict=v_strict
     )
     extra = None if _KNOWN_custom_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_custom_tool)
     if extra is not None or hints is not None:
@@ -769,13 +778,19 @@ def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_description = node.description
     if v_description is not None:
         out["description"] = v_description
-    v_input_schema = node.parameters
+    v_input_schema = tw.json_schema_render(
+        node.parameters,
+        (hints.get("input_schema") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+    )
     if v_input_schema is None:
+        v_input_schema = {"type": "object", "properties": {}}
         ctx.lose(
             (path, "parameters"),
-            "input_schema is required by anthropic and the input has none; add it before sending",
+            "input_schema is required by anthropic; sent {'type': 'object', 'properties': {}}",
         )
-    else:
+    if v_input_schema is not None:
         out["input_schema"] = v_input_schema
     v_strict = node.strict
     if v_strict is not None:
@@ -993,9 +1008,15 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_input_tokens = node.input_tokens
+    if v_input_tokens is None:
+        v_input_tokens = 0
+        ctx.lose((path, "input_tokens"), "input_tokens is required by anthropic; sent 0")
     if v_input_tokens is not None:
         out["input_tokens"] = v_input_tokens
     v_output_tokens = node.output_tokens
+    if v_output_tokens is None:
+        v_output_tokens = 0
+        ctx.lose((path, "output_tokens"), "output_tokens is required by anthropic; sent 0")
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
     if pd is not None and pd.fields:

@@ -23,8 +23,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'bedrock_converse' family.
+#: provider_data written here is read back only by the providers of the 'bedrock_converse' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "bedrock_converse"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "bedrock_converse"
 
 #: What AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
@@ -910,6 +914,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             for y in (_tool_from_ir(x, ((path, "tools"), i), ctx) for i, x in enumerate(v_tools))
             if y is not None
         ]
+        if not v_tools and node.tools:
+            v_tools = None
     if v_tools is None:
         ctx.lose(
             (path, "tools"),
@@ -1004,11 +1010,14 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_toolSpec_description_ir = None
     v_toolSpec_inputSchema_json = o_toolSpec_inputSchema.get("json")
-    if v_toolSpec_inputSchema_json is not None and type(v_toolSpec_inputSchema_json) is not dict:
-        raise WrongTypeError(
-            (p_toolSpec_inputSchema, "json"),
-            "expected object, got " + tw._json_type(v_toolSpec_inputSchema_json),
+    if v_toolSpec_inputSchema_json is not None:
+        v_toolSpec_inputSchema_json_ir, v_toolSpec_inputSchema_json_hint = tw.json_schema_parse(
+            v_toolSpec_inputSchema_json, (p_toolSpec_inputSchema, "json")
         )
+        if v_toolSpec_inputSchema_json_hint is not None:
+            hints = tw.hint(hints, "toolSpec.inputSchema.json", v_toolSpec_inputSchema_json_hint)
+    else:
+        v_toolSpec_inputSchema_json_ir = None
     v_toolSpec_strict = o_toolSpec.get("strict")
     if v_toolSpec_strict is not None and type(v_toolSpec_strict) is not bool:
         raise WrongTypeError(
@@ -1017,7 +1026,7 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.ToolDefinition(
         name=v_toolSpec_name_ir,
         description=v_toolSpec_description_ir,
-        parameters=v_toolSpec_inputSchema_json,
+        parameters=v_toolSpec_inputSchema_json_ir,
         strict=v_toolSpec_strict,
     )
     extra = None if _KNOWN_tool_spec.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_spec)
@@ -1055,7 +1064,12 @@ def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_toolSpec_description is not None:
         w_toolSpec["description"] = v_toolSpec_description
     w_toolSpec_inputSchema = w_toolSpec["inputSchema"] = {}
-    v_toolSpec_inputSchema_json = node.parameters
+    v_toolSpec_inputSchema_json = tw.json_schema_render(
+        node.parameters,
+        (hints.get("toolSpec.inputSchema.json") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+    )
     if v_toolSpec_inputSchema_json is None:
         v_toolSpec_inputSchema_json = {"type": "object", "properties": {}}
         ctx.lose(
@@ -1385,6 +1399,9 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_inputTokens = node.input_tokens
     if v_inputTokens is None:
+        v_inputTokens = 0
+        ctx.lose((path, "input_tokens"), "inputTokens is required by bedrock_converse; sent 0")
+    if v_inputTokens is None:
         ctx.lose(
             (path, "input_tokens"),
             "inputTokens is required by bedrock_converse and the input has none; add it before sending",
@@ -1393,6 +1410,9 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["inputTokens"] = v_inputTokens
     v_outputTokens = node.output_tokens
     if v_outputTokens is None:
+        v_outputTokens = 0
+        ctx.lose((path, "output_tokens"), "outputTokens is required by bedrock_converse; sent 0")
+    if v_outputTokens is None:
         ctx.lose(
             (path, "output_tokens"),
             "outputTokens is required by bedrock_converse and the input has none; add it before sending",
@@ -1400,6 +1420,9 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["outputTokens"] = v_outputTokens
     v_totalTokens = node.total_tokens
+    if v_totalTokens is None:
+        v_totalTokens = 0
+        ctx.lose((path, "total_tokens"), "totalTokens is required by bedrock_converse; sent 0")
     if v_totalTokens is None:
         ctx.lose(
             (path, "total_tokens"),

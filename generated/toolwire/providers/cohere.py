@@ -21,8 +21,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'cohere' family.
+#: provider_data written here is read back only by the providers of the 'cohere' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "cohere"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "cohere"
 
 #: What Cohere Chat API v2 cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
@@ -230,9 +234,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         node.tool_choice, (path, "tool_choice"), ctx, {"REQUIRED": "required", "NONE": "none"}
     )
     if v_tool_choice is not None:
-        out[
-            "tools" if hints is not None and hints.get("tool_choice") == "alias" else "tool_choice"
-        ] = v_tool_choice
+        out["tools" if tw.aliased(hints, "tool_choice") else "tool_choice"] = v_tool_choice
     v_max_tokens = node.max_tokens
     if v_max_tokens is not None:
         out["max_tokens"] = v_max_tokens
@@ -886,13 +888,15 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_function_parameters = o_function.get("parameters")
     if v_function_parameters is None:
         raise tw.missing((p_function, "parameters"))
-    if type(v_function_parameters) is not dict:
-        raise WrongTypeError(
-            (p_function, "parameters"),
-            "expected object, got " + tw._json_type(v_function_parameters),
-        )
+    v_function_parameters_ir, v_function_parameters_hint = tw.json_schema_parse(
+        v_function_parameters, (p_function, "parameters")
+    )
+    if v_function_parameters_hint is not None:
+        hints = tw.hint(hints, "function.parameters", v_function_parameters_hint)
     node = ir.ToolDefinition(
-        name=v_function_name, description=v_function_description, parameters=v_function_parameters
+        name=v_function_name,
+        description=v_function_description,
+        parameters=v_function_parameters_ir,
     )
     extra = None if _KNOWN_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool)
     if o_function and not _KNOWN_tool_function.issuperset(o_function):
@@ -924,19 +928,19 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_function_description = node.description
     if v_function_description is not None:
         w_function["description"] = v_function_description
-    v_function_parameters = node.parameters
+    v_function_parameters = tw.json_schema_render(
+        node.parameters,
+        (hints.get("function.parameters") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+    )
     if v_function_parameters is None:
         v_function_parameters = {"type": "object", "properties": {}}
         ctx.lose(
             (path, "parameters"),
             "parameters is required by cohere; sent {'type': 'object', 'properties': {}}",
         )
-    if v_function_parameters is None:
-        ctx.lose(
-            (path, "parameters"),
-            "parameters is required by cohere and the input has none; add it before sending",
-        )
-    else:
+    if v_function_parameters is not None:
         w_function["parameters"] = v_function_parameters
     if not w_function:
         del out["function"]

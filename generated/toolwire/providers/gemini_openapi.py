@@ -20,8 +20,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'gemini' family.
+#: provider_data written here is read back only by the providers of the 'gemini' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "gemini"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "gemini"
 
 #: What Google Gemini generateContent, function parameters in the legacy OpenAPI-subset field cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
@@ -41,7 +45,7 @@ CANNOT_EXPRESS = (
     ),
     (
         "legacy `parameters` schemas in the input",
-        "A function declaration that uses the OpenAPI-subset `parameters` field (not parametersJsonSchema) is carried as is and written back to `parameters`; read such input with provider gemini_openapi to get JSON Schema in the IR.",
+        "A function declaration that uses the OpenAPI-subset `parameters` field (not parametersJsonSchema) is read as JSON Schema (legacy_schema) and written back to `parameters` as it was on a round trip; tool parameters from other providers are sent as parametersJsonSchema (use provider gemini_openapi to send the OpenAPI subset).",
     ),
     ("ImagePart.detail", "No detail level for images."),
     ("Message.name", "Contents have no participant name."),
@@ -372,6 +376,8 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_parts))
             if y is not None
         ]
+        if not v_parts and node.parts:
+            v_parts = None
     if v_parts is None:
         ctx.lose(
             (path, "parts"),
@@ -424,6 +430,8 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_parts))
             if y is not None
         ]
+        if not v_parts and node.parts:
+            v_parts = None
     if v_parts is None:
         ctx.lose(
             (path, "parts"),
@@ -470,8 +478,10 @@ def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     t = type(node)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and node.data is not None:
         return _inline_image_from_ir(node, path, ctx)
+    if t is ir.ImagePart and node.url is not None:
+        return _file_image_from_ir(node, path, ctx)
     if t is ir.ToolCall:
         return _function_call_part_from_ir(node, path, ctx)
     if t is ir.ToolResult:
@@ -541,11 +551,12 @@ def _inline_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_inlineData_data = o_inlineData.get("data")
     if v_inlineData_data is None:
         raise tw.missing((p_inlineData, "data"))
-    if type(v_inlineData_data) is not str:
-        raise WrongTypeError(
-            (p_inlineData, "data"), "expected string, got " + tw._json_type(v_inlineData_data)
-        )
-    node = ir.ImagePart(media_type=v_inlineData_mimeType, data=v_inlineData_data)
+    v_inlineData_data_ir, v_inlineData_data_hint = tw.base64_text_parse(
+        v_inlineData_data, (p_inlineData, "data")
+    )
+    if v_inlineData_data_hint is not None:
+        hints = tw.hint(hints, "inlineData.data", v_inlineData_data_hint)
+    node = ir.ImagePart(media_type=v_inlineData_mimeType, data=v_inlineData_data_ir)
     extra = (
         None if _KNOWN_inline_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_inline_image)
     )
@@ -574,13 +585,10 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         w_inlineData["mimeType"] = v_inlineData_mimeType
-    v_inlineData_data = node.data
-    if v_inlineData_data is None:
-        ctx.lose(
-            (path, "data"),
-            "data is required by gemini_openapi and the input has none; add it before sending",
-        )
-    else:
+    v_inlineData_data = tw.base64_text_render(
+        node.data, (hints.get("inlineData.data") if hints is not None else None)
+    )
+    if v_inlineData_data is not None:
         w_inlineData["data"] = v_inlineData_data
     if not w_inlineData:
         del out["inlineData"]

@@ -21,14 +21,22 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'ollama' family.
+#: provider_data written here is read back only by the providers of the 'ollama' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "ollama"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "ollama"
 
 #: What Ollama native chat (/api/chat) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
         "ToolCall.id / ToolResult.tool_call_id",
         "The official SDK types (ollama 0.6.3, Message.ToolCall) declare no call id, so none is sent; results pair with calls by tool_name, then by position, and go in call order. Ids read from a newer server (tool_calls[].id, tool messages' tool_call_id) are used for pairing; ids come back synthesized otherwise.",
+    ),
+    (
+        "JSON Schema beyond Ollama's keywords in tool parameters",
+        'Tool.Function.Parameters models type "object", $defs, items, required and properties, and a property only type, items, description and enum: references in properties are inlined, anyOf of bare types becomes a type list, and every other keyword (additionalProperties, title, default, format, nested properties, ...) is dropped and reported (keyword_subset).',
     ),
     (
         "tool_choice",
@@ -227,9 +235,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tools"] = []
     v_tool_choice = tw.implied_choice_render(node.tool_choice, (path, "tool_choice"), ctx, {})
     if v_tool_choice is not None:
-        out[
-            "tools" if hints is not None and hints.get("tool_choice") == "alias" else "tool_choice"
-        ] = v_tool_choice
+        out["tools" if tw.aliased(hints, "tool_choice") else "tool_choice"] = v_tool_choice
     out["stream"] = False  # required by the wire; restored fields override it
     w_options = out["options"] = {}
     v_options_num_predict = node.max_tokens
@@ -742,13 +748,23 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "expected string, got " + tw._json_type(v_function_description),
         )
     v_function_parameters = o_function.get("parameters")
-    if v_function_parameters is not None and type(v_function_parameters) is not dict:
-        raise WrongTypeError(
+    if v_function_parameters is not None:
+        v_function_parameters_ir, v_function_parameters_hint = tw.keyword_subset_parse(
+            v_function_parameters,
             (p_function, "parameters"),
-            "expected object, got " + tw._json_type(v_function_parameters),
+            "Ollama's tool parameters",
+            ["type", "$defs", "items", "required", "properties"],
+            ["type", "items", "description", "enum"],
+            ["items", "$defs"],
         )
+        if v_function_parameters_hint is not None:
+            hints = tw.hint(hints, "function.parameters", v_function_parameters_hint)
+    else:
+        v_function_parameters_ir = None
     node = ir.ToolDefinition(
-        name=v_function_name, description=v_function_description, parameters=v_function_parameters
+        name=v_function_name,
+        description=v_function_description,
+        parameters=v_function_parameters_ir,
     )
     extra = None if _KNOWN_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool)
     if o_function and not _KNOWN_tool_function.issuperset(o_function):
@@ -780,7 +796,16 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_function_description = node.description
     if v_function_description is not None:
         w_function["description"] = v_function_description
-    v_function_parameters = node.parameters
+    v_function_parameters = tw.keyword_subset_render(
+        node.parameters,
+        (hints.get("function.parameters") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+        "Ollama's tool parameters",
+        ["type", "$defs", "items", "required", "properties"],
+        ["type", "items", "description", "enum"],
+        ["items", "$defs"],
+    )
     if v_function_parameters is not None:
         w_function["parameters"] = v_function_parameters
     if not w_function:
@@ -883,13 +908,9 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out["done"] = True
     v_prompt_eval_count = tw.flat_usage_render(node.usage, out, (path, "usage"), ctx, "eval_count")
     if v_prompt_eval_count is not None:
-        out[
-            (
-                "eval_count"
-                if hints is not None and hints.get("prompt_eval_count") == "alias"
-                else "prompt_eval_count"
-            )
-        ] = v_prompt_eval_count
+        out["eval_count" if tw.aliased(hints, "prompt_eval_count") else "prompt_eval_count"] = (
+            v_prompt_eval_count
+        )
     if node.id is not None:
         ctx.lose((path, "id"), "ollama has no place for Response.id; dropped")
     if node.stop_sequence is not None:

@@ -21,8 +21,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'openai_chat' family.
+#: provider_data written here is read back only by the providers of the 'openai_chat' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "openai_chat"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "openai_chat"
 
 #: What OpenAI Chat Completions cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
@@ -992,11 +996,14 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "expected string, got " + tw._json_type(v_function_description),
         )
     v_function_parameters = o_function.get("parameters")
-    if v_function_parameters is not None and type(v_function_parameters) is not dict:
-        raise WrongTypeError(
-            (p_function, "parameters"),
-            "expected object, got " + tw._json_type(v_function_parameters),
+    if v_function_parameters is not None:
+        v_function_parameters_ir, v_function_parameters_hint = tw.json_schema_parse(
+            v_function_parameters, (p_function, "parameters")
         )
+        if v_function_parameters_hint is not None:
+            hints = tw.hint(hints, "function.parameters", v_function_parameters_hint)
+    else:
+        v_function_parameters_ir = None
     v_function_strict = o_function.get("strict")
     if v_function_strict is not None and type(v_function_strict) is not bool:
         raise WrongTypeError(
@@ -1005,7 +1012,7 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.ToolDefinition(
         name=v_function_name_ir,
         description=v_function_description,
-        parameters=v_function_parameters,
+        parameters=v_function_parameters_ir,
         strict=v_function_strict,
     )
     extra = None if _KNOWN_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool)
@@ -1035,7 +1042,12 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_function_description = node.description
     if v_function_description is not None:
         w_function["description"] = v_function_description
-    v_function_parameters = node.parameters
+    v_function_parameters = tw.json_schema_render(
+        node.parameters,
+        (hints.get("function.parameters") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+    )
     if v_function_parameters is not None:
         w_function["parameters"] = v_function_parameters
     v_function_strict = node.strict
@@ -1330,12 +1342,21 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_prompt_tokens = node.input_tokens
+    if v_prompt_tokens is None:
+        v_prompt_tokens = 0
+        ctx.lose((path, "input_tokens"), "prompt_tokens is required by openai_chat; sent 0")
     if v_prompt_tokens is not None:
         out["prompt_tokens"] = v_prompt_tokens
     v_completion_tokens = node.output_tokens
+    if v_completion_tokens is None:
+        v_completion_tokens = 0
+        ctx.lose((path, "output_tokens"), "completion_tokens is required by openai_chat; sent 0")
     if v_completion_tokens is not None:
         out["completion_tokens"] = v_completion_tokens
     v_total_tokens = node.total_tokens
+    if v_total_tokens is None:
+        v_total_tokens = 0
+        ctx.lose((path, "total_tokens"), "total_tokens is required by openai_chat; sent 0")
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
     if pd is not None and pd.fields:

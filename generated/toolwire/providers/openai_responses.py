@@ -21,8 +21,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'openai_responses' family.
+#: provider_data written here is read back only by the providers of the 'openai_responses' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "openai_responses"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "openai_responses"
 
 #: What OpenAI Responses cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
@@ -768,10 +772,16 @@ def _function_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             (path, "description"), "expected string, got " + tw._json_type(v_description)
         )
     v_parameters = obj.get("parameters")
-    if v_parameters is not None and type(v_parameters) is not dict:
-        raise WrongTypeError(
-            (path, "parameters"), "expected object, got " + tw._json_type(v_parameters)
+    if v_parameters is not None:
+        v_parameters_ir, v_parameters_hint = tw.json_schema_parse(
+            v_parameters, (path, "parameters")
         )
+        if v_parameters_hint is not None:
+            hints = tw.hint(hints, "parameters", v_parameters_hint)
+    else:
+        v_parameters_ir = None
+        if "parameters" not in obj:
+            hints = tw.hint(hints, "parameters", "absent")
     v_strict = obj.get("strict")
     if v_strict is not None and type(v_strict) is not bool:
         raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v_strict))
@@ -779,7 +789,7 @@ def _function_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_strict = None
         hints = tw.hint(hints, "strict", "explicit_default")
     node = ir.ToolDefinition(
-        name=v_name_ir, description=v_description, parameters=v_parameters, strict=v_strict
+        name=v_name_ir, description=v_description, parameters=v_parameters_ir, strict=v_strict
     )
     extra = (
         None if _KNOWN_function_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_function_tool)
@@ -805,8 +815,14 @@ def _function_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_description = node.description
     if v_description is not None:
         out["description"] = v_description
-    v_parameters = node.parameters
-    out["parameters"] = v_parameters
+    v_parameters = tw.json_schema_render(
+        node.parameters,
+        (hints.get("parameters") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+    )
+    if v_parameters is not None or hints is None or hints.get("parameters") != "absent":
+        out["parameters"] = v_parameters
     v_strict = node.strict
     if v_strict is None:
         v_strict = False
@@ -1240,6 +1256,9 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_input_tokens = node.input_tokens
+    if v_input_tokens is None:
+        v_input_tokens = 0
+        ctx.lose((path, "input_tokens"), "input_tokens is required by openai_responses; sent 0")
     if v_input_tokens is not None:
         out["input_tokens"] = v_input_tokens
     out["input_tokens_details"] = {
@@ -1247,12 +1266,18 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         "cache_write_tokens": 0,
     }  # required by the wire; restored fields override it
     v_output_tokens = node.output_tokens
+    if v_output_tokens is None:
+        v_output_tokens = 0
+        ctx.lose((path, "output_tokens"), "output_tokens is required by openai_responses; sent 0")
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
     out["output_tokens_details"] = {
         "reasoning_tokens": 0
     }  # required by the wire; restored fields override it
     v_total_tokens = node.total_tokens
+    if v_total_tokens is None:
+        v_total_tokens = 0
+        ctx.lose((path, "total_tokens"), "total_tokens is required by openai_responses; sent 0")
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
     if pd is not None and pd.fields:

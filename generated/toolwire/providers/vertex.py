@@ -20,8 +20,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'gemini' family.
+#: provider_data written here is read back only by the providers of the 'gemini' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "gemini"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "gemini"
 
 #: What Google Vertex AI generateContent (Gemini models, REST JSON) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
@@ -41,7 +45,7 @@ CANNOT_EXPRESS = (
     ),
     (
         "legacy `parameters` schemas in the input",
-        "A function declaration that uses the OpenAPI-subset `parameters` field (not parametersJsonSchema) is carried as is and written back to `parameters`; read such input with provider gemini_openapi to get JSON Schema in the IR.",
+        "A function declaration that uses the OpenAPI-subset `parameters` field (not parametersJsonSchema) is read as JSON Schema (legacy_schema) and written back to `parameters` as it was on a round trip; tool parameters from other providers are sent as parametersJsonSchema (use provider gemini_openapi to send the OpenAPI subset).",
     ),
     ("ImagePart.detail", "No detail level for images."),
     ("Message.name", "Contents have no participant name."),
@@ -374,6 +378,8 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_parts))
             if y is not None
         ]
+        if not v_parts and node.parts:
+            v_parts = None
     if v_parts is None:
         ctx.lose(
             (path, "parts"),
@@ -426,6 +432,8 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_parts))
             if y is not None
         ]
+        if not v_parts and node.parts:
+            v_parts = None
     if v_parts is None:
         ctx.lose(
             (path, "parts"),
@@ -472,8 +480,10 @@ def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     t = type(node)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and node.data is not None:
         return _inline_image_from_ir(node, path, ctx)
+    if t is ir.ImagePart and node.url is not None:
+        return _file_image_from_ir(node, path, ctx)
     if t is ir.ToolCall:
         return _function_call_part_from_ir(node, path, ctx)
     if t is ir.ToolResult:
@@ -543,11 +553,12 @@ def _inline_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_inlineData_data = o_inlineData.get("data")
     if v_inlineData_data is None:
         raise tw.missing((p_inlineData, "data"))
-    if type(v_inlineData_data) is not str:
-        raise WrongTypeError(
-            (p_inlineData, "data"), "expected string, got " + tw._json_type(v_inlineData_data)
-        )
-    node = ir.ImagePart(media_type=v_inlineData_mimeType, data=v_inlineData_data)
+    v_inlineData_data_ir, v_inlineData_data_hint = tw.base64_text_parse(
+        v_inlineData_data, (p_inlineData, "data")
+    )
+    if v_inlineData_data_hint is not None:
+        hints = tw.hint(hints, "inlineData.data", v_inlineData_data_hint)
+    node = ir.ImagePart(media_type=v_inlineData_mimeType, data=v_inlineData_data_ir)
     extra = (
         None if _KNOWN_inline_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_inline_image)
     )
@@ -576,13 +587,10 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         w_inlineData["mimeType"] = v_inlineData_mimeType
-    v_inlineData_data = node.data
-    if v_inlineData_data is None:
-        ctx.lose(
-            (path, "data"),
-            "data is required by vertex and the input has none; add it before sending",
-        )
-    else:
+    v_inlineData_data = tw.base64_text_render(
+        node.data, (hints.get("inlineData.data") if hints is not None else None)
+    )
+    if v_inlineData_data is not None:
         w_inlineData["data"] = v_inlineData_data
     if not w_inlineData:
         del out["inlineData"]
@@ -881,13 +889,18 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_parametersJsonSchema = obj.get("parameters")
         if v_parametersJsonSchema is not None:
             hints = tw.hint(hints, "parametersJsonSchema", "alias")
-    if v_parametersJsonSchema is not None and type(v_parametersJsonSchema) is not dict:
-        raise WrongTypeError(
+    if v_parametersJsonSchema is not None:
+        v_parametersJsonSchema_ir, v_parametersJsonSchema_hint = tw.legacy_schema_parse(
+            v_parametersJsonSchema,
             (path, "parametersJsonSchema"),
-            "expected object, got " + tw._json_type(v_parametersJsonSchema),
+            (hints is not None and hints.get("parametersJsonSchema") == "alias"),
         )
+        if v_parametersJsonSchema_hint is not None:
+            hints = tw.hint(hints, "parametersJsonSchema", v_parametersJsonSchema_hint)
+    else:
+        v_parametersJsonSchema_ir = None
     node = ir.ToolDefinition(
-        name=v_name_ir, description=v_description, parameters=v_parametersJsonSchema
+        name=v_name_ir, description=v_description, parameters=v_parametersJsonSchema_ir
     )
     extra = (
         None
@@ -914,14 +927,15 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_description = node.description
     if v_description is not None:
         out["description"] = v_description
-    v_parametersJsonSchema = node.parameters
+    v_parametersJsonSchema = tw.legacy_schema_render(
+        node.parameters,
+        (hints.get("parametersJsonSchema") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+    )
     if v_parametersJsonSchema is not None:
         out[
-            (
-                "parameters"
-                if hints is not None and hints.get("parametersJsonSchema") == "alias"
-                else "parametersJsonSchema"
-            )
+            "parameters" if tw.aliased(hints, "parametersJsonSchema") else "parametersJsonSchema"
         ] = v_parametersJsonSchema
     if node.strict is not None:
         ctx.lose((path, "strict"), "vertex has no place for ToolDefinition.strict; dropped")
