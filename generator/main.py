@@ -122,9 +122,18 @@ def _tree(root: Path) -> dict[str, str]:
 
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "generate"
-    if command not in ("generate", "check"):
-        print("usage: python -m generator [generate|check]", file=sys.stderr)
+    if command not in ("generate", "check", "derive"):
+        print("usage: python -m generator [generate|check|derive [--check]]", file=sys.stderr)
         return 2
+    if command == "derive":
+        from . import derive
+
+        return derive.main(argv[1:], ROOT)
+    if command == "check":
+        from . import derive
+
+        if derive.main(["--check"], ROOT) != 0:
+            return 1
     spec, errors = load_spec(ROOT)
     if errors:
         for err in errors.items:
