@@ -92,14 +92,26 @@ FAMILIES: dict[str, dict[str, Any]] = {
     },
 }
 
-#: Hand-written corrections of a source, each with its reason: (family, def, action, key, reason).
-OVERLAYS: list[tuple[str, str, str, str, str]] = [
-    ("gemini", "GenerateContentResponse", "drop", "sdkHttpResponse",
-     "google-genai fills it from the HTTP response; the REST body has no such field"),
-    ("gemini", "GenerateContentResponse", "drop", "automaticFunctionCallingHistory",
-     "google-genai's own bookkeeping for automatic function calling; not in the REST body"),
-    ("gemini", "GenerateContentResponse", "drop", "parsed",
-     "google-genai's parsed structured output; not in the REST body"),
+#: Hand-written corrections of a source, each with its reason. Actions: ``drop`` a property of a
+#: def; ``set`` a property's schema; ``unref`` a def: remove it and every union alternative naming it.
+OVERLAYS: list[dict[str, Any]] = [
+    {"family": "gemini", "def": "GenerateContentResponse", "drop": "sdkHttpResponse",
+     "reason": "google-genai fills it from the HTTP response; the REST body has no such field"},
+    {"family": "gemini", "def": "GenerateContentResponse", "drop": "automaticFunctionCallingHistory",
+     "reason": "google-genai's own bookkeeping for automatic function calling; not in the REST body"},
+    {"family": "gemini", "def": "GenerateContentResponse", "drop": "parsed",
+     "reason": "google-genai's parsed structured output; not in the REST body"},
+    {"family": "ollama", "def": "Message", "set": "role",
+     "schema": {"enum": ["system", "user", "assistant", "tool"], "title": "Role", "type": "string"},
+     "reason": "ollama._types types Message.role as str; the API documents exactly these four roles "
+               "(https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request), as tests/sdk_validation_ollama.py does"},
+    {"family": "gemini", "def": "Content", "set": "role",
+     "schema": {"anyOf": [{"enum": ["user", "model"], "type": "string"}, {"type": "null"}], "default": None, "title": "Role"},
+     "reason": "google-genai types Content.role as str; the API reference documents 'user' and 'model' "
+               "(https://ai.google.dev/api/caching#Content), as tests/sdk_validation.py checks"},
+    *({"family": "mistral", "unref": name,
+       "reason": "an SDK-side model (mistralai's fallback for content it does not recognize / its unset sentinel), not a wire shape"}
+      for name in ("UnknownContentChunk", "UnknownCustomConnectorAuthorization", "UnknownResourceChunkContent", "Unset")),
 ]
 
 #: Entries built from SDK annotations because the SDK has no model of the body (documented here).
@@ -152,7 +164,10 @@ def _cohere_request() -> Any:
 
 def pins(root: Path = ROOT) -> dict[str, str]:
     """``{package: version}`` of the ``name==version`` entries of pyproject.toml's `generate` extra."""
-    data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    path = root / "pyproject.toml"
+    if not path.exists():
+        return {}
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
     out = {}
     for entry in data["project"]["optional-dependencies"]["generate"]:
         m = re.match(r"^\s*([A-Za-z0-9_.-]+)\s*==\s*([^\s;]+)", entry)
@@ -318,19 +333,48 @@ def _doc(html: str) -> str:
     return " ".join(text.split())[:300]
 
 
+def _unref(node: Any, ref: str) -> Any:
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key in ("anyOf", "oneOf") and isinstance(value, list):
+                value = [v for v in value if not (isinstance(v, dict) and v.get("$ref") == ref)]
+                if len(value) == 1 and key == "anyOf":  # a union of one is that one
+                    out.update(_unref(value[0], ref))
+                    continue
+            out[key] = _unref(value, ref)
+        if "discriminator" in out and isinstance(out["discriminator"].get("mapping"), dict):
+            out["discriminator"]["mapping"] = {k: v for k, v in out["discriminator"]["mapping"].items() if v != ref}
+        return out
+    if isinstance(node, list):
+        return [_unref(v, ref) for v in node]
+    return node
+
+
 def _apply_overlays(family: str, doc: dict) -> None:
     applied = []
-    for fam, def_name, action, key, reason in OVERLAYS:
-        if fam != family:
+    for overlay in OVERLAYS:
+        if overlay["family"] != family:
             continue
-        schema = doc["$defs"].get(def_name)
-        if schema is None or key not in schema.get("properties", {}):
-            raise SystemExit(f"generator/derive.py: overlay {fam}/{def_name}.{key} no longer applies (the source changed): remove or fix it")
-        if action == "drop":
-            del schema["properties"][key]
-            if key in schema.get("required", []):
-                schema["required"].remove(key)
-        applied.append({"def": def_name, action: key, "reason": reason})
+        entry = {k: v for k, v in overlay.items() if k not in ("family", "schema")}
+        if "unref" in overlay:
+            name = overlay["unref"]
+            if name not in doc["$defs"]:
+                raise SystemExit(f"generator/derive.py: overlay {family} unref {name} no longer applies (the source changed): remove or fix it")
+            del doc["$defs"][name]
+            doc["$defs"] = _unref(doc["$defs"], f"#/$defs/{name}")
+        else:
+            key = overlay.get("drop") or overlay.get("set")
+            schema = doc["$defs"].get(overlay["def"])
+            if schema is None or key not in schema.get("properties", {}):
+                raise SystemExit(f"generator/derive.py: overlay {family}/{overlay['def']}.{key} no longer applies (the source changed): remove or fix it")
+            if "drop" in overlay:
+                del schema["properties"][key]
+                if key in schema.get("required", []):
+                    schema["required"].remove(key)
+            else:
+                schema["properties"][key] = overlay["schema"]
+        applied.append(entry)
     if applied:
         doc["x-derived-from"]["overlays"] = applied
 
