@@ -75,7 +75,8 @@ class _Checker:
         self.cov = Coverage()
         self.cannot: set[str] = set()
         for entry in provider.cannot_express:
-            for key in entry.get("wire") or []:
+            wire = entry.get("wire") or []
+            for key in [wire] if isinstance(wire, str) else wire:
                 self.cannot.add(str(key))
         self.seen: set[tuple[str, str, str]] = set()  # (codec, def, prefix) already checked
         self.reported: set[tuple[str, str]] = set()
@@ -298,6 +299,14 @@ def check(provider: Any, root: Path, errors: Errors, transforms: dict | None = N
         if kind in roots:
             checker.bind(getattr(provider, kind), {"$ref": f"#/$defs/{roots[kind]}"})
     checker.bind_explicit()
+    # cannot_express `wire:` names must be (codec, key) pairs the check met
+    met = set(checker.cov.fields) | set(checker.cov.variants)
+    for entry in provider.cannot_express:
+        wire = entry.get("wire") or []
+        for name in [wire] if isinstance(wire, str) else wire:
+            codec_name, _, key = str(name).partition(".")
+            if codec_name not in provider.codecs or (codec_name in checker.cov.bound and (codec_name, key) not in met):
+                errors.add(provider.file, provider.cannot_line, f"cannot_express {entry.get('what')!r}: wire {name!r} names no field or variant of a bound codec (<codec>.<key>)")
     checker.cov.unbound = sorted(c.name for c in provider.codecs.values() if c.kind in ("object", "union", "enum") and c.name not in checker.cov.bound)
     # opaque entries that name nothing the wire has are stale
     for codec in provider.codecs.values():

@@ -145,6 +145,7 @@ class Provider:
     extends: str | None = None
     own_wire_types: bool = True  # False when the wire types are the parent's (no second types module)
     coverage: Any = None  # generator.coverage.Coverage of the derived wire schema
+    cannot_line: int = 0  # line of `cannot_express` in the provider's file
 
 
 @dataclass
@@ -376,6 +377,7 @@ def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provi
         request=str(doc.get("request", "")), response=str(doc.get("response", "")),
         cannot_express=[plain(c) for c in cannot], codecs=codecs,
     )
+    provider.cannot_line = doc.line_of("cannot_express") if "cannot_express" in doc else 0
     for key in ("request", "response"):
         entry = doc.get(key)
         if entry and entry not in codecs:
