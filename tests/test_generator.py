@@ -46,6 +46,7 @@ def test_generated_tree_is_current_and_independent_of_hash_seed(seed):
     env = {**os.environ, "PYTHONHASHSEED": seed}
     proc = subprocess.run([sys.executable, "-m", "generator", "check"], capture_output=True, text=True, cwd=ROOT, env=env)
     assert proc.returncode == 0, proc.stderr
+    assert "\n  anthropic: " in proc.stdout and " mapped, " in proc.stdout  # the per-provider wire coverage
 
 
 def test_generated_files_are_marked_do_not_edit():
@@ -100,3 +101,26 @@ def test_derive_fails_clearly_on_an_unpinned_version(tmp_path):
     (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
     problems = derive.check_pins(tmp_path)
     assert len(problems) == 1 and "pyproject.toml pins anthropic==0.0.1" in problems[0], problems
+
+
+def test_coverage_binds_the_main_unions_and_declares_every_variant():
+    """The request/response roots bind through the rules to the main unions of each family."""
+    spec, errors = load_spec(ROOT)
+    assert not errors
+    by_name = {p.name: p for p in spec.providers}
+    expect = {
+        "anthropic": {"request": "MessageCreateParamsNonStreaming", "content_block": "ToolUseBlockParam", "tool": "ToolParam", "result_block": "TextBlockParam"},
+        "openai_chat": {"request": "CompletionCreateParamsNonStreaming", "tool_choice": "ChatCompletionNamedToolChoiceParam"},
+        "openai_responses": {"request": "ResponseCreateParamsNonStreaming", "response": "Response"},
+        "gemini": {"part": "Part", "response": "GenerateContentResponse"},
+        "bedrock_converse": {"request": "ConverseRequest", "response": "ConverseResponse"},
+    }
+    for provider, bindings in expect.items():
+        cov = by_name[provider].coverage
+        for codec, definition in bindings.items():
+            assert definition in cov.bound.get(codec, set()), (provider, codec, cov.bound.get(codec))
+        assert "missing" not in cov.fields.values() and "missing" not in cov.variants.values()
+    anthropic = by_name["anthropic"].coverage
+    assert anthropic.variants[("content_block", "tool_use")] == "mapped"
+    assert anthropic.variants[("content_block", "thinking")] == "opaque"
+    assert anthropic.fields[("tool_choice", "disable_parallel_tool_use")] == "mapped"  # read by embedded_flag
