@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import coverage
 from .loader import Errors, Located, LocatedList, load_yaml, plain
 
 PROVIDER_KEYS = {
@@ -21,10 +22,10 @@ PROVIDER_KEYS = {
 PROVIDER_DATA = ("own", "family")  # an extending provider's provider_data: its own (default) | its parent's
 PATCH_KEYS = {"drop", "fields"}  # plus any codec key, which overrides (mappings merge)
 CODEC_KINDS = {"object", "union", "enum", "conversation"}
-OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type"}
-UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar"}
+OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type", "derived", "opaque"}
+UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar", "derived", "opaque"}
 VARIANT_KEYS = {"codec", "part_of", "hint_only", "when"}
-ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate"}
+ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate", "derived", "opaque"}
 CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist", "passes"}
 HOIST_KEYS = {"wire", "codec", "transform", "args"}
 RULE_KEYS = {
@@ -59,6 +60,8 @@ class Transform:
     returns_hint: bool = False
     parse: str = ""
     render: str = ""
+    codec_at: str | None = None  # coverage: the key of the value the rule's codec handles ("{arg}" allowed)
+    reads: list = field(default_factory=list)  # coverage: keys of the value the transform reads itself
 
 
 @dataclass
@@ -122,6 +125,8 @@ class Codec:
     passes: list = field(default_factory=list)  # [{transform, args, line}] structure transforms with a render call
     hoist: dict | None = None
     doc: str = ""
+    derived: list = field(default_factory=list)  # coverage: derived wire definitions bound explicitly
+    opaque: list = field(default_factory=list)  # coverage: wire keys / variant tags carried verbatim
 
 
 @dataclass
@@ -141,6 +146,8 @@ class Provider:
     data_group: str = ""  # whose provider_data this provider writes and reads back (`provider_data:`)
     extends: str | None = None
     own_wire_types: bool = True  # False when the wire types are the parent's (no second types module)
+    coverage: Any = None  # generator.coverage.Coverage of the derived wire schema
+    cannot_line: int = 0  # line of `cannot_express` in the provider's file
 
 
 @dataclass
@@ -174,17 +181,21 @@ def load_spec(root: Path) -> tuple[Spec | None, Errors]:
         if resolved is None:
             continue
         merged, family = resolved
+        before = len(errors.items)
         provider = _provider(merged, stem, display, ir_classes, transforms, root, errors)
         if provider is not None:
             provider.family = family
             provider.data_group = _data_group(stem, docs, errors)
             provider.extends = doc.get("extends")
             provider.own_wire_types = provider.extends is None or "wire_types" in doc
+            if len(errors.items) == before:  # a provider that loaded cleanly: check its wire coverage
+                provider.coverage = coverage.check(provider, root, errors, transforms)
             providers.append(provider)
     if not providers and not errors:
         errors.add("spec/providers", 0, "no provider specs found")
     if errors:
-        errors.items.sort(key=lambda e: (e.file, e.line))
+        unique = {(e.file, e.line, e.message): e for e in errors.items}  # children re-check inherited codecs
+        errors.items = sorted(unique.values(), key=lambda e: (e.file, e.line))
         return None, errors
     return Spec(plain(ir_doc), ir_classes, transforms, providers), errors
 
@@ -278,6 +289,7 @@ def _patch_codec(name: str, base: Located, patch: Any, errors: Errors) -> Locate
         errors.at(base, None, f"codec {name!r}: patch must be a mapping")
         return base
     out = _located(base, base)
+    out.patched_in = (patch.file, patch.line)  # coverage errors of a patched codec point at the patch
     drop = patch.get("drop") or []
     replace = patch.get("fields") or []
     if not isinstance(drop, list) or not isinstance(replace, list):
@@ -303,6 +315,8 @@ def _patch_codec(name: str, base: Located, patch: Any, errors: Errors) -> Locate
             continue
         if isinstance(value, dict) and isinstance(base.get(key), dict):
             out[key] = _located(value, {**base[key], **value})
+        elif key == "opaque" and isinstance(value, list) and isinstance(base.get(key), list):
+            out[key] = [*base[key], *value]  # a patch adds to the parent's opaque keys
         else:
             out[key] = value
         out.key_lines[key] = patch.line_of(key)
@@ -323,7 +337,7 @@ def _ir_classes(doc: Located, errors: Errors) -> dict[str, IRClass]:
 
 def _transforms(doc: Located, errors: Errors) -> dict[str, Transform]:
     out = {}
-    allowed = {"kind", "doc", "inverse", "lossy", "ir_arity", "args", "codec", "returns_hint", "parse", "render", "implicit"}
+    allowed = {"kind", "doc", "inverse", "lossy", "ir_arity", "args", "codec", "returns_hint", "parse", "render", "implicit", "codec_at", "reads"}
     for name, entry in doc.items():
         if not isinstance(entry, Located):
             errors.at(doc, name, f"transform {name!r} must be a mapping")
@@ -345,6 +359,7 @@ def _transforms(doc: Located, errors: Errors) -> dict[str, Transform]:
             args=list(entry.get("args", [])), codec=entry.get("codec") == "required",
             returns_hint=bool(entry.get("returns_hint", False)), parse=str(entry.get("parse", "")),
             render=str(entry.get("render", "")),
+            codec_at=entry.get("codec_at"), reads=[str(r) for r in entry.get("reads") or []],
         )
     return out
 
@@ -390,6 +405,7 @@ def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provi
         request=str(doc.get("request", "")), response=str(doc.get("response", "")),
         cannot_express=[plain(c) for c in cannot], codecs=codecs,
     )
+    provider.cannot_line = doc.line_of("cannot_express") if "cannot_express" in doc else 0
     for key in ("request", "response"):
         entry = doc.get(key)
         if entry and entry not in codecs:
@@ -408,6 +424,16 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
         if key not in allowed:
             errors.at(cdoc, key, f"codec {name!r} ({kind}): unknown key {key!r}; expected one of {', '.join(sorted(allowed))}")
     codec = Codec(name=name, kind=kind, node=cdoc, doc=str(cdoc.get("doc", "")))
+    for key in ("derived", "opaque"):
+        value = cdoc.get(key)
+        if value is None:
+            continue
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, (str, int, float, bool)) for v in value):
+            errors.at(cdoc, key, f"codec {name!r}: {key} must be a list of {'definition names' if key == 'derived' else 'wire keys or variant tags'}")
+            continue
+        setattr(codec, key, [str(v) for v in value])
     if kind == "object":
         codec.ir = cdoc.get("ir")
         codec.set = dict(cdoc.get("set") or {})

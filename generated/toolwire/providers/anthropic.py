@@ -48,6 +48,14 @@ CANNOT_EXPRESS = (
         "The current Messages API (anthropic-version 2026-10-21, anthropic SDK >= 1.0) rejects sampling parameters; they are reported and not sent.",
     ),
     ("stop as a bare string", "stop_sequences is always a list."),
+    (
+        "wire message variants system (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these message variants; parsing one raises UnknownVariantError.",
+    ),
+    (
+        "wire result_block variants search_result, document, tool_reference, browser_state (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these result_block variants; parsing one raises UnknownVariantError.",
+    ),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

@@ -44,6 +44,18 @@ CANNOT_EXPRESS = (
         "None: Chat keeps system messages in place; other providers hoist them.",
     ),
     (
+        "wire user_part variants input_audio, file (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these user_part variants; parsing one raises UnknownVariantError.",
+    ),
+    (
+        "wire tool_choice variants allowed_tools, custom (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these tool_choice variants; parsing one raises UnknownVariantError.",
+    ),
+    (
+        "wire message variants function (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these message variants; parsing one raises UnknownVariantError.",
+    ),
+    (
         "ImagePart (images in messages)",
         'DeepSeek chat completions take text only (user content: a string or text parts; an image_url part is rejected with "unknown variant `image_url`, expected `text`"). Images are dropped and reported.',
     ),
@@ -62,6 +74,14 @@ CANNOT_EXPRESS = (
     (
         "reasoning_content (thinking mode)",
         "A response's assistant message carries reasoning_content; toolwire keeps it as an unknown field of the message and sends it back to DeepSeek (the Thinking Mode guide requires it for turns that made tool calls). It belongs to the openai_chat family, so an OpenAI Chat rendering keeps it too; other providers report it as dropped.",
+    ),
+    (
+        "finish_reason function_call",
+        "OpenAI's (deprecated) function_call finish reason, which DeepSeek does not return; parsing it raises UnknownVariantError.",
+    ),
+    (
+        "user_part image_url",
+        "DeepSeek's user content is text only; an OpenAI image_url part raises UnknownVariantError.",
     ),
 )
 

@@ -45,16 +45,28 @@ CANNOT_EXPRESS = (
         "None: Chat keeps system messages in place; other providers hoist them.",
     ),
     (
+        "wire user_part variants input_audio, file (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these user_part variants; parsing one raises UnknownVariantError.",
+    ),
+    (
+        "wire tool_choice variants allowed_tools, custom (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these tool_choice variants; parsing one raises UnknownVariantError.",
+    ),
+    (
+        "wire message variants function (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these message variants; parsing one raises UnknownVariantError.",
+    ),
+    (
         "Message.name (messages[].name)",
         "Fireworks' ChatMessage has no participant name (role, content, reasoning_content, tool_calls, tool_call_id; additionalProperties: false — API reference, ChatMessage; fireworks-ai ChatMessage); the name is not sent and that is reported.",
     ),
     (
         "finish_reason content_filter",
-        "Fireworks has no content_filter finish reason (stop, length, function_call, tool_calls — API reference, ChatCompletionResponseStreamChoice); sent as stop and reported.",
+        "Fireworks has no content_filter finish reason (stop, length, function_call, tool_calls — API reference, ChatCompletionResponseStreamChoice); sent as stop and reported. Parsing it raises UnknownVariantError.",
     ),
     (
         "the developer role",
-        'Not a Fireworks role (ChatMessage.role: "One of `system`, `user`, or `assistant`"); a developer message is sent as a system message, which is what it means.',
+        'Not a Fireworks role (ChatMessage.role: "One of `system`, `user`, or `assistant`"); a developer message is sent as a system message, which is what it means. Parsing one raises UnknownVariantError.',
     ),
     (
         "request keys of OpenAI Chat that Fireworks lacks (store, modalities, audio, web_search_options, ...)",

@@ -54,6 +54,14 @@ CANNOT_EXPRESS = (
         "mid-conversation system messages",
         "The system prompt is systemInstruction; later system messages are moved there and reported (hoist).",
     ),
+    (
+        "FunctionResponsePart fileData (a file a tool returns by URI)",
+        "Not yet mapped (coverage check) — functionResponse.parts go through inline_image, which requires inlineData; a fileData part raises MissingFieldError.",
+    ),
+    (
+        "finish_reason IMAGE_PROHIBITED_CONTENT, IMAGE_OTHER, NO_IMAGE, IMAGE_RECITATION, MISSING_THOUGHT_SIGNATURE, MALFORMED_RESPONSE, ESCALATION, PUP_LIMITED_DISABLED, CONTINUATION, MODEL_ARMOR",
+        "Not yet mapped (coverage check) — the SDK's finish_reason values IMAGE_PROHIBITED_CONTENT, IMAGE_OTHER, NO_IMAGE, IMAGE_RECITATION, MISSING_THOUGHT_SIGNATURE, MALFORMED_RESPONSE, ESCALATION, PUP_LIMITED_DISABLED, CONTINUATION, MODEL_ARMOR are not in the parse table, parsing one raises UnknownVariantError.",
+    ),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

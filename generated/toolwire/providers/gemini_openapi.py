@@ -54,6 +54,14 @@ CANNOT_EXPRESS = (
         "The system prompt is systemInstruction; later system messages are moved there and reported (hoist).",
     ),
     (
+        "FunctionResponsePart fileData (a file a tool returns by URI)",
+        "Not yet mapped (coverage check) — functionResponse.parts go through inline_image, which requires inlineData; a fileData part raises MissingFieldError.",
+    ),
+    (
+        "finish_reason IMAGE_PROHIBITED_CONTENT, IMAGE_OTHER, NO_IMAGE, IMAGE_RECITATION, MISSING_THOUGHT_SIGNATURE, MALFORMED_RESPONSE, ESCALATION, PUP_LIMITED_DISABLED, CONTINUATION, MODEL_ARMOR",
+        "Not yet mapped (coverage check) — the SDK's finish_reason values IMAGE_PROHIBITED_CONTENT, IMAGE_OTHER, NO_IMAGE, IMAGE_RECITATION, MISSING_THOUGHT_SIGNATURE, MALFORMED_RESPONSE, ESCALATION, PUP_LIMITED_DISABLED, CONTINUATION, MODEL_ARMOR are not in the parse table, parsing one raises UnknownVariantError.",
+    ),
+    (
         "JSON Schema beyond the OpenAPI subset in tool parameters",
         "The Schema object has no $ref, additionalProperties, oneOf, const, non-string enums, most formats, exclusive bounds of numbers, if/then/else, not, ...: $ref is inlined (recursion is an error), const becomes an enum, allOf is merged, and what cannot be rewritten is dropped and reported (runtime/toolwire_runtime/schema.py).",
     ),

@@ -44,6 +44,18 @@ CANNOT_EXPRESS = (
         "None: Chat keeps system messages in place; other providers hoist them.",
     ),
     (
+        "wire user_part variants input_audio, file (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these user_part variants; parsing one raises UnknownVariantError.",
+    ),
+    (
+        "wire tool_choice variants allowed_tools, custom (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these tool_choice variants; parsing one raises UnknownVariantError.",
+    ),
+    (
+        "wire message variants function (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these message variants; parsing one raises UnknownVariantError.",
+    ),
+    (
         "Message.name (messages[].name)",
         'Groq answers 400 when a message has a participant name ("messages[].name ... currently not supported", console.groq.com/docs/openai); the name is not sent and that is reported.',
     ),
@@ -53,7 +65,7 @@ CANNOT_EXPRESS = (
     ),
     (
         "finish_reason content_filter",
-        "Groq has no content_filter finish reason (stop, length, tool_calls, function_call); sent as stop and reported.",
+        "Groq has no content_filter finish reason (stop, length, tool_calls, function_call); sent as stop and reported, and parsing it raises UnknownVariantError.",
     ),
 )
 

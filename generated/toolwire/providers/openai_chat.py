@@ -43,6 +43,18 @@ CANNOT_EXPRESS = (
         "mid-conversation system messages",
         "None: Chat keeps system messages in place; other providers hoist them.",
     ),
+    (
+        "wire user_part variants input_audio, file (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these user_part variants; parsing one raises UnknownVariantError.",
+    ),
+    (
+        "wire tool_choice variants allowed_tools, custom (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these tool_choice variants; parsing one raises UnknownVariantError.",
+    ),
+    (
+        "wire message variants function (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these message variants; parsing one raises UnknownVariantError.",
+    ),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
