@@ -136,8 +136,14 @@ class ProviderCompiler:
                 L.append(f"    raise tw.missing({p})")
             else:
                 L.append(f"    {src} = {'[]' if is_list else '{}'}")
+                if not is_list:  # an explicit null container is put back on a same-provider render
+                    L.append(f"    if {py(key)} in {psrc}:")
+                    L.append(f"        hints = tw.hint(hints, {py('.'.join(prefix))}, 'null')")
             L.append(f"elif type({src}) is not {'list' if is_list else 'dict'}:")
             L.append(f"    raise WrongTypeError({p}, 'expected an {'array' if is_list else 'object'}, got ' + tw._json_type({src}))")
+            if not is_list and not required:  # so is an empty one ({} in, {} out)
+                L.append(f"elif not {src}:")
+                L.append(f"    hints = tw.hint(hints, {py('.'.join(prefix))}, 'empty')")
         values: dict[str, list[str]] = {}
         for i, rule in enumerate(c.rules):
             L.extend(self._rule_parse(c, rule, i, values))
@@ -194,7 +200,11 @@ class ProviderCompiler:
                 L.append(f"{v} = tw.single_message({v}, (path, {py(segs[-1])}), ctx)")
             values.setdefault(rule.ir[0], []).append(v)
             return L
-        if rule.has_fill:
+        if rule.has_fill:  # a fill the input did not have is not added on a same-provider render
+            if len(segs) > 1:
+                return L
+            L.append(f"if {py(segs[-1])} not in obj:")
+            L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'absent')")
             return L
         if not segs:  # IR-only rule with a fallback value
             values.setdefault(rule.ir[0], []).append(py(rule.default))
@@ -211,6 +221,12 @@ class ProviderCompiler:
         if rule.required:
             L.append(f"if {v} is None:")
             L.append(f"    raise tw.missing({p})")
+        elif rule.emit_null:  # null and absent differ for a field rendered even when null
+            L.append(f"if {v} is None:")
+            L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'null' if {py(key)} in {src} else 'absent')")
+        elif not rule.has_const:  # an explicit null is put back on a same-provider render
+            L.append(f"if {v} is None and {py(key)} in {src}:")
+            L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'null')")
         jt = JSON_TYPES.get(rule.type or "any")
         if jt and not rule.transform:
             check = {"number": f"type({v}) not in (int, float)", "int": f"type({v}) is not int"}.get(jt, f"type({v}) is not {jt}")
@@ -222,6 +238,9 @@ class ProviderCompiler:
             if rule.emit == "if_seen":
                 L.append(f"if {v} is not None:")
                 L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'seen')")
+            elif not rule.required:  # a const the input left out is not added on a same-provider render
+                L.append(f"if {v} is None:")
+                L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'null' if {py(key)} in {src} else 'absent')")
             return L
         irs = rule.ir
         if rule.transform:
@@ -247,9 +266,6 @@ class ProviderCompiler:
             L.append("else:")
             defaults = [py(rule.default) if (rule.has_default and n == 0) else self.ir_field_default(c.ir, name) for n, name in enumerate(irs)]
             L.append(f"    {', '.join(targets[: len(irs)])} = {', '.join(defaults)}")
-            if rule.emit_null:
-                L.append(f"    if {py(key)} not in {src}:")
-                L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, 'absent')")
             for n, name in enumerate(irs):
                 values.setdefault(name, []).append(targets[n])
             return L
@@ -335,8 +351,12 @@ class ProviderCompiler:
             parent, key = self._out(prefix[:-1]), prefix[-1]
             if key.isdigit():
                 continue
+            dotted = py(".".join(prefix))
             L.append(f"if not {self._out(prefix)}:")
-            L.append(f"    del {parent}[{py(key)}]")
+            L.append(f"    if hints is None or {dotted} not in hints:")
+            L.append(f"        del {parent}[{py(key)}]")
+            L.append(f"    elif hints[{dotted}] == 'null':  # kept as the same-provider input had it")
+            L.append(f"        {parent}[{py(key)}] = None")
         # IR fields this codec has no place for: report them when they hold something
         mapped = {n for r in c.rules for n in r.ir} | set(c.set) | {"provider_data", "type"}
         for fname, schema in cls.fields.items():
@@ -380,11 +400,20 @@ class ProviderCompiler:
             if rule.emit == "if_seen":
                 L.append(f"if hints is not None and hints.get({py(rule.wire)}) == 'seen':")
                 L.append(f"    {slot} = {py(rule.const)}")
-            else:
+            elif rule.required:
                 L.append(f"{slot} = {py(rule.const)}")
+            else:  # not added when the same-provider input left it out
+                L.append(f"if hints is None or {py(rule.wire)} not in hints:")
+                L.append(f"    {slot} = {py(rule.const)}")
+                L.append(f"elif hints[{py(rule.wire)}] == 'null':")
+                L.append(f"    {slot} = None")
             return L
         if rule.has_fill:
-            L.append(f"{slot} = {py(rule.fill)}  # required by the wire; restored fields override it")
+            if len(segs) > 1:
+                L.append(f"{slot} = {py(rule.fill)}  # required by the wire; restored fields override it")
+            else:  # not added when the same-provider input left it out
+                L.append(f"if hints is None or hints.get({py(rule.wire)}) != 'absent':")
+                L.append(f"    {slot} = {py(rule.fill)}  # required by the wire; restored fields override it")
             return L
         irs = rule.ir
         exprs = [self._select(c, rule, f"node.{name}") for name in irs]
@@ -399,9 +428,11 @@ class ProviderCompiler:
             L.append(f"{v} = {call}")
             if rule.emit_null:
                 L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
+                L.append(f"    {slot} = {v}")
             else:
                 L.append(f"if {v} is not None:")
-            L.append(f"    {slot} = {v}")
+                L.append(f"    {slot} = {v}")
+                L.extend(self._null_back(rule, slot))
             return L
         L.append(f"{v} = {exprs[0]}")
         if rule.codec:
@@ -420,8 +451,8 @@ class ProviderCompiler:
             L.append(f"if {v} is not None:")
             L.append(f"    {v} = [y for y in (_{sub.name}_from_ir(x, (({p}, {py(irs[0])}), i), ctx) for i, x in enumerate({v})) if y is not None]")
         if rule.has_default:
-            if rule.emit_null:  # the wire requires the field: send the default
-                L.append(f"if {v} is None:")
+            if rule.emit_null:  # the wire requires the field: send the default (unless the input said null)
+                L.append(f"if {v} is None and (hints is None or hints.get({py(rule.wire)}) not in ('null', 'absent')):")
                 L.append(f"    {v} = {py(rule.default)}")
             else:
                 L.append(f"if {v} is None and hints is not None and hints.get({py(rule.wire)}) == 'explicit_default':")
@@ -435,8 +466,10 @@ class ProviderCompiler:
             L.append(f"    {slot} = {v}")
             L.append(f"elif {v} is not None and hints is not None and hints.get({py(rule.wire)}) == 'empty':")
             L.append(f"    {slot} = []")
-        elif rule.emit_null:
-            L.append(f"{slot} = {v}")
+            L.extend(self._null_back(rule, slot))
+        elif rule.emit_null:  # sent even when null, unless the same-provider input left it out
+            L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
+            L.append(f"    {slot} = {v}")
         elif rule.required:
             L.append(f"if {v} is None:")
             L.append(f"    ctx.lose(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name} and the input has none; add it before sending')})")
@@ -445,7 +478,15 @@ class ProviderCompiler:
         else:
             L.append(f"if {v} is not None:")
             L.append(f"    {slot} = {v}")
+            L.extend(self._null_back(rule, slot))
         return L
+
+    def _null_back(self, rule: Rule, slot: str) -> list[str]:
+        """An explicit null of the same-provider input is put back (hint 'null' from the parse)."""
+        return [
+            f"elif hints is not None and hints.get({py(rule.wire)}) == 'null':",
+            f"    {slot} = None",
+        ]
 
     def _select(self, c: Codec, rule: Rule, expr: str) -> str:
         """The items of an IR list this rule renders (rules sharing one IR list split it by class)."""

@@ -115,6 +115,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_max_tokens = obj.get("max_tokens")
+    if v_max_tokens is None and "max_tokens" in obj:
+        hints = tw.hint(hints, "max_tokens", "null")
     if v_max_tokens is not None and type(v_max_tokens) is not int:
         raise WrongTypeError(
             (path, "max_tokens"), "expected integer, got " + tw._json_type(v_max_tokens)
@@ -123,6 +125,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         obj.get("messages"), obj.get("system"), (path, "messages"), ctx
     )
     v_tools = obj.get("tools")
+    if v_tools is None and "tools" in obj:
+        hints = tw.hint(hints, "tools", "null")
     if v_tools is not None:
         v_tools = [
             _tool_to_ir(x, ((path, "tools"), i), ctx)
@@ -131,6 +135,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if not v_tools:
             hints = tw.hint(hints, "tools", "empty")
     v_tool_choice = obj.get("tool_choice")
+    if v_tool_choice is None and "tool_choice" in obj:
+        hints = tw.hint(hints, "tool_choice", "null")
     if v_tool_choice is not None:
         v_tool_choice_tool_choice, v_tool_choice_parallel_tool_calls = tw.embedded_flag_parse(
             v_tool_choice,
@@ -143,6 +149,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_tool_choice_tool_choice, v_tool_choice_parallel_tool_calls = None, None
     v_stop_sequences = obj.get("stop_sequences")
+    if v_stop_sequences is None and "stop_sequences" in obj:
+        hints = tw.hint(hints, "stop_sequences", "null")
     if v_stop_sequences is not None and type(v_stop_sequences) is not list:
         raise WrongTypeError(
             (path, "stop_sequences"), "expected array, got " + tw._json_type(v_stop_sequences)
@@ -183,6 +191,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "max_tokens"), "max_tokens is required by anthropic; sent 4096")
     if v_max_tokens is not None:
         out["max_tokens"] = v_max_tokens
+    elif hints is not None and hints.get("max_tokens") == "null":
+        out["max_tokens"] = None
     v_messages, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
     out["messages"] = v_messages
     if hoisted is not None:
@@ -198,6 +208,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tools"] = v_tools
     elif v_tools is not None and hints is not None and hints.get("tools") == "empty":
         out["tools"] = []
+    elif hints is not None and hints.get("tools") == "null":
+        out["tools"] = None
     v_tool_choice = tw.embedded_flag_render(
         node.tool_choice,
         node.parallel_tool_calls,
@@ -210,9 +222,13 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_tool_choice is not None:
         out["tool_choice"] = v_tool_choice
+    elif hints is not None and hints.get("tool_choice") == "null":
+        out["tool_choice"] = None
     v_stop_sequences = node.stop
     if v_stop_sequences is not None:
         out["stop_sequences"] = v_stop_sequences
+    elif hints is not None and hints.get("stop_sequences") == "null":
+        out["stop_sequences"] = None
     if node.temperature is not None:
         ctx.lose((path, "temperature"), "anthropic has no place for Request.temperature; dropped")
     if node.top_p is not None:
@@ -310,6 +326,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
         raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -334,7 +352,10 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "user"
+    if hints is None or "role" not in hints:
+        out["role"] = "user"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -346,6 +367,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -363,6 +386,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -389,7 +414,10 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "assistant"
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -401,6 +429,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -449,6 +479,8 @@ def _text_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_type = obj.get("type")
     if v_type is not None and v_type != "text":
         raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
     if v_text is None:
         raise tw.missing((path, "text"))
@@ -468,7 +500,10 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "text"
+    if hints is None or "type" not in hints:
+        out["type"] = "text"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -490,6 +525,8 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_type = obj.get("type")
     if v_type is not None and v_type != "image":
         raise UnknownVariantError((path, "type"), "expected " + "'image'" + ", got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_source = obj.get("source")
     if v_source is None:
         raise tw.missing((path, "source"))
@@ -510,10 +547,15 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "image"
+    if hints is None or "type" not in hints:
+        out["type"] = "image"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_source = tw.image_source_render(node.url, node.media_type, node.data, (path, "url"))
     if v_source is not None:
         out["source"] = v_source
+    elif hints is not None and hints.get("source") == "null":
+        out["source"] = None
     if node.detail is not None:
         ctx.lose((path, "detail"), "anthropic has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
@@ -531,6 +573,8 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'tool_use'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_id = obj.get("id")
     if v_id is None:
         raise tw.missing((path, "id"))
@@ -564,20 +608,29 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "tool_use"
+    if hints is None or "type" not in hints:
+        out["type"] = "tool_use"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_id = tw.fit_render(node.id, "call id", (path, "id"), ctx, "a-zA-Z0-9_-", None, None, False)
     if v_id is not None:
         out["id"] = v_id
+    elif hints is not None and hints.get("id") == "null":
+        out["id"] = None
     v_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     v_input = tw.object_arguments_render(
         node.arguments, node.raw_arguments, (path, "arguments"), ctx
     )
     if v_input is not None:
         out["input"] = v_input
+    elif hints is not None and hints.get("input") == "null":
+        out["input"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -593,11 +646,15 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'tool_result'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_tool_use_id = obj.get("tool_use_id")
     if v_tool_use_id is None:
         raise tw.missing((path, "tool_use_id"))
     v_tool_use_id_ir = tw.string_parse(v_tool_use_id, (path, "tool_use_id"))
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_result, v_content_parts, v_content_hint = tw.block_result_parse(
             v_content, (path, "content"), ctx, _result_block_to_ir
@@ -607,6 +664,8 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_content_result, v_content_parts = None, None
     v_is_error = obj.get("is_error")
+    if v_is_error is None and "is_error" in obj:
+        hints = tw.hint(hints, "is_error", "null")
     if v_is_error is not None:
         v_is_error_ir, v_is_error_hint = tw.error_flag_parse(v_is_error, (path, "is_error"))
         if v_is_error_hint is not None:
@@ -638,12 +697,17 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "tool_result"
+    if hints is None or "type" not in hints:
+        out["type"] = "tool_result"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_tool_use_id = tw.fit_render(
         node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "a-zA-Z0-9_-", None, None, False
     )
     if v_tool_use_id is not None:
         out["tool_use_id"] = v_tool_use_id
+    elif hints is not None and hints.get("tool_use_id") == "null":
+        out["tool_use_id"] = None
     v_content = tw.block_result_render(
         node.result,
         node.parts,
@@ -654,11 +718,15 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_is_error = tw.error_flag_render(
         node.is_error, (hints.get("is_error") if hints is not None else None)
     )
     if v_is_error is not None:
         out["is_error"] = v_is_error
+    elif hints is not None and hints.get("is_error") == "null":
+        out["is_error"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -729,6 +797,8 @@ def _custom_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "name"))
     v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
     v_description = obj.get("description")
+    if v_description is None and "description" in obj:
+        hints = tw.hint(hints, "description", "null")
     if v_description is not None and type(v_description) is not str:
         raise WrongTypeError(
             (path, "description"), "expected string, got " + tw._json_type(v_description)
@@ -741,6 +811,8 @@ def _custom_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             (path, "input_schema"), "expected object, got " + tw._json_type(v_input_schema)
         )
     v_strict = obj.get("strict")
+    if v_strict is None and "strict" in obj:
+        hints = tw.hint(hints, "strict", "null")
     if v_strict is not None and type(v_strict) is not bool:
         raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v_strict))
     node = ir.ToolDefinition(
@@ -766,9 +838,13 @@ def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     v_description = node.description
     if v_description is not None:
         out["description"] = v_description
+    elif hints is not None and hints.get("description") == "null":
+        out["description"] = None
     v_input_schema = node.parameters
     if v_input_schema is None:
         ctx.lose(
@@ -780,6 +856,8 @@ def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_strict = node.strict
     if v_strict is not None:
         out["strict"] = v_strict
+    elif hints is not None and hints.get("strict") == "null":
+        out["strict"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -796,6 +874,8 @@ def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_type is not None:
         v_type = _choice_mode_to_ir(v_type, (path, "type"), ctx)
     v_name = obj.get("name")
+    if v_name is None and "name" in obj:
+        hints = tw.hint(hints, "name", "null")
     if v_name is not None:
         v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
     else:
@@ -829,6 +909,8 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"), "anthropic has no place for ToolChoice.allowed_names; dropped"
@@ -854,6 +936,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_id = obj.get("id")
+    if v_id is None and "id" in obj:
+        hints = tw.hint(hints, "id", "null")
     if v_id is not None and type(v_id) is not str:
         raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
     v_type = obj.get("type")
@@ -861,12 +945,18 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'message'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_role = obj.get("role")
     if v_role is not None and v_role != "assistant":
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_model = obj.get("model")
+    if v_model is None and "model" in obj:
+        hints = tw.hint(hints, "model", "null")
     if v_model is not None and type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_content = obj.get("content")
@@ -876,16 +966,22 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_content, (path, "content"), ctx, _content_block_to_ir, "assistant"
     )
     v_stop_reason = obj.get("stop_reason")
+    if v_stop_reason is None and "stop_reason" in obj:
+        hints = tw.hint(hints, "stop_reason", "null")
     if v_stop_reason is not None:
         v_stop_reason = _stop_reason_to_ir(v_stop_reason, (path, "stop_reason"), ctx)
         if _STOP_REASON_RENDER.get(v_stop_reason) != obj.get("stop_reason"):
             hints = tw.hint(hints, "stop_reason", obj.get("stop_reason"))
     v_stop_sequence = obj.get("stop_sequence")
+    if v_stop_sequence is None:
+        hints = tw.hint(hints, "stop_sequence", "null" if "stop_sequence" in obj else "absent")
     if v_stop_sequence is not None and type(v_stop_sequence) is not str:
         raise WrongTypeError(
             (path, "stop_sequence"), "expected string, got " + tw._json_type(v_stop_sequence)
         )
     v_usage = obj.get("usage")
+    if v_usage is None and "usage" in obj:
+        hints = tw.hint(hints, "usage", "null")
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
     node = ir.Response(
@@ -915,19 +1011,31 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "id"), "id is required by anthropic; sent ''")
     if v_id is not None:
         out["id"] = v_id
-    out["type"] = "message"
-    out["role"] = "assistant"
+    elif hints is not None and hints.get("id") == "null":
+        out["id"] = None
+    if hints is None or "type" not in hints:
+        out["type"] = "message"
+    elif hints["type"] == "null":
+        out["type"] = None
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_model = node.model
     if v_model is None:
         v_model = ""
         ctx.lose((path, "model"), "model is required by anthropic; sent ''")
     if v_model is not None:
         out["model"] = v_model
+    elif hints is not None and hints.get("model") == "null":
+        out["model"] = None
     v_content = tw.message_parts_render(
         node.message, (path, "message"), ctx, _content_block_from_ir
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_stop_reason = node.finish_reason
     if v_stop_reason is not None:
         h = hints.get("stop_reason") if hints is not None else None
@@ -937,13 +1045,18 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             v_stop_reason = _stop_reason_from_ir(v_stop_reason, (path, "finish_reason"), ctx)
     if v_stop_reason is not None:
         out["stop_reason"] = v_stop_reason
+    elif hints is not None and hints.get("stop_reason") == "null":
+        out["stop_reason"] = None
     v_stop_sequence = node.stop_sequence
-    out["stop_sequence"] = v_stop_sequence
+    if v_stop_sequence is not None or hints is None or hints.get("stop_sequence") != "absent":
+        out["stop_sequence"] = v_stop_sequence
     v_usage = node.usage
     if v_usage is not None:
         v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
     if v_usage is not None:
         out["usage"] = v_usage
+    elif hints is not None and hints.get("usage") == "null":
+        out["usage"] = None
     if node.created is not None:
         ctx.lose((path, "created"), "anthropic has no place for Response.created; dropped")
     if pd is not None and pd.fields:
@@ -969,11 +1082,15 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_input_tokens = obj.get("input_tokens")
+    if v_input_tokens is None and "input_tokens" in obj:
+        hints = tw.hint(hints, "input_tokens", "null")
     if v_input_tokens is not None and type(v_input_tokens) is not int:
         raise WrongTypeError(
             (path, "input_tokens"), "expected integer, got " + tw._json_type(v_input_tokens)
         )
     v_output_tokens = obj.get("output_tokens")
+    if v_output_tokens is None and "output_tokens" in obj:
+        hints = tw.hint(hints, "output_tokens", "null")
     if v_output_tokens is not None and type(v_output_tokens) is not int:
         raise WrongTypeError(
             (path, "output_tokens"), "expected integer, got " + tw._json_type(v_output_tokens)
@@ -995,9 +1112,13 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_input_tokens = node.input_tokens
     if v_input_tokens is not None:
         out["input_tokens"] = v_input_tokens
+    elif hints is not None and hints.get("input_tokens") == "null":
+        out["input_tokens"] = None
     v_output_tokens = node.output_tokens
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
+    elif hints is not None and hints.get("output_tokens") == "null":
+        out["output_tokens"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out

@@ -190,20 +190,28 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     o_inferenceConfig = obj.get("inferenceConfig")
     if o_inferenceConfig is None:
         o_inferenceConfig = {}
+        if "inferenceConfig" in obj:
+            hints = tw.hint(hints, "inferenceConfig", "null")
     elif type(o_inferenceConfig) is not dict:
         raise WrongTypeError(
             p_inferenceConfig, "expected an object, got " + tw._json_type(o_inferenceConfig)
         )
+    elif not o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig", "empty")
     v_messages = _conversation_to_ir(
         obj.get("messages"), obj.get("system"), (path, "messages"), ctx
     )
     v_inferenceConfig_maxTokens = o_inferenceConfig.get("maxTokens")
+    if v_inferenceConfig_maxTokens is None and "maxTokens" in o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig.maxTokens", "null")
     if v_inferenceConfig_maxTokens is not None and type(v_inferenceConfig_maxTokens) is not int:
         raise WrongTypeError(
             (p_inferenceConfig, "maxTokens"),
             "expected integer, got " + tw._json_type(v_inferenceConfig_maxTokens),
         )
     v_inferenceConfig_temperature = o_inferenceConfig.get("temperature")
+    if v_inferenceConfig_temperature is None and "temperature" in o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig.temperature", "null")
     if v_inferenceConfig_temperature is not None and type(v_inferenceConfig_temperature) not in (
         int,
         float,
@@ -213,12 +221,16 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "expected number, got " + tw._json_type(v_inferenceConfig_temperature),
         )
     v_inferenceConfig_topP = o_inferenceConfig.get("topP")
+    if v_inferenceConfig_topP is None and "topP" in o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig.topP", "null")
     if v_inferenceConfig_topP is not None and type(v_inferenceConfig_topP) not in (int, float):
         raise WrongTypeError(
             (p_inferenceConfig, "topP"),
             "expected number, got " + tw._json_type(v_inferenceConfig_topP),
         )
     v_inferenceConfig_stopSequences = o_inferenceConfig.get("stopSequences")
+    if v_inferenceConfig_stopSequences is None and "stopSequences" in o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig.stopSequences", "null")
     if (
         v_inferenceConfig_stopSequences is not None
         and type(v_inferenceConfig_stopSequences) is not list
@@ -228,6 +240,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "expected array, got " + tw._json_type(v_inferenceConfig_stopSequences),
         )
     v_toolConfig = obj.get("toolConfig")
+    if v_toolConfig is None and "toolConfig" in obj:
+        hints = tw.hint(hints, "toolConfig", "null")
     if v_toolConfig is not None:
         v_toolConfig_tools, v_toolConfig_tool_choice, v_toolConfig_hint = tw.required_tools_parse(
             v_toolConfig, (path, "toolConfig"), ctx, _tool_config_to_ir
@@ -272,15 +286,23 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_inferenceConfig_maxTokens = node.max_tokens
     if v_inferenceConfig_maxTokens is not None:
         w_inferenceConfig["maxTokens"] = v_inferenceConfig_maxTokens
+    elif hints is not None and hints.get("inferenceConfig.maxTokens") == "null":
+        w_inferenceConfig["maxTokens"] = None
     v_inferenceConfig_temperature = node.temperature
     if v_inferenceConfig_temperature is not None:
         w_inferenceConfig["temperature"] = v_inferenceConfig_temperature
+    elif hints is not None and hints.get("inferenceConfig.temperature") == "null":
+        w_inferenceConfig["temperature"] = None
     v_inferenceConfig_topP = node.top_p
     if v_inferenceConfig_topP is not None:
         w_inferenceConfig["topP"] = v_inferenceConfig_topP
+    elif hints is not None and hints.get("inferenceConfig.topP") == "null":
+        w_inferenceConfig["topP"] = None
     v_inferenceConfig_stopSequences = node.stop
     if v_inferenceConfig_stopSequences is not None:
         w_inferenceConfig["stopSequences"] = v_inferenceConfig_stopSequences
+    elif hints is not None and hints.get("inferenceConfig.stopSequences") == "null":
+        w_inferenceConfig["stopSequences"] = None
     v_toolConfig = tw.required_tools_render(
         node.tools,
         node.tool_choice,
@@ -292,8 +314,13 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolConfig is not None:
         out["toolConfig"] = v_toolConfig
+    elif hints is not None and hints.get("toolConfig") == "null":
+        out["toolConfig"] = None
     if not w_inferenceConfig:
-        del out["inferenceConfig"]
+        if hints is None or "inferenceConfig" not in hints:
+            del out["inferenceConfig"]
+        elif hints["inferenceConfig"] == "null":  # kept as the same-provider input had it
+            out["inferenceConfig"] = None
     if node.model is not None:
         ctx.lose((path, "model"), "bedrock_converse has no place for Request.model; dropped")
     if node.parallel_tool_calls is not None:
@@ -380,6 +407,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
         raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -404,10 +433,15 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "user"
+    if hints is None or "role" not in hints:
+        out["role"] = "user"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.nonblank_blocks_render(node.parts, (path, "parts"), ctx, _content_block_from_ir)
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "bedrock_converse has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -425,6 +459,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -451,10 +487,15 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "assistant"
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.nonblank_blocks_render(node.parts, (path, "parts"), ctx, _content_block_from_ir)
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "bedrock_converse has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -566,30 +607,42 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     o_image_source = o_image.get("source")
     if o_image_source is None:
         o_image_source = {}
+        if "source" in o_image:
+            hints = tw.hint(hints, "image.source", "null")
     elif type(o_image_source) is not dict:
         raise WrongTypeError(
             p_image_source, "expected an object, got " + tw._json_type(o_image_source)
         )
+    elif not o_image_source:
+        hints = tw.hint(hints, "image.source", "empty")
     p_image_source_s3Location = (p_image_source, "s3Location")
     o_image_source_s3Location = o_image_source.get("s3Location")
     if o_image_source_s3Location is None:
         o_image_source_s3Location = {}
+        if "s3Location" in o_image_source:
+            hints = tw.hint(hints, "image.source.s3Location", "null")
     elif type(o_image_source_s3Location) is not dict:
         raise WrongTypeError(
             p_image_source_s3Location,
             "expected an object, got " + tw._json_type(o_image_source_s3Location),
         )
+    elif not o_image_source_s3Location:
+        hints = tw.hint(hints, "image.source.s3Location", "empty")
     v_image_format = o_image.get("format")
     if v_image_format is None:
         raise tw.missing((p_image, "format"))
     if v_image_format is not None:
         v_image_format = _image_format_to_ir(v_image_format, (p_image, "format"), ctx)
     v_image_source_bytes = o_image_source.get("bytes")
+    if v_image_source_bytes is None and "bytes" in o_image_source:
+        hints = tw.hint(hints, "image.source.bytes", "null")
     if v_image_source_bytes is not None and type(v_image_source_bytes) is not str:
         raise WrongTypeError(
             (p_image_source, "bytes"), "expected string, got " + tw._json_type(v_image_source_bytes)
         )
     v_image_source_s3Location_uri = o_image_source_s3Location.get("uri")
+    if v_image_source_s3Location_uri is None and "uri" in o_image_source_s3Location:
+        hints = tw.hint(hints, "image.source.s3Location.uri", "null")
     if v_image_source_s3Location_uri is not None and type(v_image_source_s3Location_uri) is not str:
         raise WrongTypeError(
             (p_image_source_s3Location, "uri"),
@@ -640,16 +693,29 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_image_source_bytes = node.data
     if v_image_source_bytes is not None:
         w_image_source["bytes"] = v_image_source_bytes
+    elif hints is not None and hints.get("image.source.bytes") == "null":
+        w_image_source["bytes"] = None
     w_image_source_s3Location = w_image_source["s3Location"] = {}
     v_image_source_s3Location_uri = node.url
     if v_image_source_s3Location_uri is not None:
         w_image_source_s3Location["uri"] = v_image_source_s3Location_uri
+    elif hints is not None and hints.get("image.source.s3Location.uri") == "null":
+        w_image_source_s3Location["uri"] = None
     if not w_image_source_s3Location:
-        del w_image_source["s3Location"]
+        if hints is None or "image.source.s3Location" not in hints:
+            del w_image_source["s3Location"]
+        elif hints["image.source.s3Location"] == "null":  # kept as the same-provider input had it
+            w_image_source["s3Location"] = None
     if not w_image_source:
-        del w_image["source"]
+        if hints is None or "image.source" not in hints:
+            del w_image["source"]
+        elif hints["image.source"] == "null":  # kept as the same-provider input had it
+            w_image["source"] = None
     if not w_image:
-        del out["image"]
+        if hints is None or "image" not in hints:
+            del out["image"]
+        elif hints["image"] == "null":  # kept as the same-provider input had it
+            out["image"] = None
     if node.detail is not None:
         ctx.lose((path, "detail"), "bedrock_converse has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
@@ -731,18 +797,27 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolUse_toolUseId is not None:
         w_toolUse["toolUseId"] = v_toolUse_toolUseId
+    elif hints is not None and hints.get("toolUse.toolUseId") == "null":
+        w_toolUse["toolUseId"] = None
     v_toolUse_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_toolUse_name is not None:
         w_toolUse["name"] = v_toolUse_name
+    elif hints is not None and hints.get("toolUse.name") == "null":
+        w_toolUse["name"] = None
     v_toolUse_input = tw.object_arguments_render(
         node.arguments, node.raw_arguments, (path, "arguments"), ctx
     )
     if v_toolUse_input is not None:
         w_toolUse["input"] = v_toolUse_input
+    elif hints is not None and hints.get("toolUse.input") == "null":
+        w_toolUse["input"] = None
     if not w_toolUse:
-        del out["toolUse"]
+        if hints is None or "toolUse" not in hints:
+            del out["toolUse"]
+        elif hints["toolUse"] == "null":  # kept as the same-provider input had it
+            out["toolUse"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("toolUse",))
     return out
@@ -779,6 +854,8 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_toolResult_content_hint is not None:
         hints = tw.hint(hints, "toolResult.content", v_toolResult_content_hint)
     v_toolResult_status = o_toolResult.get("status")
+    if v_toolResult_status is None and "status" in o_toolResult:
+        hints = tw.hint(hints, "toolResult.status", "null")
     if v_toolResult_status is not None:
         v_toolResult_status_ir, v_toolResult_status_hint = tw.status_flag_parse(
             v_toolResult_status, (p_toolResult, "status"), "success", "error"
@@ -822,6 +899,8 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolResult_toolUseId is not None:
         w_toolResult["toolUseId"] = v_toolResult_toolUseId
+    elif hints is not None and hints.get("toolResult.toolUseId") == "null":
+        w_toolResult["toolUseId"] = None
     v_toolResult_content = tw.json_block_result_render(
         node.result,
         node.parts,
@@ -834,6 +913,8 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolResult_content is not None:
         w_toolResult["content"] = v_toolResult_content
+    elif hints is not None and hints.get("toolResult.content") == "null":
+        w_toolResult["content"] = None
     v_toolResult_status = tw.status_flag_render(
         node.is_error,
         (hints.get("toolResult.status") if hints is not None else None),
@@ -842,8 +923,13 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolResult_status is not None:
         w_toolResult["status"] = v_toolResult_status
+    elif hints is not None and hints.get("toolResult.status") == "null":
+        w_toolResult["status"] = None
     if not w_toolResult:
-        del out["toolResult"]
+        if hints is None or "toolResult" not in hints:
+            del out["toolResult"]
+        elif hints["toolResult"] == "null":  # kept as the same-provider input had it
+            out["toolResult"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("toolResult",))
     return out
@@ -887,6 +973,8 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             for i, x in enumerate(tw.expect_list(v_tools, (path, "tools")))
         ]
     v_toolChoice = obj.get("toolChoice")
+    if v_toolChoice is None and "toolChoice" in obj:
+        hints = tw.hint(hints, "toolChoice", "null")
     if v_toolChoice is not None:
         v_toolChoice = _tool_choice_to_ir(v_toolChoice, (path, "toolChoice"), ctx)
     node = ir.Request(messages=[], tools=v_tools, tool_choice=v_toolChoice)
@@ -922,6 +1010,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_toolChoice = _tool_choice_from_ir(v_toolChoice, (path, "tool_choice"), ctx)
     if v_toolChoice is not None:
         out["toolChoice"] = v_toolChoice
+    elif hints is not None and hints.get("toolChoice") == "null":
+        out["toolChoice"] = None
     if node.model is not None:
         ctx.lose((path, "model"), "bedrock_converse has no place for Request.model; dropped")
     if node.messages:
@@ -985,11 +1075,15 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     o_toolSpec_inputSchema = o_toolSpec.get("inputSchema")
     if o_toolSpec_inputSchema is None:
         o_toolSpec_inputSchema = {}
+        if "inputSchema" in o_toolSpec:
+            hints = tw.hint(hints, "toolSpec.inputSchema", "null")
     elif type(o_toolSpec_inputSchema) is not dict:
         raise WrongTypeError(
             p_toolSpec_inputSchema,
             "expected an object, got " + tw._json_type(o_toolSpec_inputSchema),
         )
+    elif not o_toolSpec_inputSchema:
+        hints = tw.hint(hints, "toolSpec.inputSchema", "empty")
     v_toolSpec_name = o_toolSpec.get("name")
     if v_toolSpec_name is None:
         raise tw.missing((p_toolSpec, "name"))
@@ -997,6 +1091,8 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_toolSpec_name, (p_toolSpec, "name"), ctx, "a-zA-Z0-9_-", None, 64
     )
     v_toolSpec_description = o_toolSpec.get("description")
+    if v_toolSpec_description is None and "description" in o_toolSpec:
+        hints = tw.hint(hints, "toolSpec.description", "null")
     if v_toolSpec_description is not None:
         v_toolSpec_description_ir = tw.string_parse(
             v_toolSpec_description, (p_toolSpec, "description")
@@ -1004,12 +1100,16 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_toolSpec_description_ir = None
     v_toolSpec_inputSchema_json = o_toolSpec_inputSchema.get("json")
+    if v_toolSpec_inputSchema_json is None and "json" in o_toolSpec_inputSchema:
+        hints = tw.hint(hints, "toolSpec.inputSchema.json", "null")
     if v_toolSpec_inputSchema_json is not None and type(v_toolSpec_inputSchema_json) is not dict:
         raise WrongTypeError(
             (p_toolSpec_inputSchema, "json"),
             "expected object, got " + tw._json_type(v_toolSpec_inputSchema_json),
         )
     v_toolSpec_strict = o_toolSpec.get("strict")
+    if v_toolSpec_strict is None and "strict" in o_toolSpec:
+        hints = tw.hint(hints, "toolSpec.strict", "null")
     if v_toolSpec_strict is not None and type(v_toolSpec_strict) is not bool:
         raise WrongTypeError(
             (p_toolSpec, "strict"), "expected boolean, got " + tw._json_type(v_toolSpec_strict)
@@ -1051,9 +1151,13 @@ def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolSpec_name is not None:
         w_toolSpec["name"] = v_toolSpec_name
+    elif hints is not None and hints.get("toolSpec.name") == "null":
+        w_toolSpec["name"] = None
     v_toolSpec_description = tw.non_empty_render(node.description)
     if v_toolSpec_description is not None:
         w_toolSpec["description"] = v_toolSpec_description
+    elif hints is not None and hints.get("toolSpec.description") == "null":
+        w_toolSpec["description"] = None
     w_toolSpec_inputSchema = w_toolSpec["inputSchema"] = {}
     v_toolSpec_inputSchema_json = node.parameters
     if v_toolSpec_inputSchema_json is None:
@@ -1064,13 +1168,23 @@ def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if v_toolSpec_inputSchema_json is not None:
         w_toolSpec_inputSchema["json"] = v_toolSpec_inputSchema_json
+    elif hints is not None and hints.get("toolSpec.inputSchema.json") == "null":
+        w_toolSpec_inputSchema["json"] = None
     v_toolSpec_strict = node.strict
     if v_toolSpec_strict is not None:
         w_toolSpec["strict"] = v_toolSpec_strict
+    elif hints is not None and hints.get("toolSpec.strict") == "null":
+        w_toolSpec["strict"] = None
     if not w_toolSpec_inputSchema:
-        del w_toolSpec["inputSchema"]
+        if hints is None or "toolSpec.inputSchema" not in hints:
+            del w_toolSpec["inputSchema"]
+        elif hints["toolSpec.inputSchema"] == "null":  # kept as the same-provider input had it
+            w_toolSpec["inputSchema"] = None
     if not w_toolSpec:
-        del out["toolSpec"]
+        if hints is None or "toolSpec" not in hints:
+            del out["toolSpec"]
+        elif hints["toolSpec"] == "null":  # kept as the same-provider input had it
+            out["toolSpec"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("toolSpec", "toolSpec.inputSchema"))
     return out
@@ -1110,6 +1224,8 @@ def _choice_auto_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_auto = obj.get("auto")
     if v_auto is not None and v_auto != {}:
         raise UnknownVariantError((path, "auto"), "expected " + "{}" + ", got " + repr(v_auto))
+    if v_auto is None:
+        hints = tw.hint(hints, "auto", "null" if "auto" in obj else "absent")
     node = ir.ToolChoice(mode="auto")
     extra = None if _KNOWN_choice_auto.issuperset(obj) else tw.extra_fields(obj, _KNOWN_choice_auto)
     if extra is not None or hints is not None:
@@ -1124,7 +1240,10 @@ def _choice_auto_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["auto"] = {}
+    if hints is None or "auto" not in hints:
+        out["auto"] = {}
+    elif hints["auto"] == "null":
+        out["auto"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "bedrock_converse has no place for ToolChoice.name; dropped")
     if node.allowed_names:
@@ -1145,6 +1264,8 @@ def _choice_any_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_any = obj.get("any")
     if v_any is not None and v_any != {}:
         raise UnknownVariantError((path, "any"), "expected " + "{}" + ", got " + repr(v_any))
+    if v_any is None:
+        hints = tw.hint(hints, "any", "null" if "any" in obj else "absent")
     node = ir.ToolChoice(mode="required")
     extra = None if _KNOWN_choice_any.issuperset(obj) else tw.extra_fields(obj, _KNOWN_choice_any)
     if extra is not None or hints is not None:
@@ -1159,7 +1280,10 @@ def _choice_any_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["any"] = {}
+    if hints is None or "any" not in hints:
+        out["any"] = {}
+    elif hints["any"] == "null":
+        out["any"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "bedrock_converse has no place for ToolChoice.name; dropped")
     if node.allowed_names:
@@ -1209,8 +1333,13 @@ def _choice_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_tool_name is not None:
         w_tool["name"] = v_tool_name
+    elif hints is not None and hints.get("tool.name") == "null":
+        w_tool["name"] = None
     if not w_tool:
-        del out["tool"]
+        if hints is None or "tool" not in hints:
+            del out["tool"]
+        elif hints["tool"] == "null":  # kept as the same-provider input had it
+            out["tool"] = None
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
@@ -1259,6 +1388,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "usage"))
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    if "metrics" not in obj:
+        hints = tw.hint(hints, "metrics", "absent")
     node = ir.Response(message=v_output_message, finish_reason=v_stopReason, usage=v_usage)
     extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if o_output and not _KNOWN_response_output.issuperset(o_output):
@@ -1310,9 +1441,13 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         out["usage"] = v_usage
-    out["metrics"] = {"latencyMs": 0}  # required by the wire; restored fields override it
+    if hints is None or hints.get("metrics") != "absent":
+        out["metrics"] = {"latencyMs": 0}  # required by the wire; restored fields override it
     if not w_output:
-        del out["output"]
+        if hints is None or "output" not in hints:
+            del out["output"]
+        elif hints["output"] == "null":  # kept as the same-provider input had it
+            out["output"] = None
     if node.id is not None:
         ctx.lose((path, "id"), "bedrock_converse has no place for Response.id; dropped")
     if node.model is not None:

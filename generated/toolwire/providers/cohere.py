@@ -140,6 +140,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_messages = _conversation_to_ir(obj.get("messages"), None, (path, "messages"), ctx)
     v_tools = obj.get("tools")
+    if v_tools is None and "tools" in obj:
+        hints = tw.hint(hints, "tools", "null")
     if v_tools is not None:
         v_tools = [
             _tool_to_ir(x, ((path, "tools"), i), ctx)
@@ -152,6 +154,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_tool_choice = obj.get("tools")
         if v_tool_choice is not None:
             hints = tw.hint(hints, "tool_choice", "alias")
+    if v_tool_choice is None and "tool_choice" in obj:
+        hints = tw.hint(hints, "tool_choice", "null")
     if v_tool_choice is not None:
         v_tool_choice_ir, v_tool_choice_hint = tw.implied_choice_parse(
             v_tool_choice, (path, "tool_choice"), {"REQUIRED": "required", "NONE": "none"}
@@ -161,22 +165,32 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_tool_choice_ir = None
     v_max_tokens = obj.get("max_tokens")
+    if v_max_tokens is None and "max_tokens" in obj:
+        hints = tw.hint(hints, "max_tokens", "null")
     if v_max_tokens is not None and type(v_max_tokens) is not int:
         raise WrongTypeError(
             (path, "max_tokens"), "expected integer, got " + tw._json_type(v_max_tokens)
         )
     v_temperature = obj.get("temperature")
+    if v_temperature is None and "temperature" in obj:
+        hints = tw.hint(hints, "temperature", "null")
     if v_temperature is not None and type(v_temperature) not in (int, float):
         raise WrongTypeError(
             (path, "temperature"), "expected number, got " + tw._json_type(v_temperature)
         )
     v_p = obj.get("p")
+    if v_p is None and "p" in obj:
+        hints = tw.hint(hints, "p", "null")
     if v_p is not None and type(v_p) not in (int, float):
         raise WrongTypeError((path, "p"), "expected number, got " + tw._json_type(v_p))
     v_k = obj.get("k")
+    if v_k is None and "k" in obj:
+        hints = tw.hint(hints, "k", "null")
     if v_k is not None and type(v_k) is not int:
         raise WrongTypeError((path, "k"), "expected integer, got " + tw._json_type(v_k))
     v_stop_sequences = obj.get("stop_sequences")
+    if v_stop_sequences is None and "stop_sequences" in obj:
+        hints = tw.hint(hints, "stop_sequences", "null")
     if v_stop_sequences is not None and type(v_stop_sequences) is not list:
         raise WrongTypeError(
             (path, "stop_sequences"), "expected array, got " + tw._json_type(v_stop_sequences)
@@ -226,6 +240,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tools"] = v_tools
     elif v_tools is not None and hints is not None and hints.get("tools") == "empty":
         out["tools"] = []
+    elif hints is not None and hints.get("tools") == "null":
+        out["tools"] = None
     v_tool_choice = tw.implied_choice_render(
         node.tool_choice, (path, "tool_choice"), ctx, {"REQUIRED": "required", "NONE": "none"}
     )
@@ -233,21 +249,35 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out[
             "tools" if hints is not None and hints.get("tool_choice") == "alias" else "tool_choice"
         ] = v_tool_choice
+    elif hints is not None and hints.get("tool_choice") == "null":
+        out[
+            "tools" if hints is not None and hints.get("tool_choice") == "alias" else "tool_choice"
+        ] = None
     v_max_tokens = node.max_tokens
     if v_max_tokens is not None:
         out["max_tokens"] = v_max_tokens
+    elif hints is not None and hints.get("max_tokens") == "null":
+        out["max_tokens"] = None
     v_temperature = node.temperature
     if v_temperature is not None:
         out["temperature"] = v_temperature
+    elif hints is not None and hints.get("temperature") == "null":
+        out["temperature"] = None
     v_p = node.top_p
     if v_p is not None:
         out["p"] = v_p
+    elif hints is not None and hints.get("p") == "null":
+        out["p"] = None
     v_k = node.top_k
     if v_k is not None:
         out["k"] = v_k
+    elif hints is not None and hints.get("k") == "null":
+        out["k"] = None
     v_stop_sequences = node.stop
     if v_stop_sequences is not None:
         out["stop_sequences"] = v_stop_sequences
+    elif hints is not None and hints.get("stop_sequences") == "null":
+        out["stop_sequences"] = None
     if node.parallel_tool_calls is not None:
         ctx.lose(
             (path, "parallel_tool_calls"),
@@ -334,6 +364,8 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'system'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -360,7 +392,10 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "system"
+    if hints is None or "role" not in hints:
+        out["role"] = "system"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -372,6 +407,8 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -387,6 +424,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
         raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -411,7 +450,10 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "user"
+    if hints is None or "role" not in hints:
+        out["role"] = "user"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -423,6 +465,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -440,7 +484,11 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_tool_plan = obj.get("tool_plan")
+    if v_tool_plan is None and "tool_plan" in obj:
+        hints = tw.hint(hints, "tool_plan", "null")
     if v_tool_plan is not None:
         v_tool_plan_ir, v_tool_plan_hint = tw.plan_text_parse(v_tool_plan, (path, "tool_plan"))
         if v_tool_plan_hint is not None:
@@ -448,6 +496,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_tool_plan_ir = []
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.plan_content_parse(
             v_content, (path, "content"), ctx, _assistant_part_to_ir, "string"
@@ -457,6 +507,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_content_ir = []
     v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is None and "tool_calls" in obj:
+        hints = tw.hint(hints, "tool_calls", "null")
     if v_tool_calls is not None:
         v_tool_calls = [
             _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
@@ -485,7 +537,10 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "assistant"
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_tool_plan = tw.plan_text_render(
         [
             x
@@ -502,6 +557,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_tool_plan is not None:
         out["tool_plan"] = v_tool_plan
+    elif hints is not None and hints.get("tool_plan") == "null":
+        out["tool_plan"] = None
     v_content = tw.plan_content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -513,6 +570,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_tool_calls = [x for x in node.parts if type(x) in (ir.ToolCall,)]
     if v_tool_calls is not None:
         v_tool_calls = [
@@ -526,6 +585,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = v_tool_calls
     elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
         out["tool_calls"] = []
+    elif hints is not None and hints.get("tool_calls") == "null":
+        out["tool_calls"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -541,6 +602,8 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "tool":
         raise UnknownVariantError((path, "role"), "expected " + "'tool'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_tool_call_id = obj.get("tool_call_id")
     if v_tool_call_id is None:
         raise tw.missing((path, "tool_call_id"))
@@ -579,7 +642,10 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "tool"
+    if hints is None or "role" not in hints:
+        out["role"] = "tool"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_tool_call_id = node.tool_call_id
     if v_tool_call_id is None:
         ctx.lose(
@@ -601,6 +667,8 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -614,6 +682,8 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_type = obj.get("type")
     if v_type is not None and v_type != "text":
         raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
     if v_text is None:
         raise tw.missing((path, "text"))
@@ -633,7 +703,10 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "text"
+    if hints is None or "type" not in hints:
+        out["type"] = "text"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -711,6 +784,8 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'image_url'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_image_url_url = o_image_url.get("url")
     if v_image_url_url is None:
         raise tw.missing((p_image_url, "url"))
@@ -718,6 +793,8 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_image_url_url, (p_image_url, "url")
     )
     v_image_url_detail = o_image_url.get("detail")
+    if v_image_url_detail is None and "detail" in o_image_url:
+        hints = tw.hint(hints, "image_url.detail", "null")
     if v_image_url_detail is not None and type(v_image_url_detail) is not str:
         raise WrongTypeError(
             (p_image_url, "detail"), "expected string, got " + tw._json_type(v_image_url_detail)
@@ -748,11 +825,16 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "image_url"
+    if hints is None or "type" not in hints:
+        out["type"] = "image_url"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_image_url = out["image_url"] = {}
     v_image_url_url = tw.data_url_render(node.url, node.media_type, node.data, (path, "url"))
     if v_image_url_url is not None:
         w_image_url["url"] = v_image_url_url
+    elif hints is not None and hints.get("image_url.url") == "null":
+        w_image_url["url"] = None
     v_image_url_detail = node.detail
     if (
         v_image_url_detail is None
@@ -762,8 +844,13 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_image_url_detail = "auto"
     if v_image_url_detail is not None:
         w_image_url["detail"] = v_image_url_detail
+    elif hints is not None and hints.get("image_url.detail") == "null":
+        w_image_url["detail"] = None
     if not w_image_url:
-        del out["image_url"]
+        if hints is None or "image_url" not in hints:
+            del out["image_url"]
+        elif hints["image_url"] == "null":  # kept as the same-provider input had it
+            out["image_url"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("image_url",))
     return out
@@ -790,6 +877,8 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
     if v_function_name is None:
         raise tw.missing((p_function, "name"))
@@ -834,7 +923,10 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         out["id"] = v_id
-    out["type"] = "function"
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_function = out["function"] = {}
     v_function_name = node.name
     if v_function_name is None:
@@ -847,8 +939,13 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_function_arguments = tw.render_arguments(node.arguments, node.raw_arguments)
     if v_function_arguments is not None:
         w_function["arguments"] = v_function_arguments
+    elif hints is not None and hints.get("function.arguments") == "null":
+        w_function["arguments"] = None
     if not w_function:
-        del out["function"]
+        if hints is None or "function" not in hints:
+            del out["function"]
+        elif hints["function"] == "null":  # kept as the same-provider input had it
+            out["function"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
     return out
@@ -870,6 +967,8 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
     if v_function_name is None:
         raise tw.missing((p_function, "name"))
@@ -878,6 +977,8 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             (p_function, "name"), "expected string, got " + tw._json_type(v_function_name)
         )
     v_function_description = o_function.get("description")
+    if v_function_description is None and "description" in o_function:
+        hints = tw.hint(hints, "function.description", "null")
     if v_function_description is not None and type(v_function_description) is not str:
         raise WrongTypeError(
             (p_function, "description"),
@@ -911,7 +1012,10 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function"
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_function = out["function"] = {}
     v_function_name = node.name
     if v_function_name is None:
@@ -924,6 +1028,8 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_function_description = node.description
     if v_function_description is not None:
         w_function["description"] = v_function_description
+    elif hints is not None and hints.get("function.description") == "null":
+        w_function["description"] = None
     v_function_parameters = node.parameters
     if v_function_parameters is None:
         v_function_parameters = {"type": "object", "properties": {}}
@@ -939,7 +1045,10 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         w_function["parameters"] = v_function_parameters
     if not w_function:
-        del out["function"]
+        if hints is None or "function" not in hints:
+            del out["function"]
+        elif hints["function"] == "null":  # kept as the same-provider input had it
+            out["function"] = None
     if node.strict is not None:
         ctx.lose((path, "strict"), "cohere has no place for ToolDefinition.strict; dropped")
     if pd is not None and pd.fields:
@@ -970,6 +1079,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_message is not None:
         v_message = _response_message_to_ir(v_message, (path, "message"), ctx)
     v_usage = obj.get("usage")
+    if v_usage is None and "usage" in obj:
+        hints = tw.hint(hints, "usage", "null")
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
     node = ir.Response(id=v_id, message=v_message, finish_reason=v_finish_reason, usage=v_usage)
@@ -1028,6 +1139,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
     if v_usage is not None:
         out["usage"] = v_usage
+    elif hints is not None and hints.get("usage") == "null":
+        out["usage"] = None
     if node.model is not None:
         ctx.lose((path, "model"), "cohere has no place for Response.model; dropped")
     if node.created is not None:
@@ -1049,7 +1162,11 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_tool_plan = obj.get("tool_plan")
+    if v_tool_plan is None and "tool_plan" in obj:
+        hints = tw.hint(hints, "tool_plan", "null")
     if v_tool_plan is not None:
         v_tool_plan_ir, v_tool_plan_hint = tw.plan_text_parse(v_tool_plan, (path, "tool_plan"))
         if v_tool_plan_hint is not None:
@@ -1057,6 +1174,8 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_tool_plan_ir = []
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.plan_content_parse(
             v_content, (path, "content"), ctx, _assistant_part_to_ir, "parts"
@@ -1066,6 +1185,8 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_content_ir = []
     v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is None and "tool_calls" in obj:
+        hints = tw.hint(hints, "tool_calls", "null")
     if v_tool_calls is not None:
         v_tool_calls = [
             _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
@@ -1094,7 +1215,10 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "assistant"
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_tool_plan = tw.plan_text_render(
         [
             x
@@ -1111,6 +1235,8 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_tool_plan is not None:
         out["tool_plan"] = v_tool_plan
+    elif hints is not None and hints.get("tool_plan") == "null":
+        out["tool_plan"] = None
     v_content = tw.plan_content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -1122,6 +1248,8 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_tool_calls = [x for x in node.parts if type(x) in (ir.ToolCall,)]
     if v_tool_calls is not None:
         v_tool_calls = [
@@ -1135,6 +1263,8 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = v_tool_calls
     elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
         out["tool_calls"] = []
+    elif hints is not None and hints.get("tool_calls") == "null":
+        out["tool_calls"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -1163,15 +1293,23 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     o_tokens = obj.get("tokens")
     if o_tokens is None:
         o_tokens = {}
+        if "tokens" in obj:
+            hints = tw.hint(hints, "tokens", "null")
     elif type(o_tokens) is not dict:
         raise WrongTypeError(p_tokens, "expected an object, got " + tw._json_type(o_tokens))
+    elif not o_tokens:
+        hints = tw.hint(hints, "tokens", "empty")
     v_tokens_input_tokens = o_tokens.get("input_tokens")
+    if v_tokens_input_tokens is None and "input_tokens" in o_tokens:
+        hints = tw.hint(hints, "tokens.input_tokens", "null")
     if v_tokens_input_tokens is not None and type(v_tokens_input_tokens) is not int:
         raise WrongTypeError(
             (p_tokens, "input_tokens"),
             "expected integer, got " + tw._json_type(v_tokens_input_tokens),
         )
     v_tokens_output_tokens = o_tokens.get("output_tokens")
+    if v_tokens_output_tokens is None and "output_tokens" in o_tokens:
+        hints = tw.hint(hints, "tokens.output_tokens", "null")
     if v_tokens_output_tokens is not None and type(v_tokens_output_tokens) is not int:
         raise WrongTypeError(
             (p_tokens, "output_tokens"),
@@ -1197,11 +1335,18 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_tokens_input_tokens = node.input_tokens
     if v_tokens_input_tokens is not None:
         w_tokens["input_tokens"] = v_tokens_input_tokens
+    elif hints is not None and hints.get("tokens.input_tokens") == "null":
+        w_tokens["input_tokens"] = None
     v_tokens_output_tokens = node.output_tokens
     if v_tokens_output_tokens is not None:
         w_tokens["output_tokens"] = v_tokens_output_tokens
+    elif hints is not None and hints.get("tokens.output_tokens") == "null":
+        w_tokens["output_tokens"] = None
     if not w_tokens:
-        del out["tokens"]
+        if hints is None or "tokens" not in hints:
+            del out["tokens"]
+        elif hints["tokens"] == "null":  # kept as the same-provider input had it
+            out["tokens"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("tokens",))
     return out

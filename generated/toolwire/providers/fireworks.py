@@ -146,10 +146,14 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_model = obj.get("model")
+    if v_model is None and "model" in obj:
+        hints = tw.hint(hints, "model", "null")
     if v_model is not None and type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_messages = _conversation_to_ir(obj.get("messages"), None, (path, "messages"), ctx)
     v_tools = obj.get("tools")
+    if v_tools is None and "tools" in obj:
+        hints = tw.hint(hints, "tools", "null")
     if v_tools is not None:
         v_tools = [
             _tool_to_ir(x, ((path, "tools"), i), ctx)
@@ -158,23 +162,33 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if not v_tools:
             hints = tw.hint(hints, "tools", "empty")
     v_tool_choice = obj.get("tool_choice")
+    if v_tool_choice is None and "tool_choice" in obj:
+        hints = tw.hint(hints, "tool_choice", "null")
     if v_tool_choice is not None:
         v_tool_choice = _tool_choice_to_ir(v_tool_choice, (path, "tool_choice"), ctx)
     v_parallel_tool_calls = obj.get("parallel_tool_calls")
+    if v_parallel_tool_calls is None and "parallel_tool_calls" in obj:
+        hints = tw.hint(hints, "parallel_tool_calls", "null")
     if v_parallel_tool_calls is not None and type(v_parallel_tool_calls) is not bool:
         raise WrongTypeError(
             (path, "parallel_tool_calls"),
             "expected boolean, got " + tw._json_type(v_parallel_tool_calls),
         )
     v_temperature = obj.get("temperature")
+    if v_temperature is None and "temperature" in obj:
+        hints = tw.hint(hints, "temperature", "null")
     if v_temperature is not None and type(v_temperature) not in (int, float):
         raise WrongTypeError(
             (path, "temperature"), "expected number, got " + tw._json_type(v_temperature)
         )
     v_top_p = obj.get("top_p")
+    if v_top_p is None and "top_p" in obj:
+        hints = tw.hint(hints, "top_p", "null")
     if v_top_p is not None and type(v_top_p) not in (int, float):
         raise WrongTypeError((path, "top_p"), "expected number, got " + tw._json_type(v_top_p))
     v_stop = obj.get("stop")
+    if v_stop is None and "stop" in obj:
+        hints = tw.hint(hints, "stop", "null")
     if v_stop is not None:
         v_stop_ir, v_stop_hint = tw.wrap_list(v_stop, (path, "stop"))
         if v_stop_hint is not None:
@@ -186,11 +200,15 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_max_tokens = obj.get("max_completion_tokens")
         if v_max_tokens is not None:
             hints = tw.hint(hints, "max_tokens", "alias")
+    if v_max_tokens is None and "max_tokens" in obj:
+        hints = tw.hint(hints, "max_tokens", "null")
     if v_max_tokens is not None and type(v_max_tokens) is not int:
         raise WrongTypeError(
             (path, "max_tokens"), "expected integer, got " + tw._json_type(v_max_tokens)
         )
     v_top_k = obj.get("top_k")
+    if v_top_k is None and "top_k" in obj:
+        hints = tw.hint(hints, "top_k", "null")
     if v_top_k is not None and type(v_top_k) is not int:
         raise WrongTypeError((path, "top_k"), "expected integer, got " + tw._json_type(v_top_k))
     node = ir.Request(
@@ -221,6 +239,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_model = node.model
     if v_model is not None:
         out["model"] = v_model
+    elif hints is not None and hints.get("model") == "null":
+        out["model"] = None
     v_messages, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
     out["messages"] = v_messages
     v_tools = node.tools
@@ -234,23 +254,35 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tools"] = v_tools
     elif v_tools is not None and hints is not None and hints.get("tools") == "empty":
         out["tools"] = []
+    elif hints is not None and hints.get("tools") == "null":
+        out["tools"] = None
     v_tool_choice = node.tool_choice
     if v_tool_choice is not None:
         v_tool_choice = _tool_choice_from_ir(v_tool_choice, (path, "tool_choice"), ctx)
     if v_tool_choice is not None:
         out["tool_choice"] = v_tool_choice
+    elif hints is not None and hints.get("tool_choice") == "null":
+        out["tool_choice"] = None
     v_parallel_tool_calls = node.parallel_tool_calls
     if v_parallel_tool_calls is not None:
         out["parallel_tool_calls"] = v_parallel_tool_calls
+    elif hints is not None and hints.get("parallel_tool_calls") == "null":
+        out["parallel_tool_calls"] = None
     v_temperature = node.temperature
     if v_temperature is not None:
         out["temperature"] = v_temperature
+    elif hints is not None and hints.get("temperature") == "null":
+        out["temperature"] = None
     v_top_p = node.top_p
     if v_top_p is not None:
         out["top_p"] = v_top_p
+    elif hints is not None and hints.get("top_p") == "null":
+        out["top_p"] = None
     v_stop = tw.unwrap_list(node.stop, (hints.get("stop") if hints is not None else None))
     if v_stop is not None:
         out["stop"] = v_stop
+    elif hints is not None and hints.get("stop") == "null":
+        out["stop"] = None
     v_max_tokens = node.max_tokens
     if v_max_tokens is not None:
         out[
@@ -260,9 +292,19 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
                 else "max_tokens"
             )
         ] = v_max_tokens
+    elif hints is not None and hints.get("max_tokens") == "null":
+        out[
+            (
+                "max_completion_tokens"
+                if hints is not None and hints.get("max_tokens") == "alias"
+                else "max_tokens"
+            )
+        ] = None
     v_top_k = node.top_k
     if v_top_k is not None:
         out["top_k"] = v_top_k
+    elif hints is not None and hints.get("top_k") == "null":
+        out["top_k"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -344,7 +386,11 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'system'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
             v_content, (path, "content"), ctx, _text_content_part_to_ir, "string"
@@ -371,7 +417,10 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "system"
+    if hints is None or "role" not in hints:
+        out["role"] = "system"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -383,6 +432,8 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "fireworks has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -400,7 +451,11 @@ def _developer_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'developer'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
             v_content, (path, "content"), ctx, _text_content_part_to_ir, "string"
@@ -410,6 +465,8 @@ def _developer_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_content_ir = []
     v_name = obj.get("name")
+    if v_name is None and "name" in obj:
+        hints = tw.hint(hints, "name", "null")
     if v_name is not None and type(v_name) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
     node = ir.Message(role="system", parts=v_content_ir, name=v_name)
@@ -430,7 +487,10 @@ def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "developer"
+    if hints is None or "role" not in hints:
+        out["role"] = "developer"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -442,9 +502,13 @@ def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_name = node.name
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -479,7 +543,11 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
         raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
             v_content, (path, "content"), ctx, _user_part_to_ir, "string"
@@ -504,7 +572,10 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "user"
+    if hints is None or "role" not in hints:
+        out["role"] = "user"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -516,6 +587,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "fireworks has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -533,7 +606,11 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
+    if v_content is None:
+        hints = tw.hint(hints, "content", "null" if "content" in obj else "absent")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
             v_content, (path, "content"), ctx, _text_content_part_to_ir, "string"
@@ -542,9 +619,9 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "content", v_content_hint)
     else:
         v_content_ir = []
-        if "content" not in obj:
-            hints = tw.hint(hints, "content", "absent")
     v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is None and "tool_calls" in obj:
+        hints = tw.hint(hints, "tool_calls", "null")
     if v_tool_calls is not None:
         v_tool_calls = [
             _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
@@ -570,7 +647,10 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "assistant"
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         [x for x in node.parts if type(x) not in (ir.ToolCall,)],
         (hints.get("content") if hints is not None else None),
@@ -595,6 +675,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = v_tool_calls
     elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
         out["tool_calls"] = []
+    elif hints is not None and hints.get("tool_calls") == "null":
+        out["tool_calls"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "fireworks has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -612,7 +694,11 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
+    if v_content is None:
+        hints = tw.hint(hints, "content", "null" if "content" in obj else "absent")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
             v_content, (path, "content"), ctx, _text_content_part_to_ir, "text"
@@ -621,9 +707,9 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "content", v_content_hint)
     else:
         v_content_ir = []
-        if "content" not in obj:
-            hints = tw.hint(hints, "content", "absent")
     v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is None and "tool_calls" in obj:
+        hints = tw.hint(hints, "tool_calls", "null")
     if v_tool_calls is not None:
         v_tool_calls = [
             _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
@@ -649,7 +735,10 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "assistant"
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         [x for x in node.parts if type(x) not in (ir.ToolCall,)],
         (hints.get("content") if hints is not None else None),
@@ -674,6 +763,8 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = v_tool_calls
     elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
         out["tool_calls"] = []
+    elif hints is not None and hints.get("tool_calls") == "null":
+        out["tool_calls"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "fireworks has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -689,11 +780,15 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "tool":
         raise UnknownVariantError((path, "role"), "expected " + "'tool'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_tool_call_id = obj.get("tool_call_id")
     if v_tool_call_id is None:
         raise tw.missing((path, "tool_call_id"))
     v_tool_call_id_ir = tw.string_parse(v_tool_call_id, (path, "tool_call_id"))
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_result, v_content_is_error, v_content_parts, v_content_hint = (
             tw.text_result_parse(v_content, (path, "content"))
@@ -725,12 +820,17 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "tool"
+    if hints is None or "role" not in hints:
+        out["role"] = "tool"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_tool_call_id = tw.fit_render(
         node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "\\s\\S", None, 40, False
     )
     if v_tool_call_id is not None:
         out["tool_call_id"] = v_tool_call_id
+    elif hints is not None and hints.get("tool_call_id") == "null":
+        out["tool_call_id"] = None
     v_content = tw.text_result_render(
         node.result,
         node.is_error,
@@ -742,6 +842,8 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -782,6 +884,8 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_type = obj.get("type")
     if v_type is not None and v_type != "text":
         raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
     if v_text is None:
         raise tw.missing((path, "text"))
@@ -801,7 +905,10 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "text"
+    if hints is None or "type" not in hints:
+        out["type"] = "text"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -831,6 +938,8 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'image_url'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_image_url_url = o_image_url.get("url")
     if v_image_url_url is None:
         raise tw.missing((p_image_url, "url"))
@@ -838,6 +947,8 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_image_url_url, (p_image_url, "url")
     )
     v_image_url_detail = o_image_url.get("detail")
+    if v_image_url_detail is None and "detail" in o_image_url:
+        hints = tw.hint(hints, "image_url.detail", "null")
     if v_image_url_detail is not None and type(v_image_url_detail) is not str:
         raise WrongTypeError(
             (p_image_url, "detail"), "expected string, got " + tw._json_type(v_image_url_detail)
@@ -868,11 +979,16 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "image_url"
+    if hints is None or "type" not in hints:
+        out["type"] = "image_url"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_image_url = out["image_url"] = {}
     v_image_url_url = tw.data_url_render(node.url, node.media_type, node.data, (path, "url"))
     if v_image_url_url is not None:
         w_image_url["url"] = v_image_url_url
+    elif hints is not None and hints.get("image_url.url") == "null":
+        w_image_url["url"] = None
     v_image_url_detail = node.detail
     if (
         v_image_url_detail is None
@@ -882,8 +998,13 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_image_url_detail = "auto"
     if v_image_url_detail is not None:
         w_image_url["detail"] = v_image_url_detail
+    elif hints is not None and hints.get("image_url.detail") == "null":
+        w_image_url["detail"] = None
     if not w_image_url:
-        del out["image_url"]
+        if hints is None or "image_url" not in hints:
+            del out["image_url"]
+        elif hints["image_url"] == "null":  # kept as the same-provider input had it
+            out["image_url"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("image_url",))
     return out
@@ -909,6 +1030,8 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
     if v_function_name is None:
         raise tw.missing((p_function, "name"))
@@ -948,18 +1071,30 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_id = tw.fit_render(node.id, "call id", (path, "id"), ctx, "\\s\\S", None, 40, False)
     if v_id is not None:
         out["id"] = v_id
-    out["type"] = "function"
+    elif hints is not None and hints.get("id") == "null":
+        out["id"] = None
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_function = out["function"] = {}
     v_function_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_function_name is not None:
         w_function["name"] = v_function_name
+    elif hints is not None and hints.get("function.name") == "null":
+        w_function["name"] = None
     v_function_arguments = tw.render_arguments(node.arguments, node.raw_arguments)
     if v_function_arguments is not None:
         w_function["arguments"] = v_function_arguments
+    elif hints is not None and hints.get("function.arguments") == "null":
+        w_function["arguments"] = None
     if not w_function:
-        del out["function"]
+        if hints is None or "function" not in hints:
+            del out["function"]
+        elif hints["function"] == "null":  # kept as the same-provider input had it
+            out["function"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
     return out
@@ -981,6 +1116,8 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
     if v_function_name is None:
         raise tw.missing((p_function, "name"))
@@ -988,18 +1125,24 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_function_name, (p_function, "name"), ctx, "a-zA-Z0-9_-", None, 64
     )
     v_function_description = o_function.get("description")
+    if v_function_description is None and "description" in o_function:
+        hints = tw.hint(hints, "function.description", "null")
     if v_function_description is not None and type(v_function_description) is not str:
         raise WrongTypeError(
             (p_function, "description"),
             "expected string, got " + tw._json_type(v_function_description),
         )
     v_function_parameters = o_function.get("parameters")
+    if v_function_parameters is None and "parameters" in o_function:
+        hints = tw.hint(hints, "function.parameters", "null")
     if v_function_parameters is not None and type(v_function_parameters) is not dict:
         raise WrongTypeError(
             (p_function, "parameters"),
             "expected object, got " + tw._json_type(v_function_parameters),
         )
     v_function_strict = o_function.get("strict")
+    if v_function_strict is None and "strict" in o_function:
+        hints = tw.hint(hints, "function.strict", "null")
     if v_function_strict is not None and type(v_function_strict) is not bool:
         raise WrongTypeError(
             (p_function, "strict"), "expected boolean, got " + tw._json_type(v_function_strict)
@@ -1027,24 +1170,38 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function"
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_function = out["function"] = {}
     v_function_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_function_name is not None:
         w_function["name"] = v_function_name
+    elif hints is not None and hints.get("function.name") == "null":
+        w_function["name"] = None
     v_function_description = node.description
     if v_function_description is not None:
         w_function["description"] = v_function_description
+    elif hints is not None and hints.get("function.description") == "null":
+        w_function["description"] = None
     v_function_parameters = node.parameters
     if v_function_parameters is not None:
         w_function["parameters"] = v_function_parameters
+    elif hints is not None and hints.get("function.parameters") == "null":
+        w_function["parameters"] = None
     v_function_strict = node.strict
     if v_function_strict is not None:
         w_function["strict"] = v_function_strict
+    elif hints is not None and hints.get("function.strict") == "null":
+        w_function["strict"] = None
     if not w_function:
-        del out["function"]
+        if hints is None or "function" not in hints:
+            del out["function"]
+        elif hints["function"] == "null":  # kept as the same-provider input had it
+            out["function"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
     return out
@@ -1087,6 +1244,8 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
     if v_function_name is None:
         raise tw.missing((p_function, "name"))
@@ -1115,15 +1274,23 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function"
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_function = out["function"] = {}
     v_function_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_function_name is not None:
         w_function["name"] = v_function_name
+    elif hints is not None and hints.get("function.name") == "null":
+        w_function["name"] = None
     if not w_function:
-        del out["function"]
+        if hints is None or "function" not in hints:
+            del out["function"]
+        elif hints["function"] == "null":  # kept as the same-provider input had it
+            out["function"] = None
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"), "fireworks has no place for ToolChoice.allowed_names; dropped"
@@ -1161,6 +1328,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(o_choices_0) is not dict:
         raise WrongTypeError(p_choices_0, "expected an object")
     v_id = obj.get("id")
+    if v_id is None and "id" in obj:
+        hints = tw.hint(hints, "id", "null")
     if v_id is not None and type(v_id) is not str:
         raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
     v_object = obj.get("object")
@@ -1168,10 +1337,16 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "object"), "expected " + "'chat.completion'" + ", got " + repr(v_object)
         )
+    if v_object is None:
+        hints = tw.hint(hints, "object", "null" if "object" in obj else "absent")
     v_created = obj.get("created")
+    if v_created is None and "created" in obj:
+        hints = tw.hint(hints, "created", "null")
     if v_created is not None and type(v_created) is not int:
         raise WrongTypeError((path, "created"), "expected integer, got " + tw._json_type(v_created))
     v_model = obj.get("model")
+    if v_model is None and "model" in obj:
+        hints = tw.hint(hints, "model", "null")
     if v_model is not None and type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_choices_0_index = o_choices_0.get("index")
@@ -1179,6 +1354,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (p_choices_0, "index"), "expected " + "0" + ", got " + repr(v_choices_0_index)
         )
+    if v_choices_0_index is None:
+        hints = tw.hint(hints, "choices.0.index", "null" if "index" in o_choices_0 else "absent")
     v_choices_0_message = o_choices_0.get("message")
     if v_choices_0_message is None:
         raise tw.missing((p_choices_0, "message"))
@@ -1187,6 +1364,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             v_choices_0_message, (p_choices_0, "message"), ctx
         )
     v_choices_0_finish_reason = o_choices_0.get("finish_reason")
+    if v_choices_0_finish_reason is None and "finish_reason" in o_choices_0:
+        hints = tw.hint(hints, "choices.0.finish_reason", "null")
     if v_choices_0_finish_reason is not None:
         v_choices_0_finish_reason = _finish_reason_to_ir(
             v_choices_0_finish_reason, (p_choices_0, "finish_reason"), ctx
@@ -1194,6 +1373,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if _FINISH_REASON_RENDER.get(v_choices_0_finish_reason) != o_choices_0.get("finish_reason"):
             hints = tw.hint(hints, "choices.0.finish_reason", o_choices_0.get("finish_reason"))
     v_usage = obj.get("usage")
+    if v_usage is None and "usage" in obj:
+        hints = tw.hint(hints, "usage", "null")
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
     node = ir.Response(
@@ -1227,23 +1408,35 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "id"), "id is required by fireworks; sent ''")
     if v_id is not None:
         out["id"] = v_id
-    out["object"] = "chat.completion"
+    elif hints is not None and hints.get("id") == "null":
+        out["id"] = None
+    if hints is None or "object" not in hints:
+        out["object"] = "chat.completion"
+    elif hints["object"] == "null":
+        out["object"] = None
     v_created = node.created
     if v_created is None:
         v_created = 0
         ctx.lose((path, "created"), "created is required by fireworks; sent 0")
     if v_created is not None:
         out["created"] = v_created
+    elif hints is not None and hints.get("created") == "null":
+        out["created"] = None
     v_model = node.model
     if v_model is None:
         v_model = ""
         ctx.lose((path, "model"), "model is required by fireworks; sent ''")
     if v_model is not None:
         out["model"] = v_model
+    elif hints is not None and hints.get("model") == "null":
+        out["model"] = None
     w_choices = out["choices"] = []
     w_choices_0 = {}
     w_choices.append(w_choices_0)
-    w_choices_0["index"] = 0
+    if hints is None or "choices.0.index" not in hints:
+        w_choices_0["index"] = 0
+    elif hints["choices.0.index"] == "null":
+        w_choices_0["index"] = None
     v_choices_0_message = node.message
     if v_choices_0_message is not None:
         v_choices_0_message = _response_message_from_ir(v_choices_0_message, (path, "message"), ctx)
@@ -1265,13 +1458,20 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             )
     if v_choices_0_finish_reason is not None:
         w_choices_0["finish_reason"] = v_choices_0_finish_reason
+    elif hints is not None and hints.get("choices.0.finish_reason") == "null":
+        w_choices_0["finish_reason"] = None
     v_usage = node.usage
     if v_usage is not None:
         v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
     if v_usage is not None:
         out["usage"] = v_usage
+    elif hints is not None and hints.get("usage") == "null":
+        out["usage"] = None
     if not w_choices:
-        del out["choices"]
+        if hints is None or "choices" not in hints:
+            del out["choices"]
+        elif hints["choices"] == "null":  # kept as the same-provider input had it
+            out["choices"] = None
     if node.stop_sequence is not None:
         ctx.lose(
             (path, "stop_sequence"), "fireworks has no place for Response.stop_sequence; dropped"
@@ -1299,17 +1499,23 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_prompt_tokens = obj.get("prompt_tokens")
+    if v_prompt_tokens is None and "prompt_tokens" in obj:
+        hints = tw.hint(hints, "prompt_tokens", "null")
     if v_prompt_tokens is not None and type(v_prompt_tokens) is not int:
         raise WrongTypeError(
             (path, "prompt_tokens"), "expected integer, got " + tw._json_type(v_prompt_tokens)
         )
     v_completion_tokens = obj.get("completion_tokens")
+    if v_completion_tokens is None and "completion_tokens" in obj:
+        hints = tw.hint(hints, "completion_tokens", "null")
     if v_completion_tokens is not None and type(v_completion_tokens) is not int:
         raise WrongTypeError(
             (path, "completion_tokens"),
             "expected integer, got " + tw._json_type(v_completion_tokens),
         )
     v_total_tokens = obj.get("total_tokens")
+    if v_total_tokens is None and "total_tokens" in obj:
+        hints = tw.hint(hints, "total_tokens", "null")
     if v_total_tokens is not None and type(v_total_tokens) is not int:
         raise WrongTypeError(
             (path, "total_tokens"), "expected integer, got " + tw._json_type(v_total_tokens)
@@ -1333,12 +1539,18 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_prompt_tokens = node.input_tokens
     if v_prompt_tokens is not None:
         out["prompt_tokens"] = v_prompt_tokens
+    elif hints is not None and hints.get("prompt_tokens") == "null":
+        out["prompt_tokens"] = None
     v_completion_tokens = node.output_tokens
     if v_completion_tokens is not None:
         out["completion_tokens"] = v_completion_tokens
+    elif hints is not None and hints.get("completion_tokens") == "null":
+        out["completion_tokens"] = None
     v_total_tokens = node.total_tokens
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
+    elif hints is not None and hints.get("total_tokens") == "null":
+        out["total_tokens"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out

@@ -148,14 +148,20 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     o_generationConfig = obj.get("generationConfig")
     if o_generationConfig is None:
         o_generationConfig = {}
+        if "generationConfig" in obj:
+            hints = tw.hint(hints, "generationConfig", "null")
     elif type(o_generationConfig) is not dict:
         raise WrongTypeError(
             p_generationConfig, "expected an object, got " + tw._json_type(o_generationConfig)
         )
+    elif not o_generationConfig:
+        hints = tw.hint(hints, "generationConfig", "empty")
     v_contents = _conversation_to_ir(
         obj.get("contents"), obj.get("systemInstruction"), (path, "contents"), ctx
     )
     v_tools = obj.get("tools")
+    if v_tools is None and "tools" in obj:
+        hints = tw.hint(hints, "tools", "null")
     if v_tools is not None:
         v_tools_ir = tw.grouped_list_parse(
             v_tools,
@@ -168,9 +174,13 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_tools_ir = None
     v_toolConfig = obj.get("toolConfig")
+    if v_toolConfig is None and "toolConfig" in obj:
+        hints = tw.hint(hints, "toolConfig", "null")
     if v_toolConfig is not None:
         v_toolConfig = _tool_config_to_ir(v_toolConfig, (path, "toolConfig"), ctx)
     v_generationConfig_maxOutputTokens = o_generationConfig.get("maxOutputTokens")
+    if v_generationConfig_maxOutputTokens is None and "maxOutputTokens" in o_generationConfig:
+        hints = tw.hint(hints, "generationConfig.maxOutputTokens", "null")
     if (
         v_generationConfig_maxOutputTokens is not None
         and type(v_generationConfig_maxOutputTokens) is not int
@@ -180,6 +190,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "expected integer, got " + tw._json_type(v_generationConfig_maxOutputTokens),
         )
     v_generationConfig_temperature = o_generationConfig.get("temperature")
+    if v_generationConfig_temperature is None and "temperature" in o_generationConfig:
+        hints = tw.hint(hints, "generationConfig.temperature", "null")
     if v_generationConfig_temperature is not None and type(v_generationConfig_temperature) not in (
         int,
         float,
@@ -189,18 +201,24 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "expected number, got " + tw._json_type(v_generationConfig_temperature),
         )
     v_generationConfig_topP = o_generationConfig.get("topP")
+    if v_generationConfig_topP is None and "topP" in o_generationConfig:
+        hints = tw.hint(hints, "generationConfig.topP", "null")
     if v_generationConfig_topP is not None and type(v_generationConfig_topP) not in (int, float):
         raise WrongTypeError(
             (p_generationConfig, "topP"),
             "expected number, got " + tw._json_type(v_generationConfig_topP),
         )
     v_generationConfig_topK = o_generationConfig.get("topK")
+    if v_generationConfig_topK is None and "topK" in o_generationConfig:
+        hints = tw.hint(hints, "generationConfig.topK", "null")
     if v_generationConfig_topK is not None and type(v_generationConfig_topK) is not int:
         raise WrongTypeError(
             (p_generationConfig, "topK"),
             "expected integer, got " + tw._json_type(v_generationConfig_topK),
         )
     v_generationConfig_stopSequences = o_generationConfig.get("stopSequences")
+    if v_generationConfig_stopSequences is None and "stopSequences" in o_generationConfig:
+        hints = tw.hint(hints, "generationConfig.stopSequences", "null")
     if (
         v_generationConfig_stopSequences is not None
         and type(v_generationConfig_stopSequences) is not list
@@ -252,29 +270,46 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_tools is not None:
         out["tools"] = v_tools
+    elif hints is not None and hints.get("tools") == "null":
+        out["tools"] = None
     v_toolConfig = node.tool_choice
     if v_toolConfig is not None:
         v_toolConfig = _tool_config_from_ir(v_toolConfig, (path, "tool_choice"), ctx)
     if v_toolConfig is not None:
         out["toolConfig"] = v_toolConfig
+    elif hints is not None and hints.get("toolConfig") == "null":
+        out["toolConfig"] = None
     w_generationConfig = out["generationConfig"] = {}
     v_generationConfig_maxOutputTokens = node.max_tokens
     if v_generationConfig_maxOutputTokens is not None:
         w_generationConfig["maxOutputTokens"] = v_generationConfig_maxOutputTokens
+    elif hints is not None and hints.get("generationConfig.maxOutputTokens") == "null":
+        w_generationConfig["maxOutputTokens"] = None
     v_generationConfig_temperature = node.temperature
     if v_generationConfig_temperature is not None:
         w_generationConfig["temperature"] = v_generationConfig_temperature
+    elif hints is not None and hints.get("generationConfig.temperature") == "null":
+        w_generationConfig["temperature"] = None
     v_generationConfig_topP = node.top_p
     if v_generationConfig_topP is not None:
         w_generationConfig["topP"] = v_generationConfig_topP
+    elif hints is not None and hints.get("generationConfig.topP") == "null":
+        w_generationConfig["topP"] = None
     v_generationConfig_topK = node.top_k
     if v_generationConfig_topK is not None:
         w_generationConfig["topK"] = v_generationConfig_topK
+    elif hints is not None and hints.get("generationConfig.topK") == "null":
+        w_generationConfig["topK"] = None
     v_generationConfig_stopSequences = node.stop
     if v_generationConfig_stopSequences is not None:
         w_generationConfig["stopSequences"] = v_generationConfig_stopSequences
+    elif hints is not None and hints.get("generationConfig.stopSequences") == "null":
+        w_generationConfig["stopSequences"] = None
     if not w_generationConfig:
-        del out["generationConfig"]
+        if hints is None or "generationConfig" not in hints:
+            del out["generationConfig"]
+        elif hints["generationConfig"] == "null":  # kept as the same-provider input had it
+            out["generationConfig"] = None
     if node.model is not None:
         ctx.lose((path, "model"), "gemini has no place for Request.model; dropped")
     if node.parallel_tool_calls is not None:
@@ -335,6 +370,8 @@ def _content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_role = obj.get("role")
+    if v_role is None and "role" in obj:
+        hints = tw.hint(hints, "role", "null")
     if v_role is not None:
         v_role = _role_to_ir(v_role, (path, "role"), ctx)
     v_parts = obj.get("parts")
@@ -364,6 +401,8 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_role = _role_from_ir(v_role, (path, "role"), ctx)
     if v_role is not None:
         out["role"] = v_role
+    elif hints is not None and hints.get("role") == "null":
+        out["role"] = None
     v_parts = node.parts
     if v_parts is not None:
         v_parts = [
@@ -582,7 +621,10 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         w_inlineData["data"] = v_inlineData_data
     if not w_inlineData:
-        del out["inlineData"]
+        if hints is None or "inlineData" not in hints:
+            del out["inlineData"]
+        elif hints["inlineData"] == "null":  # kept as the same-provider input had it
+            out["inlineData"] = None
     if node.url is not None:
         ctx.lose((path, "url"), "gemini has no place for ImagePart.url; dropped")
     if node.detail is not None:
@@ -604,6 +646,8 @@ def _file_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     elif type(o_fileData) is not dict:
         raise WrongTypeError(p_fileData, "expected an object, got " + tw._json_type(o_fileData))
     v_fileData_mimeType = o_fileData.get("mimeType")
+    if v_fileData_mimeType is None and "mimeType" in o_fileData:
+        hints = tw.hint(hints, "fileData.mimeType", "null")
     if v_fileData_mimeType is not None and type(v_fileData_mimeType) is not str:
         raise WrongTypeError(
             (p_fileData, "mimeType"), "expected string, got " + tw._json_type(v_fileData_mimeType)
@@ -637,6 +681,8 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_fileData_mimeType = node.media_type
     if v_fileData_mimeType is not None:
         w_fileData["mimeType"] = v_fileData_mimeType
+    elif hints is not None and hints.get("fileData.mimeType") == "null":
+        w_fileData["mimeType"] = None
     v_fileData_fileUri = node.url
     if v_fileData_fileUri is None:
         ctx.lose(
@@ -646,7 +692,10 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         w_fileData["fileUri"] = v_fileData_fileUri
     if not w_fileData:
-        del out["fileData"]
+        if hints is None or "fileData" not in hints:
+            del out["fileData"]
+        elif hints["fileData"] == "null":  # kept as the same-provider input had it
+            out["fileData"] = None
     if node.data is not None:
         ctx.lose((path, "data"), "gemini has no place for ImagePart.data; dropped")
     if node.detail is not None:
@@ -670,6 +719,8 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             p_functionCall, "expected an object, got " + tw._json_type(o_functionCall)
         )
     v_functionCall_id = o_functionCall.get("id")
+    if v_functionCall_id is None and "id" in o_functionCall:
+        hints = tw.hint(hints, "functionCall.id", "null")
     if v_functionCall_id is not None:
         v_functionCall_id_id, v_functionCall_id_synthetic_id, v_functionCall_id_hint = (
             tw.optional_id_parse(v_functionCall_id, (p_functionCall, "id")),
@@ -687,6 +738,8 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_functionCall_name, (p_functionCall, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128
     )
     v_functionCall_args = o_functionCall.get("args")
+    if v_functionCall_args is None and "args" in o_functionCall:
+        hints = tw.hint(hints, "functionCall.args", "null")
     if v_functionCall_args is not None:
         v_functionCall_args_arguments, v_functionCall_args_raw_arguments = (
             tw.object_arguments(v_functionCall_args, (p_functionCall, "args")),
@@ -734,18 +787,27 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_functionCall_id is not None:
         w_functionCall["id"] = v_functionCall_id
+    elif hints is not None and hints.get("functionCall.id") == "null":
+        w_functionCall["id"] = None
     v_functionCall_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128, False
     )
     if v_functionCall_name is not None:
         w_functionCall["name"] = v_functionCall_name
+    elif hints is not None and hints.get("functionCall.name") == "null":
+        w_functionCall["name"] = None
     v_functionCall_args = tw.object_arguments_render(
         node.arguments, node.raw_arguments, (path, "arguments"), ctx
     )
     if v_functionCall_args is not None:
         w_functionCall["args"] = v_functionCall_args
+    elif hints is not None and hints.get("functionCall.args") == "null":
+        w_functionCall["args"] = None
     if not w_functionCall:
-        del out["functionCall"]
+        if hints is None or "functionCall" not in hints:
+            del out["functionCall"]
+        elif hints["functionCall"] == "null":  # kept as the same-provider input had it
+            out["functionCall"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("functionCall",))
     return out
@@ -765,6 +827,8 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             p_functionResponse, "expected an object, got " + tw._json_type(o_functionResponse)
         )
     v_functionResponse_id = o_functionResponse.get("id")
+    if v_functionResponse_id is None and "id" in o_functionResponse:
+        hints = tw.hint(hints, "functionResponse.id", "null")
     if v_functionResponse_id is not None:
         v_functionResponse_id_ir, v_functionResponse_id_hint = tw.optional_id_parse(
             v_functionResponse_id, (p_functionResponse, "id")
@@ -790,6 +854,8 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_functionResponse_response, "output", "error", (p_functionResponse, "response")
     )
     v_functionResponse_parts = o_functionResponse.get("parts")
+    if v_functionResponse_parts is None and "parts" in o_functionResponse:
+        hints = tw.hint(hints, "functionResponse.parts", "null")
     if v_functionResponse_parts is not None:
         v_functionResponse_parts = [
             _inline_image_to_ir(x, ((p_functionResponse, "parts"), i), ctx)
@@ -838,16 +904,22 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_functionResponse_id is not None:
         w_functionResponse["id"] = v_functionResponse_id
+    elif hints is not None and hints.get("functionResponse.id") == "null":
+        w_functionResponse["id"] = None
     v_functionResponse_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128, False
     )
     if v_functionResponse_name is not None:
         w_functionResponse["name"] = v_functionResponse_name
+    elif hints is not None and hints.get("functionResponse.name") == "null":
+        w_functionResponse["name"] = None
     v_functionResponse_response = tw.wrap_result(
         node.result, node.is_error, node.parts, "output", "error", (path, "result"), ctx
     )
     if v_functionResponse_response is not None:
         w_functionResponse["response"] = v_functionResponse_response
+    elif hints is not None and hints.get("functionResponse.response") == "null":
+        w_functionResponse["response"] = None
     v_functionResponse_parts = [x for x in (node.parts or ()) if type(x) in (ir.ImagePart,)]
     if v_functionResponse_parts is not None:
         v_functionResponse_parts = [
@@ -866,8 +938,13 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         and hints.get("functionResponse.parts") == "empty"
     ):
         w_functionResponse["parts"] = []
+    elif hints is not None and hints.get("functionResponse.parts") == "null":
+        w_functionResponse["parts"] = None
     if not w_functionResponse:
-        del out["functionResponse"]
+        if hints is None or "functionResponse" not in hints:
+            del out["functionResponse"]
+        elif hints["functionResponse"] == "null":  # kept as the same-provider input had it
+            out["functionResponse"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("functionResponse",))
     return out
@@ -883,6 +960,8 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "name"))
     v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128)
     v_description = obj.get("description")
+    if v_description is None and "description" in obj:
+        hints = tw.hint(hints, "description", "null")
     if v_description is not None and type(v_description) is not str:
         raise WrongTypeError(
             (path, "description"), "expected string, got " + tw._json_type(v_description)
@@ -892,6 +971,8 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_parametersJsonSchema = obj.get("parameters")
         if v_parametersJsonSchema is not None:
             hints = tw.hint(hints, "parametersJsonSchema", "alias")
+    if v_parametersJsonSchema is None and "parametersJsonSchema" in obj:
+        hints = tw.hint(hints, "parametersJsonSchema", "null")
     if v_parametersJsonSchema is not None and type(v_parametersJsonSchema) is not dict:
         raise WrongTypeError(
             (path, "parametersJsonSchema"),
@@ -922,9 +1003,13 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     v_description = node.description
     if v_description is not None:
         out["description"] = v_description
+    elif hints is not None and hints.get("description") == "null":
+        out["description"] = None
     v_parametersJsonSchema = node.parameters
     if v_parametersJsonSchema is not None:
         out[
@@ -934,6 +1019,14 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
                 else "parametersJsonSchema"
             )
         ] = v_parametersJsonSchema
+    elif hints is not None and hints.get("parametersJsonSchema") == "null":
+        out[
+            (
+                "parameters"
+                if hints is not None and hints.get("parametersJsonSchema") == "alias"
+                else "parametersJsonSchema"
+            )
+        ] = None
     if node.strict is not None:
         ctx.lose((path, "strict"), "gemini has no place for ToolDefinition.strict; dropped")
     if pd is not None and pd.fields:
@@ -989,6 +1082,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_functionCallingConfig is not None:
         out["functionCallingConfig"] = v_functionCallingConfig
+    elif hints is not None and hints.get("functionCallingConfig") == "null":
+        out["functionCallingConfig"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -1029,6 +1124,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             v_candidates_0_content, (p_candidates_0, "content"), ctx
         )
     v_candidates_0_finishReason = o_candidates_0.get("finishReason")
+    if v_candidates_0_finishReason is None and "finishReason" in o_candidates_0:
+        hints = tw.hint(hints, "candidates.0.finishReason", "null")
     if v_candidates_0_finishReason is not None:
         v_candidates_0_finishReason = _finish_reason_to_ir(
             v_candidates_0_finishReason, (p_candidates_0, "finishReason"), ctx
@@ -1045,14 +1142,20 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_candidates_0_index is not None:
         hints = tw.hint(hints, "candidates.0.index", "seen")
     v_usageMetadata = obj.get("usageMetadata")
+    if v_usageMetadata is None and "usageMetadata" in obj:
+        hints = tw.hint(hints, "usageMetadata", "null")
     if v_usageMetadata is not None:
         v_usageMetadata = _usage_to_ir(v_usageMetadata, (path, "usageMetadata"), ctx)
     v_modelVersion = obj.get("modelVersion")
+    if v_modelVersion is None and "modelVersion" in obj:
+        hints = tw.hint(hints, "modelVersion", "null")
     if v_modelVersion is not None and type(v_modelVersion) is not str:
         raise WrongTypeError(
             (path, "modelVersion"), "expected string, got " + tw._json_type(v_modelVersion)
         )
     v_responseId = obj.get("responseId")
+    if v_responseId is None and "responseId" in obj:
+        hints = tw.hint(hints, "responseId", "null")
     if v_responseId is not None and type(v_responseId) is not str:
         raise WrongTypeError(
             (path, "responseId"), "expected string, got " + tw._json_type(v_responseId)
@@ -1105,6 +1208,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             )
     if v_candidates_0_finishReason is not None:
         w_candidates_0["finishReason"] = v_candidates_0_finishReason
+    elif hints is not None and hints.get("candidates.0.finishReason") == "null":
+        w_candidates_0["finishReason"] = None
     if hints is not None and hints.get("candidates.0.index") == "seen":
         w_candidates_0["index"] = 0
     v_usageMetadata = node.usage
@@ -1112,14 +1217,23 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_usageMetadata = _usage_from_ir(v_usageMetadata, (path, "usage"), ctx)
     if v_usageMetadata is not None:
         out["usageMetadata"] = v_usageMetadata
+    elif hints is not None and hints.get("usageMetadata") == "null":
+        out["usageMetadata"] = None
     v_modelVersion = node.model
     if v_modelVersion is not None:
         out["modelVersion"] = v_modelVersion
+    elif hints is not None and hints.get("modelVersion") == "null":
+        out["modelVersion"] = None
     v_responseId = node.id
     if v_responseId is not None:
         out["responseId"] = v_responseId
+    elif hints is not None and hints.get("responseId") == "null":
+        out["responseId"] = None
     if not w_candidates:
-        del out["candidates"]
+        if hints is None or "candidates" not in hints:
+            del out["candidates"]
+        elif hints["candidates"] == "null":  # kept as the same-provider input had it
+            out["candidates"] = None
     if node.created is not None:
         ctx.lose((path, "created"), "gemini has no place for Response.created; dropped")
     if node.stop_sequence is not None:
@@ -1147,17 +1261,23 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_promptTokenCount = obj.get("promptTokenCount")
+    if v_promptTokenCount is None and "promptTokenCount" in obj:
+        hints = tw.hint(hints, "promptTokenCount", "null")
     if v_promptTokenCount is not None and type(v_promptTokenCount) is not int:
         raise WrongTypeError(
             (path, "promptTokenCount"), "expected integer, got " + tw._json_type(v_promptTokenCount)
         )
     v_candidatesTokenCount = obj.get("candidatesTokenCount")
+    if v_candidatesTokenCount is None and "candidatesTokenCount" in obj:
+        hints = tw.hint(hints, "candidatesTokenCount", "null")
     if v_candidatesTokenCount is not None and type(v_candidatesTokenCount) is not int:
         raise WrongTypeError(
             (path, "candidatesTokenCount"),
             "expected integer, got " + tw._json_type(v_candidatesTokenCount),
         )
     v_totalTokenCount = obj.get("totalTokenCount")
+    if v_totalTokenCount is None and "totalTokenCount" in obj:
+        hints = tw.hint(hints, "totalTokenCount", "null")
     if v_totalTokenCount is not None and type(v_totalTokenCount) is not int:
         raise WrongTypeError(
             (path, "totalTokenCount"), "expected integer, got " + tw._json_type(v_totalTokenCount)
@@ -1183,12 +1303,18 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_promptTokenCount = node.input_tokens
     if v_promptTokenCount is not None:
         out["promptTokenCount"] = v_promptTokenCount
+    elif hints is not None and hints.get("promptTokenCount") == "null":
+        out["promptTokenCount"] = None
     v_candidatesTokenCount = node.output_tokens
     if v_candidatesTokenCount is not None:
         out["candidatesTokenCount"] = v_candidatesTokenCount
+    elif hints is not None and hints.get("candidatesTokenCount") == "null":
+        out["candidatesTokenCount"] = None
     v_totalTokenCount = node.total_tokens
     if v_totalTokenCount is not None:
         out["totalTokenCount"] = v_totalTokenCount
+    elif hints is not None and hints.get("totalTokenCount") == "null":
+        out["totalTokenCount"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out

@@ -124,10 +124,14 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_model = obj.get("model")
+    if v_model is None and "model" in obj:
+        hints = tw.hint(hints, "model", "null")
     if v_model is not None and type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_input = _conversation_to_ir(obj.get("input"), obj.get("instructions"), (path, "input"), ctx)
     v_tools = obj.get("tools")
+    if v_tools is None and "tools" in obj:
+        hints = tw.hint(hints, "tools", "null")
     if v_tools is not None:
         v_tools = [
             _tool_to_ir(x, ((path, "tools"), i), ctx)
@@ -136,26 +140,36 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if not v_tools:
             hints = tw.hint(hints, "tools", "empty")
     v_tool_choice = obj.get("tool_choice")
+    if v_tool_choice is None and "tool_choice" in obj:
+        hints = tw.hint(hints, "tool_choice", "null")
     if v_tool_choice is not None:
         v_tool_choice = _tool_choice_to_ir(v_tool_choice, (path, "tool_choice"), ctx)
     v_parallel_tool_calls = obj.get("parallel_tool_calls")
+    if v_parallel_tool_calls is None and "parallel_tool_calls" in obj:
+        hints = tw.hint(hints, "parallel_tool_calls", "null")
     if v_parallel_tool_calls is not None and type(v_parallel_tool_calls) is not bool:
         raise WrongTypeError(
             (path, "parallel_tool_calls"),
             "expected boolean, got " + tw._json_type(v_parallel_tool_calls),
         )
     v_max_output_tokens = obj.get("max_output_tokens")
+    if v_max_output_tokens is None and "max_output_tokens" in obj:
+        hints = tw.hint(hints, "max_output_tokens", "null")
     if v_max_output_tokens is not None and type(v_max_output_tokens) is not int:
         raise WrongTypeError(
             (path, "max_output_tokens"),
             "expected integer, got " + tw._json_type(v_max_output_tokens),
         )
     v_temperature = obj.get("temperature")
+    if v_temperature is None and "temperature" in obj:
+        hints = tw.hint(hints, "temperature", "null")
     if v_temperature is not None and type(v_temperature) not in (int, float):
         raise WrongTypeError(
             (path, "temperature"), "expected number, got " + tw._json_type(v_temperature)
         )
     v_top_p = obj.get("top_p")
+    if v_top_p is None and "top_p" in obj:
+        hints = tw.hint(hints, "top_p", "null")
     if v_top_p is not None and type(v_top_p) not in (int, float):
         raise WrongTypeError((path, "top_p"), "expected number, got " + tw._json_type(v_top_p))
     node = ir.Request(
@@ -184,6 +198,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_model = node.model
     if v_model is not None:
         out["model"] = v_model
+    elif hints is not None and hints.get("model") == "null":
+        out["model"] = None
     v_input, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
     out["input"] = v_input
     if hoisted is not None:
@@ -199,23 +215,35 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tools"] = v_tools
     elif v_tools is not None and hints is not None and hints.get("tools") == "empty":
         out["tools"] = []
+    elif hints is not None and hints.get("tools") == "null":
+        out["tools"] = None
     v_tool_choice = node.tool_choice
     if v_tool_choice is not None:
         v_tool_choice = _tool_choice_from_ir(v_tool_choice, (path, "tool_choice"), ctx)
     if v_tool_choice is not None:
         out["tool_choice"] = v_tool_choice
+    elif hints is not None and hints.get("tool_choice") == "null":
+        out["tool_choice"] = None
     v_parallel_tool_calls = node.parallel_tool_calls
     if v_parallel_tool_calls is not None:
         out["parallel_tool_calls"] = v_parallel_tool_calls
+    elif hints is not None and hints.get("parallel_tool_calls") == "null":
+        out["parallel_tool_calls"] = None
     v_max_output_tokens = node.max_tokens
     if v_max_output_tokens is not None:
         out["max_output_tokens"] = v_max_output_tokens
+    elif hints is not None and hints.get("max_output_tokens") == "null":
+        out["max_output_tokens"] = None
     v_temperature = node.temperature
     if v_temperature is not None:
         out["temperature"] = v_temperature
+    elif hints is not None and hints.get("temperature") == "null":
+        out["temperature"] = None
     v_top_p = node.top_p
     if v_top_p is not None:
         out["top_p"] = v_top_p
+    elif hints is not None and hints.get("top_p") == "null":
+        out["top_p"] = None
     if node.top_k is not None:
         ctx.lose((path, "top_k"), "openai_responses has no place for Request.top_k; dropped")
     if node.stop:
@@ -402,6 +430,8 @@ def _message_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "openai_responses has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -461,6 +491,8 @@ def _input_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'input_text'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
     if v_text is None:
         raise tw.missing((path, "text"))
@@ -480,7 +512,10 @@ def _input_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "input_text"
+    if hints is None or "type" not in hints:
+        out["type"] = "input_text"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -504,6 +539,8 @@ def _output_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'output_text'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
     if v_text is None:
         raise tw.missing((path, "text"))
@@ -523,7 +560,10 @@ def _output_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "output_text"
+    if hints is None or "type" not in hints:
+        out["type"] = "output_text"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -547,7 +587,11 @@ def _input_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'input_image'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_image_url = obj.get("image_url")
+    if v_image_url is None and "image_url" in obj:
+        hints = tw.hint(hints, "image_url", "null")
     if v_image_url is not None:
         v_image_url_url, v_image_url_media_type, v_image_url_data = tw.data_url_parse(
             v_image_url, (path, "image_url")
@@ -555,6 +599,8 @@ def _input_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_image_url_url, v_image_url_media_type, v_image_url_data = None, None, None
     v_detail = obj.get("detail")
+    if v_detail is None:
+        hints = tw.hint(hints, "detail", "null" if "detail" in obj else "absent")
     if v_detail is not None and type(v_detail) is not str:
         raise WrongTypeError((path, "detail"), "expected string, got " + tw._json_type(v_detail))
     if v_detail == "auto":
@@ -579,14 +625,20 @@ def _input_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "input_image"
+    if hints is None or "type" not in hints:
+        out["type"] = "input_image"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_image_url = tw.data_url_render(node.url, node.media_type, node.data, (path, "url"))
     if v_image_url is not None:
         out["image_url"] = v_image_url
+    elif hints is not None and hints.get("image_url") == "null":
+        out["image_url"] = None
     v_detail = node.detail
-    if v_detail is None:
+    if v_detail is None and (hints is None or hints.get("detail") not in ("null", "absent")):
         v_detail = "auto"
-    out["detail"] = v_detail
+    if v_detail is not None or hints is None or hints.get("detail") != "absent":
+        out["detail"] = v_detail
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -602,6 +654,8 @@ def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function_call'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_call_id = obj.get("call_id")
     if v_call_id is None:
         raise tw.missing((path, "call_id"))
@@ -640,18 +694,27 @@ def _function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function_call"
+    if hints is None or "type" not in hints:
+        out["type"] = "function_call"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_call_id = tw.fit_render(node.id, "call id", (path, "id"), ctx, "\\s\\S", None, 64, False)
     if v_call_id is not None:
         out["call_id"] = v_call_id
+    elif hints is not None and hints.get("call_id") == "null":
+        out["call_id"] = None
     v_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     v_arguments = tw.render_arguments(node.arguments, node.raw_arguments)
     if v_arguments is not None:
         out["arguments"] = v_arguments
+    elif hints is not None and hints.get("arguments") == "null":
+        out["arguments"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -667,6 +730,8 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function_call_output'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_call_id = obj.get("call_id")
     if v_call_id is None:
         raise tw.missing((path, "call_id"))
@@ -704,12 +769,17 @@ def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> An
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function_call_output"
+    if hints is None or "type" not in hints:
+        out["type"] = "function_call_output"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_call_id = tw.fit_render(
         node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "\\s\\S", None, 64, False
     )
     if v_call_id is not None:
         out["call_id"] = v_call_id
+    elif hints is not None and hints.get("call_id") == "null":
+        out["call_id"] = None
     v_output = tw.output_parts_render(
         node.result,
         node.is_error,
@@ -722,6 +792,8 @@ def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> An
     )
     if v_output is not None:
         out["output"] = v_output
+    elif hints is not None and hints.get("output") == "null":
+        out["output"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -758,21 +830,29 @@ def _function_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_name = obj.get("name")
     if v_name is None:
         raise tw.missing((path, "name"))
     v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
     v_description = obj.get("description")
+    if v_description is None and "description" in obj:
+        hints = tw.hint(hints, "description", "null")
     if v_description is not None and type(v_description) is not str:
         raise WrongTypeError(
             (path, "description"), "expected string, got " + tw._json_type(v_description)
         )
     v_parameters = obj.get("parameters")
+    if v_parameters is None:
+        hints = tw.hint(hints, "parameters", "null" if "parameters" in obj else "absent")
     if v_parameters is not None and type(v_parameters) is not dict:
         raise WrongTypeError(
             (path, "parameters"), "expected object, got " + tw._json_type(v_parameters)
         )
     v_strict = obj.get("strict")
+    if v_strict is None:
+        hints = tw.hint(hints, "strict", "null" if "strict" in obj else "absent")
     if v_strict is not None and type(v_strict) is not bool:
         raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v_strict))
     if v_strict == False:
@@ -796,21 +876,30 @@ def _function_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function"
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     v_description = node.description
     if v_description is not None:
         out["description"] = v_description
+    elif hints is not None and hints.get("description") == "null":
+        out["description"] = None
     v_parameters = node.parameters
-    out["parameters"] = v_parameters
+    if v_parameters is not None or hints is None or hints.get("parameters") != "absent":
+        out["parameters"] = v_parameters
     v_strict = node.strict
-    if v_strict is None:
+    if v_strict is None and (hints is None or hints.get("strict") not in ("null", "absent")):
         v_strict = False
-    out["strict"] = v_strict
+    if v_strict is not None or hints is None or hints.get("strict") != "absent":
+        out["strict"] = v_strict
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -847,6 +936,8 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_name = obj.get("name")
     if v_name is None:
         raise tw.missing((path, "name"))
@@ -869,12 +960,17 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function"
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
@@ -901,6 +997,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_id = obj.get("id")
+    if v_id is None and "id" in obj:
+        hints = tw.hint(hints, "id", "null")
     if v_id is not None and type(v_id) is not str:
         raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
     v_object = obj.get("object")
@@ -908,24 +1006,40 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "object"), "expected " + "'response'" + ", got " + repr(v_object)
         )
+    if v_object is None:
+        hints = tw.hint(hints, "object", "null" if "object" in obj else "absent")
     v_created_at = obj.get("created_at")
+    if v_created_at is None and "created_at" in obj:
+        hints = tw.hint(hints, "created_at", "null")
     if v_created_at is not None and type(v_created_at) not in (int, float):
         raise WrongTypeError(
             (path, "created_at"), "expected number, got " + tw._json_type(v_created_at)
         )
     v_status = obj.get("status")
+    if v_status is None and "status" in obj:
+        hints = tw.hint(hints, "status", "null")
     if v_status is not None:
         v_status = _status_to_ir(v_status, (path, "status"), ctx)
         if _STATUS_RENDER.get(v_status) != obj.get("status"):
             hints = tw.hint(hints, "status", obj.get("status"))
     v_model = obj.get("model")
+    if v_model is None and "model" in obj:
+        hints = tw.hint(hints, "model", "null")
     if v_model is not None and type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_output = _output_to_ir(obj.get("output"), None, (path, "output"), ctx)
     v_output = tw.single_message(v_output, (path, "output"), ctx)
     v_usage = obj.get("usage")
+    if v_usage is None and "usage" in obj:
+        hints = tw.hint(hints, "usage", "null")
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    if "parallel_tool_calls" not in obj:
+        hints = tw.hint(hints, "parallel_tool_calls", "absent")
+    if "tool_choice" not in obj:
+        hints = tw.hint(hints, "tool_choice", "absent")
+    if "tools" not in obj:
+        hints = tw.hint(hints, "tools", "absent")
     node = ir.Response(
         id=v_id,
         model=v_model,
@@ -953,13 +1067,20 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "id"), "id is required by openai_responses; sent ''")
     if v_id is not None:
         out["id"] = v_id
-    out["object"] = "response"
+    elif hints is not None and hints.get("id") == "null":
+        out["id"] = None
+    if hints is None or "object" not in hints:
+        out["object"] = "response"
+    elif hints["object"] == "null":
+        out["object"] = None
     v_created_at = node.created
     if v_created_at is None:
         v_created_at = 0
         ctx.lose((path, "created"), "created_at is required by openai_responses; sent 0")
     if v_created_at is not None:
         out["created_at"] = v_created_at
+    elif hints is not None and hints.get("created_at") == "null":
+        out["created_at"] = None
     v_status = node.finish_reason
     if v_status is not None:
         h = hints.get("status") if hints is not None else None
@@ -969,12 +1090,16 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             v_status = _status_from_ir(v_status, (path, "finish_reason"), ctx)
     if v_status is not None:
         out["status"] = v_status
+    elif hints is not None and hints.get("status") == "null":
+        out["status"] = None
     v_model = node.model
     if v_model is None:
         v_model = ""
         ctx.lose((path, "model"), "model is required by openai_responses; sent ''")
     if v_model is not None:
         out["model"] = v_model
+    elif hints is not None and hints.get("model") == "null":
+        out["model"] = None
     v_output, hoisted = _output_from_ir([node.message], (path, "message"), ctx)
     out["output"] = v_output
     v_usage = node.usage
@@ -982,9 +1107,14 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
     if v_usage is not None:
         out["usage"] = v_usage
-    out["parallel_tool_calls"] = True  # required by the wire; restored fields override it
-    out["tool_choice"] = "auto"  # required by the wire; restored fields override it
-    out["tools"] = []  # required by the wire; restored fields override it
+    elif hints is not None and hints.get("usage") == "null":
+        out["usage"] = None
+    if hints is None or hints.get("parallel_tool_calls") != "absent":
+        out["parallel_tool_calls"] = True  # required by the wire; restored fields override it
+    if hints is None or hints.get("tool_choice") != "absent":
+        out["tool_choice"] = "auto"  # required by the wire; restored fields override it
+    if hints is None or hints.get("tools") != "absent":
+        out["tools"] = []  # required by the wire; restored fields override it
     if node.stop_sequence is not None:
         ctx.lose(
             (path, "stop_sequence"),
@@ -1069,11 +1199,19 @@ def _output_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'message'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    if "id" not in obj:
+        hints = tw.hint(hints, "id", "absent")
+    if "status" not in obj:
+        hints = tw.hint(hints, "status", "absent")
     v_role = obj.get("role")
     if v_role is not None and v_role != "assistant":
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -1100,10 +1238,18 @@ def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "message"
-    out["id"] = "msg_0"  # required by the wire; restored fields override it
-    out["status"] = "completed"  # required by the wire; restored fields override it
-    out["role"] = "assistant"
+    if hints is None or "type" not in hints:
+        out["type"] = "message"
+    elif hints["type"] == "null":
+        out["type"] = None
+    if hints is None or hints.get("id") != "absent":
+        out["id"] = "msg_0"  # required by the wire; restored fields override it
+    if hints is None or hints.get("status") != "absent":
+        out["status"] = "completed"  # required by the wire; restored fields override it
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -1115,6 +1261,8 @@ def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "openai_responses has no place for Message.name; dropped")
     if pd is not None and pd.fields:
@@ -1153,11 +1301,15 @@ def _output_text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'output_text'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
     if v_text is None:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if "annotations" not in obj:
+        hints = tw.hint(hints, "annotations", "absent")
     node = ir.TextPart(text=v_text)
     extra = (
         None
@@ -1176,7 +1328,10 @@ def _output_text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "output_text"
+    if hints is None or "type" not in hints:
+        out["type"] = "output_text"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -1185,7 +1340,8 @@ def _output_text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         out["text"] = v_text
-    out["annotations"] = []  # required by the wire; restored fields override it
+    if hints is None or hints.get("annotations") != "absent":
+        out["annotations"] = []  # required by the wire; restored fields override it
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -1209,16 +1365,26 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_input_tokens = obj.get("input_tokens")
+    if v_input_tokens is None and "input_tokens" in obj:
+        hints = tw.hint(hints, "input_tokens", "null")
     if v_input_tokens is not None and type(v_input_tokens) is not int:
         raise WrongTypeError(
             (path, "input_tokens"), "expected integer, got " + tw._json_type(v_input_tokens)
         )
+    if "input_tokens_details" not in obj:
+        hints = tw.hint(hints, "input_tokens_details", "absent")
     v_output_tokens = obj.get("output_tokens")
+    if v_output_tokens is None and "output_tokens" in obj:
+        hints = tw.hint(hints, "output_tokens", "null")
     if v_output_tokens is not None and type(v_output_tokens) is not int:
         raise WrongTypeError(
             (path, "output_tokens"), "expected integer, got " + tw._json_type(v_output_tokens)
         )
+    if "output_tokens_details" not in obj:
+        hints = tw.hint(hints, "output_tokens_details", "absent")
     v_total_tokens = obj.get("total_tokens")
+    if v_total_tokens is None and "total_tokens" in obj:
+        hints = tw.hint(hints, "total_tokens", "null")
     if v_total_tokens is not None and type(v_total_tokens) is not int:
         raise WrongTypeError(
             (path, "total_tokens"), "expected integer, got " + tw._json_type(v_total_tokens)
@@ -1242,19 +1408,27 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_input_tokens = node.input_tokens
     if v_input_tokens is not None:
         out["input_tokens"] = v_input_tokens
-    out["input_tokens_details"] = {
-        "cached_tokens": 0,
-        "cache_write_tokens": 0,
-    }  # required by the wire; restored fields override it
+    elif hints is not None and hints.get("input_tokens") == "null":
+        out["input_tokens"] = None
+    if hints is None or hints.get("input_tokens_details") != "absent":
+        out["input_tokens_details"] = {
+            "cached_tokens": 0,
+            "cache_write_tokens": 0,
+        }  # required by the wire; restored fields override it
     v_output_tokens = node.output_tokens
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
-    out["output_tokens_details"] = {
-        "reasoning_tokens": 0
-    }  # required by the wire; restored fields override it
+    elif hints is not None and hints.get("output_tokens") == "null":
+        out["output_tokens"] = None
+    if hints is None or hints.get("output_tokens_details") != "absent":
+        out["output_tokens_details"] = {
+            "reasoning_tokens": 0
+        }  # required by the wire; restored fields override it
     v_total_tokens = node.total_tokens
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
+    elif hints is not None and hints.get("total_tokens") == "null":
+        out["total_tokens"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out

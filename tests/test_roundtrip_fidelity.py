@@ -1,0 +1,93 @@
+"""Same-provider round trips give the input back byte for byte (issue 9 §4).
+
+Explicit nulls and empty containers the input had are kept, nothing the input did not have is
+added (consts, fills, fields sent even when null); other targets still get what their wire needs.
+Shapes follow the providers' SDK types (cited per test) and were seen in recorded real payloads.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+
+import toolwire
+
+
+def same(payload: dict, provider: str, kind: str = "request") -> dict:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a same-provider round trip loses nothing
+        return toolwire.convert(payload, source=provider, target=provider, kind=kind)
+
+
+def assert_identical(payload: dict, provider: str, kind: str = "request") -> None:
+    out = same(payload, provider, kind)
+    assert out == payload
+    assert json.dumps(out) == json.dumps(payload)  # key order too
+
+
+USER = {"role": "user", "content": "Weather in Tokyo?"}
+
+
+def test_bedrock_empty_inference_config_is_kept():
+    # botocore ConverseRequest.inferenceConfig: InferenceConfiguration, all members optional
+    payload = {"messages": [{"role": "user", "content": [{"text": "hi"}]}], "inferenceConfig": {}}
+    assert same(payload, "bedrock_converse") == payload
+    # and an absent one is not added
+    del payload["inferenceConfig"]
+    assert "inferenceConfig" not in same(payload, "bedrock_converse")
+
+
+def test_openai_responses_tool_description_null_and_no_strict_are_kept():
+    # openai.types.responses.FunctionToolParam: description Optional[str], strict Optional[bool]
+    tool = {"type": "function", "name": "get_weather", "description": None,
+            "parameters": {"type": "object", "properties": {}}}
+    payload = {"model": "gpt-4.1", "input": [{"role": "user", "content": "hi"}], "tools": [tool]}
+    out = same(payload, "openai_responses")
+    assert out["tools"] == [tool]  # description stays null, no strict: false added
+    for strict in (False, True, None):
+        payload["tools"] = [{**tool, "strict": strict}]
+        assert same(payload, "openai_responses")["tools"] == payload["tools"]
+
+
+def test_mistral_tool_call_without_type_gets_none_added_but_other_sources_do():
+    # mistralai.models.ToolCall: type Optional[ToolTypes] (default "function")
+    call = {"id": "D681PevKs", "function": {"name": "get_weather", "arguments": "{\"city\": \"Tokyo\"}"}}
+    payload = {"model": "mistral-large-latest", "messages": [
+        {"role": "user", "content": "Weather in Tokyo?"},
+        {"role": "assistant", "content": "", "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "D681PevKs", "name": "get_weather", "content": "sunny"},
+    ], "stop": None}
+    out = same(payload, "mistral")
+    assert out["messages"][1]["tool_calls"] == [call]
+    assert "stop" in out and out["stop"] is None  # explicit null kept
+    openai = {"model": "m", "messages": [
+        USER,
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "D681PevKs", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "D681PevKs", "content": "sunny"},
+    ]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        converted = toolwire.convert(openai, source="openai_chat", target="mistral")
+    assert converted["messages"][1]["tool_calls"][0]["type"] == "function"
+
+
+def test_openai_chat_response_tool_calls_null_is_kept():
+    # openai.types.chat.ChatCompletionMessage: tool_calls Optional[List[...]] = None
+    payload = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+               "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                            "message": {"role": "assistant", "content": "Hi", "refusal": None, "tool_calls": None}}],
+               "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+    assert same(payload, "openai_chat", "response") == payload
+
+
+def test_anthropic_response_without_stop_sequence_gets_none_added():
+    # anthropic.types.Message.stop_sequence: Optional[str]; recorded bodies sometimes leave it out
+    payload = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+               "content": [{"type": "text", "text": "Hi"}], "stop_reason": "end_turn",
+               "usage": {"input_tokens": 1, "output_tokens": 1}}
+    assert "stop_sequence" not in same(payload, "anthropic", "response")
+    payload["stop_sequence"] = None
+    assert same(payload, "anthropic", "response") == payload
