@@ -650,7 +650,10 @@ class ProviderCompiler:
         L.append("    raise tw.missing(path)")
         L.append("for i, item in enumerate(tw.expect_list(items, path)):")
         L.append(f"    messages.append(_{element.name}_to_ir(item, (path, i), ctx))")
-        L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()})")
+        if c.merge:  # separate wire turns of one role stay separate for this provider
+            L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()}, PROVIDER, {py(dict(c.role_map))})")
+        else:
+            L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()})")
         self.module.functions.append(Function(f"_{c.name}_to_ir", f"{c.doc or c.name} (wire → IR messages).", L, "items: Any, hoisted: Any, path: Any, ctx: Context"))
         self._conversation_render(c, element)
 
@@ -707,7 +710,7 @@ class ProviderCompiler:
         if c.role_map or c.merge:
             role_map = py(dict(c.role_map))
             if c.merge:
-                L.append(f"messages = layout.merge_turns(messages, {role_map})")
+                L.append(f"messages = layout.merge_turns(messages, {role_map}, PROVIDER)")
             else:
                 L.append(f"messages = layout.map_roles(messages, {role_map})")
         if c.drop_empty_text:

@@ -91,3 +91,30 @@ def test_anthropic_response_without_stop_sequence_gets_none_added():
     assert "stop_sequence" not in same(payload, "anthropic", "response")
     payload["stop_sequence"] = None
     assert same(payload, "anthropic", "response") == payload
+
+
+GEMINI_SPLIT = {"contents": [
+    {"role": "user", "parts": [{"text": "What is in the file?"}]},
+    {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "read_file", "args": {"path": "a.png"}}}]},
+    # google.genai.types.Content: two consecutive user turns, results then the file the tool referred to
+    {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "read_file", "response": {"output": "see next"}}}]},
+    {"role": "user", "parts": [{"text": "This is file a.png:"}, {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}]},
+]}
+
+
+def test_gemini_consecutive_user_turns_stay_separate_for_gemini_and_merge_for_anthropic():
+    assert same(GEMINI_SPLIT, "gemini") == GEMINI_SPLIT
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        anthropic = toolwire.convert(GEMINI_SPLIT, source="gemini", target="anthropic", model="m")
+    assert [m["role"] for m in anthropic["messages"]] == ["user", "assistant", "user"]  # alternation required
+    assert [b["type"] for b in anthropic["messages"][2]["content"]] == ["tool_result", "text", "image"]
+
+
+def test_anthropic_consecutive_user_turns_stay_separate_for_anthropic():
+    # anthropic.types.MessageParam: consecutive same-role turns are accepted (the API joins them)
+    payload = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [
+        {"role": "user", "content": [{"type": "text", "text": "first"}]},
+        {"role": "user", "content": [{"type": "text", "text": "second"}]},
+    ]}
+    assert same(payload, "anthropic") == payload

@@ -15,7 +15,9 @@ from .context import Context
 from .errors import ResultCountError, UnansweredToolCallError, UnknownToolCallError
 
 
-def normalize(messages: list[Message], ctx: Context, group_roles: frozenset[str]) -> list[Message]:
+def normalize(
+    messages: list[Message], ctx: Context, group_roles: frozenset[str], provider: str | None = None, role_map: dict | None = None,
+) -> list[Message]:
     """Parse-side pass run on every IR conversation.
 
     1. split: tool results inside a non-tool message (Anthropic / Gemini user turns) move to a
@@ -24,21 +26,50 @@ def normalize(messages: list[Message], ctx: Context, group_roles: frozenset[str]
        messages, Responses items);
     3. link: synth_id for calls without an id, results paired with their calls (by id, else by
        position), result names filled in from the call.
+
+    For a conversation that merges turns on render (``provider`` and its ``role_map`` given), a wire
+    turn of the same wire role as the turn before it is kept apart: its first IR message gets the
+    hint ``$turn: new`` (PROVIDER's family), which ``merge_turns`` honours for that family only.
     """
     out: list[Message] = []
+    prev_role = None
     for msg in messages:
         role = msg.role
+        new_turn = False
+        if provider is not None:
+            wire_role = role_map.get(role, role)
+            new_turn = wire_role == prev_role
+            prev_role = wire_role
         if role != "tool" and msg.parts:
             results = [p for p in msg.parts if type(p) is ToolResult]
             if results:
                 rest = [p for p in msg.parts if type(p) is not ToolResult]
-                _append(out, Message(role="tool", parts=results), group_roles)
+                tool = Message(role="tool", parts=results)
+                if new_turn and not (out and out[-1].role == "tool"):  # results of one turn stay one message
+                    tool.provider_data = ProviderData(provider=provider, hints={"$turn": "new"})
+                _append(out, tool, group_roles)
                 if not rest:
                     continue
+                new_turn = False
                 msg = Message(role=role, parts=rest, name=msg.name, provider_data=msg.provider_data)
+        if new_turn and not (role in group_roles and out and out[-1].role == role):
+            _mark_new_turn(msg, provider)
         _append(out, msg, group_roles)
     link(out, ctx)
     return out
+
+
+def _mark_new_turn(msg: Message, provider: str) -> None:
+    pd = msg.provider_data
+    if pd is None:
+        msg.provider_data = ProviderData(provider=provider, hints={"$turn": "new"})
+    elif pd.provider == provider:
+        pd.hints = {**(pd.hints or {}), "$turn": "new"}
+
+
+def _new_turn(msg: Message, provider: str | None) -> bool:
+    pd = msg.provider_data
+    return pd is not None and pd.provider == provider and pd.hints is not None and pd.hints.get("$turn") == "new"
 
 
 def _append(out: list[Message], msg: Message, group_roles: frozenset[str]) -> None:
@@ -197,15 +228,17 @@ def hoist_system(messages: list[Message], ctx: Context) -> tuple[list[Message], 
     return system, rest
 
 
-def merge_turns(messages: Iterable[Message], role_map: dict[str, str]) -> list[Message]:
+def merge_turns(messages: Iterable[Message], role_map: dict[str, str], provider: str | None = None) -> list[Message]:
     """role_map + merge: map IR roles to wire roles, then merge consecutive same-role messages.
 
     Tool results stay first in a merged user turn (Anthropic rejects text before tool_result).
+    A message that was a separate wire turn of ``provider``'s family (hint ``$turn: new``, see
+    ``normalize``) stays separate when rendering for that family.
     """
     out: list[Message] = []
     for msg in messages:
         role = role_map.get(msg.role, msg.role)
-        if out and out[-1].role == role:
+        if out and out[-1].role == role and not (provider is not None and msg.provider_data is not None and _new_turn(msg, provider)):
             last = out[-1]
             parts = last.parts + msg.parts
             if msg.role == "tool" and any(type(p) is not ToolResult for p in last.parts):

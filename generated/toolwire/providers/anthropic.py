@@ -259,7 +259,7 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         messages.append(_message_to_ir(item, (path, i), ctx))
-    return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
+    return layout.normalize(messages, ctx, _GROUP_CONVERSATION, PROVIDER, {"tool": "user"})
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
@@ -283,7 +283,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             ctx,
             _text_block_from_ir,
         )
-    messages = layout.merge_turns(messages, {"tool": "user"})
+    messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER)
     messages = layout.drop_empty_text(messages)
     messages = layout.trim_prefill(messages, path, ctx)
     out = []

@@ -353,7 +353,7 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         messages.append(_message_to_ir(item, (path, i), ctx))
-    return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
+    return layout.normalize(messages, ctx, _GROUP_CONVERSATION, PROVIDER, {"tool": "user"})
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
@@ -365,7 +365,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
         first = system[0]
         parts = [p for m in system for p in m.parts]
         hoisted = tw.nonblank_blocks_render(parts, (path, 0), ctx, _system_block_from_ir)
-    messages = layout.merge_turns(messages, {"tool": "user"})
+    messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER)
     messages = layout.trim_prefill(messages, path, ctx)
     out = []
     for i, msg in enumerate(messages):

@@ -340,7 +340,7 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         messages.append(_content_to_ir(item, (path, i), ctx))
-    return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
+    return layout.normalize(messages, ctx, _GROUP_CONVERSATION, PROVIDER, {"tool": "user"})
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
@@ -358,7 +358,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
         )
         hoisted = _system_instruction_from_ir(merged, (path, 0), ctx)
     messages = layout.reorder_results(messages)
-    messages = layout.merge_turns(messages, {"tool": "user"})
+    messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER)
     out = []
     for i, msg in enumerate(messages):
         rendered = _content_from_ir(msg, (path, i), ctx)
