@@ -118,3 +118,27 @@ def test_anthropic_consecutive_user_turns_stay_separate_for_anthropic():
         {"role": "user", "content": [{"type": "text", "text": "second"}]},
     ]}
     assert same(payload, "anthropic") == payload
+
+
+@pytest.mark.parametrize("config", [
+    {"mode": "VALIDATED"},                              # google.genai.types.FunctionCallingConfigMode
+    {"mode": "MODE_UNSPECIFIED"},
+    {"mode": "ANY", "allowedFunctionNames": []},        # an empty list is kept
+    {"allowedFunctionNames": ["a", "b"]},               # a left-out mode is not added
+    {"mode": "AUTO"},
+])
+def test_gemini_function_calling_config_round_trips_as_given(config):
+    payload = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+               "tools": [{"functionDeclarations": [{"name": "a"}, {"name": "b"}]}],
+               "toolConfig": {"functionCallingConfig": config}}
+    assert same(payload, "gemini") == payload
+
+
+def test_gemini_validated_mode_is_auto_for_other_targets():
+    payload = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+               "tools": [{"functionDeclarations": [{"name": "a"}]}],
+               "toolConfig": {"functionCallingConfig": {"mode": "VALIDATED"}}}
+    assert toolwire.to_ir(payload, provider="gemini").tool_choice.mode == "auto"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert toolwire.convert(payload, source="gemini", target="openai_chat", model="m")["tool_choice"] == "auto"

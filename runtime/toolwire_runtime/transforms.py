@@ -714,26 +714,36 @@ def grouped_list_render(tools: Any, path: Any, ctx: Context, from_ir: Any, key: 
 
 
 def named_choice_parse(value: Any, path: Any, ctx: Context, to_ir: Any, names_key: str) -> tuple:
+    """Returns (mode, name, allowed_names, hint); the hint is the wire mode ("" when left out)."""
     value = expect_object(value, path)
-    mode = value.get("mode")
-    mode = to_ir(mode, (path, "mode"), ctx) if mode is not None else "auto"
+    wire_mode = value.get("mode")
+    mode = to_ir(wire_mode, (path, "mode"), ctx) if wire_mode is not None else "auto"
+    hint = wire_mode if wire_mode is not None else ""
     names = value.get(names_key)
     if names is None:
-        return mode, None, None
+        return mode, None, None, hint
     names = expect_list(names, (path, names_key))
     for i, name in enumerate(names):
         if type(name) is not str:
             raise WrongTypeError(((path, names_key), i), f"expected a function name, got {_json_type(name)}")
     if mode == "required" and len(names) == 1:
-        return "tool", names[0], None
-    return mode, None, names
+        return "tool", names[0], None, hint
+    return mode, None, names, hint
 
 
-def named_choice_render(mode: Any, name: Any, allowed: Any, path: Any, ctx: Context, from_ir: Any, names_key: str) -> dict:
+def named_choice_render(
+    mode: Any, name: Any, allowed: Any, path: Any, ctx: Context, from_ir: Any, names_key: str, hint: Any = None, to_ir: Any = None,
+) -> dict:
     if mode == "tool":
         return {"mode": from_ir("required", path, ctx), names_key: [name]}
-    out = {"mode": from_ir(mode, path, ctx)}
-    if allowed:
+    wire_mode = from_ir(mode, path, ctx)
+    if hint == "" and mode == "auto":  # the same-provider input left the mode out
+        out = {}
+    elif type(hint) is str and hint and hint != wire_mode and to_ir is not None and to_ir(hint, path, ctx) == mode:
+        out = {"mode": hint}  # the same-provider input's own spelling of this IR mode
+    else:
+        out = {"mode": wire_mode}
+    if allowed is not None:
         out[names_key] = list(allowed)
     return out
 

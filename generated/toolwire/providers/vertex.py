@@ -1033,6 +1033,7 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_functionCallingConfig_mode,
         v_functionCallingConfig_name,
         v_functionCallingConfig_allowed_names,
+        v_functionCallingConfig_hint,
     ) = tw.named_choice_parse(
         v_functionCallingConfig,
         (path, "functionCallingConfig"),
@@ -1040,6 +1041,8 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         _fc_mode_to_ir,
         "allowedFunctionNames",
     )
+    if v_functionCallingConfig_hint is not None:
+        hints = tw.hint(hints, "functionCallingConfig", v_functionCallingConfig_hint)
     node = ir.ToolChoice(
         mode=v_functionCallingConfig_mode,
         name=v_functionCallingConfig_name,
@@ -1066,6 +1069,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx,
         _fc_mode_from_ir,
         "allowedFunctionNames",
+        (hints.get("functionCallingConfig") if hints is not None else None),
+        _fc_mode_to_ir,
     )
     if v_functionCallingConfig is not None:
         out["functionCallingConfig"] = v_functionCallingConfig
