@@ -649,7 +649,23 @@ class ProviderCompiler:
         L.append("if items is None:")
         L.append("    raise tw.missing(path)")
         L.append("for i, item in enumerate(tw.expect_list(items, path)):")
-        L.append(f"    messages.append(_{element.name}_to_ir(item, (path, i), ctx))")
+        whole = [v["tag"] for v in element.variants if not v.get("part_of")] if element.kind == "union" and not element.tag_by_key else []
+        split = bool(c.group) and whole and len(whole) < len(element.variants)
+        if not c.hoist and not split:
+            L.append(f"    messages.append(_{element.name}_to_ir(item, (path, i), ctx))")
+        else:
+            L.append(f"    msg = _{element.name}_to_ir(item, (path, i), ctx)")
+            if c.hoist:  # a system message the list itself held stays in the list for this provider
+                L.append("    if msg.role == 'system':")
+                L.append("        tw.set_hint(msg, PROVIDER, '$inline', True)")
+            if split:  # consecutive whole message items of a grouped role stay separate items for this provider
+                self.const(f"_WHOLE_{var(c.name).upper()} = frozenset({py(sorted(whole))})")
+                default = py(element.tag_default) if element.tag_default else "None"
+                L.append(f"    whole = type(item) is dict and item.get({py(element.tag)}, {default}) in _WHOLE_{var(c.name).upper()}")
+                L.append(f"    if whole and i and prev_whole and msg.role in _GROUP_{var(c.name).upper()} and messages[-1].role == msg.role:")
+                L.append("        tw.set_hint(msg, PROVIDER, '$turn', 'new')")
+                L.append("    prev_whole = whole")
+            L.append("    messages.append(msg)")
         if c.merge:  # separate wire turns of one role stay separate for this provider
             L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()}, PROVIDER, {py(dict(c.role_map))})")
         else:
@@ -684,7 +700,7 @@ class ProviderCompiler:
     def _conversation_render(self, c: Codec, element: Codec) -> None:
         L = ["layout.check_answers(messages, path, ctx)"] if c.require_answers else []
         if c.hoist:
-            L.append("system, messages = layout.hoist_system(messages, ctx)")
+            L.append("system, messages = layout.hoist_system(messages, ctx, PROVIDER)")
             L.append("hoisted = None")
             L.append("if system:")
             h = c.hoist

@@ -142,3 +142,26 @@ def test_gemini_validated_mode_is_auto_for_other_targets():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert toolwire.convert(payload, source="gemini", target="openai_chat", model="m")["tool_choice"] == "auto"
+
+
+def test_openai_responses_input_items_stay_where_and_as_they_were():
+    # openai.types.responses.EasyInputMessageParam: role user | assistant | system | developer,
+    # content str; items are separate (ResponseCreateParams.input)
+    payload = {"model": "gpt-5", "input": [
+        {"role": "system", "content": "You are a helpful assistant."},
+        {"role": "user", "content": "How do I cross the street?"},
+        {"role": "assistant", "content": "<think>\ninspect</think>"},
+        {"role": "assistant", "content": "Look both ways."},
+        {"role": "assistant", "content": ""},
+        {"role": "developer", "content": "Tools changed."},
+        {"role": "user", "content": "Thanks"},
+    ]}
+    assert same(payload, "openai_responses") == payload
+    with_instructions = {**payload, "instructions": "Be brief."}
+    assert same(with_instructions, "openai_responses") == with_instructions
+
+
+def test_openai_chat_system_message_still_goes_to_responses_instructions():
+    chat = {"model": "gpt-5", "messages": [{"role": "system", "content": "Be brief."}, USER]}
+    out = toolwire.convert(chat, source="openai_chat", target="openai_responses")
+    assert out["instructions"] == "Be brief." and [i["role"] for i in out["input"]] == ["user"]

@@ -210,16 +210,21 @@ def _unanswered(calls: dict[str, tuple[ToolCall, object]], answered: set[str], c
 # --- render side --------------------------------------------------------------------------------
 
 
-def hoist_system(messages: list[Message], ctx: Context) -> tuple[list[Message], list[Message]]:
+def hoist_system(messages: list[Message], ctx: Context, provider: str | None = None) -> tuple[list[Message], list[Message]]:
     """hoist: system messages go to the provider's separate system field.
 
     Leading system messages move silently; a system message later in the conversation is moved
-    too and reported, since the target has no place for it there.
+    too and reported, since the target has no place for it there. A system message that was an
+    item of ``provider``'s own message list (hint ``$inline``, a Responses system/developer input
+    item) stays where it was when rendering for that family.
     """
     system: list[Message] = []
     rest: list[Message] = []
     for i, msg in enumerate(messages):
-        if msg.role == "system":
+        if msg.role == "system" and not (
+            provider is not None and msg.provider_data is not None and msg.provider_data.provider == provider
+            and (msg.provider_data.hints or {}).get("$inline")
+        ):
             if rest:
                 ctx.lose(("messages", i), "system message in mid-conversation moved to the system prompt")
             system.append(msg)
@@ -304,6 +309,8 @@ def runs(parts: list[Any], standalone: tuple[type, ...]) -> list[tuple[bool, Any
 
     Returns ``(True, part)`` for a standalone part and ``(False, [parts...])`` for a run.
     """
+    if not parts:  # a message without parts is still one item (a Responses assistant message "")
+        return [(False, [])]
     out: list[tuple[bool, Any]] = []
     run: list[Any] = []
     for part in parts:

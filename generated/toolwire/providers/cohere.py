@@ -73,6 +73,7 @@ _KNOWN_request = frozenset(
     ]
 )
 _GROUP_CONVERSATION = frozenset(["tool"])
+_WHOLE_CONVERSATION = frozenset(["assistant", "system", "user"])
 _KNOWN_system_message = frozenset(["content", "role"])
 _KNOWN_user_message = frozenset(["content", "role"])
 _KNOWN_assistant_message = frozenset(["content", "role", "tool_calls", "tool_plan"])
@@ -294,7 +295,18 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
     if items is None:
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
-        messages.append(_message_to_ir(item, (path, i), ctx))
+        msg = _message_to_ir(item, (path, i), ctx)
+        whole = type(item) is dict and item.get("role", None) in _WHOLE_CONVERSATION
+        if (
+            whole
+            and i
+            and prev_whole
+            and msg.role in _GROUP_CONVERSATION
+            and messages[-1].role == msg.role
+        ):
+            tw.set_hint(msg, PROVIDER, "$turn", "new")
+        prev_whole = whole
+        messages.append(msg)
     return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
 
 

@@ -336,14 +336,17 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
     if items is None:
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
-        messages.append(_content_to_ir(item, (path, i), ctx))
+        msg = _content_to_ir(item, (path, i), ctx)
+        if msg.role == "system":
+            tw.set_hint(msg, PROVIDER, "$inline", True)
+        messages.append(msg)
     return layout.normalize(messages, ctx, _GROUP_CONVERSATION, PROVIDER, {"tool": "user"})
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """contents[] — system hoisted to systemInstruction; results of a turn in one user Content, in call order (IR messages → wire)."""
     layout.check_answers(messages, path, ctx)
-    system, messages = layout.hoist_system(messages, ctx)
+    system, messages = layout.hoist_system(messages, ctx, PROVIDER)
     hoisted = None
     if system:
         first = system[0]

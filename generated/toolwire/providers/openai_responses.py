@@ -61,6 +61,7 @@ _KNOWN_request = frozenset(
     ]
 )
 _GROUP_CONVERSATION = frozenset(["assistant", "tool"])
+_WHOLE_CONVERSATION = frozenset(["message"])
 _KNOWN_message_item = frozenset(["content", "role", "type"])
 _ROLE_PARSE = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
 _ROLE_RENDER = {"user": "user", "assistant": "assistant", "system": "system", "tool": "user"}
@@ -75,6 +76,7 @@ _CHOICE_MODE_PARSE = {"auto": "auto", "none": "none", "required": "required"}
 _CHOICE_MODE_RENDER = {"auto": "auto", "none": "none", "required": "required"}
 _KNOWN_response = frozenset(["created_at", "id", "model", "object", "output", "status", "usage"])
 _GROUP_OUTPUT = frozenset(["assistant"])
+_WHOLE_OUTPUT = frozenset(["message"])
 _KNOWN_output_message = frozenset(["content", "role", "type"])
 _KNOWN_output_text_part = frozenset(["text", "type"])
 _STATUS_PARSE = {
@@ -271,14 +273,27 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
     if items is None:
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
-        messages.append(_input_item_to_ir(item, (path, i), ctx))
+        msg = _input_item_to_ir(item, (path, i), ctx)
+        if msg.role == "system":
+            tw.set_hint(msg, PROVIDER, "$inline", True)
+        whole = type(item) is dict and item.get("type", "message") in _WHOLE_CONVERSATION
+        if (
+            whole
+            and i
+            and prev_whole
+            and msg.role in _GROUP_CONVERSATION
+            and messages[-1].role == msg.role
+        ):
+            tw.set_hint(msg, PROVIDER, "$turn", "new")
+        prev_whole = whole
+        messages.append(msg)
     return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """input[] — message items, function_call items (joined to the assistant turn) and function_call_output items (one IR tool turn) (IR messages → wire)."""
     layout.check_answers(messages, path, ctx)
-    system, messages = layout.hoist_system(messages, ctx)
+    system, messages = layout.hoist_system(messages, ctx, PROVIDER)
     hoisted = None
     if system:
         first = system[0]
@@ -1131,7 +1146,18 @@ def _output_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> Any:
     if items is None:
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
-        messages.append(_output_item_to_ir(item, (path, i), ctx))
+        msg = _output_item_to_ir(item, (path, i), ctx)
+        whole = type(item) is dict and item.get("type", None) in _WHOLE_OUTPUT
+        if (
+            whole
+            and i
+            and prev_whole
+            and msg.role in _GROUP_OUTPUT
+            and messages[-1].role == msg.role
+        ):
+            tw.set_hint(msg, PROVIDER, "$turn", "new")
+        prev_whole = whole
+        messages.append(msg)
     return layout.normalize(messages, ctx, _GROUP_OUTPUT)
 
 
