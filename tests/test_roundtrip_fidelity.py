@@ -165,3 +165,24 @@ def test_openai_chat_system_message_still_goes_to_responses_instructions():
     chat = {"model": "gpt-5", "messages": [{"role": "system", "content": "Be brief."}, USER]}
     out = toolwire.convert(chat, source="openai_chat", target="openai_responses")
     assert out["instructions"] == "Be brief." and [i["role"] for i in out["input"]] == ["user"]
+
+
+def test_gemini_provider_tools_keep_their_place_among_tool_groups():
+    # google.genai.types.Tool: one of functionDeclarations, googleSearch, ... per list item
+    payload = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+               "tools": [{"googleSearch": {}}, {"functionDeclarations": [{"name": "a"}, {"name": "b"}]}]}
+    assert same(payload, "gemini") == payload
+
+
+def test_vertex_ids_the_input_had_are_kept_for_vertex_and_not_sent_from_gemini():
+    payload = {"contents": [
+        {"role": "user", "parts": [{"text": "Where am I?"}]},
+        {"role": "model", "parts": [{"functionCall": {"id": "vcyiitct", "name": "get_user_city", "args": {}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"id": "vcyiitct", "name": "get_user_city", "response": {"output": "Paris"}}}]},
+    ]}
+    assert same(payload, "vertex") == payload
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = toolwire.convert(payload, source="gemini", target="vertex")
+    assert "id" not in out["contents"][1]["parts"][0]["functionCall"]
+    assert "id" not in out["contents"][2]["parts"][0]["functionResponse"]

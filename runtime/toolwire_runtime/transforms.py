@@ -701,16 +701,18 @@ def grouped_list_parse(value: Any, path: Any, ctx: Context, to_ir: Any, key: str
 def grouped_list_render(tools: Any, path: Any, ctx: Context, from_ir: Any, key: str, provider: str) -> Any:
     if tools is None:
         return None
-    declarations = []
-    others = []
+    declarations: list = []
+    out: list = []
     for i, tool in enumerate(tools):
         if type(tool) is ProviderTool:
             item = provider_tool_render(tool, provider, (path, i), ctx)
             if item is not None:
-                others.append(item)
+                out.append(item)
         else:
+            if not declarations:  # the group goes where its first declaration was
+                out.append({key: declarations})
             declarations.append(from_ir(tool, (path, i), ctx))
-    return ([{key: declarations}] if declarations else []) + others
+    return out
 
 
 def named_choice_parse(value: Any, path: Any, ctx: Context, to_ir: Any, names_key: str) -> tuple:
@@ -774,10 +776,20 @@ def optional_id_render(call_id: str, synthetic: bool, ctx: Context, hint: Any = 
     return call_id or None
 
 
-def omitted_id_render(call_id: str, synthetic: bool, path: Any, ctx: Context) -> None:
+def omitted_id_render(call_id: str, synthetic: bool, path: Any, ctx: Context, hint: Any = None) -> Any:
+    if hint == "sent" and call_id and not synthetic:  # the same-provider input had it
+        return call_id
+    if hint == "empty":
+        return ""
     if not synthetic and call_id:
         ctx.lose(path, f"{ctx.provider} takes no call ids; calls and results pair by position")
     return None
+
+
+def omitted_result_id_render(call_id: str, hint: Any = None) -> Any:
+    if hint == "sent" and call_id:
+        return call_id
+    return "" if hint == "empty" else None
 
 
 def result_id_render(call_id: str, ctx: Context, hint: Any = None) -> Any:

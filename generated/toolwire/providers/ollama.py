@@ -640,7 +640,12 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_tool_call_id is None and "tool_call_id" in obj:
         hints = tw.hint(hints, "tool_call_id", "null")
     if v_tool_call_id is not None:
-        v_tool_call_id_ir = tw.optional_id_parse(v_tool_call_id, (path, "tool_call_id"))
+        v_tool_call_id_ir, v_tool_call_id_hint = (
+            tw.optional_id_parse(v_tool_call_id, (path, "tool_call_id")),
+            tw.empty_hint(v_tool_call_id) or "sent",
+        )
+        if v_tool_call_id_hint is not None:
+            hints = tw.hint(hints, "tool_call_id", v_tool_call_id_hint)
     else:
         v_tool_call_id_ir = ""
     node = ir.ToolResult(
@@ -688,7 +693,13 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_name"] = v_tool_name
     elif hints is not None and hints.get("tool_name") == "null":
         out["tool_name"] = None
-    # tool_call_id: never sent (omitted_result_id)
+    v_tool_call_id = tw.omitted_result_id_render(
+        node.tool_call_id, (hints.get("tool_call_id") if hints is not None else None)
+    )
+    if v_tool_call_id is not None:
+        out["tool_call_id"] = v_tool_call_id
+    elif hints is not None and hints.get("tool_call_id") == "null":
+        out["tool_call_id"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -755,7 +766,13 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_id is None and "id" in obj:
         hints = tw.hint(hints, "id", "null")
     if v_id is not None:
-        v_id_id, v_id_synthetic_id = tw.optional_id_parse(v_id, (path, "id")), False
+        v_id_id, v_id_synthetic_id, v_id_hint = (
+            tw.optional_id_parse(v_id, (path, "id")),
+            False,
+            tw.empty_hint(v_id) or "sent",
+        )
+        if v_id_hint is not None:
+            hints = tw.hint(hints, "id", v_id_hint)
     else:
         v_id_id, v_id_synthetic_id = "", False
     v_function_name = o_function.get("name")
@@ -797,7 +814,13 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v_id = tw.omitted_id_render(node.id, node.synthetic_id, (path, "id"), ctx)
+    v_id = tw.omitted_id_render(
+        node.id,
+        node.synthetic_id,
+        (path, "id"),
+        ctx,
+        (hints.get("id") if hints is not None else None),
+    )
     if v_id is not None:
         out["id"] = v_id
     elif hints is not None and hints.get("id") == "null":

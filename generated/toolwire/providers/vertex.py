@@ -728,10 +728,13 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_functionCall_id is None and "id" in o_functionCall:
         hints = tw.hint(hints, "functionCall.id", "null")
     if v_functionCall_id is not None:
-        v_functionCall_id_id, v_functionCall_id_synthetic_id = (
+        v_functionCall_id_id, v_functionCall_id_synthetic_id, v_functionCall_id_hint = (
             tw.optional_id_parse(v_functionCall_id, (p_functionCall, "id")),
             False,
+            tw.empty_hint(v_functionCall_id) or "sent",
         )
+        if v_functionCall_id_hint is not None:
+            hints = tw.hint(hints, "functionCall.id", v_functionCall_id_hint)
     else:
         v_functionCall_id_id, v_functionCall_id_synthetic_id = "", False
     v_functionCall_name = o_functionCall.get("name")
@@ -782,7 +785,13 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_functionCall = out["functionCall"] = {}
-    v_functionCall_id = tw.omitted_id_render(node.id, node.synthetic_id, (path, "id"), ctx)
+    v_functionCall_id = tw.omitted_id_render(
+        node.id,
+        node.synthetic_id,
+        (path, "id"),
+        ctx,
+        (hints.get("functionCall.id") if hints is not None else None),
+    )
     if v_functionCall_id is not None:
         w_functionCall["id"] = v_functionCall_id
     elif hints is not None and hints.get("functionCall.id") == "null":
@@ -828,9 +837,12 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_functionResponse_id is None and "id" in o_functionResponse:
         hints = tw.hint(hints, "functionResponse.id", "null")
     if v_functionResponse_id is not None:
-        v_functionResponse_id_ir = tw.optional_id_parse(
-            v_functionResponse_id, (p_functionResponse, "id")
+        v_functionResponse_id_ir, v_functionResponse_id_hint = (
+            tw.optional_id_parse(v_functionResponse_id, (p_functionResponse, "id")),
+            tw.empty_hint(v_functionResponse_id) or "sent",
         )
+        if v_functionResponse_id_hint is not None:
+            hints = tw.hint(hints, "functionResponse.id", v_functionResponse_id_hint)
     else:
         v_functionResponse_id_ir = ""
     v_functionResponse_name = o_functionResponse.get("name")
@@ -895,7 +907,13 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_functionResponse = out["functionResponse"] = {}
-    # functionResponse.id: never sent (omitted_result_id)
+    v_functionResponse_id = tw.omitted_result_id_render(
+        node.tool_call_id, (hints.get("functionResponse.id") if hints is not None else None)
+    )
+    if v_functionResponse_id is not None:
+        w_functionResponse["id"] = v_functionResponse_id
+    elif hints is not None and hints.get("functionResponse.id") == "null":
+        w_functionResponse["id"] = None
     v_functionResponse_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128, False
     )
