@@ -95,8 +95,45 @@ class ProviderCompiler:
                 known[()].add(str(conv.hoist["wire"]))
         for prefix, keys in known.items():
             self.const(f"_KNOWN_{var(c.name)}{'_' + var('.'.join(prefix)) if prefix else ''} = frozenset({py(sorted(keys))})")
+        self.orders = self._render_orders(c, known) if "provider_data" in cls.fields else {}
+        for prefix, rank in self.orders.items():
+            name = self._order_name(c, prefix)
+            self.const(f"_RANK_{name} = {py(rank)}")
+            self.const(f"_ORDER_{name} = {{}}  # key tuples seen → already in the render order (key_order)")
         self._object_parse(c, cls, known)
         self._object_render(c, cls, known)
+
+    def _render_orders(self, c: Codec, known: dict) -> dict[tuple, dict]:
+        """The order in which the renderer writes the keys of each wire object of this codec (key → rank).
+
+        Unknown keys (restored from provider_data) come after all of these, in input order. An input
+        whose keys are in another order gets the hint ``$order`` (key_order) and comes back in it.
+        """
+        orders: dict[tuple, dict] = {}
+
+        def add(prefix: tuple, key: str) -> None:
+            rank = orders.setdefault(prefix, {})
+            rank.setdefault(key, len(rank))
+
+        for rule in c.rules:
+            segs = rule.segments
+            if rule.conversation:
+                add((), segs[-1])
+                conv = self.codec(rule.conversation)
+                if conv.hoist:
+                    add((), str(conv.hoist["wire"]))
+                continue
+            for i in range(len(segs)):
+                if segs[i].isdigit():
+                    continue
+                add(tuple(segs[:i]), segs[i])
+                if rule.alias and i == len(segs) - 1:
+                    add(tuple(segs[:i]), rule.alias)
+        list_prefixes = {p for p, keys in known.items() if keys and all(k.isdigit() for k in keys)}
+        return {p: r for p, r in orders.items() if p not in list_prefixes}
+
+    def _order_name(self, c: Codec, prefix: tuple) -> str:
+        return var(c.name) + ("_" + var(".".join(prefix)) if prefix else "")
 
     def _src(self, prefix: tuple) -> str:
         return "obj" if not prefix else "o_" + var("_".join(prefix))
@@ -164,6 +201,11 @@ class ProviderCompiler:
                 args.append(f"{fname}=[{', '.join('*(' + e + ' or ())' for e in exprs)}]")
             else:  # an optional list stays None when no rule filled it
                 args.append(f"{fname}=tw.join_lists({', '.join(exprs)})")
+        for prefix in sorted(self.orders, key=lambda p: (len(p), p)):  # key order: a hint only when not the render order
+            src, name = self._src(prefix), self._order_name(c, prefix)
+            guard = "" if not prefix else f"{src} and "
+            L.append(f"if {guard}_ORDER_{name}.get(order := tuple({src})) is not True:")
+            L.append(f"    hints = tw.key_order(hints, {py('.'.join(prefix))}, order, _RANK_{name}, _ORDER_{name})")
         L.append(f"node = ir.{cls.name}({', '.join(args)})")
         extras = []
         for prefix in sorted(known, key=len):
@@ -372,6 +414,8 @@ class ProviderCompiler:
             nested = sorted(".".join(p) for p, keys in known.items() if p and not (keys and all(k.isdigit() for k in keys)))
             L.append("if pd is not None and pd.fields:")
             L.append(f"    tw.restore(out, pd, PROVIDER, path, ctx, {py(tuple(nested))})")
+            L.append("if hints is not None and '$order' in hints:  # the same-provider input's key order")
+            L.append("    out = tw.apply_key_order(out, hints['$order'])")
         L.append("return out")
         self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR {cls.name} → wire).", L)
 
@@ -651,10 +695,13 @@ class ProviderCompiler:
         L.append("for i, item in enumerate(tw.expect_list(items, path)):")
         whole = [v["tag"] for v in element.variants if not v.get("part_of")] if element.kind == "union" and not element.tag_by_key else []
         split = bool(c.group) and whole and len(whole) < len(element.variants)
-        if not c.hoist and not split:
+        if not c.hoist and not c.group:
             L.append(f"    messages.append(_{element.name}_to_ir(item, (path, i), ctx))")
         else:
             L.append(f"    msg = _{element.name}_to_ir(item, (path, i), ctx)")
+            if c.group:  # a key-order hint alone does not keep a message from its group (normalize)
+                L.append(f"    if msg.provider_data is not None and msg.role in _GROUP_{var(c.name).upper()}:")
+                L.append("        msg.provider_data = tw.without_key_order(msg.provider_data)")
             if c.hoist:  # a system message the list itself held stays in the list for this provider
                 L.append("    if msg.role == 'system':")
                 L.append("        tw.set_hint(msg, PROVIDER, '$inline', True)")

@@ -186,3 +186,41 @@ def test_vertex_ids_the_input_had_are_kept_for_vertex_and_not_sent_from_gemini()
         out = toolwire.convert(payload, source="gemini", target="vertex")
     assert "id" not in out["contents"][1]["parts"][0]["functionCall"]
     assert "id" not in out["contents"][2]["parts"][0]["functionResponse"]
+
+
+def _sorted_keys(value):
+    if isinstance(value, dict):
+        return {k: _sorted_keys(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted_keys(v) for v in value]
+    return value
+
+
+def test_key_order_of_the_input_comes_back_for_the_same_provider():
+    # recorded request bodies often have their keys sorted (pydantic-ai cassettes): byte for byte
+    # includes the order of the keys
+    chat = {"model": "gpt-4.1", "messages": [
+        {"role": "system", "content": "Be brief."}, USER,
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Tokyo\"}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+    ], "tools": [{"type": "function", "function": {"name": "get_weather", "description": "Weather.",
+                                                   "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}],
+        "tool_choice": "auto", "stream": False}
+    assert_identical(chat, "openai_chat")
+    assert_identical(_sorted_keys(chat), "openai_chat")
+    assert_identical(_sorted_keys(GEMINI_SPLIT), "gemini")
+    anthropic_response = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+                          "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Tokyo"}}],
+                          "stop_reason": "tool_use", "stop_sequence": None,
+                          "usage": {"input_tokens": 1, "output_tokens": 1, "service_tier": "standard"}}
+    assert_identical(anthropic_response, "anthropic", "response")
+    assert_identical(_sorted_keys(anthropic_response), "anthropic", "response")
+
+
+def test_key_order_hint_is_not_used_for_another_provider():
+    chat = _sorted_keys({"model": "m", "messages": [USER], "max_tokens": 5})
+    out = toolwire.convert(chat, source="openai_chat", target="groq")  # same family: order kept
+    assert list(out) == list(chat)
+    out = toolwire.convert(chat, source="openai_chat", target="mistral")
+    assert list(out)[:2] == ["model", "messages"]  # mistral's own order

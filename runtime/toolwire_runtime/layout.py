@@ -44,9 +44,10 @@ def normalize(
             results = [p for p in msg.parts if type(p) is ToolResult]
             if results:
                 rest = [p for p in msg.parts if type(p) is not ToolResult]
-                tool = Message(role="tool", parts=results)
+                # a wire turn of results only: its own data (unknown keys, spelling hints) go with them
+                tool = Message(role="tool", parts=results, provider_data=None if rest else msg.provider_data)
                 if new_turn and not (out and out[-1].role == "tool"):  # results of one turn stay one message
-                    tool.provider_data = ProviderData(provider=provider, hints={"$turn": "new"})
+                    _mark_new_turn(tool, provider)
                 _append(out, tool, group_roles)
                 if not rest:
                     continue
@@ -248,7 +249,8 @@ def merge_turns(messages: Iterable[Message], role_map: dict[str, str], provider:
             parts = last.parts + msg.parts
             if msg.role == "tool" and any(type(p) is not ToolResult for p in last.parts):
                 parts = [p for p in parts if type(p) is ToolResult] + [p for p in parts if type(p) is not ToolResult]
-            out[-1] = Message(role=role, parts=parts, name=last.name, provider_data=last.provider_data)
+            pd = last.provider_data if last.provider_data is not None else msg.provider_data  # results split from their turn
+            out[-1] = Message(role=role, parts=parts, name=last.name, provider_data=pd)
         elif role != msg.role:
             out.append(Message(role=role, parts=msg.parts, name=msg.name, provider_data=msg.provider_data))
         else:

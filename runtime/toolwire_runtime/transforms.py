@@ -551,6 +551,78 @@ def _nested_target(out: dict, dotted: str) -> dict | None:
     return target if type(target) is dict else None
 
 
+def key_order(hints: dict | None, prefix: str, keys: tuple, rank: dict, seen: dict) -> dict | None:
+    """Key order of a wire object: is ``keys`` (the input's order) the order the renderer writes
+    (``rank``: known keys in render order, unknown keys after them in input order)? The answer is
+    cached in ``seen`` (bounded); when it is not, the order is kept as the hint ``$order`` (by the
+    object's dotted path inside the codec, "" for the codec's own object) for ``apply_key_order``."""
+    ok = seen.get(keys)
+    if ok is None:
+        last = -1
+        ok = True
+        for key in keys:
+            r = rank.get(key, 1 << 30)
+            if r < last:
+                ok = False
+                break
+            last = r
+        if len(seen) < 512:
+            seen[keys] = ok
+    if ok:
+        return hints
+    if hints is None:
+        hints = {}
+    orders = hints.get("$order")
+    if orders is None:
+        orders = hints["$order"] = {}
+    orders[prefix] = list(keys)
+    return hints
+
+
+def without_key_order(pd: Any) -> Any:
+    """The provider data of a message without a lone ``$order`` hint (None when nothing else is
+    left): messages of a grouped role merge only when they carry no provider data (layout._append),
+    and the order of a message's own keys is not worth splitting a turn for."""
+    hints = pd.hints
+    if pd.fields is None and hints is not None and len(hints) == 1 and "$order" in hints:
+        return None
+    return pd
+
+
+def _in_order(obj: dict, order: list) -> dict:
+    out = {k: obj[k] for k in order if k in obj}
+    if len(out) != len(obj):
+        for k, v in obj.items():
+            if k not in out:
+                out[k] = v
+    return out
+
+
+def apply_key_order(out: dict, orders: dict) -> dict:
+    """Put the keys of a same-provider render back in the input's order (hint ``$order``); keys the
+    input did not have stay after them."""
+    for prefix, order in orders.items():
+        if not prefix:
+            continue
+        parent: Any = None
+        target: Any = out
+        key: Any = None
+        for seg in prefix.split("."):
+            parent = target
+            if type(target) is list and seg.isdigit() and int(seg) < len(target):
+                key = int(seg)
+            elif type(target) is dict and seg in target:
+                key = seg
+            else:
+                parent = None
+                break
+            target = target[key]
+        if parent is not None and type(target) is dict:
+            parent[key] = _in_order(target, order)
+    top = orders.get("")
+    return _in_order(out, top) if top is not None else out
+
+
 def cannot_express(node: Any, provider: str, path: Any, ctx: Context) -> None:
     """A renderer got an IR node its wire place cannot hold: opaque parts and provider tools go
     back to their own provider; anything else is reported and left out."""

@@ -48,20 +48,57 @@ WIRE_DEFAULTS = ()
 _KNOWN_request = frozenset(
     ["max_tokens", "messages", "model", "stop_sequences", "system", "tool_choice", "tools"]
 )
+_RANK_request = {
+    "model": 0,
+    "max_tokens": 1,
+    "messages": 2,
+    "system": 3,
+    "tools": 4,
+    "tool_choice": 5,
+    "stop_sequences": 6,
+}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset([])
 _KNOWN_user_message = frozenset(["content", "role"])
+_RANK_user_message = {"role": 0, "content": 1}
+_ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_assistant_message = frozenset(["content", "role"])
+_RANK_assistant_message = {"role": 0, "content": 1}
+_ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_text_block = frozenset(["text", "type"])
+_RANK_text_block = {"type": 0, "text": 1}
+_ORDER_text_block = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_image_block = frozenset(["source", "type"])
+_RANK_image_block = {"type": 0, "source": 1}
+_ORDER_image_block = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_use_block = frozenset(["id", "input", "name", "type"])
+_RANK_tool_use_block = {"type": 0, "id": 1, "name": 2, "input": 3}
+_ORDER_tool_use_block = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_result_block = frozenset(["content", "is_error", "tool_use_id", "type"])
+_RANK_tool_result_block = {"type": 0, "tool_use_id": 1, "content": 2, "is_error": 3}
+_ORDER_tool_result_block = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_custom_tool = frozenset(["description", "input_schema", "name", "strict", "type"])
+_RANK_custom_tool = {"type": 0, "name": 1, "description": 2, "input_schema": 3, "strict": 4}
+_ORDER_custom_tool = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_choice = frozenset(["name", "type"])
+_RANK_tool_choice = {"type": 0, "name": 1}
+_ORDER_tool_choice = {}  # key tuples seen → already in the render order (key_order)
 _CHOICE_MODE_PARSE = {"auto": "auto", "any": "required", "none": "none", "tool": "tool"}
 _CHOICE_MODE_RENDER = {"auto": "auto", "required": "any", "none": "none", "tool": "tool"}
 _KNOWN_response = frozenset(
     ["content", "id", "model", "role", "stop_reason", "stop_sequence", "type", "usage"]
 )
+_RANK_response = {
+    "id": 0,
+    "type": 1,
+    "role": 2,
+    "model": 3,
+    "content": 4,
+    "stop_reason": 5,
+    "stop_sequence": 6,
+    "usage": 7,
+}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
 _STOP_REASON_PARSE = {
     "end_turn": "stop",
     "stop_sequence": "stop",
@@ -82,6 +119,8 @@ _STOP_REASON_RENDER = {
 }
 _STOP_REASON_APPROXIMATE = frozenset(["error", "malformed_tool_call", "other"])
 _KNOWN_usage = frozenset(["input_tokens", "output_tokens"])
+_RANK_usage = {"input_tokens": 0, "output_tokens": 1}
+_ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -155,6 +194,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (path, "stop_sequences"), "expected array, got " + tw._json_type(v_stop_sequences)
         )
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
     node = ir.Request(
         model=v_model,
         messages=v_messages,
@@ -237,6 +278,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "top_k"), "anthropic has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -339,6 +382,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_user_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_user_message, _ORDER_user_message)
     node = ir.Message(role="user", parts=v_content_ir)
     extra = (
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
@@ -376,6 +421,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -399,6 +446,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
     node = ir.Message(role="assistant", parts=v_content_ir)
     extra = (
         None
@@ -438,6 +487,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -489,6 +540,8 @@ def _text_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_text_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_text_block, _ORDER_text_block)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_block)
     if extra is not None or hints is not None:
@@ -517,6 +570,8 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -536,6 +591,8 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_source_url, v_source_media_type, v_source_data = tw.image_source_parse(
         v_source, (path, "source")
     )
+    if _ORDER_image_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_image_block, _ORDER_image_block)
     node = ir.ImagePart(media_type=v_source_media_type, data=v_source_data, url=v_source_url)
     extra = None if _KNOWN_image_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_image_block)
     if extra is not None or hints is not None:
@@ -563,6 +620,8 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "detail"), "anthropic has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -590,6 +649,8 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_input is None:
         raise tw.missing((path, "input"))
     v_input_arguments, v_input_raw_arguments = tw.object_arguments(v_input, (path, "input")), None
+    if _ORDER_tool_use_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_use_block, _ORDER_tool_use_block)
     node = ir.ToolCall(
         id=v_id_ir, name=v_name_ir, arguments=v_input_arguments, raw_arguments=v_input_raw_arguments
     )
@@ -636,6 +697,8 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["input"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -675,6 +738,8 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "is_error", v_is_error_hint)
     else:
         v_is_error_ir = False
+    if _ORDER_tool_result_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_result_block, _ORDER_tool_result_block)
     node = ir.ToolResult(
         tool_call_id=v_tool_use_id_ir,
         name="",
@@ -732,6 +797,8 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["is_error"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -818,6 +885,8 @@ def _custom_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "strict", "null")
     if v_strict is not None and type(v_strict) is not bool:
         raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v_strict))
+    if _ORDER_custom_tool.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_custom_tool, _ORDER_custom_tool)
     node = ir.ToolDefinition(
         name=v_name_ir, description=v_description, parameters=v_input_schema, strict=v_strict
     )
@@ -863,6 +932,8 @@ def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["strict"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -883,6 +954,8 @@ def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
     else:
         v_name_ir = None
+    if _ORDER_tool_choice.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_choice, _ORDER_tool_choice)
     node = ir.ToolChoice(mode=v_type, name=v_name_ir)
     extra = None if _KNOWN_tool_choice.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_choice)
     if extra is not None or hints is not None:
@@ -920,6 +993,8 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -987,6 +1062,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "usage", "null")
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
     node = ir.Response(
         id=v_id,
         model=v_model,
@@ -1064,6 +1141,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "created"), "anthropic has no place for Response.created; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1098,6 +1177,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (path, "output_tokens"), "expected integer, got " + tw._json_type(v_output_tokens)
         )
+    if _ORDER_usage.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
     node = ir.Usage(input_tokens=v_input_tokens, output_tokens=v_output_tokens)
     extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
@@ -1124,4 +1205,6 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["output_tokens"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out

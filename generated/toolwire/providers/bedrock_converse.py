@@ -100,14 +100,34 @@ WIRE_DEFAULTS = ()
 
 _KNOWN_request = frozenset(["inferenceConfig", "messages", "system", "toolConfig"])
 _KNOWN_request_inferenceConfig = frozenset(["maxTokens", "stopSequences", "temperature", "topP"])
+_RANK_request = {"messages": 0, "system": 1, "inferenceConfig": 2, "toolConfig": 3}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
+_RANK_request_inferenceConfig = {"maxTokens": 0, "temperature": 1, "topP": 2, "stopSequences": 3}
+_ORDER_request_inferenceConfig = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset([])
 _KNOWN_user_message = frozenset(["content", "role"])
+_RANK_user_message = {"role": 0, "content": 1}
+_ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_assistant_message = frozenset(["content", "role"])
+_RANK_assistant_message = {"role": 0, "content": 1}
+_ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_text_block = frozenset(["text"])
+_RANK_text_block = {"text": 0}
+_ORDER_text_block = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_image_block = frozenset(["image"])
 _KNOWN_image_block_image = frozenset(["format", "source"])
 _KNOWN_image_block_image_source = frozenset(["bytes", "s3Location"])
 _KNOWN_image_block_image_source_s3Location = frozenset(["uri"])
+_RANK_image_block = {"image": 0}
+_ORDER_image_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_image_block_image = {"format": 0, "source": 1}
+_ORDER_image_block_image = {}  # key tuples seen → already in the render order (key_order)
+_RANK_image_block_image_source = {"bytes": 0, "s3Location": 1}
+_ORDER_image_block_image_source = {}  # key tuples seen → already in the render order (key_order)
+_RANK_image_block_image_source_s3Location = {"uri": 0}
+_ORDER_image_block_image_source_s3Location = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _IMAGE_FORMAT_PARSE = {
     "png": "image/png",
     "jpeg": "image/jpeg",
@@ -123,20 +143,52 @@ _IMAGE_FORMAT_RENDER = {
 }
 _KNOWN_tool_use_block = frozenset(["toolUse"])
 _KNOWN_tool_use_block_toolUse = frozenset(["input", "name", "toolUseId"])
+_RANK_tool_use_block = {"toolUse": 0}
+_ORDER_tool_use_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_use_block_toolUse = {"toolUseId": 0, "name": 1, "input": 2}
+_ORDER_tool_use_block_toolUse = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_result_block = frozenset(["toolResult"])
 _KNOWN_tool_result_block_toolResult = frozenset(["content", "status", "toolUseId"])
+_RANK_tool_result_block = {"toolResult": 0}
+_ORDER_tool_result_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_result_block_toolResult = {"toolUseId": 0, "content": 1, "status": 2}
+_ORDER_tool_result_block_toolResult = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_config = frozenset(["toolChoice", "tools"])
+_RANK_tool_config = {"tools": 0, "toolChoice": 1}
+_ORDER_tool_config = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_spec = frozenset(["toolSpec"])
 _KNOWN_tool_spec_toolSpec = frozenset(["description", "inputSchema", "name", "strict"])
 _KNOWN_tool_spec_toolSpec_inputSchema = frozenset(["json"])
+_RANK_tool_spec = {"toolSpec": 0}
+_ORDER_tool_spec = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_spec_toolSpec = {"name": 0, "description": 1, "inputSchema": 2, "strict": 3}
+_ORDER_tool_spec_toolSpec = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_spec_toolSpec_inputSchema = {"json": 0}
+_ORDER_tool_spec_toolSpec_inputSchema = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _KNOWN_choice_auto = frozenset(["auto"])
+_RANK_choice_auto = {"auto": 0}
+_ORDER_choice_auto = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_choice_any = frozenset(["any"])
+_RANK_choice_any = {"any": 0}
+_ORDER_choice_any = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_choice_tool = frozenset(["tool"])
 _KNOWN_choice_tool_tool = frozenset(["name"])
+_RANK_choice_tool = {"tool": 0}
+_ORDER_choice_tool = {}  # key tuples seen → already in the render order (key_order)
+_RANK_choice_tool_tool = {"name": 0}
+_ORDER_choice_tool_tool = {}  # key tuples seen → already in the render order (key_order)
 _CHOICE_MODE_PARSE = {"auto": "auto"}
 _CHOICE_MODE_RENDER = {"none": None}
 _KNOWN_response = frozenset(["output", "stopReason", "usage"])
 _KNOWN_response_output = frozenset(["message"])
+_RANK_response = {"output": 0, "stopReason": 1, "usage": 2, "metrics": 3}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
+_RANK_response_output = {"message": 0}
+_ORDER_response_output = {}  # key tuples seen → already in the render order (key_order)
 _STOP_REASON_PARSE = {
     "end_turn": "stop",
     "tool_use": "tool_calls",
@@ -159,6 +211,8 @@ _STOP_REASON_RENDER = {
 }
 _STOP_REASON_APPROXIMATE = frozenset(["error", "other"])
 _KNOWN_usage = frozenset(["inputTokens", "outputTokens", "totalTokens"])
+_RANK_usage = {"inputTokens": 0, "outputTokens": 1, "totalTokens": 2}
+_ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -250,6 +304,19 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "toolConfig", v_toolConfig_hint)
     else:
         v_toolConfig_tools, v_toolConfig_tool_choice = None, None
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
+    if (
+        o_inferenceConfig
+        and _ORDER_request_inferenceConfig.get(order := tuple(o_inferenceConfig)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "inferenceConfig",
+            order,
+            _RANK_request_inferenceConfig,
+            _ORDER_request_inferenceConfig,
+        )
     node = ir.Request(
         messages=v_messages,
         tools=v_toolConfig_tools,
@@ -332,6 +399,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "top_k"), "bedrock_converse has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("inferenceConfig",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -420,6 +489,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_user_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_user_message, _ORDER_user_message)
     node = ir.Message(role="user", parts=v_content_ir)
     extra = (
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
@@ -449,6 +520,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "bedrock_converse has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -472,6 +545,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
     node = ir.Message(role="assistant", parts=v_content_ir)
     extra = (
         None
@@ -503,6 +578,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "bedrock_converse has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -568,6 +645,8 @@ def _text_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_text_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_text_block, _ORDER_text_block)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_block)
     if extra is not None or hints is not None:
@@ -592,6 +671,8 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -650,6 +731,37 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (p_image_source_s3Location, "uri"),
             "expected string, got " + tw._json_type(v_image_source_s3Location_uri),
+        )
+    if _ORDER_image_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_image_block, _ORDER_image_block)
+    if o_image and _ORDER_image_block_image.get(order := tuple(o_image)) is not True:
+        hints = tw.key_order(
+            hints, "image", order, _RANK_image_block_image, _ORDER_image_block_image
+        )
+    if (
+        o_image_source
+        and _ORDER_image_block_image_source.get(order := tuple(o_image_source)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "image.source",
+            order,
+            _RANK_image_block_image_source,
+            _ORDER_image_block_image_source,
+        )
+    if (
+        o_image_source_s3Location
+        and _ORDER_image_block_image_source_s3Location.get(
+            order := tuple(o_image_source_s3Location)
+        )
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "image.source.s3Location",
+            order,
+            _RANK_image_block_image_source_s3Location,
+            _ORDER_image_block_image_source_s3Location,
         )
     node = ir.ImagePart(
         media_type=v_image_format, data=v_image_source_bytes, url=v_image_source_s3Location_uri
@@ -725,6 +837,8 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         tw.restore(
             out, pd, PROVIDER, path, ctx, ("image", "image.source", "image.source.s3Location")
         )
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -766,6 +880,12 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         tw.object_arguments(v_toolUse_input, (p_toolUse, "input")),
         None,
     )
+    if _ORDER_tool_use_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_use_block, _ORDER_tool_use_block)
+    if o_toolUse and _ORDER_tool_use_block_toolUse.get(order := tuple(o_toolUse)) is not True:
+        hints = tw.key_order(
+            hints, "toolUse", order, _RANK_tool_use_block_toolUse, _ORDER_tool_use_block_toolUse
+        )
     node = ir.ToolCall(
         id=v_toolUse_toolUseId_ir,
         name=v_toolUse_name_ir,
@@ -823,6 +943,8 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["toolUse"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("toolUse",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -867,6 +989,19 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "toolResult.status", v_toolResult_status_hint)
     else:
         v_toolResult_status_ir = False
+    if _ORDER_tool_result_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_result_block, _ORDER_tool_result_block)
+    if (
+        o_toolResult
+        and _ORDER_tool_result_block_toolResult.get(order := tuple(o_toolResult)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "toolResult",
+            order,
+            _RANK_tool_result_block_toolResult,
+            _ORDER_tool_result_block_toolResult,
+        )
     node = ir.ToolResult(
         tool_call_id=v_toolResult_toolUseId_ir,
         name="",
@@ -935,6 +1070,8 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["toolResult"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("toolResult",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -980,6 +1117,8 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "toolChoice", "null")
     if v_toolChoice is not None:
         v_toolChoice = _tool_choice_to_ir(v_toolChoice, (path, "toolChoice"), ctx)
+    if _ORDER_tool_config.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_config, _ORDER_tool_config)
     node = ir.Request(messages=[], tools=v_tools, tool_choice=v_toolChoice)
     extra = None if _KNOWN_tool_config.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_config)
     if extra is not None or hints is not None:
@@ -1040,6 +1179,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "stop"), "bedrock_converse has no place for Request.stop; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1117,6 +1258,24 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (p_toolSpec, "strict"), "expected boolean, got " + tw._json_type(v_toolSpec_strict)
         )
+    if _ORDER_tool_spec.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_spec, _ORDER_tool_spec)
+    if o_toolSpec and _ORDER_tool_spec_toolSpec.get(order := tuple(o_toolSpec)) is not True:
+        hints = tw.key_order(
+            hints, "toolSpec", order, _RANK_tool_spec_toolSpec, _ORDER_tool_spec_toolSpec
+        )
+    if (
+        o_toolSpec_inputSchema
+        and _ORDER_tool_spec_toolSpec_inputSchema.get(order := tuple(o_toolSpec_inputSchema))
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "toolSpec.inputSchema",
+            order,
+            _RANK_tool_spec_toolSpec_inputSchema,
+            _ORDER_tool_spec_toolSpec_inputSchema,
+        )
     node = ir.ToolDefinition(
         name=v_toolSpec_name_ir,
         description=v_toolSpec_description_ir,
@@ -1190,6 +1349,8 @@ def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["toolSpec"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("toolSpec", "toolSpec.inputSchema"))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1229,6 +1390,8 @@ def _choice_auto_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError((path, "auto"), "expected " + "{}" + ", got " + repr(v_auto))
     if v_auto is None:
         hints = tw.hint(hints, "auto", "null" if "auto" in obj else "absent")
+    if _ORDER_choice_auto.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_choice_auto, _ORDER_choice_auto)
     node = ir.ToolChoice(mode="auto")
     extra = None if _KNOWN_choice_auto.issuperset(obj) else tw.extra_fields(obj, _KNOWN_choice_auto)
     if extra is not None or hints is not None:
@@ -1256,6 +1419,8 @@ def _choice_auto_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1269,6 +1434,8 @@ def _choice_any_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError((path, "any"), "expected " + "{}" + ", got " + repr(v_any))
     if v_any is None:
         hints = tw.hint(hints, "any", "null" if "any" in obj else "absent")
+    if _ORDER_choice_any.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_choice_any, _ORDER_choice_any)
     node = ir.ToolChoice(mode="required")
     extra = None if _KNOWN_choice_any.issuperset(obj) else tw.extra_fields(obj, _KNOWN_choice_any)
     if extra is not None or hints is not None:
@@ -1296,6 +1463,8 @@ def _choice_any_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1314,6 +1483,10 @@ def _choice_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_tool_name is None:
         raise tw.missing((p_tool, "name"))
     v_tool_name_ir = tw.fit_name_parse(v_tool_name, (p_tool, "name"), ctx, "a-zA-Z0-9_-", None, 64)
+    if _ORDER_choice_tool.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_choice_tool, _ORDER_choice_tool)
+    if o_tool and _ORDER_choice_tool_tool.get(order := tuple(o_tool)) is not True:
+        hints = tw.key_order(hints, "tool", order, _RANK_choice_tool_tool, _ORDER_choice_tool_tool)
     node = ir.ToolChoice(mode="tool", name=v_tool_name_ir)
     extra = None if _KNOWN_choice_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_choice_tool)
     if o_tool and not _KNOWN_choice_tool_tool.issuperset(o_tool):
@@ -1350,6 +1523,8 @@ def _choice_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("tool",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1393,6 +1568,10 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
     if "metrics" not in obj:
         hints = tw.hint(hints, "metrics", "absent")
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
+    if o_output and _ORDER_response_output.get(order := tuple(o_output)) is not True:
+        hints = tw.key_order(hints, "output", order, _RANK_response_output, _ORDER_response_output)
     node = ir.Response(message=v_output_message, finish_reason=v_stopReason, usage=v_usage)
     extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if o_output and not _KNOWN_response_output.issuperset(o_output):
@@ -1464,6 +1643,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("output",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1505,6 +1686,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (path, "totalTokens"), "expected integer, got " + tw._json_type(v_totalTokens)
         )
+    if _ORDER_usage.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
     node = ir.Usage(
         input_tokens=v_inputTokens, output_tokens=v_outputTokens, total_tokens=v_totalTokens
     )
@@ -1547,4 +1730,6 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["totalTokens"] = v_totalTokens
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out

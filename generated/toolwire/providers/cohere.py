@@ -72,21 +72,59 @@ _KNOWN_request = frozenset(
         "tools",
     ]
 )
+_RANK_request = {
+    "model": 0,
+    "messages": 1,
+    "tools": 2,
+    "tool_choice": 3,
+    "max_tokens": 4,
+    "temperature": 5,
+    "p": 6,
+    "k": 7,
+    "stop_sequences": 8,
+}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset(["tool"])
 _WHOLE_CONVERSATION = frozenset(["assistant", "system", "user"])
 _KNOWN_system_message = frozenset(["content", "role"])
+_RANK_system_message = {"role": 0, "content": 1}
+_ORDER_system_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_user_message = frozenset(["content", "role"])
+_RANK_user_message = {"role": 0, "content": 1}
+_ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_assistant_message = frozenset(["content", "role", "tool_calls", "tool_plan"])
+_RANK_assistant_message = {"role": 0, "tool_plan": 1, "content": 2, "tool_calls": 3}
+_ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_message = frozenset(["content", "role", "tool_call_id"])
+_RANK_tool_message = {"role": 0, "tool_call_id": 1, "content": 2}
+_ORDER_tool_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_text_part = frozenset(["text", "type"])
+_RANK_text_part = {"type": 0, "text": 1}
+_ORDER_text_part = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_image_part = frozenset(["image_url", "type"])
 _KNOWN_image_part_image_url = frozenset(["detail", "url"])
+_RANK_image_part = {"type": 0, "image_url": 1}
+_ORDER_image_part = {}  # key tuples seen → already in the render order (key_order)
+_RANK_image_part_image_url = {"url": 0, "detail": 1}
+_ORDER_image_part_image_url = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_call = frozenset(["function", "id", "type"])
 _KNOWN_tool_call_function = frozenset(["arguments", "name"])
+_RANK_tool_call = {"id": 0, "type": 1, "function": 2}
+_ORDER_tool_call = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_call_function = {"name": 0, "arguments": 1}
+_ORDER_tool_call_function = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool = frozenset(["function", "type"])
 _KNOWN_tool_function = frozenset(["description", "name", "parameters"])
+_RANK_tool = {"type": 0, "function": 1}
+_ORDER_tool = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_function = {"name": 0, "description": 1, "parameters": 2}
+_ORDER_tool_function = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_response = frozenset(["finish_reason", "id", "message", "usage"])
+_RANK_response = {"id": 0, "finish_reason": 1, "message": 2, "usage": 3}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_response_message = frozenset(["content", "role", "tool_calls", "tool_plan"])
+_RANK_response_message = {"role": 0, "tool_plan": 1, "content": 2, "tool_calls": 3}
+_ORDER_response_message = {}  # key tuples seen → already in the render order (key_order)
 _FINISH_REASON_PARSE = {
     "COMPLETE": "stop",
     "STOP_SEQUENCE": "stop",
@@ -107,6 +145,10 @@ _FINISH_REASON_RENDER = {
 _FINISH_REASON_APPROXIMATE = frozenset(["content_filter", "malformed_tool_call", "other"])
 _KNOWN_usage = frozenset(["tokens"])
 _KNOWN_usage_tokens = frozenset(["input_tokens", "output_tokens"])
+_RANK_usage = {"tokens": 0}
+_ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
+_RANK_usage_tokens = {"input_tokens": 0, "output_tokens": 1}
+_ORDER_usage_tokens = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -196,6 +238,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (path, "stop_sequences"), "expected array, got " + tw._json_type(v_stop_sequences)
         )
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
     node = ir.Request(
         model=v_model,
         messages=v_messages,
@@ -286,6 +330,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -296,6 +342,8 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         msg = _message_to_ir(item, (path, i), ctx)
+        if msg.provider_data is not None and msg.role in _GROUP_CONVERSATION:
+            msg.provider_data = tw.without_key_order(msg.provider_data)
         whole = type(item) is dict and item.get("role", None) in _WHOLE_CONVERSATION
         if (
             whole
@@ -386,6 +434,8 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_system_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_system_message, _ORDER_system_message)
     node = ir.Message(role="system", parts=v_content_ir)
     extra = (
         None
@@ -425,6 +475,8 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -446,6 +498,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_user_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_user_message, _ORDER_user_message)
     node = ir.Message(role="user", parts=v_content_ir)
     extra = (
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
@@ -483,6 +537,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -528,6 +584,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ]
         if not v_tool_calls:
             hints = tw.hint(hints, "tool_calls", "empty")
+    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
     node = ir.Message(
         role="assistant",
         parts=[*(v_tool_plan_ir or ()), *(v_content_ir or ()), *(v_tool_calls or ())],
@@ -603,6 +661,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -631,6 +691,8 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_tool_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_message, _ORDER_tool_message)
     node = ir.ToolResult(
         tool_call_id=v_tool_call_id,
         name="",
@@ -683,6 +745,8 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["content"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -701,6 +765,8 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_text_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_text_part, _ORDER_text_part)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
@@ -729,6 +795,8 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -814,6 +882,12 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_image_url_detail == "auto":
         v_image_url_detail = None
         hints = tw.hint(hints, "image_url.detail", "explicit_default")
+    if _ORDER_image_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_image_part, _ORDER_image_part)
+    if o_image_url and _ORDER_image_part_image_url.get(order := tuple(o_image_url)) is not True:
+        hints = tw.key_order(
+            hints, "image_url", order, _RANK_image_part_image_url, _ORDER_image_part_image_url
+        )
     node = ir.ImagePart(
         media_type=v_image_url_url_media_type,
         data=v_image_url_url_data,
@@ -865,6 +939,8 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["image_url"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("image_url",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -904,6 +980,12 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_function_arguments_arguments, v_function_arguments_raw_arguments = tw.parse_arguments(
         v_function_arguments, (p_function, "arguments"), ctx
     )
+    if _ORDER_tool_call.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_call, _ORDER_tool_call)
+    if o_function and _ORDER_tool_call_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(
+            hints, "function", order, _RANK_tool_call_function, _ORDER_tool_call_function
+        )
     node = ir.ToolCall(
         id=v_id,
         name=v_function_name,
@@ -960,6 +1042,8 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["function"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1004,6 +1088,10 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             (p_function, "parameters"),
             "expected object, got " + tw._json_type(v_function_parameters),
         )
+    if _ORDER_tool.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool, _ORDER_tool)
+    if o_function and _ORDER_tool_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(hints, "function", order, _RANK_tool_function, _ORDER_tool_function)
     node = ir.ToolDefinition(
         name=v_function_name, description=v_function_description, parameters=v_function_parameters
     )
@@ -1065,6 +1153,8 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "strict"), "cohere has no place for ToolDefinition.strict; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1095,6 +1185,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "usage", "null")
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
     node = ir.Response(id=v_id, message=v_message, finish_reason=v_finish_reason, usage=v_usage)
     extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if extra is not None or hints is not None:
@@ -1161,6 +1253,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "stop_sequence"), "cohere has no place for Response.stop_sequence; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1206,6 +1300,8 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ]
         if not v_tool_calls:
             hints = tw.hint(hints, "tool_calls", "empty")
+    if _ORDER_response_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response_message, _ORDER_response_message)
     node = ir.Message(
         role="assistant",
         parts=[*(v_tool_plan_ir or ()), *(v_content_ir or ()), *(v_tool_calls or ())],
@@ -1281,6 +1377,8 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1327,6 +1425,10 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             (p_tokens, "output_tokens"),
             "expected integer, got " + tw._json_type(v_tokens_output_tokens),
         )
+    if _ORDER_usage.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
+    if o_tokens and _ORDER_usage_tokens.get(order := tuple(o_tokens)) is not True:
+        hints = tw.key_order(hints, "tokens", order, _RANK_usage_tokens, _ORDER_usage_tokens)
     node = ir.Usage(input_tokens=v_tokens_input_tokens, output_tokens=v_tokens_output_tokens)
     extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if o_tokens and not _KNOWN_usage_tokens.issuperset(o_tokens):
@@ -1361,4 +1463,6 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["tokens"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("tokens",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out

@@ -67,28 +67,73 @@ WIRE_DEFAULTS = (("image_url.detail", "auto"),)
 _KNOWN_request = frozenset(
     ["max_tokens", "messages", "model", "stop", "temperature", "tool_choice", "tools", "top_p"]
 )
+_RANK_request = {
+    "model": 0,
+    "messages": 1,
+    "tools": 2,
+    "tool_choice": 3,
+    "temperature": 4,
+    "top_p": 5,
+    "stop": 6,
+    "max_tokens": 7,
+}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset(["tool"])
 _WHOLE_CONVERSATION = frozenset(["assistant", "developer", "system", "user"])
 _KNOWN_system_message = frozenset(["content", "name", "role"])
+_RANK_system_message = {"role": 0, "content": 1, "name": 2}
+_ORDER_system_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_developer_message = frozenset(["content", "name", "role"])
+_RANK_developer_message = {"role": 0, "content": 1, "name": 2}
+_ORDER_developer_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_user_message = frozenset(["content", "name", "role"])
+_RANK_user_message = {"role": 0, "content": 1, "name": 2}
+_ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_assistant_message = frozenset(["content", "name", "role", "tool_calls"])
+_RANK_assistant_message = {"role": 0, "content": 1, "tool_calls": 2, "name": 3}
+_ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_response_message = frozenset(["content", "role", "tool_calls"])
+_RANK_response_message = {"role": 0, "content": 1, "tool_calls": 2}
+_ORDER_response_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_message = frozenset(["content", "role", "tool_call_id"])
+_RANK_tool_message = {"role": 0, "tool_call_id": 1, "content": 2}
+_ORDER_tool_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_text_part = frozenset(["text", "type"])
+_RANK_text_part = {"type": 0, "text": 1}
+_ORDER_text_part = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_image_part = frozenset(["image_url", "type"])
 _KNOWN_image_part_image_url = frozenset(["detail", "url"])
+_RANK_image_part = {"type": 0, "image_url": 1}
+_ORDER_image_part = {}  # key tuples seen → already in the render order (key_order)
+_RANK_image_part_image_url = {"url": 0, "detail": 1}
+_ORDER_image_part_image_url = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_call = frozenset(["function", "id", "type"])
 _KNOWN_tool_call_function = frozenset(["arguments", "name"])
+_RANK_tool_call = {"id": 0, "type": 1, "function": 2}
+_ORDER_tool_call = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_call_function = {"name": 0, "arguments": 1}
+_ORDER_tool_call_function = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool = frozenset(["function", "type"])
 _KNOWN_tool_function = frozenset(["description", "name", "parameters", "strict"])
+_RANK_tool = {"type": 0, "function": 1}
+_ORDER_tool = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_function = {"name": 0, "description": 1, "parameters": 2, "strict": 3}
+_ORDER_tool_function = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_choice_named = frozenset(["function", "type"])
 _KNOWN_tool_choice_named_function = frozenset(["name"])
+_RANK_tool_choice_named = {"type": 0, "function": 1}
+_ORDER_tool_choice_named = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_choice_named_function = {"name": 0}
+_ORDER_tool_choice_named_function = {}  # key tuples seen → already in the render order (key_order)
 _CHOICE_MODE_PARSE = {"auto": "auto", "none": "none", "required": "required"}
 _CHOICE_MODE_RENDER = {"auto": "auto", "none": "none", "required": "required"}
 _KNOWN_response = frozenset(["choices", "created", "id", "model", "object", "usage"])
 _KNOWN_response_choices = frozenset(["0"])
 _KNOWN_response_choices_0 = frozenset(["finish_reason", "index", "message"])
+_RANK_response = {"id": 0, "object": 1, "created": 2, "model": 3, "choices": 4, "usage": 5}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
+_RANK_response_choices_0 = {"index": 0, "message": 1, "finish_reason": 2}
+_ORDER_response_choices_0 = {}  # key tuples seen → already in the render order (key_order)
 _FINISH_REASON_PARSE = {
     "stop": "stop",
     "length": "length",
@@ -107,6 +152,8 @@ _FINISH_REASON_RENDER = {
 }
 _FINISH_REASON_APPROXIMATE = frozenset(["malformed_tool_call", "other"])
 _KNOWN_usage = frozenset(["completion_tokens", "prompt_tokens", "total_tokens"])
+_RANK_usage = {"prompt_tokens": 0, "completion_tokens": 1, "total_tokens": 2}
+_ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -183,6 +230,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (path, "max_tokens"), "expected integer, got " + tw._json_type(v_max_tokens)
         )
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
     node = ir.Request(
         model=v_model,
         messages=v_messages,
@@ -262,6 +311,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "top_k"), "deepseek has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -272,6 +323,8 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         msg = _message_to_ir(item, (path, i), ctx)
+        if msg.provider_data is not None and msg.role in _GROUP_CONVERSATION:
+            msg.provider_data = tw.without_key_order(msg.provider_data)
         whole = type(item) is dict and item.get("role", None) in _WHOLE_CONVERSATION
         if (
             whole
@@ -379,6 +432,8 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "name", "null")
     if v_name is not None and type(v_name) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    if _ORDER_system_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_system_message, _ORDER_system_message)
     node = ir.Message(role="system", parts=v_content_ir, name=v_name)
     extra = (
         None
@@ -421,6 +476,8 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["name"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -452,6 +509,8 @@ def _developer_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "name", "null")
     if v_name is not None and type(v_name) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    if _ORDER_developer_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_developer_message, _ORDER_developer_message)
     node = ir.Message(role="system", parts=v_content_ir, name=v_name)
     extra = (
         None
@@ -494,6 +553,8 @@ def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["name"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -544,6 +605,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "name", "null")
     if v_name is not None and type(v_name) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    if _ORDER_user_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_user_message, _ORDER_user_message)
     node = ir.Message(role="user", parts=v_content_ir, name=v_name)
     extra = (
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
@@ -584,6 +647,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["name"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -625,6 +690,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "name", "null")
     if v_name is not None and type(v_name) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
     node = ir.Message(
         role="assistant", parts=[*(v_content_ir or ()), *(v_tool_calls or ())], name=v_name
     )
@@ -682,6 +749,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["name"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -718,6 +787,8 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ]
         if not v_tool_calls:
             hints = tw.hint(hints, "tool_calls", "empty")
+    if _ORDER_response_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response_message, _ORDER_response_message)
     node = ir.Message(role="assistant", parts=[*(v_content_ir or ()), *(v_tool_calls or ())])
     extra = (
         None
@@ -770,6 +841,8 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "deepseek has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -798,6 +871,8 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "content", v_content_hint)
     else:
         v_content_result, v_content_is_error, v_content_parts = None, False, None
+    if _ORDER_tool_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_message, _ORDER_tool_message)
     node = ir.ToolResult(
         tool_call_id=v_tool_call_id_ir,
         name="",
@@ -847,6 +922,8 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["content"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -888,6 +965,8 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_text_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_text_part, _ORDER_text_part)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
@@ -916,6 +995,8 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -953,6 +1034,12 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_image_url_detail == "auto":
         v_image_url_detail = None
         hints = tw.hint(hints, "image_url.detail", "explicit_default")
+    if _ORDER_image_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_image_part, _ORDER_image_part)
+    if o_image_url and _ORDER_image_part_image_url.get(order := tuple(o_image_url)) is not True:
+        hints = tw.key_order(
+            hints, "image_url", order, _RANK_image_part_image_url, _ORDER_image_part_image_url
+        )
     node = ir.ImagePart(
         media_type=v_image_url_url_media_type,
         data=v_image_url_url_data,
@@ -1004,6 +1091,8 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["image_url"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("image_url",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1041,6 +1130,12 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_function_arguments_arguments, v_function_arguments_raw_arguments = tw.parse_arguments(
         v_function_arguments, (p_function, "arguments"), ctx
     )
+    if _ORDER_tool_call.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_call, _ORDER_tool_call)
+    if o_function and _ORDER_tool_call_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(
+            hints, "function", order, _RANK_tool_call_function, _ORDER_tool_call_function
+        )
     node = ir.ToolCall(
         id=v_id_ir,
         name=v_function_name_ir,
@@ -1094,6 +1189,8 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["function"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1144,6 +1241,10 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (p_function, "strict"), "expected boolean, got " + tw._json_type(v_function_strict)
         )
+    if _ORDER_tool.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool, _ORDER_tool)
+    if o_function and _ORDER_tool_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(hints, "function", order, _RANK_tool_function, _ORDER_tool_function)
     node = ir.ToolDefinition(
         name=v_function_name_ir,
         description=v_function_description,
@@ -1201,6 +1302,8 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["function"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1249,6 +1352,16 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_function_name_ir = tw.fit_name_parse(
         v_function_name, (p_function, "name"), ctx, "a-zA-Z0-9_-", None, 64
     )
+    if _ORDER_tool_choice_named.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_choice_named, _ORDER_tool_choice_named)
+    if o_function and _ORDER_tool_choice_named_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(
+            hints,
+            "function",
+            order,
+            _RANK_tool_choice_named_function,
+            _ORDER_tool_choice_named_function,
+        )
     node = ir.ToolChoice(mode="tool", name=v_function_name_ir)
     extra = (
         None
@@ -1294,6 +1407,8 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1372,6 +1487,12 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "usage", "null")
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
+    if o_choices_0 and _ORDER_response_choices_0.get(order := tuple(o_choices_0)) is not True:
+        hints = tw.key_order(
+            hints, "choices.0", order, _RANK_response_choices_0, _ORDER_response_choices_0
+        )
     node = ir.Response(
         id=v_id,
         model=v_model,
@@ -1469,6 +1590,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("choices.0",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1511,6 +1634,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (path, "total_tokens"), "expected integer, got " + tw._json_type(v_total_tokens)
         )
+    if _ORDER_usage.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
     node = ir.Usage(
         input_tokens=v_prompt_tokens, output_tokens=v_completion_tokens, total_tokens=v_total_tokens
     )
@@ -1544,4 +1669,6 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["total_tokens"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out

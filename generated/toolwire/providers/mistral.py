@@ -74,26 +74,69 @@ _KNOWN_request = frozenset(
         "top_p",
     ]
 )
+_RANK_request = {
+    "model": 0,
+    "messages": 1,
+    "tools": 2,
+    "tool_choice": 3,
+    "parallel_tool_calls": 4,
+    "max_tokens": 5,
+    "temperature": 6,
+    "top_p": 7,
+    "top_k": 8,
+    "stop": 9,
+}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset(["tool"])
 _WHOLE_CONVERSATION = frozenset(["assistant", "system", "user"])
 _KNOWN_system_message = frozenset(["content", "role"])
+_RANK_system_message = {"role": 0, "content": 1}
+_ORDER_system_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_user_message = frozenset(["content", "role"])
+_RANK_user_message = {"role": 0, "content": 1}
+_ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_assistant_message = frozenset(["content", "role", "tool_calls"])
+_RANK_assistant_message = {"role": 0, "content": 1, "tool_calls": 2}
+_ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_message = frozenset(["content", "role", "tool_call_id"])
+_RANK_tool_message = {"role": 0, "tool_call_id": 1, "content": 2}
+_ORDER_tool_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_text_part = frozenset(["text", "type"])
+_RANK_text_part = {"type": 0, "text": 1}
+_ORDER_text_part = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_image_part = frozenset(["image_url", "type"])
+_RANK_image_part = {"type": 0, "image_url": 1}
+_ORDER_image_part = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_call = frozenset(["function", "id", "type"])
 _KNOWN_tool_call_function = frozenset(["arguments", "name"])
+_RANK_tool_call = {"id": 0, "type": 1, "function": 2}
+_ORDER_tool_call = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_call_function = {"name": 0, "arguments": 1}
+_ORDER_tool_call_function = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool = frozenset(["function", "type"])
 _KNOWN_tool_function = frozenset(["description", "name", "parameters", "strict"])
+_RANK_tool = {"type": 0, "function": 1}
+_ORDER_tool = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_function = {"name": 0, "description": 1, "parameters": 2, "strict": 3}
+_ORDER_tool_function = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_choice_named = frozenset(["function", "type"])
 _KNOWN_tool_choice_named_function = frozenset(["name"])
+_RANK_tool_choice_named = {"type": 0, "function": 1}
+_ORDER_tool_choice_named = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_choice_named_function = {"name": 0}
+_ORDER_tool_choice_named_function = {}  # key tuples seen → already in the render order (key_order)
 _CHOICE_MODE_PARSE = {"auto": "auto", "none": "none", "any": "required", "required": "required"}
 _CHOICE_MODE_RENDER = {"auto": "auto", "none": "none", "required": "any"}
 _KNOWN_response = frozenset(["choices", "created", "id", "model", "object", "usage"])
 _KNOWN_response_choices = frozenset(["0"])
 _KNOWN_response_choices_0 = frozenset(["finish_reason", "index", "message"])
+_RANK_response = {"id": 0, "object": 1, "created": 2, "model": 3, "choices": 4, "usage": 5}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
+_RANK_response_choices_0 = {"index": 0, "message": 1, "finish_reason": 2}
+_ORDER_response_choices_0 = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_response_message = frozenset(["content", "role", "tool_calls"])
+_RANK_response_message = {"role": 0, "content": 1, "tool_calls": 2}
+_ORDER_response_message = {}  # key tuples seen → already in the render order (key_order)
 _FINISH_REASON_PARSE = {
     "stop": "stop",
     "length": "length",
@@ -112,6 +155,8 @@ _FINISH_REASON_RENDER = {
 }
 _FINISH_REASON_APPROXIMATE = frozenset(["content_filter", "malformed_tool_call", "other"])
 _KNOWN_usage = frozenset(["completion_tokens", "prompt_tokens", "total_tokens"])
+_RANK_usage = {"prompt_tokens": 0, "completion_tokens": 1, "total_tokens": 2}
+_ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -201,6 +246,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "stop", v_stop_hint)
     else:
         v_stop_ir = None
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
     node = ir.Request(
         model=v_model,
         messages=v_messages,
@@ -285,6 +332,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["stop"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -295,6 +344,8 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         msg = _message_to_ir(item, (path, i), ctx)
+        if msg.provider_data is not None and msg.role in _GROUP_CONVERSATION:
+            msg.provider_data = tw.without_key_order(msg.provider_data)
         whole = type(item) is dict and item.get("role", None) in _WHOLE_CONVERSATION
         if (
             whole
@@ -389,6 +440,8 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "content", v_content_hint)
     else:
         v_content_ir = []
+    if _ORDER_system_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_system_message, _ORDER_system_message)
     node = ir.Message(role="system", parts=v_content_ir)
     extra = (
         None
@@ -428,6 +481,8 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "mistral has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -473,6 +528,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "content", v_content_hint)
     else:
         v_content_ir = []
+    if _ORDER_user_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_user_message, _ORDER_user_message)
     node = ir.Message(role="user", parts=v_content_ir)
     extra = (
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
@@ -508,6 +565,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "mistral has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -569,6 +628,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ]
         if not v_tool_calls:
             hints = tw.hint(hints, "tool_calls", "empty")
+    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
     node = ir.Message(role="assistant", parts=[*(v_content_ir or ()), *(v_tool_calls or ())])
     extra = (
         None
@@ -621,6 +682,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "mistral has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -649,6 +712,8 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "content", v_content_hint)
     else:
         v_content_result, v_content_is_error, v_content_parts = None, False, None
+    if _ORDER_tool_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_message, _ORDER_tool_message)
     node = ir.ToolResult(
         tool_call_id=v_tool_call_id_ir,
         name="",
@@ -696,6 +761,8 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["content"] = v_content
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -714,6 +781,8 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_text_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_text_part, _ORDER_text_part)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
@@ -742,6 +811,8 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -771,6 +842,8 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_image_url_hint is not None:
         hints = tw.hint(hints, "image_url", v_image_url_hint)
+    if _ORDER_image_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_image_part, _ORDER_image_part)
     node = ir.ImagePart(
         media_type=v_image_url_media_type,
         data=v_image_url_data,
@@ -811,6 +884,8 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["image_url"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -848,6 +923,12 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_function_arguments_arguments, v_function_arguments_raw_arguments = tw.parse_arguments(
         v_function_arguments, (p_function, "arguments"), ctx
     )
+    if _ORDER_tool_call.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_call, _ORDER_tool_call)
+    if o_function and _ORDER_tool_call_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(
+            hints, "function", order, _RANK_tool_call_function, _ORDER_tool_call_function
+        )
     node = ir.ToolCall(
         id=v_id_ir,
         name=v_function_name_ir,
@@ -901,6 +982,8 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["function"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -951,6 +1034,10 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (p_function, "strict"), "expected boolean, got " + tw._json_type(v_function_strict)
         )
+    if _ORDER_tool.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool, _ORDER_tool)
+    if o_function and _ORDER_tool_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(hints, "function", order, _RANK_tool_function, _ORDER_tool_function)
     node = ir.ToolDefinition(
         name=v_function_name_ir,
         description=v_function_description,
@@ -1014,6 +1101,8 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["function"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1062,6 +1151,16 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_function_name_ir = tw.fit_name_parse(
         v_function_name, (p_function, "name"), ctx, "a-zA-Z0-9_-", None, 64
     )
+    if _ORDER_tool_choice_named.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_choice_named, _ORDER_tool_choice_named)
+    if o_function and _ORDER_tool_choice_named_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(
+            hints,
+            "function",
+            order,
+            _RANK_tool_choice_named_function,
+            _ORDER_tool_choice_named_function,
+        )
     node = ir.ToolChoice(mode="tool", name=v_function_name_ir)
     extra = (
         None
@@ -1107,6 +1206,8 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1187,6 +1288,12 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "usage", "null")
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
+    if o_choices_0 and _ORDER_response_choices_0.get(order := tuple(o_choices_0)) is not True:
+        hints = tw.key_order(
+            hints, "choices.0", order, _RANK_response_choices_0, _ORDER_response_choices_0
+        )
     node = ir.Response(
         id=v_id,
         model=v_model,
@@ -1297,6 +1404,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("choices.0",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1333,6 +1442,8 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ]
         if not v_tool_calls:
             hints = tw.hint(hints, "tool_calls", "empty")
+    if _ORDER_response_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response_message, _ORDER_response_message)
     node = ir.Message(role="assistant", parts=[*(v_content_ir or ()), *(v_tool_calls or ())])
     extra = (
         None
@@ -1385,6 +1496,8 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "mistral has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1427,6 +1540,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (path, "total_tokens"), "expected integer, got " + tw._json_type(v_total_tokens)
         )
+    if _ORDER_usage.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
     node = ir.Usage(
         input_tokens=v_prompt_tokens, output_tokens=v_completion_tokens, total_tokens=v_total_tokens
     )
@@ -1460,4 +1575,6 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["total_tokens"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out

@@ -65,20 +65,52 @@ WIRE_DEFAULTS = ()
 
 _KNOWN_request = frozenset(["messages", "model", "options", "tool_choice", "tools"])
 _KNOWN_request_options = frozenset(["num_predict", "stop", "temperature", "top_k", "top_p"])
+_RANK_request = {"model": 0, "messages": 1, "tools": 2, "tool_choice": 3, "stream": 4, "options": 5}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
+_RANK_request_options = {"num_predict": 0, "temperature": 1, "top_p": 2, "top_k": 3, "stop": 4}
+_ORDER_request_options = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset(["tool"])
 _WHOLE_CONVERSATION = frozenset(["assistant", "system", "user"])
 _KNOWN_system_message = frozenset(["content", "role"])
+_RANK_system_message = {"role": 0, "content": 1}
+_ORDER_system_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_user_message = frozenset(["content", "images", "role"])
+_RANK_user_message = {"role": 0, "content": 1, "images": 2}
+_ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_assistant_message = frozenset(["content", "role", "tool_calls"])
+_RANK_assistant_message = {"role": 0, "content": 1, "tool_calls": 2}
+_ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_message = frozenset(["content", "role", "tool_call_id", "tool_name"])
+_RANK_tool_message = {"role": 0, "content": 1, "tool_name": 2, "tool_call_id": 3}
+_ORDER_tool_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_text_part = frozenset(["text", "type"])
+_RANK_text_part = {"type": 0, "text": 1}
+_ORDER_text_part = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_call = frozenset(["function", "id"])
 _KNOWN_tool_call_function = frozenset(["arguments", "name"])
+_RANK_tool_call = {"id": 0, "function": 1}
+_ORDER_tool_call = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_call_function = {"name": 0, "arguments": 1}
+_ORDER_tool_call_function = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool = frozenset(["function", "type"])
 _KNOWN_tool_function = frozenset(["description", "name", "parameters"])
+_RANK_tool = {"type": 0, "function": 1}
+_ORDER_tool = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_function = {"name": 0, "description": 1, "parameters": 2}
+_ORDER_tool_function = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_response = frozenset(
     ["created_at", "done", "done_reason", "eval_count", "message", "model", "prompt_eval_count"]
 )
+_RANK_response = {
+    "model": 0,
+    "created_at": 1,
+    "message": 2,
+    "done_reason": 3,
+    "done": 4,
+    "prompt_eval_count": 5,
+    "eval_count": 6,
+}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
 _DONE_REASON_PARSE = {"stop": "stop", "length": "length", "load": "other", "unload": "other"}
 _DONE_REASON_RENDER = {
     "stop": "stop",
@@ -197,6 +229,10 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (p_options, "stop"), "expected array, got " + tw._json_type(v_options_stop)
         )
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
+    if o_options and _ORDER_request_options.get(order := tuple(o_options)) is not True:
+        hints = tw.key_order(hints, "options", order, _RANK_request_options, _ORDER_request_options)
     node = ir.Request(
         model=v_model,
         messages=v_messages,
@@ -297,6 +333,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("options",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -307,6 +345,8 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         msg = _message_to_ir(item, (path, i), ctx)
+        if msg.provider_data is not None and msg.role in _GROUP_CONVERSATION:
+            msg.provider_data = tw.without_key_order(msg.provider_data)
         whole = type(item) is dict and item.get("role", None) in _WHOLE_CONVERSATION
         if (
             whole
@@ -401,6 +441,8 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "content", v_content_hint)
     else:
         v_content_ir = []
+    if _ORDER_system_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_system_message, _ORDER_system_message)
     node = ir.Message(role="system", parts=v_content_ir)
     extra = (
         None
@@ -440,6 +482,8 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "ollama has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -471,6 +515,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_images_ir = tw.base64_images_parse(v_images, (path, "images"))
     else:
         v_images_ir = []
+    if _ORDER_user_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_user_message, _ORDER_user_message)
     node = ir.Message(role="user", parts=[*(v_content_ir or ()), *(v_images_ir or ())])
     extra = (
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
@@ -515,6 +561,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "ollama has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -551,6 +599,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ]
         if not v_tool_calls:
             hints = tw.hint(hints, "tool_calls", "empty")
+    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
     node = ir.Message(role="assistant", parts=[*(v_content_ir or ()), *(v_tool_calls or ())])
     extra = (
         None
@@ -605,6 +655,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "ollama has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -648,6 +700,8 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "tool_call_id", v_tool_call_id_hint)
     else:
         v_tool_call_id_ir = ""
+    if _ORDER_tool_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_message, _ORDER_tool_message)
     node = ir.ToolResult(
         tool_call_id=v_tool_call_id_ir,
         name=v_tool_name,
@@ -702,6 +756,8 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_call_id"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -720,6 +776,8 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_text_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_text_part, _ORDER_text_part)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
@@ -748,6 +806,8 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -789,6 +849,12 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         tw.object_arguments(v_function_arguments, (p_function, "arguments")),
         None,
     )
+    if _ORDER_tool_call.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_call, _ORDER_tool_call)
+    if o_function and _ORDER_tool_call_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(
+            hints, "function", order, _RANK_tool_call_function, _ORDER_tool_call_function
+        )
     node = ir.ToolCall(
         id=v_id_id,
         name=v_function_name,
@@ -848,6 +914,8 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["function"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -892,6 +960,10 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             (p_function, "parameters"),
             "expected object, got " + tw._json_type(v_function_parameters),
         )
+    if _ORDER_tool.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool, _ORDER_tool)
+    if o_function and _ORDER_tool_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(hints, "function", order, _RANK_tool_function, _ORDER_tool_function)
     node = ir.ToolDefinition(
         name=v_function_name, description=v_function_description, parameters=v_function_parameters
     )
@@ -944,6 +1016,8 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "strict"), "ollama has no place for ToolDefinition.strict; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -998,6 +1072,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "prompt_eval_count", v_prompt_eval_count_hint)
     else:
         v_prompt_eval_count_ir = None
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
     node = ir.Response(
         model=v_model,
         created=v_created_at_ir,
@@ -1078,6 +1154,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "stop_sequence"), "ollama has no place for Response.stop_sequence; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 

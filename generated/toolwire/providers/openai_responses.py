@@ -60,25 +60,70 @@ _KNOWN_request = frozenset(
         "top_p",
     ]
 )
+_RANK_request = {
+    "model": 0,
+    "input": 1,
+    "instructions": 2,
+    "tools": 3,
+    "tool_choice": 4,
+    "parallel_tool_calls": 5,
+    "max_output_tokens": 6,
+    "temperature": 7,
+    "top_p": 8,
+}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset(["assistant", "tool"])
 _WHOLE_CONVERSATION = frozenset(["message"])
 _KNOWN_message_item = frozenset(["content", "role", "type"])
+_RANK_message_item = {"type": 0, "role": 1, "content": 2}
+_ORDER_message_item = {}  # key tuples seen → already in the render order (key_order)
 _ROLE_PARSE = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
 _ROLE_RENDER = {"user": "user", "assistant": "assistant", "system": "system", "tool": "user"}
 _KNOWN_input_text = frozenset(["text", "type"])
+_RANK_input_text = {"type": 0, "text": 1}
+_ORDER_input_text = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_output_text = frozenset(["text", "type"])
+_RANK_output_text = {"type": 0, "text": 1}
+_ORDER_output_text = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_input_image = frozenset(["detail", "image_url", "type"])
+_RANK_input_image = {"type": 0, "image_url": 1, "detail": 2}
+_ORDER_input_image = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_call_item = frozenset(["arguments", "call_id", "name", "type"])
+_RANK_function_call_item = {"type": 0, "call_id": 1, "name": 2, "arguments": 3}
+_ORDER_function_call_item = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_call_output_item = frozenset(["call_id", "output", "type"])
+_RANK_function_call_output_item = {"type": 0, "call_id": 1, "output": 2}
+_ORDER_function_call_output_item = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_tool = frozenset(["description", "name", "parameters", "strict", "type"])
+_RANK_function_tool = {"type": 0, "name": 1, "description": 2, "parameters": 3, "strict": 4}
+_ORDER_function_tool = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_choice_named = frozenset(["name", "type"])
+_RANK_tool_choice_named = {"type": 0, "name": 1}
+_ORDER_tool_choice_named = {}  # key tuples seen → already in the render order (key_order)
 _CHOICE_MODE_PARSE = {"auto": "auto", "none": "none", "required": "required"}
 _CHOICE_MODE_RENDER = {"auto": "auto", "none": "none", "required": "required"}
 _KNOWN_response = frozenset(["created_at", "id", "model", "object", "output", "status", "usage"])
+_RANK_response = {
+    "id": 0,
+    "object": 1,
+    "created_at": 2,
+    "status": 3,
+    "model": 4,
+    "output": 5,
+    "usage": 6,
+    "parallel_tool_calls": 7,
+    "tool_choice": 8,
+    "tools": 9,
+}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_OUTPUT = frozenset(["assistant"])
 _WHOLE_OUTPUT = frozenset(["message"])
 _KNOWN_output_message = frozenset(["content", "role", "type"])
+_RANK_output_message = {"type": 0, "id": 1, "status": 2, "role": 3, "content": 4}
+_ORDER_output_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_output_text_part = frozenset(["text", "type"])
+_RANK_output_text_part = {"type": 0, "text": 1, "annotations": 2}
+_ORDER_output_text_part = {}  # key tuples seen → already in the render order (key_order)
 _STATUS_PARSE = {
     "completed": "stop",
     "incomplete": "length",
@@ -98,6 +143,14 @@ _STATUS_RENDER = {
 }
 _STATUS_APPROXIMATE = frozenset(["content_filter", "malformed_tool_call", "other"])
 _KNOWN_usage = frozenset(["input_tokens", "output_tokens", "total_tokens"])
+_RANK_usage = {
+    "input_tokens": 0,
+    "input_tokens_details": 1,
+    "output_tokens": 2,
+    "output_tokens_details": 3,
+    "total_tokens": 4,
+}
+_ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -174,6 +227,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "top_p", "null")
     if v_top_p is not None and type(v_top_p) not in (int, float):
         raise WrongTypeError((path, "top_p"), "expected number, got " + tw._json_type(v_top_p))
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
     node = ir.Request(
         model=v_model,
         messages=v_input,
@@ -252,6 +307,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "stop"), "openai_responses has no place for Request.stop; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -274,6 +331,8 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         msg = _input_item_to_ir(item, (path, i), ctx)
+        if msg.provider_data is not None and msg.role in _GROUP_CONVERSATION:
+            msg.provider_data = tw.without_key_order(msg.provider_data)
         if msg.role == "system":
             tw.set_hint(msg, PROVIDER, "$inline", True)
         whole = type(item) is dict and item.get("type", "message") in _WHOLE_CONVERSATION
@@ -402,6 +461,8 @@ def _message_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_message_item.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_message_item, _ORDER_message_item)
     node = ir.Message(role=v_role, parts=v_content_ir)
     extra = (
         None if _KNOWN_message_item.issuperset(obj) else tw.extra_fields(obj, _KNOWN_message_item)
@@ -451,6 +512,8 @@ def _message_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "openai_responses has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -513,6 +576,8 @@ def _input_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_input_text.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_input_text, _ORDER_input_text)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_input_text.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_text)
     if extra is not None or hints is not None:
@@ -541,6 +606,8 @@ def _input_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -561,6 +628,8 @@ def _output_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_output_text.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_output_text, _ORDER_output_text)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_output_text.issuperset(obj) else tw.extra_fields(obj, _KNOWN_output_text)
     if extra is not None or hints is not None:
@@ -589,6 +658,8 @@ def _output_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -621,6 +692,8 @@ def _input_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_detail == "auto":
         v_detail = None
         hints = tw.hint(hints, "detail", "explicit_default")
+    if _ORDER_input_image.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_input_image, _ORDER_input_image)
     node = ir.ImagePart(
         media_type=v_image_url_media_type,
         data=v_image_url_data,
@@ -656,6 +729,8 @@ def _input_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["detail"] = v_detail
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -685,6 +760,8 @@ def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_arguments_arguments, v_arguments_raw_arguments = tw.parse_arguments(
         v_arguments, (path, "arguments"), ctx
     )
+    if _ORDER_function_call_item.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_function_call_item, _ORDER_function_call_item)
     node = ir.ToolCall(
         id=v_call_id_ir,
         name=v_name_ir,
@@ -732,6 +809,8 @@ def _function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["arguments"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -759,6 +838,10 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_output_hint is not None:
         hints = tw.hint(hints, "output", v_output_hint)
+    if _ORDER_function_call_output_item.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(
+            hints, "", order, _RANK_function_call_output_item, _ORDER_function_call_output_item
+        )
     node = ir.ToolResult(
         tool_call_id=v_call_id_ir,
         name="",
@@ -811,6 +894,8 @@ def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> An
         out["output"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -873,6 +958,8 @@ def _function_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_strict == False:
         v_strict = None
         hints = tw.hint(hints, "strict", "explicit_default")
+    if _ORDER_function_tool.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_function_tool, _ORDER_function_tool)
     node = ir.ToolDefinition(
         name=v_name_ir, description=v_description, parameters=v_parameters, strict=v_strict
     )
@@ -917,6 +1004,8 @@ def _function_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["strict"] = v_strict
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -957,6 +1046,8 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_name is None:
         raise tw.missing((path, "name"))
     v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
+    if _ORDER_tool_choice_named.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_choice_named, _ORDER_tool_choice_named)
     node = ir.ToolChoice(mode="tool", name=v_name_ir)
     extra = (
         None
@@ -993,6 +1084,8 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1055,6 +1148,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "tool_choice", "absent")
     if "tools" not in obj:
         hints = tw.hint(hints, "tools", "absent")
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
     node = ir.Response(
         id=v_id,
         model=v_model,
@@ -1137,6 +1232,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1147,6 +1244,8 @@ def _output_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         msg = _output_item_to_ir(item, (path, i), ctx)
+        if msg.provider_data is not None and msg.role in _GROUP_OUTPUT:
+            msg.provider_data = tw.without_key_order(msg.provider_data)
         whole = type(item) is dict and item.get("type", None) in _WHOLE_OUTPUT
         if (
             whole
@@ -1246,6 +1345,8 @@ def _output_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_output_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_output_message, _ORDER_output_message)
     node = ir.Message(role="assistant", parts=v_content_ir)
     extra = (
         None
@@ -1293,6 +1394,8 @@ def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "openai_responses has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1336,6 +1439,8 @@ def _output_text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
     if "annotations" not in obj:
         hints = tw.hint(hints, "annotations", "absent")
+    if _ORDER_output_text_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_output_text_part, _ORDER_output_text_part)
     node = ir.TextPart(text=v_text)
     extra = (
         None
@@ -1370,6 +1475,8 @@ def _output_text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["annotations"] = []  # required by the wire; restored fields override it
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1415,6 +1522,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (path, "total_tokens"), "expected integer, got " + tw._json_type(v_total_tokens)
         )
+    if _ORDER_usage.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
     node = ir.Usage(
         input_tokens=v_input_tokens, output_tokens=v_output_tokens, total_tokens=v_total_tokens
     )
@@ -1457,4 +1566,6 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["total_tokens"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out

@@ -64,24 +64,75 @@ _KNOWN_request = frozenset(
 _KNOWN_request_generationConfig = frozenset(
     ["maxOutputTokens", "stopSequences", "temperature", "topK", "topP"]
 )
+_RANK_request = {
+    "contents": 0,
+    "systemInstruction": 1,
+    "tools": 2,
+    "toolConfig": 3,
+    "generationConfig": 4,
+}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
+_RANK_request_generationConfig = {
+    "maxOutputTokens": 0,
+    "temperature": 1,
+    "topP": 2,
+    "topK": 3,
+    "stopSequences": 4,
+}
+_ORDER_request_generationConfig = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset([])
 _KNOWN_content = frozenset(["parts", "role"])
+_RANK_content = {"role": 0, "parts": 1}
+_ORDER_content = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_system_instruction = frozenset(["parts"])
+_RANK_system_instruction = {"parts": 0}
+_ORDER_system_instruction = {}  # key tuples seen → already in the render order (key_order)
 _ROLE_PARSE = {"user": "user", "model": "assistant"}
 _ROLE_RENDER = {"user": "user", "assistant": "model", "tool": "user", "system": "user"}
 _KNOWN_text_part = frozenset(["text"])
+_RANK_text_part = {"text": 0}
+_ORDER_text_part = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_inline_image = frozenset(["inlineData"])
 _KNOWN_inline_image_inlineData = frozenset(["data", "mimeType"])
+_RANK_inline_image = {"inlineData": 0}
+_ORDER_inline_image = {}  # key tuples seen → already in the render order (key_order)
+_RANK_inline_image_inlineData = {"mimeType": 0, "data": 1}
+_ORDER_inline_image_inlineData = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_file_image = frozenset(["fileData"])
 _KNOWN_file_image_fileData = frozenset(["fileUri", "mimeType"])
+_RANK_file_image = {"fileData": 0}
+_ORDER_file_image = {}  # key tuples seen → already in the render order (key_order)
+_RANK_file_image_fileData = {"mimeType": 0, "fileUri": 1}
+_ORDER_file_image_fileData = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_call_part = frozenset(["functionCall"])
 _KNOWN_function_call_part_functionCall = frozenset(["args", "id", "name"])
+_RANK_function_call_part = {"functionCall": 0}
+_ORDER_function_call_part = {}  # key tuples seen → already in the render order (key_order)
+_RANK_function_call_part_functionCall = {"id": 0, "name": 1, "args": 2}
+_ORDER_function_call_part_functionCall = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_response_part = frozenset(["functionResponse"])
 _KNOWN_function_response_part_functionResponse = frozenset(["id", "name", "parts", "response"])
+_RANK_function_response_part = {"functionResponse": 0}
+_ORDER_function_response_part = {}  # key tuples seen → already in the render order (key_order)
+_RANK_function_response_part_functionResponse = {"id": 0, "name": 1, "response": 2, "parts": 3}
+_ORDER_function_response_part_functionResponse = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_declaration = frozenset(
     ["description", "name", "parameters", "parametersJsonSchema"]
 )
+_RANK_function_declaration = {
+    "name": 0,
+    "description": 1,
+    "parametersJsonSchema": 2,
+    "parameters": 3,
+}
+_ORDER_function_declaration = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_config = frozenset(["functionCallingConfig"])
+_RANK_tool_config = {"functionCallingConfig": 0}
+_ORDER_tool_config = {}  # key tuples seen → already in the render order (key_order)
 _FC_MODE_PARSE = {
     "AUTO": "auto",
     "ANY": "required",
@@ -93,6 +144,10 @@ _FC_MODE_RENDER = {"auto": "AUTO", "required": "ANY", "none": "NONE", "tool": "A
 _KNOWN_response = frozenset(["candidates", "modelVersion", "responseId", "usageMetadata"])
 _KNOWN_response_candidates = frozenset(["0"])
 _KNOWN_response_candidates_0 = frozenset(["content", "finishReason", "index"])
+_RANK_response = {"candidates": 0, "usageMetadata": 1, "modelVersion": 2, "responseId": 3}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
+_RANK_response_candidates_0 = {"content": 0, "finishReason": 1, "index": 2}
+_ORDER_response_candidates_0 = {}  # key tuples seen → already in the render order (key_order)
 _FINISH_REASON_PARSE = {
     "STOP": "stop",
     "MAX_TOKENS": "length",
@@ -120,6 +175,8 @@ _FINISH_REASON_RENDER = {
 }
 _FINISH_REASON_APPROXIMATE = frozenset(["error"])
 _KNOWN_usage = frozenset(["candidatesTokenCount", "promptTokenCount", "totalTokenCount"])
+_RANK_usage = {"promptTokenCount": 0, "candidatesTokenCount": 1, "totalTokenCount": 2}
+_ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -230,6 +287,19 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             (p_generationConfig, "stopSequences"),
             "expected array, got " + tw._json_type(v_generationConfig_stopSequences),
         )
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
+    if (
+        o_generationConfig
+        and _ORDER_request_generationConfig.get(order := tuple(o_generationConfig)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "generationConfig",
+            order,
+            _RANK_request_generationConfig,
+            _ORDER_request_generationConfig,
+        )
     node = ir.Request(
         messages=v_contents,
         tools=v_tools_ir,
@@ -322,6 +392,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("generationConfig",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -388,6 +460,8 @@ def _content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             _part_to_ir(x, ((path, "parts"), i), ctx)
             for i, x in enumerate(tw.expect_list(v_parts, (path, "parts")))
         ]
+    if _ORDER_content.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_content, _ORDER_content)
     node = ir.Message(role=v_role, parts=v_parts)
     extra = None if _KNOWN_content.issuperset(obj) else tw.extra_fields(obj, _KNOWN_content)
     if extra is not None or hints is not None:
@@ -427,6 +501,8 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "vertex has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -443,6 +519,8 @@ def _system_instruction_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             _part_to_ir(x, ((path, "parts"), i), ctx)
             for i, x in enumerate(tw.expect_list(v_parts, (path, "parts")))
         ]
+    if _ORDER_system_instruction.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_system_instruction, _ORDER_system_instruction)
     node = ir.Message(role="system", parts=v_parts)
     extra = (
         None
@@ -479,6 +557,8 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "vertex has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -536,6 +616,8 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_text_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_text_part, _ORDER_text_part)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
@@ -560,6 +642,8 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -588,6 +672,19 @@ def _inline_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(v_inlineData_data) is not str:
         raise WrongTypeError(
             (p_inlineData, "data"), "expected string, got " + tw._json_type(v_inlineData_data)
+        )
+    if _ORDER_inline_image.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_inline_image, _ORDER_inline_image)
+    if (
+        o_inlineData
+        and _ORDER_inline_image_inlineData.get(order := tuple(o_inlineData)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "inlineData",
+            order,
+            _RANK_inline_image_inlineData,
+            _ORDER_inline_image_inlineData,
         )
     node = ir.ImagePart(media_type=v_inlineData_mimeType, data=v_inlineData_data)
     extra = (
@@ -637,6 +734,8 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "detail"), "vertex has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("inlineData",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -664,6 +763,12 @@ def _file_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(v_fileData_fileUri) is not str:
         raise WrongTypeError(
             (p_fileData, "fileUri"), "expected string, got " + tw._json_type(v_fileData_fileUri)
+        )
+    if _ORDER_file_image.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_file_image, _ORDER_file_image)
+    if o_fileData and _ORDER_file_image_fileData.get(order := tuple(o_fileData)) is not True:
+        hints = tw.key_order(
+            hints, "fileData", order, _RANK_file_image_fileData, _ORDER_file_image_fileData
         )
     node = ir.ImagePart(media_type=v_fileData_mimeType, url=v_fileData_fileUri)
     extra = None if _KNOWN_file_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_file_image)
@@ -708,6 +813,8 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "detail"), "vertex has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("fileData",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -753,6 +860,19 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         v_functionCall_args_arguments, v_functionCall_args_raw_arguments = {}, None
+    if _ORDER_function_call_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_function_call_part, _ORDER_function_call_part)
+    if (
+        o_functionCall
+        and _ORDER_function_call_part_functionCall.get(order := tuple(o_functionCall)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "functionCall",
+            order,
+            _RANK_function_call_part_functionCall,
+            _ORDER_function_call_part_functionCall,
+        )
     node = ir.ToolCall(
         id=v_functionCall_id_id,
         name=v_functionCall_name_ir,
@@ -817,6 +937,8 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["functionCall"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("functionCall",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -873,6 +995,22 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ]
         if not v_functionResponse_parts:
             hints = tw.hint(hints, "functionResponse.parts", "empty")
+    if _ORDER_function_response_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(
+            hints, "", order, _RANK_function_response_part, _ORDER_function_response_part
+        )
+    if (
+        o_functionResponse
+        and _ORDER_function_response_part_functionResponse.get(order := tuple(o_functionResponse))
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "functionResponse",
+            order,
+            _RANK_function_response_part_functionResponse,
+            _ORDER_function_response_part_functionResponse,
+        )
     node = ir.ToolResult(
         tool_call_id=v_functionResponse_id_ir,
         name=v_functionResponse_name_ir,
@@ -955,6 +1093,8 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["functionResponse"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("functionResponse",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -985,6 +1125,10 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (path, "parametersJsonSchema"),
             "expected object, got " + tw._json_type(v_parametersJsonSchema),
+        )
+    if _ORDER_function_declaration.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(
+            hints, "", order, _RANK_function_declaration, _ORDER_function_declaration
         )
     node = ir.ToolDefinition(
         name=v_name_ir, description=v_description, parameters=v_parametersJsonSchema
@@ -1039,6 +1183,8 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "strict"), "vertex has no place for ToolDefinition.strict; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1064,6 +1210,8 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_functionCallingConfig_hint is not None:
         hints = tw.hint(hints, "functionCallingConfig", v_functionCallingConfig_hint)
+    if _ORDER_tool_config.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_config, _ORDER_tool_config)
     node = ir.ToolChoice(
         mode=v_functionCallingConfig_mode,
         name=v_functionCallingConfig_name,
@@ -1099,6 +1247,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["functionCallingConfig"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1172,6 +1322,15 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_responseId is not None and type(v_responseId) is not str:
         raise WrongTypeError(
             (path, "responseId"), "expected string, got " + tw._json_type(v_responseId)
+        )
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
+    if (
+        o_candidates_0
+        and _ORDER_response_candidates_0.get(order := tuple(o_candidates_0)) is not True
+    ):
+        hints = tw.key_order(
+            hints, "candidates.0", order, _RANK_response_candidates_0, _ORDER_response_candidates_0
         )
     node = ir.Response(
         id=v_responseId,
@@ -1253,6 +1412,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "stop_sequence"), "vertex has no place for Response.stop_sequence; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("candidates.0",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1295,6 +1456,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (path, "totalTokenCount"), "expected integer, got " + tw._json_type(v_totalTokenCount)
         )
+    if _ORDER_usage.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
     node = ir.Usage(
         input_tokens=v_promptTokenCount,
         output_tokens=v_candidatesTokenCount,
@@ -1330,4 +1493,6 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["totalTokenCount"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
