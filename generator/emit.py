@@ -708,7 +708,7 @@ class ProviderCompiler:
             if split:  # consecutive whole message items of a grouped role stay separate items for this provider
                 self.const(f"_WHOLE_{var(c.name).upper()} = frozenset({py(sorted(whole))})")
                 default = py(element.tag_default) if element.tag_default else "None"
-                L.append(f"    whole = type(item) is dict and item.get({py(element.tag)}, {default}) in _WHOLE_{var(c.name).upper()}")
+                L.append(f"    whole = type(item) is dict and type(tag := item.get({py(element.tag)}, {default})) is str and tag in _WHOLE_{var(c.name).upper()}")
                 L.append(f"    if whole and i and prev_whole and msg.role in _GROUP_{var(c.name).upper()} and messages[-1].role == msg.role:")
                 L.append("        tw.set_hint(msg, PROVIDER, '$turn', 'new')")
                 L.append("    prev_whole = whole")
@@ -745,7 +745,11 @@ class ProviderCompiler:
         return L
 
     def _conversation_render(self, c: Codec, element: Codec) -> None:
-        L = ["layout.check_answers(messages, path, ctx)"] if c.require_answers else []
+        L = []
+        if c.require_answers:
+            # consecutive assistant messages are one turn where they are grouped or merged
+            joined = ", frozenset({'assistant'})" if "assistant" in c.group or c.merge else ""
+            L.append(f"layout.check_answers(messages, path, ctx{joined})")
         if c.hoist:
             L.append("system, messages = layout.hoist_system(messages, ctx, PROVIDER)")
             L.append("hoisted = None")

@@ -224,3 +224,37 @@ def test_key_order_hint_is_not_used_for_another_provider():
     assert list(out) == list(chat)
     out = toolwire.convert(chat, source="openai_chat", target="mistral")
     assert list(out)[:2] == ["model", "messages"]  # mistral's own order
+
+
+RESPONSES_INTERLEAVED = {"model": "gpt-5", "input": [
+    {"role": "user", "content": "hi"},
+    # openai.types.responses.ResponseOutputMessageParam (id, status, phase) and
+    # ResponseFunctionToolCallParam items, as a previous response returned them
+    {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed", "phase": "commentary",
+     "content": [{"type": "output_text", "text": "Let me look.", "annotations": []}]},
+    {"type": "function_call", "id": "fc_1", "call_id": "call_a", "name": "read", "arguments": "{}"},
+    {"type": "message", "id": "msg_2", "role": "assistant", "status": "completed", "phase": "commentary",
+     "content": [{"type": "output_text", "text": "And this.", "annotations": []}]},
+    {"type": "function_call", "id": "fc_2", "call_id": "call_b", "name": "view", "arguments": "{}"},
+    {"type": "function_call_output", "call_id": "call_a", "output": "x"},
+    {"type": "function_call_output", "call_id": "call_b", "output": "y"},
+]}
+
+
+def test_responses_items_with_ids_and_phase_interleaved_with_calls_round_trip():
+    assert_identical(RESPONSES_INTERLEAVED, "openai_responses")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = toolwire.convert(RESPONSES_INTERLEAVED, source="openai_responses", target="anthropic", model="m")
+    assert [m["role"] for m in out["messages"]] == ["user", "assistant", "user"]
+
+
+def test_gemini_consecutive_model_turns_with_calls_round_trip():
+    payload = {"contents": [
+        {"role": "user", "parts": [{"text": "Refund?"}]},
+        {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "load", "args": {}}}]},
+        {"role": "model", "parts": [{"functionCall": {"id": "c2", "name": "search", "args": {}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "load", "response": {"output": 1}}},
+                                   {"functionResponse": {"id": "c2", "name": "search", "response": {"output": 2}}}]},
+    ]}
+    assert_identical(payload, "gemini")

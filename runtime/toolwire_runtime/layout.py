@@ -151,25 +151,31 @@ def _path_of(ctx: Context, node: Any, leaf: str, fallback: object = "") -> objec
     return fallback
 
 
-def check_answers(messages: list[Message], path: Any, ctx: Context) -> None:
+def check_answers(messages: list[Message], path: Any, ctx: Context, joined: frozenset = frozenset()) -> None:
     """require_answers: every call of a turn gets exactly one result before the next assistant turn.
 
     Targets that enforce it (all four OpenAI/Anthropic/Gemini APIs reject such a history) would fail
     the request; we fail earlier, pointing at the input. A call turn that ends the conversation is
-    still waiting for its results and is fine.
+    still waiting for its results and is fine. When ``assistant`` is in ``joined`` (the conversation
+    groups assistant items into one turn: Responses), consecutive assistant messages are one turn —
+    message items with ids or hints stay separate IR messages but not separate turns.
     """
     calls: dict[str, tuple[ToolCall, object]] = {}
     answered: set[str] = set()
+    prev_role = None
     for mi, msg in enumerate(messages):
         role = msg.role
         if role == "assistant":
-            _unanswered(calls, answered, ctx)
-            calls = {}
-            answered = set()
+            if not (prev_role == "assistant" and "assistant" in joined):
+                _unanswered(calls, answered, ctx)
+                calls = {}
+                answered = set()
+            prev_role = role
             for pi, part in enumerate(msg.parts):
                 if type(part) is ToolCall:
                     calls[part.id] = (part, (((path, mi), "parts"), pi))
             continue
+        prev_role = role
         if not calls:
             if role == "tool":
                 for pi, part in enumerate(msg.parts):
@@ -264,7 +270,11 @@ def reorder_results(messages: list[Message]) -> list[Message]:
     out: list[Message] = []
     for msg in messages:
         if msg.role == "assistant":
-            order = {p.id: i for i, p in enumerate(msg.parts) if type(p) is ToolCall}
+            if not (out and out[-1].role == "assistant"):  # consecutive assistant messages: one turn
+                order = {}
+            for p in msg.parts:
+                if type(p) is ToolCall:
+                    order[p.id] = len(order)
         elif msg.role == "tool" and len(msg.parts) > 1 and order:
             keyed = sorted(
                 enumerate(msg.parts),

@@ -344,7 +344,11 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         msg = _message_to_ir(item, (path, i), ctx)
         if msg.provider_data is not None and msg.role in _GROUP_CONVERSATION:
             msg.provider_data = tw.without_key_order(msg.provider_data)
-        whole = type(item) is dict and item.get("role", None) in _WHOLE_CONVERSATION
+        whole = (
+            type(item) is dict
+            and type(tag := item.get("role", None)) is str
+            and tag in _WHOLE_CONVERSATION
+        )
         if (
             whole
             and i

@@ -335,7 +335,11 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
             msg.provider_data = tw.without_key_order(msg.provider_data)
         if msg.role == "system":
             tw.set_hint(msg, PROVIDER, "$inline", True)
-        whole = type(item) is dict and item.get("type", "message") in _WHOLE_CONVERSATION
+        whole = (
+            type(item) is dict
+            and type(tag := item.get("type", "message")) is str
+            and tag in _WHOLE_CONVERSATION
+        )
         if (
             whole
             and i
@@ -351,7 +355,7 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """input[] — message items, function_call items (joined to the assistant turn) and function_call_output items (one IR tool turn) (IR messages → wire)."""
-    layout.check_answers(messages, path, ctx)
+    layout.check_answers(messages, path, ctx, frozenset({"assistant"}))
     system, messages = layout.hoist_system(messages, ctx, PROVIDER)
     hoisted = None
     if system:
@@ -1246,7 +1250,11 @@ def _output_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> Any:
         msg = _output_item_to_ir(item, (path, i), ctx)
         if msg.provider_data is not None and msg.role in _GROUP_OUTPUT:
             msg.provider_data = tw.without_key_order(msg.provider_data)
-        whole = type(item) is dict and item.get("type", None) in _WHOLE_OUTPUT
+        whole = (
+            type(item) is dict
+            and type(tag := item.get("type", None)) is str
+            and tag in _WHOLE_OUTPUT
+        )
         if (
             whole
             and i
