@@ -258,3 +258,12 @@ def test_gemini_consecutive_model_turns_with_calls_round_trip():
                                    {"functionResponse": {"id": "c2", "name": "search", "response": {"output": 2}}}]},
     ]}
     assert_identical(payload, "gemini")
+
+
+def test_a_text_block_with_sorted_keys_is_still_plain_text_for_other_targets():
+    # anthropic.types.TextBlockParam with its keys sorted (as recorded bodies have them)
+    payload = {"max_tokens": 10, "messages": [{"content": [{"text": "hi", "type": "text"}], "role": "user"}],
+               "model": "m", "system": [{"text": "Be brief.", "type": "text"}]}
+    assert_identical(payload, "anthropic")
+    out = toolwire.convert(payload, source="anthropic", target="openai_responses")
+    assert out["instructions"] == "Be brief."

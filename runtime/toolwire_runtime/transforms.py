@@ -347,7 +347,7 @@ def output_parts_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any) -> 
     if type(value) is not list:
         return text_result_parse(value, path)
     parts = [part_to_ir(item, (path, i), ctx) for i, item in enumerate(value)]
-    if all(type(p) is TextPart and p.provider_data is None for p in parts):
+    if all(type(p) is TextPart and _plain(p) for p in parts):
         return "".join(p.text for p in parts), False, None, value
     return None, False, parts, None
 
@@ -380,7 +380,7 @@ def block_result_parse(value: Any, path: str, ctx: Context, part_to_ir: Any) -> 
     if type(value) is not list:
         raise WrongTypeError(path, f"expected a string or an array of content blocks, got {_json_type(value)}")
     parts = [part_to_ir(item, (path, i), ctx) for i, item in enumerate(value)]
-    if len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None:
+    if len(parts) == 1 and type(parts[0]) is TextPart and _plain(parts[0]):
         return parts[0].text, None, "blocks"
     return None, parts, None
 
@@ -435,8 +435,18 @@ def content_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any, form: st
             parts.append(part)
     if not parts:
         return parts, "[]"
-    single_text = len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None
+    single_text = len(parts) == 1 and type(parts[0]) is TextPart and _plain(parts[0])
     return parts, ("parts" if single_text and form == "string" else None)
+
+
+def _plain(part: Any) -> bool:
+    """A text part with nothing to keep but its text: no provider data, or only the key order of
+    its block (hint ``$order``), which a bare string has no use for."""
+    pd = part.provider_data
+    if pd is None:
+        return True
+    hints = pd.hints
+    return not pd.fields and (not hints or (len(hints) == 1 and "$order" in hints))
 
 
 def content_render(
@@ -451,7 +461,7 @@ def content_render(
         return _joined_text(parts, path, ctx)
     if (hint or form) == "string" and len(parts) == 1:
         part = parts[0]
-        if type(part) is TextPart and part.provider_data is None:
+        if type(part) is TextPart and _plain(part):
             return part.text
     out = []
     for i, part in enumerate(parts):
@@ -989,7 +999,7 @@ def json_block_result_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any
         hint = {"at": at[0], "bare": bare} if at[0] or bare else None
         return result, (rest or None), hint
     parts = [p for p in (part_to_ir(item, (path, i), ctx) for i, item in enumerate(items)) if p is not None]
-    if len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None:
+    if len(parts) == 1 and type(parts[0]) is TextPart and _plain(parts[0]):
         text = parts[0].text
         return text, None, ("text" if _object_text(text) is not None else None)
     return None, (parts or None), None
