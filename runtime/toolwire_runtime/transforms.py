@@ -381,7 +381,9 @@ def block_result_parse(value: Any, path: str, ctx: Context, part_to_ir: Any) -> 
         raise WrongTypeError(path, f"expected a string or an array of content blocks, got {_json_type(value)}")
     parts = [part_to_ir(item, (path, i), ctx) for i, item in enumerate(value)]
     if len(parts) == 1 and type(parts[0]) is TextPart and _plain(parts[0]):
-        return parts[0].text, None, "blocks"
+        pd = parts[0].provider_data  # a block with its keys in another order: the order is the hint
+        order = pd.hints["$order"].get("") if pd is not None else None
+        return parts[0].text, None, (list(order) if order else "blocks")
     return None, parts, None
 
 
@@ -398,6 +400,9 @@ def block_result_render(
     text = result_to_text(result)
     if hint == "blocks":
         return [{"type": "text", "text": text}]
+    if type(hint) is list:  # one text block, keys in the input's order
+        block = {"type": "text", "text": text}
+        return [{k: block[k] for k in hint if k in block}]
     return text
 
 
