@@ -267,3 +267,18 @@ def test_a_text_block_with_sorted_keys_is_still_plain_text_for_other_targets():
     assert_identical(payload, "anthropic")
     out = toolwire.convert(payload, source="anthropic", target="openai_responses")
     assert out["instructions"] == "Be brief."
+
+
+def test_text_blocks_of_a_tool_result_are_joined_with_a_newline_and_reported_where_one_text_is_needed():
+    # anthropic.types.ToolResultBlockParam.content: several text blocks
+    payload = {"model": "m", "max_tokens": 10, "messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "ls", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
+                                      "content": [{"type": "text", "text": "line one"}, {"type": "text", "text": "line two"}]}]},
+    ]}
+    assert_identical(payload, "anthropic")
+    for target in ("gemini", "openai_chat"):
+        with pytest.warns(toolwire.ConversionWarning, match="joined with a newline"):
+            out = toolwire.convert(payload, source="anthropic", target=target, model="m")
+        assert "line one\\nline two" in json.dumps(out)

@@ -236,7 +236,7 @@ def wrap_result(result: Any, is_error: bool, parts: list | None, key: str, error
         texts = [p.text for p in parts if type(p) is TextPart]
         if texts:
             if result is None:
-                result = "".join(texts)
+                result = _joined_texts(texts, path, ctx)
             else:
                 ctx.lose(path, "tool result has both a result and text parts; the text parts are not sent")
     if type(result) is str:
@@ -322,8 +322,16 @@ def _text_only(result: Any, parts: list | None, path: Any, ctx: Context) -> Any:
         ctx.lose(path, f"tool result parts ({', '.join(kinds)}) cannot be sent; kept only the text result")
         texts = [p.text for p in parts if type(p) is TextPart]
         if result is None and texts:
-            result = "".join(texts)
+            result = _joined_texts(texts, path, ctx)
     return "" if result is None else result
+
+
+def _joined_texts(texts: list, path: Any, ctx: Context) -> str:
+    """Several text blocks of a tool result for a target that takes one text: joined with a newline
+    (so that lines do not run together), and that is reported."""
+    if len(texts) > 1:
+        ctx.lose(path, f"{len(texts)} text blocks of the tool result sent as one text, joined with a newline")
+    return "\n".join(texts)
 
 
 def text_result_render(
@@ -863,8 +871,10 @@ def optional_id_render(call_id: str, synthetic: bool, ctx: Context, hint: Any = 
     return call_id or None
 
 
-def omitted_id_render(call_id: str, synthetic: bool, path: Any, ctx: Context, hint: Any = None) -> Any:
-    if hint == "sent" and call_id and not synthetic:  # the same-provider input had it
+def omitted_id_render(call_id: str, synthetic: bool, path: Any, ctx: Context, hint: Any = None, echo: bool = False) -> Any:
+    if not echo:
+        hint = None
+    if hint == "sent" and call_id and not synthetic:  # the same-provider input had it (echo: true)
         return call_id
     if hint == "empty":
         return ""
@@ -873,7 +883,9 @@ def omitted_id_render(call_id: str, synthetic: bool, path: Any, ctx: Context, hi
     return None
 
 
-def omitted_result_id_render(call_id: str, hint: Any = None) -> Any:
+def omitted_result_id_render(call_id: str, hint: Any = None, echo: bool = False) -> Any:
+    if not echo:
+        return None
     if hint == "sent" and call_id:
         return call_id
     return "" if hint == "empty" else None

@@ -752,7 +752,7 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("tool_name") == "null":
         out["tool_name"] = None
     v_tool_call_id = tw.omitted_result_id_render(
-        node.tool_call_id, (hints.get("tool_call_id") if hints is not None else None)
+        node.tool_call_id, (hints.get("tool_call_id") if hints is not None else None), False
     )
     if v_tool_call_id is not None:
         out["tool_call_id"] = v_tool_call_id
@@ -890,6 +890,7 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         (path, "id"),
         ctx,
         (hints.get("id") if hints is not None else None),
+        False,
     )
     if v_id is not None:
         out["id"] = v_id

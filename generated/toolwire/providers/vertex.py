@@ -911,6 +911,7 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         (path, "id"),
         ctx,
         (hints.get("functionCall.id") if hints is not None else None),
+        True,
     )
     if v_functionCall_id is not None:
         w_functionCall["id"] = v_functionCall_id
@@ -1046,7 +1047,7 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_functionResponse = out["functionResponse"] = {}
     v_functionResponse_id = tw.omitted_result_id_render(
-        node.tool_call_id, (hints.get("functionResponse.id") if hints is not None else None)
+        node.tool_call_id, (hints.get("functionResponse.id") if hints is not None else None), True
     )
     if v_functionResponse_id is not None:
         w_functionResponse["id"] = v_functionResponse_id
