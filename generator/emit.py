@@ -95,8 +95,45 @@ class ProviderCompiler:
                 known[()].add(str(conv.hoist["wire"]))
         for prefix, keys in known.items():
             self.const(f"_KNOWN_{var(c.name)}{'_' + var('.'.join(prefix)) if prefix else ''} = frozenset({py(sorted(keys))})")
+        self.orders = self._render_orders(c, known) if "provider_data" in cls.fields else {}
+        for prefix, rank in self.orders.items():
+            name = self._order_name(c, prefix)
+            self.const(f"_RANK_{name} = {py(rank)}")
+            self.const(f"_ORDER_{name} = {{}}  # key tuples seen → already in the render order (key_order)")
         self._object_parse(c, cls, known)
         self._object_render(c, cls, known)
+
+    def _render_orders(self, c: Codec, known: dict) -> dict[tuple, dict]:
+        """The order in which the renderer writes the keys of each wire object of this codec (key → rank).
+
+        Unknown keys (restored from provider_data) come after all of these, in input order. An input
+        whose keys are in another order gets the hint ``$order`` (key_order) and comes back in it.
+        """
+        orders: dict[tuple, dict] = {}
+
+        def add(prefix: tuple, key: str) -> None:
+            rank = orders.setdefault(prefix, {})
+            rank.setdefault(key, len(rank))
+
+        for rule in c.rules:
+            segs = rule.segments
+            if rule.conversation:
+                add((), segs[-1])
+                conv = self.codec(rule.conversation)
+                if conv.hoist:
+                    add((), str(conv.hoist["wire"]))
+                continue
+            for i in range(len(segs)):
+                if segs[i].isdigit():
+                    continue
+                add(tuple(segs[:i]), segs[i])
+                if rule.alias and i == len(segs) - 1:
+                    add(tuple(segs[:i]), rule.alias)
+        list_prefixes = {p for p, keys in known.items() if keys and all(k.isdigit() for k in keys)}
+        return {p: r for p, r in orders.items() if p not in list_prefixes}
+
+    def _order_name(self, c: Codec, prefix: tuple) -> str:
+        return var(c.name) + ("_" + var(".".join(prefix)) if prefix else "")
 
     def _src(self, prefix: tuple) -> str:
         return "obj" if not prefix else "o_" + var("_".join(prefix))
@@ -136,8 +173,14 @@ class ProviderCompiler:
                 L.append(f"    raise tw.missing({p})")
             else:
                 L.append(f"    {src} = {'[]' if is_list else '{}'}")
+                if not is_list:  # an explicit null container is put back on a same-provider render
+                    L.append(f"    if {py(key)} in {psrc}:")
+                    L.append(f"        hints = tw.hint(hints, {py('.'.join(prefix))}, 'null')")
             L.append(f"elif type({src}) is not {'list' if is_list else 'dict'}:")
             L.append(f"    raise WrongTypeError({p}, 'expected an {'array' if is_list else 'object'}, got ' + tw._json_type({src}))")
+            if not is_list and not required:  # so is an empty one ({} in, {} out)
+                L.append(f"elif not {src}:")
+                L.append(f"    hints = tw.hint(hints, {py('.'.join(prefix))}, 'empty')")
         values: dict[str, list[str]] = {}
         for i, rule in enumerate(c.rules):
             L.extend(self._rule_parse(c, rule, i, values))
@@ -158,6 +201,11 @@ class ProviderCompiler:
                 args.append(f"{fname}=[{', '.join('*(' + e + ' or ())' for e in exprs)}]")
             else:  # an optional list stays None when no rule filled it
                 args.append(f"{fname}=tw.join_lists({', '.join(exprs)})")
+        for prefix in sorted(self.orders, key=lambda p: (len(p), p)):  # key order: a hint only when not the render order
+            src, name = self._src(prefix), self._order_name(c, prefix)
+            guard = "" if not prefix else f"{src} and "
+            L.append(f"if {guard}_ORDER_{name}.get(order := tuple({src})) is not True:")
+            L.append(f"    hints = tw.key_order(hints, {py('.'.join(prefix))}, order, _RANK_{name}, _ORDER_{name})")
         L.append(f"node = ir.{cls.name}({', '.join(args)})")
         extras = []
         for prefix in sorted(known, key=len):
@@ -194,7 +242,11 @@ class ProviderCompiler:
                 L.append(f"{v} = tw.single_message({v}, (path, {py(segs[-1])}), ctx)")
             values.setdefault(rule.ir[0], []).append(v)
             return L
-        if rule.has_fill:
+        if rule.has_fill:  # a fill the input did not have is not added on a same-provider render
+            if len(segs) > 1:
+                return L
+            L.append(f"if {py(segs[-1])} not in obj:")
+            L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'absent')")
             return L
         if not segs:  # IR-only rule with a fallback value
             values.setdefault(rule.ir[0], []).append(py(rule.default))
@@ -211,6 +263,12 @@ class ProviderCompiler:
         if rule.required:
             L.append(f"if {v} is None:")
             L.append(f"    raise tw.missing({p})")
+        elif rule.emit_null:  # null and absent differ for a field rendered even when null
+            L.append(f"if {v} is None:")
+            L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'null' if {py(key)} in {src} else 'absent')")
+        elif not rule.has_const:  # an explicit null is put back on a same-provider render
+            L.append(f"if {v} is None and {py(key)} in {src}:")
+            L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'null')")
         jt = JSON_TYPES.get(rule.type or "any")
         if jt and not rule.transform:
             check = {"number": f"type({v}) not in (int, float)", "int": f"type({v}) is not int"}.get(jt, f"type({v}) is not {jt}")
@@ -222,6 +280,9 @@ class ProviderCompiler:
             if rule.emit == "if_seen":
                 L.append(f"if {v} is not None:")
                 L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'seen')")
+            elif not rule.required:  # a const the input left out is not added on a same-provider render
+                L.append(f"if {v} is None:")
+                L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'null' if {py(key)} in {src} else 'absent')")
             return L
         irs = rule.ir
         if rule.transform:
@@ -247,9 +308,6 @@ class ProviderCompiler:
             L.append("else:")
             defaults = [py(rule.default) if (rule.has_default and n == 0) else self.ir_field_default(c.ir, name) for n, name in enumerate(irs)]
             L.append(f"    {', '.join(targets[: len(irs)])} = {', '.join(defaults)}")
-            if rule.emit_null:
-                L.append(f"    if {py(key)} not in {src}:")
-                L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, 'absent')")
             for n, name in enumerate(irs):
                 values.setdefault(name, []).append(targets[n])
             return L
@@ -337,8 +395,12 @@ class ProviderCompiler:
             parent, key = self._out(prefix[:-1]), prefix[-1]
             if key.isdigit():
                 continue
+            dotted = py(".".join(prefix))
             L.append(f"if not {self._out(prefix)}:")
-            L.append(f"    del {parent}[{py(key)}]")
+            L.append(f"    if hints is None or {dotted} not in hints:")
+            L.append(f"        del {parent}[{py(key)}]")
+            L.append(f"    elif hints[{dotted}] == 'null':  # kept as the same-provider input had it")
+            L.append(f"        {parent}[{py(key)}] = None")
         # IR fields this codec has no place for: report them when they hold something
         mapped = {n for r in c.rules for n in r.ir} | set(c.set) | {"provider_data", "type"}
         for fname, schema in cls.fields.items():
@@ -354,6 +416,8 @@ class ProviderCompiler:
             nested = sorted(".".join(p) for p, keys in known.items() if p and not (keys and all(k.isdigit() for k in keys)))
             L.append("if pd is not None and pd.fields:")
             L.append(f"    tw.restore(out, pd, PROVIDER, path, ctx, {py(tuple(nested))})")
+            L.append("if hints is not None and '$order' in hints:  # the same-provider input's key order")
+            L.append("    out = tw.apply_key_order(out, hints['$order'])")
         L.append("return out")
         self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR {cls.name} → wire).", L)
 
@@ -385,11 +449,20 @@ class ProviderCompiler:
             if rule.emit == "if_seen":
                 L.append(f"if hints is not None and hints.get({py(rule.wire)}) == 'seen':")
                 L.append(f"    {slot} = {py(rule.const)}")
-            else:
+            elif rule.required:
                 L.append(f"{slot} = {py(rule.const)}")
+            else:  # not added when the same-provider input left it out
+                L.append(f"if hints is None or {py(rule.wire)} not in hints:")
+                L.append(f"    {slot} = {py(rule.const)}")
+                L.append(f"elif hints[{py(rule.wire)}] == 'null':")
+                L.append(f"    {slot} = None")
             return L
         if rule.has_fill:
-            L.append(f"{slot} = {py(rule.fill)}  # required by the wire; restored fields override it")
+            if len(segs) > 1:
+                L.append(f"{slot} = {py(rule.fill)}  # required by the wire; restored fields override it")
+            else:  # not added when the same-provider input left it out
+                L.append(f"if hints is None or hints.get({py(rule.wire)}) != 'absent':")
+                L.append(f"    {slot} = {py(rule.fill)}  # required by the wire; restored fields override it")
             return L
         irs = rule.ir
         exprs = [self._select(c, rule, f"node.{name}") for name in irs]
@@ -408,9 +481,11 @@ class ProviderCompiler:
                 L.append(f"    ctx.lose(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name}; sent {rule.fallback!r}')})")
             if rule.emit_null:
                 L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
+                L.append(f"    {slot} = {v}")
             else:
                 L.append(f"if {v} is not None:")
-            L.append(f"    {slot} = {v}")
+                L.append(f"    {slot} = {v}")
+                L.extend(self._null_back(rule, slot))
             return L
         L.append(f"{v} = {exprs[0]}")
         if rule.codec:
@@ -432,8 +507,8 @@ class ProviderCompiler:
                 L.append(f"    if not {v} and node.{irs[0]}:")
                 L.append(f"        {v} = None")
         if rule.has_default:
-            if rule.emit_null:  # the wire requires the field: send the default
-                L.append(f"if {v} is None:")
+            if rule.emit_null:  # the wire requires the field: send the default (unless the input said null)
+                L.append(f"if {v} is None and (hints is None or hints.get({py(rule.wire)}) not in ('null', 'absent')):")
                 L.append(f"    {v} = {py(rule.default)}")
             else:
                 L.append(f"if {v} is None and hints is not None and hints.get({py(rule.wire)}) == 'explicit_default':")
@@ -447,8 +522,10 @@ class ProviderCompiler:
             L.append(f"    {slot} = {v}")
             L.append(f"elif {v} is not None and hints is not None and hints.get({py(rule.wire)}) == 'empty':")
             L.append(f"    {slot} = []")
-        elif rule.emit_null:
-            L.append(f"{slot} = {v}")
+            L.extend(self._null_back(rule, slot))
+        elif rule.emit_null:  # sent even when null, unless the same-provider input left it out
+            L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
+            L.append(f"    {slot} = {v}")
         elif rule.required:
             L.append(f"if {v} is None:")
             L.append(f"    ctx.lose(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name} and the input has none; add it before sending')})")
@@ -457,7 +534,15 @@ class ProviderCompiler:
         else:
             L.append(f"if {v} is not None:")
             L.append(f"    {slot} = {v}")
+            L.extend(self._null_back(rule, slot))
         return L
+
+    def _null_back(self, rule: Rule, slot: str) -> list[str]:
+        """An explicit null of the same-provider input is put back (hint 'null' from the parse)."""
+        return [
+            f"elif hints is not None and hints.get({py(rule.wire)}) == 'null':",
+            f"    {slot} = None",
+        ]
 
     def _select(self, c: Codec, rule: Rule, expr: str) -> str:
         """The items of an IR list this rule renders (rules sharing one IR list split it by class)."""
@@ -620,8 +705,30 @@ class ProviderCompiler:
         L.append("if items is None:")
         L.append("    raise tw.missing(path)")
         L.append("for i, item in enumerate(tw.expect_list(items, path)):")
-        L.append(f"    messages.append(_{element.name}_to_ir(item, (path, i), ctx))")
-        L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()})")
+        whole = [v["tag"] for v in element.variants if not v.get("part_of")] if element.kind == "union" and not element.tag_by_key else []
+        split = bool(c.group) and whole and len(whole) < len(element.variants)
+        if not c.hoist and not c.group:
+            L.append(f"    messages.append(_{element.name}_to_ir(item, (path, i), ctx))")
+        else:
+            L.append(f"    msg = _{element.name}_to_ir(item, (path, i), ctx)")
+            if c.group:  # a key-order hint alone does not keep a message from its group (normalize)
+                L.append(f"    if msg.provider_data is not None and msg.role in _GROUP_{var(c.name).upper()}:")
+                L.append("        msg.provider_data = tw.without_key_order(msg.provider_data)")
+            if c.hoist:  # a system message the list itself held stays in the list for this provider
+                L.append("    if msg.role == 'system':")
+                L.append("        tw.set_hint(msg, PROVIDER, '$inline', True)")
+            if split:  # consecutive whole message items of a grouped role stay separate items for this provider
+                self.const(f"_WHOLE_{var(c.name).upper()} = frozenset({py(sorted(whole))})")
+                default = py(element.tag_default) if element.tag_default else "None"
+                L.append(f"    whole = type(item) is dict and type(tag := item.get({py(element.tag)}, {default})) is str and tag in _WHOLE_{var(c.name).upper()}")
+                L.append(f"    if whole and i and prev_whole and msg.role in _GROUP_{var(c.name).upper()} and messages[-1].role == msg.role:")
+                L.append("        tw.set_hint(msg, PROVIDER, '$turn', 'new')")
+                L.append("    prev_whole = whole")
+            L.append("    messages.append(msg)")
+        if c.merge:  # separate wire turns of one role stay separate for this provider
+            L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()}, PROVIDER, {py(dict(c.role_map))})")
+        else:
+            L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()})")
         self.module.functions.append(Function(f"_{c.name}_to_ir", f"{c.doc or c.name} (wire → IR messages).", L, "items: Any, hoisted: Any, path: Any, ctx: Context"))
         self._conversation_render(c, element)
 
@@ -650,9 +757,13 @@ class ProviderCompiler:
         return L
 
     def _conversation_render(self, c: Codec, element: Codec) -> None:
-        L = ["layout.check_answers(messages, path, ctx)"] if c.require_answers else []
+        L = []
+        if c.require_answers:
+            # consecutive assistant messages are one turn where they are grouped or merged
+            joined = ", frozenset({'assistant'})" if "assistant" in c.group or c.merge else ""
+            L.append(f"layout.check_answers(messages, path, ctx{joined})")
         if c.hoist:
-            L.append("system, messages = layout.hoist_system(messages, ctx)")
+            L.append("system, messages = layout.hoist_system(messages, ctx, PROVIDER)")
             L.append("hoisted = None")
             L.append("if system:")
             h = c.hoist
@@ -678,7 +789,7 @@ class ProviderCompiler:
         if c.role_map or c.merge:
             role_map = py(dict(c.role_map))
             if c.merge:
-                L.append(f"messages = layout.merge_turns(messages, {role_map})")
+                L.append(f"messages = layout.merge_turns(messages, {role_map}, PROVIDER)")
             else:
                 L.append(f"messages = layout.map_roles(messages, {role_map})")
         if c.drop_empty_text:

@@ -236,7 +236,7 @@ def wrap_result(result: Any, is_error: bool, parts: list | None, key: str, error
         texts = [p.text for p in parts if type(p) is TextPart]
         if texts:
             if result is None:
-                result = "".join(texts)
+                result = _joined_texts(texts, path, ctx)
             else:
                 ctx.lose(path, "tool result has both a result and text parts; the text parts are not sent")
     if type(result) is str:
@@ -322,8 +322,16 @@ def _text_only(result: Any, parts: list | None, path: Any, ctx: Context) -> Any:
         ctx.lose(path, f"tool result parts ({', '.join(kinds)}) cannot be sent; kept only the text result")
         texts = [p.text for p in parts if type(p) is TextPart]
         if result is None and texts:
-            result = "".join(texts)
+            result = _joined_texts(texts, path, ctx)
     return "" if result is None else result
+
+
+def _joined_texts(texts: list, path: Any, ctx: Context) -> str:
+    """Several text blocks of a tool result for a target that takes one text: joined with a newline
+    (so that lines do not run together), and that is reported."""
+    if len(texts) > 1:
+        ctx.lose(path, f"{len(texts)} text blocks of the tool result sent as one text, joined with a newline")
+    return "\n".join(texts)
 
 
 def text_result_render(
@@ -347,7 +355,7 @@ def output_parts_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any) -> 
     if type(value) is not list:
         return text_result_parse(value, path)
     parts = [part_to_ir(item, (path, i), ctx) for i, item in enumerate(value)]
-    if all(type(p) is TextPart and p.provider_data is None for p in parts):
+    if all(type(p) is TextPart and _plain(p) for p in parts):
         return "".join(p.text for p in parts), False, None, value
     return None, False, parts, None
 
@@ -380,8 +388,10 @@ def block_result_parse(value: Any, path: str, ctx: Context, part_to_ir: Any) -> 
     if type(value) is not list:
         raise WrongTypeError(path, f"expected a string or an array of content blocks, got {_json_type(value)}")
     parts = [part_to_ir(item, (path, i), ctx) for i, item in enumerate(value)]
-    if len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None:
-        return parts[0].text, None, "blocks"
+    if len(parts) == 1 and type(parts[0]) is TextPart and _plain(parts[0]):
+        pd = parts[0].provider_data  # a block with its keys in another order: the order is the hint
+        order = pd.hints["$order"].get("") if pd is not None else None
+        return parts[0].text, None, (list(order) if order else "blocks")
     return None, parts, None
 
 
@@ -400,6 +410,9 @@ def block_result_render(
     text = result_to_text(result)
     if hint == "blocks":
         return [{"type": "text", "text": text}]
+    if type(hint) is list:  # one text block, keys in the input's order
+        block = {"type": "text", "text": text}
+        return [{k: block[k] for k in hint if k in block}]
     return text
 
 
@@ -437,8 +450,18 @@ def content_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any, form: st
             parts.append(part)
     if not parts:
         return parts, "[]"
-    single_text = len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None
+    single_text = len(parts) == 1 and type(parts[0]) is TextPart and _plain(parts[0])
     return parts, ("parts" if single_text and form == "string" else None)
+
+
+def _plain(part: Any) -> bool:
+    """A text part with nothing to keep but its text: no provider data, or only the key order of
+    its block (hint ``$order``), which a bare string has no use for."""
+    pd = part.provider_data
+    if pd is None:
+        return True
+    hints = pd.hints
+    return not pd.fields and (not hints or (len(hints) == 1 and "$order" in hints))
 
 
 def content_render(
@@ -453,7 +476,7 @@ def content_render(
         return _joined_text(parts, path, ctx)
     if (hint or form) == "string" and len(parts) == 1:
         part = parts[0]
-        if type(part) is TextPart and part.provider_data is None:
+        if type(part) is TextPart and _plain(part):
             return part.text
     out = []
     for i, part in enumerate(parts):
@@ -551,6 +574,78 @@ def _nested_target(out: dict, dotted: str) -> dict | None:
         else:
             return None
     return target if type(target) is dict else None
+
+
+def key_order(hints: dict | None, prefix: str, keys: tuple, rank: dict, seen: dict) -> dict | None:
+    """Key order of a wire object: is ``keys`` (the input's order) the order the renderer writes
+    (``rank``: known keys in render order, unknown keys after them in input order)? The answer is
+    cached in ``seen`` (bounded); when it is not, the order is kept as the hint ``$order`` (by the
+    object's dotted path inside the codec, "" for the codec's own object) for ``apply_key_order``."""
+    ok = seen.get(keys)
+    if ok is None:
+        last = -1
+        ok = True
+        for key in keys:
+            r = rank.get(key, 1 << 30)
+            if r < last:
+                ok = False
+                break
+            last = r
+        if len(seen) < 512:
+            seen[keys] = ok
+    if ok:
+        return hints
+    if hints is None:
+        hints = {}
+    orders = hints.get("$order")
+    if orders is None:
+        orders = hints["$order"] = {}
+    orders[prefix] = list(keys)
+    return hints
+
+
+def without_key_order(pd: Any) -> Any:
+    """The provider data of a message without a lone ``$order`` hint (None when nothing else is
+    left): messages of a grouped role merge only when they carry no provider data (layout._append),
+    and the order of a message's own keys is not worth splitting a turn for."""
+    hints = pd.hints
+    if pd.fields is None and hints is not None and len(hints) == 1 and "$order" in hints:
+        return None
+    return pd
+
+
+def _in_order(obj: dict, order: list) -> dict:
+    out = {k: obj[k] for k in order if k in obj}
+    if len(out) != len(obj):
+        for k, v in obj.items():
+            if k not in out:
+                out[k] = v
+    return out
+
+
+def apply_key_order(out: dict, orders: dict) -> dict:
+    """Put the keys of a same-provider render back in the input's order (hint ``$order``); keys the
+    input did not have stay after them."""
+    for prefix, order in orders.items():
+        if not prefix:
+            continue
+        parent: Any = None
+        target: Any = out
+        key: Any = None
+        for seg in prefix.split("."):
+            parent = target
+            if type(target) is list and seg.isdigit() and int(seg) < len(target):
+                key = int(seg)
+            elif type(target) is dict and seg in target:
+                key = seg
+            else:
+                parent = None
+                break
+            target = target[key]
+        if parent is not None and type(target) is dict:
+            parent[key] = _in_order(target, order)
+    top = orders.get("")
+    return _in_order(out, top) if top is not None else out
 
 
 def cannot_express(node: Any, provider: str, path: Any, ctx: Context) -> None:
@@ -710,39 +805,51 @@ def grouped_list_parse(value: Any, path: Any, ctx: Context, to_ir: Any, key: str
 def grouped_list_render(tools: Any, path: Any, ctx: Context, from_ir: Any, key: str, provider: str) -> Any:
     if tools is None:
         return None
-    declarations = []
-    others = []
+    declarations: list = []
+    out: list = []
     for i, tool in enumerate(tools):
         if type(tool) is ProviderTool:
             item = provider_tool_render(tool, provider, (path, i), ctx)
             if item is not None:
-                others.append(item)
+                out.append(item)
         else:
+            if not declarations:  # the group goes where its first declaration was
+                out.append({key: declarations})
             declarations.append(from_ir(tool, (path, i), ctx))
-    return ([{key: declarations}] if declarations else []) + others
+    return out
 
 
 def named_choice_parse(value: Any, path: Any, ctx: Context, to_ir: Any, names_key: str) -> tuple:
+    """Returns (mode, name, allowed_names, hint); the hint is the wire mode ("" when left out)."""
     value = expect_object(value, path)
-    mode = value.get("mode")
-    mode = to_ir(mode, (path, "mode"), ctx) if mode is not None else "auto"
+    wire_mode = value.get("mode")
+    mode = to_ir(wire_mode, (path, "mode"), ctx) if wire_mode is not None else "auto"
+    hint = wire_mode if wire_mode is not None else ""
     names = value.get(names_key)
     if names is None:
-        return mode, None, None
+        return mode, None, None, hint
     names = expect_list(names, (path, names_key))
     for i, name in enumerate(names):
         if type(name) is not str:
             raise WrongTypeError(((path, names_key), i), f"expected a function name, got {_json_type(name)}")
     if mode == "required" and len(names) == 1:
-        return "tool", names[0], None
-    return mode, None, names
+        return "tool", names[0], None, hint
+    return mode, None, names, hint
 
 
-def named_choice_render(mode: Any, name: Any, allowed: Any, path: Any, ctx: Context, from_ir: Any, names_key: str) -> dict:
+def named_choice_render(
+    mode: Any, name: Any, allowed: Any, path: Any, ctx: Context, from_ir: Any, names_key: str, hint: Any = None, to_ir: Any = None,
+) -> dict:
     if mode == "tool":
         return {"mode": from_ir("required", path, ctx), names_key: [name]}
-    out = {"mode": from_ir(mode, path, ctx)}
-    if allowed:
+    wire_mode = from_ir(mode, path, ctx)
+    if hint == "" and mode == "auto":  # the same-provider input left the mode out
+        out = {}
+    elif type(hint) is str and hint and hint != wire_mode and to_ir is not None and to_ir(hint, path, ctx) == mode:
+        out = {"mode": hint}  # the same-provider input's own spelling of this IR mode
+    else:
+        out = {"mode": wire_mode}
+    if allowed is not None:
         out[names_key] = list(allowed)
     return out
 
@@ -773,10 +880,24 @@ def optional_id_render(call_id: str, synthetic: bool, ctx: Context, hint: Any = 
     return call_id or None
 
 
-def omitted_id_render(call_id: str, synthetic: bool, path: Any, ctx: Context) -> None:
+def omitted_id_render(call_id: str, synthetic: bool, path: Any, ctx: Context, hint: Any = None, echo: bool = False) -> Any:
+    if not echo:
+        hint = None
+    if hint == "sent" and call_id and not synthetic:  # the same-provider input had it (echo: true)
+        return call_id
+    if hint == "empty":
+        return ""
     if not synthetic and call_id:
         ctx.lose(path, f"{ctx.provider} takes no call ids; calls and results pair by position")
     return None
+
+
+def omitted_result_id_render(call_id: str, hint: Any = None, echo: bool = False) -> Any:
+    if not echo:
+        return None
+    if hint == "sent" and call_id:
+        return call_id
+    return "" if hint == "empty" else None
 
 
 def result_id_render(call_id: str, ctx: Context, hint: Any = None) -> Any:
@@ -997,7 +1118,7 @@ def json_block_result_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any
         hint = {"at": at[0], "bare": bare} if at[0] or bare else None
         return result, (rest or None), hint
     parts = [p for p in (part_to_ir(item, (path, i), ctx) for i, item in enumerate(items)) if p is not None]
-    if len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None:
+    if len(parts) == 1 and type(parts[0]) is TextPart and _plain(parts[0]):
         text = parts[0].text
         return text, None, ("text" if _object_text(text) is not None else None)
     return None, (parts or None), None

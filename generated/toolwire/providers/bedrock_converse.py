@@ -112,14 +112,34 @@ WIRE_DEFAULTS = ()
 
 _KNOWN_request = frozenset(["inferenceConfig", "messages", "system", "toolConfig"])
 _KNOWN_request_inferenceConfig = frozenset(["maxTokens", "stopSequences", "temperature", "topP"])
+_RANK_request = {"messages": 0, "system": 1, "inferenceConfig": 2, "toolConfig": 3}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
+_RANK_request_inferenceConfig = {"maxTokens": 0, "temperature": 1, "topP": 2, "stopSequences": 3}
+_ORDER_request_inferenceConfig = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset([])
 _KNOWN_user_message = frozenset(["content", "role"])
+_RANK_user_message = {"role": 0, "content": 1}
+_ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_assistant_message = frozenset(["content", "role"])
+_RANK_assistant_message = {"role": 0, "content": 1}
+_ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_text_block = frozenset(["text"])
+_RANK_text_block = {"text": 0}
+_ORDER_text_block = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_image_block = frozenset(["image"])
 _KNOWN_image_block_image = frozenset(["format", "source"])
 _KNOWN_image_block_image_source = frozenset(["bytes", "s3Location"])
 _KNOWN_image_block_image_source_s3Location = frozenset(["uri"])
+_RANK_image_block = {"image": 0}
+_ORDER_image_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_image_block_image = {"format": 0, "source": 1}
+_ORDER_image_block_image = {}  # key tuples seen → already in the render order (key_order)
+_RANK_image_block_image_source = {"bytes": 0, "s3Location": 1}
+_ORDER_image_block_image_source = {}  # key tuples seen → already in the render order (key_order)
+_RANK_image_block_image_source_s3Location = {"uri": 0}
+_ORDER_image_block_image_source_s3Location = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _IMAGE_FORMAT_PARSE = {
     "png": "image/png",
     "jpeg": "image/jpeg",
@@ -135,20 +155,52 @@ _IMAGE_FORMAT_RENDER = {
 }
 _KNOWN_tool_use_block = frozenset(["toolUse"])
 _KNOWN_tool_use_block_toolUse = frozenset(["input", "name", "toolUseId"])
+_RANK_tool_use_block = {"toolUse": 0}
+_ORDER_tool_use_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_use_block_toolUse = {"toolUseId": 0, "name": 1, "input": 2}
+_ORDER_tool_use_block_toolUse = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_result_block = frozenset(["toolResult"])
 _KNOWN_tool_result_block_toolResult = frozenset(["content", "status", "toolUseId"])
+_RANK_tool_result_block = {"toolResult": 0}
+_ORDER_tool_result_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_result_block_toolResult = {"toolUseId": 0, "content": 1, "status": 2}
+_ORDER_tool_result_block_toolResult = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_config = frozenset(["toolChoice", "tools"])
+_RANK_tool_config = {"tools": 0, "toolChoice": 1}
+_ORDER_tool_config = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_spec = frozenset(["toolSpec"])
 _KNOWN_tool_spec_toolSpec = frozenset(["description", "inputSchema", "name", "strict"])
 _KNOWN_tool_spec_toolSpec_inputSchema = frozenset(["json"])
+_RANK_tool_spec = {"toolSpec": 0}
+_ORDER_tool_spec = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_spec_toolSpec = {"name": 0, "description": 1, "inputSchema": 2, "strict": 3}
+_ORDER_tool_spec_toolSpec = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_spec_toolSpec_inputSchema = {"json": 0}
+_ORDER_tool_spec_toolSpec_inputSchema = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _KNOWN_choice_auto = frozenset(["auto"])
+_RANK_choice_auto = {"auto": 0}
+_ORDER_choice_auto = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_choice_any = frozenset(["any"])
+_RANK_choice_any = {"any": 0}
+_ORDER_choice_any = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_choice_tool = frozenset(["tool"])
 _KNOWN_choice_tool_tool = frozenset(["name"])
+_RANK_choice_tool = {"tool": 0}
+_ORDER_choice_tool = {}  # key tuples seen → already in the render order (key_order)
+_RANK_choice_tool_tool = {"name": 0}
+_ORDER_choice_tool_tool = {}  # key tuples seen → already in the render order (key_order)
 _CHOICE_MODE_PARSE = {"auto": "auto"}
 _CHOICE_MODE_RENDER = {"none": None}
 _KNOWN_response = frozenset(["output", "stopReason", "usage"])
 _KNOWN_response_output = frozenset(["message"])
+_RANK_response = {"output": 0, "stopReason": 1, "usage": 2, "metrics": 3}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
+_RANK_response_output = {"message": 0}
+_ORDER_response_output = {}  # key tuples seen → already in the render order (key_order)
 _STOP_REASON_PARSE = {
     "end_turn": "stop",
     "tool_use": "tool_calls",
@@ -171,6 +223,8 @@ _STOP_REASON_RENDER = {
 }
 _STOP_REASON_APPROXIMATE = frozenset(["error", "other"])
 _KNOWN_usage = frozenset(["inputTokens", "outputTokens", "totalTokens"])
+_RANK_usage = {"inputTokens": 0, "outputTokens": 1, "totalTokens": 2}
+_ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -202,20 +256,28 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     o_inferenceConfig = obj.get("inferenceConfig")
     if o_inferenceConfig is None:
         o_inferenceConfig = {}
+        if "inferenceConfig" in obj:
+            hints = tw.hint(hints, "inferenceConfig", "null")
     elif type(o_inferenceConfig) is not dict:
         raise WrongTypeError(
             p_inferenceConfig, "expected an object, got " + tw._json_type(o_inferenceConfig)
         )
+    elif not o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig", "empty")
     v_messages = _conversation_to_ir(
         obj.get("messages"), obj.get("system"), (path, "messages"), ctx
     )
     v_inferenceConfig_maxTokens = o_inferenceConfig.get("maxTokens")
+    if v_inferenceConfig_maxTokens is None and "maxTokens" in o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig.maxTokens", "null")
     if v_inferenceConfig_maxTokens is not None and type(v_inferenceConfig_maxTokens) is not int:
         raise WrongTypeError(
             (p_inferenceConfig, "maxTokens"),
             "expected integer, got " + tw._json_type(v_inferenceConfig_maxTokens),
         )
     v_inferenceConfig_temperature = o_inferenceConfig.get("temperature")
+    if v_inferenceConfig_temperature is None and "temperature" in o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig.temperature", "null")
     if v_inferenceConfig_temperature is not None and type(v_inferenceConfig_temperature) not in (
         int,
         float,
@@ -225,12 +287,16 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "expected number, got " + tw._json_type(v_inferenceConfig_temperature),
         )
     v_inferenceConfig_topP = o_inferenceConfig.get("topP")
+    if v_inferenceConfig_topP is None and "topP" in o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig.topP", "null")
     if v_inferenceConfig_topP is not None and type(v_inferenceConfig_topP) not in (int, float):
         raise WrongTypeError(
             (p_inferenceConfig, "topP"),
             "expected number, got " + tw._json_type(v_inferenceConfig_topP),
         )
     v_inferenceConfig_stopSequences = o_inferenceConfig.get("stopSequences")
+    if v_inferenceConfig_stopSequences is None and "stopSequences" in o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig.stopSequences", "null")
     if (
         v_inferenceConfig_stopSequences is not None
         and type(v_inferenceConfig_stopSequences) is not list
@@ -240,6 +306,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "expected array, got " + tw._json_type(v_inferenceConfig_stopSequences),
         )
     v_toolConfig = obj.get("toolConfig")
+    if v_toolConfig is None and "toolConfig" in obj:
+        hints = tw.hint(hints, "toolConfig", "null")
     if v_toolConfig is not None:
         v_toolConfig_tools, v_toolConfig_tool_choice, v_toolConfig_hint = tw.required_tools_parse(
             v_toolConfig, (path, "toolConfig"), ctx, _tool_config_to_ir
@@ -248,6 +316,19 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "toolConfig", v_toolConfig_hint)
     else:
         v_toolConfig_tools, v_toolConfig_tool_choice = None, None
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
+    if (
+        o_inferenceConfig
+        and _ORDER_request_inferenceConfig.get(order := tuple(o_inferenceConfig)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "inferenceConfig",
+            order,
+            _RANK_request_inferenceConfig,
+            _ORDER_request_inferenceConfig,
+        )
     node = ir.Request(
         messages=v_messages,
         tools=v_toolConfig_tools,
@@ -284,15 +365,23 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_inferenceConfig_maxTokens = node.max_tokens
     if v_inferenceConfig_maxTokens is not None:
         w_inferenceConfig["maxTokens"] = v_inferenceConfig_maxTokens
+    elif hints is not None and hints.get("inferenceConfig.maxTokens") == "null":
+        w_inferenceConfig["maxTokens"] = None
     v_inferenceConfig_temperature = node.temperature
     if v_inferenceConfig_temperature is not None:
         w_inferenceConfig["temperature"] = v_inferenceConfig_temperature
+    elif hints is not None and hints.get("inferenceConfig.temperature") == "null":
+        w_inferenceConfig["temperature"] = None
     v_inferenceConfig_topP = node.top_p
     if v_inferenceConfig_topP is not None:
         w_inferenceConfig["topP"] = v_inferenceConfig_topP
+    elif hints is not None and hints.get("inferenceConfig.topP") == "null":
+        w_inferenceConfig["topP"] = None
     v_inferenceConfig_stopSequences = node.stop
     if v_inferenceConfig_stopSequences is not None:
         w_inferenceConfig["stopSequences"] = v_inferenceConfig_stopSequences
+    elif hints is not None and hints.get("inferenceConfig.stopSequences") == "null":
+        w_inferenceConfig["stopSequences"] = None
     v_toolConfig = tw.required_tools_render(
         node.tools,
         node.tool_choice,
@@ -304,8 +393,13 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolConfig is not None:
         out["toolConfig"] = v_toolConfig
+    elif hints is not None and hints.get("toolConfig") == "null":
+        out["toolConfig"] = None
     if not w_inferenceConfig:
-        del out["inferenceConfig"]
+        if hints is None or "inferenceConfig" not in hints:
+            del out["inferenceConfig"]
+        elif hints["inferenceConfig"] == "null":  # kept as the same-provider input had it
+            out["inferenceConfig"] = None
     if node.model is not None:
         ctx.lose((path, "model"), "bedrock_converse has no place for Request.model; dropped")
     if node.parallel_tool_calls is not None:
@@ -317,6 +411,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "top_k"), "bedrock_converse has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("inferenceConfig",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -337,20 +433,23 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
     if items is None:
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
-        messages.append(_message_to_ir(item, (path, i), ctx))
-    return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
+        msg = _message_to_ir(item, (path, i), ctx)
+        if msg.role == "system":
+            tw.set_hint(msg, PROVIDER, "$inline", True)
+        messages.append(msg)
+    return layout.normalize(messages, ctx, _GROUP_CONVERSATION, PROVIDER, {"tool": "user"})
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system hoisted to `system`; the results of a turn and the user text after them form one user message (IR messages → wire)."""
-    layout.check_answers(messages, path, ctx)
-    system, messages = layout.hoist_system(messages, ctx)
+    layout.check_answers(messages, path, ctx, frozenset({"assistant"}))
+    system, messages = layout.hoist_system(messages, ctx, PROVIDER)
     hoisted = None
     if system:
         first = system[0]
         parts = [p for m in system for p in m.parts]
         hoisted = tw.nonblank_blocks_render(parts, (path, 0), ctx, _system_block_from_ir)
-    messages = layout.merge_turns(messages, {"tool": "user"})
+    messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER)
     messages = layout.trim_prefill(messages, path, ctx)
     out = []
     for i, msg in enumerate(messages):
@@ -392,6 +491,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
         raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -400,6 +501,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_user_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_user_message, _ORDER_user_message)
     node = ir.Message(role="user", parts=v_content_ir)
     extra = (
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
@@ -416,14 +519,21 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "user"
+    if hints is None or "role" not in hints:
+        out["role"] = "user"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.nonblank_blocks_render(node.parts, (path, "parts"), ctx, _content_block_from_ir)
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "bedrock_converse has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -437,6 +547,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -445,6 +557,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
     node = ir.Message(role="assistant", parts=v_content_ir)
     extra = (
         None
@@ -463,14 +577,21 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "assistant"
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.nonblank_blocks_render(node.parts, (path, "parts"), ctx, _content_block_from_ir)
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "bedrock_converse has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -536,6 +657,8 @@ def _text_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_text_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_text_block, _ORDER_text_block)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_block)
     if extra is not None or hints is not None:
@@ -560,6 +683,8 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -578,34 +703,77 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     o_image_source = o_image.get("source")
     if o_image_source is None:
         o_image_source = {}
+        if "source" in o_image:
+            hints = tw.hint(hints, "image.source", "null")
     elif type(o_image_source) is not dict:
         raise WrongTypeError(
             p_image_source, "expected an object, got " + tw._json_type(o_image_source)
         )
+    elif not o_image_source:
+        hints = tw.hint(hints, "image.source", "empty")
     p_image_source_s3Location = (p_image_source, "s3Location")
     o_image_source_s3Location = o_image_source.get("s3Location")
     if o_image_source_s3Location is None:
         o_image_source_s3Location = {}
+        if "s3Location" in o_image_source:
+            hints = tw.hint(hints, "image.source.s3Location", "null")
     elif type(o_image_source_s3Location) is not dict:
         raise WrongTypeError(
             p_image_source_s3Location,
             "expected an object, got " + tw._json_type(o_image_source_s3Location),
         )
+    elif not o_image_source_s3Location:
+        hints = tw.hint(hints, "image.source.s3Location", "empty")
     v_image_format = o_image.get("format")
     if v_image_format is None:
         raise tw.missing((p_image, "format"))
     if v_image_format is not None:
         v_image_format = _image_format_to_ir(v_image_format, (p_image, "format"), ctx)
     v_image_source_bytes = o_image_source.get("bytes")
+    if v_image_source_bytes is None and "bytes" in o_image_source:
+        hints = tw.hint(hints, "image.source.bytes", "null")
     if v_image_source_bytes is not None and type(v_image_source_bytes) is not str:
         raise WrongTypeError(
             (p_image_source, "bytes"), "expected string, got " + tw._json_type(v_image_source_bytes)
         )
     v_image_source_s3Location_uri = o_image_source_s3Location.get("uri")
+    if v_image_source_s3Location_uri is None and "uri" in o_image_source_s3Location:
+        hints = tw.hint(hints, "image.source.s3Location.uri", "null")
     if v_image_source_s3Location_uri is not None and type(v_image_source_s3Location_uri) is not str:
         raise WrongTypeError(
             (p_image_source_s3Location, "uri"),
             "expected string, got " + tw._json_type(v_image_source_s3Location_uri),
+        )
+    if _ORDER_image_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_image_block, _ORDER_image_block)
+    if o_image and _ORDER_image_block_image.get(order := tuple(o_image)) is not True:
+        hints = tw.key_order(
+            hints, "image", order, _RANK_image_block_image, _ORDER_image_block_image
+        )
+    if (
+        o_image_source
+        and _ORDER_image_block_image_source.get(order := tuple(o_image_source)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "image.source",
+            order,
+            _RANK_image_block_image_source,
+            _ORDER_image_block_image_source,
+        )
+    if (
+        o_image_source_s3Location
+        and _ORDER_image_block_image_source_s3Location.get(
+            order := tuple(o_image_source_s3Location)
+        )
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "image.source.s3Location",
+            order,
+            _RANK_image_block_image_source_s3Location,
+            _ORDER_image_block_image_source_s3Location,
         )
     node = ir.ImagePart(
         media_type=v_image_format, data=v_image_source_bytes, url=v_image_source_s3Location_uri
@@ -652,22 +820,37 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_image_source_bytes = node.data
     if v_image_source_bytes is not None:
         w_image_source["bytes"] = v_image_source_bytes
+    elif hints is not None and hints.get("image.source.bytes") == "null":
+        w_image_source["bytes"] = None
     w_image_source_s3Location = w_image_source["s3Location"] = {}
     v_image_source_s3Location_uri = node.url
     if v_image_source_s3Location_uri is not None:
         w_image_source_s3Location["uri"] = v_image_source_s3Location_uri
+    elif hints is not None and hints.get("image.source.s3Location.uri") == "null":
+        w_image_source_s3Location["uri"] = None
     if not w_image_source_s3Location:
-        del w_image_source["s3Location"]
+        if hints is None or "image.source.s3Location" not in hints:
+            del w_image_source["s3Location"]
+        elif hints["image.source.s3Location"] == "null":  # kept as the same-provider input had it
+            w_image_source["s3Location"] = None
     if not w_image_source:
-        del w_image["source"]
+        if hints is None or "image.source" not in hints:
+            del w_image["source"]
+        elif hints["image.source"] == "null":  # kept as the same-provider input had it
+            w_image["source"] = None
     if not w_image:
-        del out["image"]
+        if hints is None or "image" not in hints:
+            del out["image"]
+        elif hints["image"] == "null":  # kept as the same-provider input had it
+            out["image"] = None
     if node.detail is not None:
         ctx.lose((path, "detail"), "bedrock_converse has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(
             out, pd, PROVIDER, path, ctx, ("image", "image.source", "image.source.s3Location")
         )
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -709,6 +892,12 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         tw.object_arguments(v_toolUse_input, (p_toolUse, "input")),
         None,
     )
+    if _ORDER_tool_use_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_use_block, _ORDER_tool_use_block)
+    if o_toolUse and _ORDER_tool_use_block_toolUse.get(order := tuple(o_toolUse)) is not True:
+        hints = tw.key_order(
+            hints, "toolUse", order, _RANK_tool_use_block_toolUse, _ORDER_tool_use_block_toolUse
+        )
     node = ir.ToolCall(
         id=v_toolUse_toolUseId_ir,
         name=v_toolUse_name_ir,
@@ -743,20 +932,31 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolUse_toolUseId is not None:
         w_toolUse["toolUseId"] = v_toolUse_toolUseId
+    elif hints is not None and hints.get("toolUse.toolUseId") == "null":
+        w_toolUse["toolUseId"] = None
     v_toolUse_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_toolUse_name is not None:
         w_toolUse["name"] = v_toolUse_name
+    elif hints is not None and hints.get("toolUse.name") == "null":
+        w_toolUse["name"] = None
     v_toolUse_input = tw.object_arguments_render(
         node.arguments, node.raw_arguments, (path, "arguments"), ctx
     )
     if v_toolUse_input is not None:
         w_toolUse["input"] = v_toolUse_input
+    elif hints is not None and hints.get("toolUse.input") == "null":
+        w_toolUse["input"] = None
     if not w_toolUse:
-        del out["toolUse"]
+        if hints is None or "toolUse" not in hints:
+            del out["toolUse"]
+        elif hints["toolUse"] == "null":  # kept as the same-provider input had it
+            out["toolUse"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("toolUse",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -791,6 +991,8 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_toolResult_content_hint is not None:
         hints = tw.hint(hints, "toolResult.content", v_toolResult_content_hint)
     v_toolResult_status = o_toolResult.get("status")
+    if v_toolResult_status is None and "status" in o_toolResult:
+        hints = tw.hint(hints, "toolResult.status", "null")
     if v_toolResult_status is not None:
         v_toolResult_status_ir, v_toolResult_status_hint = tw.status_flag_parse(
             v_toolResult_status, (p_toolResult, "status"), "success", "error"
@@ -799,6 +1001,19 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "toolResult.status", v_toolResult_status_hint)
     else:
         v_toolResult_status_ir = False
+    if _ORDER_tool_result_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_result_block, _ORDER_tool_result_block)
+    if (
+        o_toolResult
+        and _ORDER_tool_result_block_toolResult.get(order := tuple(o_toolResult)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "toolResult",
+            order,
+            _RANK_tool_result_block_toolResult,
+            _ORDER_tool_result_block_toolResult,
+        )
     node = ir.ToolResult(
         tool_call_id=v_toolResult_toolUseId_ir,
         name="",
@@ -834,6 +1049,8 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolResult_toolUseId is not None:
         w_toolResult["toolUseId"] = v_toolResult_toolUseId
+    elif hints is not None and hints.get("toolResult.toolUseId") == "null":
+        w_toolResult["toolUseId"] = None
     v_toolResult_content = tw.json_block_result_render(
         node.result,
         node.parts,
@@ -846,6 +1063,8 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolResult_content is not None:
         w_toolResult["content"] = v_toolResult_content
+    elif hints is not None and hints.get("toolResult.content") == "null":
+        w_toolResult["content"] = None
     v_toolResult_status = tw.status_flag_render(
         node.is_error,
         (hints.get("toolResult.status") if hints is not None else None),
@@ -854,10 +1073,17 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolResult_status is not None:
         w_toolResult["status"] = v_toolResult_status
+    elif hints is not None and hints.get("toolResult.status") == "null":
+        w_toolResult["status"] = None
     if not w_toolResult:
-        del out["toolResult"]
+        if hints is None or "toolResult" not in hints:
+            del out["toolResult"]
+        elif hints["toolResult"] == "null":  # kept as the same-provider input had it
+            out["toolResult"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("toolResult",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -899,8 +1125,12 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             for i, x in enumerate(tw.expect_list(v_tools, (path, "tools")))
         ]
     v_toolChoice = obj.get("toolChoice")
+    if v_toolChoice is None and "toolChoice" in obj:
+        hints = tw.hint(hints, "toolChoice", "null")
     if v_toolChoice is not None:
         v_toolChoice = _tool_choice_to_ir(v_toolChoice, (path, "toolChoice"), ctx)
+    if _ORDER_tool_config.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_config, _ORDER_tool_config)
     node = ir.Request(messages=[], tools=v_tools, tool_choice=v_toolChoice)
     extra = None if _KNOWN_tool_config.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_config)
     if extra is not None or hints is not None:
@@ -936,6 +1166,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_toolChoice = _tool_choice_from_ir(v_toolChoice, (path, "tool_choice"), ctx)
     if v_toolChoice is not None:
         out["toolChoice"] = v_toolChoice
+    elif hints is not None and hints.get("toolChoice") == "null":
+        out["toolChoice"] = None
     if node.model is not None:
         ctx.lose((path, "model"), "bedrock_converse has no place for Request.model; dropped")
     if node.messages:
@@ -961,6 +1193,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "stop"), "bedrock_converse has no place for Request.stop; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -999,11 +1233,15 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     o_toolSpec_inputSchema = o_toolSpec.get("inputSchema")
     if o_toolSpec_inputSchema is None:
         o_toolSpec_inputSchema = {}
+        if "inputSchema" in o_toolSpec:
+            hints = tw.hint(hints, "toolSpec.inputSchema", "null")
     elif type(o_toolSpec_inputSchema) is not dict:
         raise WrongTypeError(
             p_toolSpec_inputSchema,
             "expected an object, got " + tw._json_type(o_toolSpec_inputSchema),
         )
+    elif not o_toolSpec_inputSchema:
+        hints = tw.hint(hints, "toolSpec.inputSchema", "empty")
     v_toolSpec_name = o_toolSpec.get("name")
     if v_toolSpec_name is None:
         raise tw.missing((p_toolSpec, "name"))
@@ -1011,6 +1249,8 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_toolSpec_name, (p_toolSpec, "name"), ctx, "a-zA-Z0-9_-", None, 64
     )
     v_toolSpec_description = o_toolSpec.get("description")
+    if v_toolSpec_description is None and "description" in o_toolSpec:
+        hints = tw.hint(hints, "toolSpec.description", "null")
     if v_toolSpec_description is not None:
         v_toolSpec_description_ir = tw.string_parse(
             v_toolSpec_description, (p_toolSpec, "description")
@@ -1018,6 +1258,8 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_toolSpec_description_ir = None
     v_toolSpec_inputSchema_json = o_toolSpec_inputSchema.get("json")
+    if v_toolSpec_inputSchema_json is None and "json" in o_toolSpec_inputSchema:
+        hints = tw.hint(hints, "toolSpec.inputSchema.json", "null")
     if v_toolSpec_inputSchema_json is not None:
         v_toolSpec_inputSchema_json_ir, v_toolSpec_inputSchema_json_hint = tw.json_schema_parse(
             v_toolSpec_inputSchema_json, (p_toolSpec_inputSchema, "json")
@@ -1027,9 +1269,29 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_toolSpec_inputSchema_json_ir = None
     v_toolSpec_strict = o_toolSpec.get("strict")
+    if v_toolSpec_strict is None and "strict" in o_toolSpec:
+        hints = tw.hint(hints, "toolSpec.strict", "null")
     if v_toolSpec_strict is not None and type(v_toolSpec_strict) is not bool:
         raise WrongTypeError(
             (p_toolSpec, "strict"), "expected boolean, got " + tw._json_type(v_toolSpec_strict)
+        )
+    if _ORDER_tool_spec.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_spec, _ORDER_tool_spec)
+    if o_toolSpec and _ORDER_tool_spec_toolSpec.get(order := tuple(o_toolSpec)) is not True:
+        hints = tw.key_order(
+            hints, "toolSpec", order, _RANK_tool_spec_toolSpec, _ORDER_tool_spec_toolSpec
+        )
+    if (
+        o_toolSpec_inputSchema
+        and _ORDER_tool_spec_toolSpec_inputSchema.get(order := tuple(o_toolSpec_inputSchema))
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "toolSpec.inputSchema",
+            order,
+            _RANK_tool_spec_toolSpec_inputSchema,
+            _ORDER_tool_spec_toolSpec_inputSchema,
         )
     node = ir.ToolDefinition(
         name=v_toolSpec_name_ir,
@@ -1068,9 +1330,13 @@ def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolSpec_name is not None:
         w_toolSpec["name"] = v_toolSpec_name
+    elif hints is not None and hints.get("toolSpec.name") == "null":
+        w_toolSpec["name"] = None
     v_toolSpec_description = tw.non_empty_render(node.description)
     if v_toolSpec_description is not None:
         w_toolSpec["description"] = v_toolSpec_description
+    elif hints is not None and hints.get("toolSpec.description") == "null":
+        w_toolSpec["description"] = None
     w_toolSpec_inputSchema = w_toolSpec["inputSchema"] = {}
     v_toolSpec_inputSchema_json = tw.json_schema_render(
         node.parameters,
@@ -1086,15 +1352,27 @@ def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if v_toolSpec_inputSchema_json is not None:
         w_toolSpec_inputSchema["json"] = v_toolSpec_inputSchema_json
+    elif hints is not None and hints.get("toolSpec.inputSchema.json") == "null":
+        w_toolSpec_inputSchema["json"] = None
     v_toolSpec_strict = node.strict
     if v_toolSpec_strict is not None:
         w_toolSpec["strict"] = v_toolSpec_strict
+    elif hints is not None and hints.get("toolSpec.strict") == "null":
+        w_toolSpec["strict"] = None
     if not w_toolSpec_inputSchema:
-        del w_toolSpec["inputSchema"]
+        if hints is None or "toolSpec.inputSchema" not in hints:
+            del w_toolSpec["inputSchema"]
+        elif hints["toolSpec.inputSchema"] == "null":  # kept as the same-provider input had it
+            w_toolSpec["inputSchema"] = None
     if not w_toolSpec:
-        del out["toolSpec"]
+        if hints is None or "toolSpec" not in hints:
+            del out["toolSpec"]
+        elif hints["toolSpec"] == "null":  # kept as the same-provider input had it
+            out["toolSpec"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("toolSpec", "toolSpec.inputSchema"))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1132,6 +1410,10 @@ def _choice_auto_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_auto = obj.get("auto")
     if v_auto is not None and v_auto != {}:
         raise UnknownVariantError((path, "auto"), "expected " + "{}" + ", got " + repr(v_auto))
+    if v_auto is None:
+        hints = tw.hint(hints, "auto", "null" if "auto" in obj else "absent")
+    if _ORDER_choice_auto.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_choice_auto, _ORDER_choice_auto)
     node = ir.ToolChoice(mode="auto")
     extra = None if _KNOWN_choice_auto.issuperset(obj) else tw.extra_fields(obj, _KNOWN_choice_auto)
     if extra is not None or hints is not None:
@@ -1146,7 +1428,10 @@ def _choice_auto_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["auto"] = {}
+    if hints is None or "auto" not in hints:
+        out["auto"] = {}
+    elif hints["auto"] == "null":
+        out["auto"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "bedrock_converse has no place for ToolChoice.name; dropped")
     if node.allowed_names:
@@ -1156,6 +1441,8 @@ def _choice_auto_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1167,6 +1454,10 @@ def _choice_any_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_any = obj.get("any")
     if v_any is not None and v_any != {}:
         raise UnknownVariantError((path, "any"), "expected " + "{}" + ", got " + repr(v_any))
+    if v_any is None:
+        hints = tw.hint(hints, "any", "null" if "any" in obj else "absent")
+    if _ORDER_choice_any.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_choice_any, _ORDER_choice_any)
     node = ir.ToolChoice(mode="required")
     extra = None if _KNOWN_choice_any.issuperset(obj) else tw.extra_fields(obj, _KNOWN_choice_any)
     if extra is not None or hints is not None:
@@ -1181,7 +1472,10 @@ def _choice_any_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["any"] = {}
+    if hints is None or "any" not in hints:
+        out["any"] = {}
+    elif hints["any"] == "null":
+        out["any"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "bedrock_converse has no place for ToolChoice.name; dropped")
     if node.allowed_names:
@@ -1191,6 +1485,8 @@ def _choice_any_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1209,6 +1505,10 @@ def _choice_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_tool_name is None:
         raise tw.missing((p_tool, "name"))
     v_tool_name_ir = tw.fit_name_parse(v_tool_name, (p_tool, "name"), ctx, "a-zA-Z0-9_-", None, 64)
+    if _ORDER_choice_tool.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_choice_tool, _ORDER_choice_tool)
+    if o_tool and _ORDER_choice_tool_tool.get(order := tuple(o_tool)) is not True:
+        hints = tw.key_order(hints, "tool", order, _RANK_choice_tool_tool, _ORDER_choice_tool_tool)
     node = ir.ToolChoice(mode="tool", name=v_tool_name_ir)
     extra = None if _KNOWN_choice_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_choice_tool)
     if o_tool and not _KNOWN_choice_tool_tool.issuperset(o_tool):
@@ -1231,8 +1531,13 @@ def _choice_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_tool_name is not None:
         w_tool["name"] = v_tool_name
+    elif hints is not None and hints.get("tool.name") == "null":
+        w_tool["name"] = None
     if not w_tool:
-        del out["tool"]
+        if hints is None or "tool" not in hints:
+            del out["tool"]
+        elif hints["tool"] == "null":  # kept as the same-provider input had it
+            out["tool"] = None
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
@@ -1240,6 +1545,8 @@ def _choice_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("tool",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1281,6 +1588,12 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "usage"))
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    if "metrics" not in obj:
+        hints = tw.hint(hints, "metrics", "absent")
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
+    if o_output and _ORDER_response_output.get(order := tuple(o_output)) is not True:
+        hints = tw.key_order(hints, "output", order, _RANK_response_output, _ORDER_response_output)
     node = ir.Response(message=v_output_message, finish_reason=v_stopReason, usage=v_usage)
     extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if o_output and not _KNOWN_response_output.issuperset(o_output):
@@ -1332,9 +1645,13 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         out["usage"] = v_usage
-    out["metrics"] = {"latencyMs": 0}  # required by the wire; restored fields override it
+    if hints is None or hints.get("metrics") != "absent":
+        out["metrics"] = {"latencyMs": 0}  # required by the wire; restored fields override it
     if not w_output:
-        del out["output"]
+        if hints is None or "output" not in hints:
+            del out["output"]
+        elif hints["output"] == "null":  # kept as the same-provider input had it
+            out["output"] = None
     if node.id is not None:
         ctx.lose((path, "id"), "bedrock_converse has no place for Response.id; dropped")
     if node.model is not None:
@@ -1348,6 +1665,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("output",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1389,6 +1708,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (path, "totalTokens"), "expected integer, got " + tw._json_type(v_totalTokens)
         )
+    if _ORDER_usage.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
     node = ir.Usage(
         input_tokens=v_inputTokens, output_tokens=v_outputTokens, total_tokens=v_totalTokens
     )
@@ -1440,4 +1761,6 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["totalTokens"] = v_totalTokens
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
