@@ -34,6 +34,14 @@ CANNOT_EXPRESS = (
         "Merged into one turn (the API treats them as one turn anyway); tool_result blocks stay first.",
     ),
     ("ImagePart.detail", "No detail level for images."),
+    (
+        "FilePart other than PDF (inline, URL) or plain text; FilePart.filename",
+        "Document blocks take a PDF (base64, URL or Files API file id) or plain text; audio, video, spreadsheets and other media types have no block: the whole part is dropped and reported. The document `title` is the FilePart's filename.",
+    ),
+    (
+        "file ids of another provider",
+        "A `file` source must name an Anthropic Files API id; an id brought from elsewhere is sent as is and reported.",
+    ),
     ("ToolDefinition.strict", "Sent as `strict` (structured tool inputs); older models ignore it."),
     (
         "temperature, top_p, top_k",
@@ -53,6 +61,7 @@ _KNOWN_user_message = frozenset(["content", "role"])
 _KNOWN_assistant_message = frozenset(["content", "role"])
 _KNOWN_text_block = frozenset(["text", "type"])
 _KNOWN_image_block = frozenset(["source", "type"])
+_KNOWN_document_block = frozenset(["source", "title", "type"])
 _KNOWN_tool_use_block = frozenset(["id", "input", "name", "type"])
 _KNOWN_tool_result_block = frozenset(["content", "is_error", "tool_use_id", "type"])
 _KNOWN_custom_tool = frozenset(["description", "input_schema", "name", "strict", "type"])
@@ -409,7 +418,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """content block — text, image, tool_use, tool_result; thinking and server-tool blocks are kept opaque: dispatch on type (wire → IR)."""
+    """content block — text, image, document, tool_use, tool_result; thinking and server-tool blocks are kept opaque: dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
@@ -417,6 +426,8 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _text_block_to_ir(obj, path, ctx)
     if tag == "image":
         return _image_block_to_ir(obj, path, ctx)
+    if tag == "document":
+        return _document_block_to_ir(obj, path, ctx)
     if tag == "tool_use":
         return _tool_use_block_to_ir(obj, path, ctx)
     if tag == "tool_result":
@@ -425,11 +436,19 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """content block — text, image, tool_use, tool_result; thinking and server-tool blocks are kept opaque (IR → wire)."""
+    """content block — text, image, document, tool_use, tool_result; thinking and server-tool blocks are kept opaque (IR → wire)."""
     t = type(node)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or node.url is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("application/pdf", "text/plain", "none"))
+    ):
+        return _document_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_block_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and (
+        node.data is not None or node.url is not None or node.file_id is not None
+    ):
         return _image_block_from_ir(node, path, ctx)
     if t is ir.ToolCall:
         return _tool_use_block_from_ir(node, path, ctx)
@@ -437,7 +456,7 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _tool_result_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "anthropic cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "anthropic cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 
@@ -493,10 +512,17 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_source = obj.get("source")
     if v_source is None:
         raise tw.missing((path, "source"))
-    v_source_url, v_source_media_type, v_source_data = tw.image_source_parse(
-        v_source, (path, "source")
+    v_source_url, v_source_media_type, v_source_data, v_source_file_id, v_source_hint = (
+        tw.media_source_parse(v_source, (path, "source"))
     )
-    node = ir.ImagePart(media_type=v_source_media_type, data=v_source_data, url=v_source_url)
+    if v_source_hint is not None:
+        hints = tw.hint(hints, "source", v_source_hint)
+    node = ir.ImagePart(
+        media_type=v_source_media_type,
+        data=v_source_data,
+        url=v_source_url,
+        file_id=v_source_file_id,
+    )
     extra = None if _KNOWN_image_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_image_block)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -511,11 +537,86 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "image"
-    v_source = tw.image_source_render(node.url, node.media_type, node.data, (path, "url"))
+    v_source = tw.media_source_render(
+        node.url,
+        node.media_type,
+        node.data,
+        node.file_id,
+        (hints.get("source") if hints is not None else None),
+        (path, "url"),
+        ctx,
+        False,
+    )
     if v_source is not None:
         out["source"] = v_source
     if node.detail is not None:
         ctx.lose((path, "detail"), "anthropic has no place for ImagePart.detail; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
+    return out
+
+
+def _document_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """DocumentBlockParam — a PDF (base64, url, file) or plain text; a content source, citations and context are kept verbatim (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "document":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'document'" + ", got " + repr(v_type)
+        )
+    v_source = obj.get("source")
+    if v_source is None:
+        raise tw.missing((path, "source"))
+    v_source_url, v_source_media_type, v_source_data, v_source_file_id, v_source_hint = (
+        tw.media_source_parse(v_source, (path, "source"))
+    )
+    if v_source_hint is not None:
+        hints = tw.hint(hints, "source", v_source_hint)
+    v_title = obj.get("title")
+    if v_title is not None and type(v_title) is not str:
+        raise WrongTypeError((path, "title"), "expected string, got " + tw._json_type(v_title))
+    node = ir.FilePart(
+        media_type=v_source_media_type,
+        data=v_source_data,
+        url=v_source_url,
+        file_id=v_source_file_id,
+        filename=v_title,
+    )
+    extra = (
+        None
+        if _KNOWN_document_block.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_document_block)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """DocumentBlockParam — a PDF (base64, url, file) or plain text; a content source, citations and context are kept verbatim (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    out["type"] = "document"
+    v_source = tw.media_source_render(
+        node.url,
+        node.media_type,
+        node.data,
+        node.file_id,
+        (hints.get("source") if hints is not None else None),
+        (path, "url"),
+        ctx,
+        True,
+    )
+    if v_source is not None:
+        out["source"] = v_source
+    v_title = node.filename
+    if v_title is not None:
+        out["title"] = v_title
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
@@ -665,7 +766,7 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """tool_result content block — text or image: dispatch on type (wire → IR)."""
+    """tool_result content block — text, image, document; search_result and tool_reference blocks are kept opaque: dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
@@ -673,21 +774,29 @@ def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _text_block_to_ir(obj, path, ctx)
     if tag == "image":
         return _image_block_to_ir(obj, path, ctx)
-    raise UnknownVariantError(
-        (path, "type"), "unknown type " + repr(tag) + "; expected one of 'text', 'image'"
-    )
+    if tag == "document":
+        return _document_block_to_ir(obj, path, ctx)
+    return ir.OpaquePart(provider=PROVIDER, data=obj)
 
 
 def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """tool_result content block — text or image (IR → wire)."""
+    """tool_result content block — text, image, document; search_result and tool_reference blocks are kept opaque (IR → wire)."""
     t = type(node)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or node.url is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("application/pdf", "text/plain", "none"))
+    ):
+        return _document_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_block_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and (
+        node.data is not None or node.url is not None or node.file_id is not None
+    ):
         return _image_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "anthropic cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "anthropic cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 

@@ -30,6 +30,10 @@ CANNOT_EXPRESS = (
         "ToolResult.is_error",
         'function_call_output has no error flag; an error is sent as text with the prefix "Error" and a colon, and comes back as an ordinary result.',
     ),
+    (
+        "file ids of another provider",
+        "input_image / input_file file_id must name a file uploaded to OpenAI; an id brought from elsewhere is sent as is and reported.",
+    ),
     ("top_k, stop", "Not Responses parameters."),
     (
         "mid-conversation system messages",
@@ -66,7 +70,8 @@ _ROLE_PARSE = {"user": "user", "assistant": "assistant", "system": "system", "de
 _ROLE_RENDER = {"user": "user", "assistant": "assistant", "system": "system", "tool": "user"}
 _KNOWN_input_text = frozenset(["text", "type"])
 _KNOWN_output_text = frozenset(["text", "type"])
-_KNOWN_input_image = frozenset(["detail", "image_url", "type"])
+_KNOWN_input_image = frozenset(["detail", "file_id", "image_url", "type"])
+_KNOWN_input_file = frozenset(["file_data", "file_id", "file_url", "filename", "type"])
 _KNOWN_function_call_item = frozenset(["arguments", "call_id", "name", "type"])
 _KNOWN_function_call_output_item = frozenset(["call_id", "output", "type"])
 _KNOWN_function_tool = frozenset(["description", "name", "parameters", "strict", "type"])
@@ -420,7 +425,7 @@ def _role_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """input/output content — input_text, output_text, input_image; refusal and files kept opaque: dispatch on type (wire → IR)."""
+    """input/output content — input_text, output_text, input_image, input_file; refusal kept opaque: dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
@@ -432,19 +437,27 @@ def _content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return node
     if tag == "input_image":
         return _input_image_to_ir(obj, path, ctx)
+    if tag == "input_file":
+        return _input_file_to_ir(obj, path, ctx)
     return ir.OpaquePart(provider=PROVIDER, data=obj)
 
 
 def _content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """input/output content — input_text, output_text, input_image; refusal and files kept opaque (IR → wire)."""
+    """input/output content — input_text, output_text, input_image, input_file; refusal kept opaque (IR → wire)."""
     t = type(node)
     tag = tw.hint_of(node, PROVIDER, "$tag")
     if tag == "output_text" and t is ir.TextPart:
         return _output_text_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _input_text_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and (
+        node.data is not None or node.url is not None or node.file_id is not None
+    ):
         return _input_image_from_ir(node, path, ctx)
+    if t is ir.FilePart and (
+        node.data is not None or node.url is not None or node.file_id is not None
+    ):
+        return _input_file_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
     ctx.lose(path, "openai_responses cannot express " + t.__name__ + " here; dropped")
@@ -554,6 +567,13 @@ def _input_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         v_image_url_url, v_image_url_media_type, v_image_url_data = None, None, None
+    v_file_id = obj.get("file_id")
+    if v_file_id is not None:
+        v_file_id_ir, v_file_id_hint = tw.file_ref_parse(v_file_id, (path, "file_id"))
+        if v_file_id_hint is not None:
+            hints = tw.hint(hints, "file_id", v_file_id_hint)
+    else:
+        v_file_id_ir = None
     v_detail = obj.get("detail")
     if v_detail is not None and type(v_detail) is not str:
         raise WrongTypeError((path, "detail"), "expected string, got " + tw._json_type(v_detail))
@@ -564,6 +584,7 @@ def _input_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         media_type=v_image_url_media_type,
         data=v_image_url_data,
         url=v_image_url_url,
+        file_id=v_file_id_ir,
         detail=v_detail,
     )
     extra = None if _KNOWN_input_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_image)
@@ -580,13 +601,96 @@ def _input_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     out["type"] = "input_image"
-    v_image_url = tw.data_url_render(node.url, node.media_type, node.data, (path, "url"))
+    v_image_url = tw.optional_data_url_render(node.url, node.media_type, node.data)
     if v_image_url is not None:
         out["image_url"] = v_image_url
+    v_file_id = tw.file_ref_render(
+        node.file_id, (hints.get("file_id") if hints is not None else None), (path, "file_id"), ctx
+    )
+    if v_file_id is not None:
+        out["file_id"] = v_file_id
     v_detail = node.detail
     if v_detail is None:
         v_detail = "auto"
     out["detail"] = v_detail
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
+    return out
+
+
+def _input_file_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """ResponseInputFileParam — file_data (a data URL or bare base64), file_url or an uploaded file's file_id (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "input_file":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'input_file'" + ", got " + repr(v_type)
+        )
+    v_file_data = obj.get("file_data")
+    if v_file_data is not None:
+        v_file_data_media_type, v_file_data_data, v_file_data_hint = tw.file_data_parse(
+            v_file_data, (path, "file_data")
+        )
+        if v_file_data_hint is not None:
+            hints = tw.hint(hints, "file_data", v_file_data_hint)
+    else:
+        v_file_data_media_type, v_file_data_data = None, None
+    v_file_url = obj.get("file_url")
+    if v_file_url is not None and type(v_file_url) is not str:
+        raise WrongTypeError(
+            (path, "file_url"), "expected string, got " + tw._json_type(v_file_url)
+        )
+    v_file_id = obj.get("file_id")
+    if v_file_id is not None:
+        v_file_id_ir, v_file_id_hint = tw.file_ref_parse(v_file_id, (path, "file_id"))
+        if v_file_id_hint is not None:
+            hints = tw.hint(hints, "file_id", v_file_id_hint)
+    else:
+        v_file_id_ir = None
+    v_filename = obj.get("filename")
+    if v_filename is not None and type(v_filename) is not str:
+        raise WrongTypeError(
+            (path, "filename"), "expected string, got " + tw._json_type(v_filename)
+        )
+    node = ir.FilePart(
+        media_type=v_file_data_media_type,
+        data=v_file_data_data,
+        url=v_file_url,
+        file_id=v_file_id_ir,
+        filename=v_filename,
+    )
+    extra = None if _KNOWN_input_file.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_file)
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _input_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """ResponseInputFileParam — file_data (a data URL or bare base64), file_url or an uploaded file's file_id (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    out["type"] = "input_file"
+    v_file_data = tw.file_data_render(
+        node.media_type, node.data, (hints.get("file_data") if hints is not None else None)
+    )
+    if v_file_data is not None:
+        out["file_data"] = v_file_data
+    v_file_url = node.url
+    if v_file_url is not None:
+        out["file_url"] = v_file_url
+    v_file_id = tw.file_ref_render(
+        node.file_id, (hints.get("file_id") if hints is not None else None), (path, "file_id"), ctx
+    )
+    if v_file_id is not None:
+        out["file_id"] = v_file_id
+    v_filename = node.filename
+    if v_filename is not None:
+        out["filename"] = v_filename
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
