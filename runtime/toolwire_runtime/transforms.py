@@ -390,7 +390,7 @@ def block_result_render(
     result: Any, parts: list | None, hint: Any, path: str, ctx: Context, part_from_ir: Any
 ) -> Any:
     if parts:
-        blocks = [part_from_ir(p, (path, i), ctx) for i, p in enumerate(parts)]
+        blocks = [b for b in (part_from_ir(p, (path, i), ctx) for i, p in enumerate(parts)) if b is not None]
         if result is not None:
             blocks.insert(0, {"type": "text", "text": result_to_text(result)})
         return blocks
