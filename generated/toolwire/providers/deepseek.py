@@ -35,7 +35,7 @@ CANNOT_EXPRESS = (
         "Tool message content is text only (a string or text parts). Only the text of the result is sent; the images are reported as dropped.",
     ),
     (
-        "FileParts by URL, audio other than wav and mp3, ImagePart.file_id",
+        "FileParts by URL, audio other than wav and mp3, video, ImagePart.file_id",
         "User content takes files as `file` parts (base64 file_data or an uploaded file_id, no URL) and audio as `input_audio` (base64 wav or mp3 only); image_url takes a URL or data: URL, not a file id. Such parts are dropped whole and reported. Files and audio in tool results: see ToolResult.parts.",
     ),
     (
@@ -46,6 +46,10 @@ CANNOT_EXPRESS = (
     (
         "mid-conversation system messages",
         "None: Chat keeps system messages in place; other providers hoist them.",
+    ),
+    (
+        "FilePart (documents, audio, files)",
+        "DeepSeek chat completions take text only (as for images); a FilePart is dropped whole and reported.",
     ),
     (
         "ImagePart (images in messages)",

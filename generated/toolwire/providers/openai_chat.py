@@ -35,7 +35,7 @@ CANNOT_EXPRESS = (
         "Tool message content is text only (a string or text parts). Only the text of the result is sent; the images are reported as dropped.",
     ),
     (
-        "FileParts by URL, audio other than wav and mp3, ImagePart.file_id",
+        "FileParts by URL, audio other than wav and mp3, video, ImagePart.file_id",
         "User content takes files as `file` parts (base64 file_data or an uploaded file_id, no URL) and audio as `input_audio` (base64 wav or mp3 only); image_url takes a URL or data: URL, not a file id. Such parts are dropped whole and reported. Files and audio in tool results: see ToolResult.parts.",
     ),
     (
@@ -794,12 +794,16 @@ def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         and tw.media_in(node.media_type, ("audio/wav", "audio/x-wav", "audio/mpeg", "audio/mp3"))
     ):
         return _input_audio_part_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("application/", "text/", "none"))
+    ):
+        return _file_part_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
     if t is ir.ImagePart and (node.data is not None or node.url is not None):
         return _image_part_from_ir(node, path, ctx)
-    if t is ir.FilePart and (node.data is not None or node.file_id is not None):
-        return _file_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
     ctx.lose(path, "openai_chat cannot express " + tw.media_what(node) + " here; dropped")

@@ -31,6 +31,10 @@ CANNOT_EXPRESS = (
         'function_call_output has no error flag; an error is sent as text with the prefix "Error" and a colon, and comes back as an ordinary result.',
     ),
     (
+        "audio and video (FileParts of audio/* or video/* types)",
+        "Message content is input_text, input_image and input_file (documents and text files); audio and video are dropped whole and reported.",
+    ),
+    (
         "file ids of another provider",
         "input_image / input_file file_id must name a file uploaded to OpenAI; an id brought from elsewhere is sent as is and reported.",
     ),
@@ -448,19 +452,21 @@ def _content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     tag = tw.hint_of(node, PROVIDER, "$tag")
     if tag == "output_text" and t is ir.TextPart:
         return _output_text_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or node.url is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("application/", "text/", "none"))
+    ):
+        return _input_file_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _input_text_from_ir(node, path, ctx)
     if t is ir.ImagePart and (
         node.data is not None or node.url is not None or node.file_id is not None
     ):
         return _input_image_from_ir(node, path, ctx)
-    if t is ir.FilePart and (
-        node.data is not None or node.url is not None or node.file_id is not None
-    ):
-        return _input_file_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "openai_responses cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "openai_responses cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 

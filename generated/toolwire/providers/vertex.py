@@ -48,6 +48,10 @@ CANNOT_EXPRESS = (
         "ImagePart.file_id / FilePart.file_id, FilePart.filename",
         "Media are inline bytes (inlineData) or a URI (fileData: Files API or gs:// URI); a part given only by another provider's file id is dropped and reported, a filename is not sent.",
     ),
+    (
+        "FileParts and images by URI in a tool result (functionResponse.parts fileData)",
+        "FunctionResponseFileData is documented as not supported by the Gemini API (Vertex AI takes it); toolwire reads it and sends it as given.",
+    ),
     ("Message.name", "Contents have no participant name."),
     (
         "mid-conversation system messages",
@@ -1054,6 +1058,7 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         in (
             ir.ImagePart,
             ir.FilePart,
+            ir.OpaquePart,
         )
     ]
     if v_functionResponse_parts is not None:
