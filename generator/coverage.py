@@ -231,7 +231,10 @@ class _Checker:
             self.bind(rule.conversation, schema)
 
     def check_union(self, codec: Any, opts: list[tuple[str, dict]], reads: set = frozenset()) -> None:
-        variants = {v["tag"]: v for v in codec.variants}
+        # a tag may list several codecs (told apart by media type): each is checked
+        variants: dict[str, list] = {}
+        for v in codec.variants:
+            variants.setdefault(v["tag"], []).append(v)
         if codec.tag_by_key:
             # one object whose keys say the variant (Gemini Part, Bedrock ContentBlock)
             for def_name, s in opts:
@@ -241,7 +244,7 @@ class _Checker:
                 self.seen.add(key)
                 self.cov.bound.setdefault(codec.name, set()).add(def_name)
                 shared = set()
-                for v in variants.values():
+                for v in (v for alts in variants.values() for v in alts):
                     vc = self.p.codecs.get(v["codec"])
                     for rule in getattr(vc, "rules", []):
                         if rule.wire:
@@ -252,9 +255,10 @@ class _Checker:
                         self.classify(codec, prop, True, "variants", f"variant {prop!r}")
                     elif prop in variants:
                         self.classify(codec, prop, True, "variants", f"variant {prop!r}")
-                        vc = self.p.codecs.get(variants[prop]["codec"])
-                        if vc is not None and vc.kind == "object":
-                            self.check_object_scoped(vc, def_name, s, prop)
+                        for entry in variants[prop]:
+                            vc = self.p.codecs.get(entry["codec"])
+                            if vc is not None and vc.kind == "object":
+                                self.check_object_scoped(vc, def_name, s, prop)
                     elif prop in shared:
                         self.classify(codec, prop, True, "fields", f"field {prop!r}")
                     else:
@@ -269,9 +273,9 @@ class _Checker:
             self.cov.bound.setdefault(codec.name, set()).add(def_name)
             for tag in tags:
                 self.where = def_name
-                entry = variants.get(tag)
-                self.classify(codec, tag, entry is not None or tag in reads, "variants", f"variant {tag!r}")
-                if entry is not None:
+                entries = variants.get(tag, [])
+                self.classify(codec, tag, bool(entries) or tag in reads, "variants", f"variant {tag!r}")
+                for entry in entries:
                     vc = self.p.codecs.get(entry["codec"])
                     if vc is not None and vc.kind == "object":
                         self.check_object(vc, def_name, s, "", reads)

@@ -570,18 +570,19 @@ class ProviderCompiler:
             L.append(f"    return ir.{sc['ir']}({sc['field']}=_{sc['codec']}_to_ir(obj, path, ctx))")
         L.append("if type(obj) is not dict:")
         L.append("    raise WrongTypeError(path, 'expected an object, got ' + tw._json_type(obj))")
+        tags = list(dict.fromkeys(v["tag"] for v in c.variants))  # a tag may have several codecs (media)
         if c.tag_by_key:
-            for variant in c.variants:
-                L.append(f"if {py(variant['tag'])} in obj:")
-                L.extend("    " + line for line in self._variant_parse(c, variant))
-            what = "a key of " + ", ".join(v["tag"] for v in c.variants)
+            for tag in tags:
+                L.append(f"if {py(tag)} in obj:")
+                L.extend("    " + line for line in self._tag_parse(c, tag))
+            what = "a key of " + ", ".join(tags)
         else:
             default = py(c.tag_default) if c.tag_default else "None"
             L.append(f"tag = obj.get({py(c.tag)}, {default})")
-            for variant in c.variants:
-                L.append(f"if tag == {py(variant['tag'])}:")
-                L.extend("    " + line for line in self._variant_parse(c, variant))
-            what = f"{c.tag} " + ", ".join(repr(v["tag"]) for v in c.variants)
+            for tag in tags:
+                L.append(f"if tag == {py(tag)}:")
+                L.extend("    " + line for line in self._tag_parse(c, tag))
+            what = f"{c.tag} " + ", ".join(repr(t) for t in tags)
         if c.unknown == "opaque" and c.unknown_part_of:
             L.append(f"return ir.Message(role={py(c.unknown_part_of)}, parts=[ir.OpaquePart(provider=PROVIDER, data=obj)])")
         elif c.unknown == "opaque":
@@ -591,9 +592,25 @@ class ProviderCompiler:
         elif c.tag_by_key:
             L.append(f"raise UnknownVariantError(path, {py('expected ' + what)})")
         else:
-            L.append(f"raise UnknownVariantError((path, {py(c.tag)}), 'unknown {c.tag} ' + repr(tag) + {py('; expected one of ' + ', '.join(repr(v['tag']) for v in c.variants))})")
+            L.append(f"raise UnknownVariantError((path, {py(c.tag)}), 'unknown {c.tag} ' + repr(tag) + {py('; expected one of ' + ', '.join(repr(t) for t in tags))})")
         self.fn(f"_{c.name}_to_ir", f"{c.doc or c.name}: dispatch on {'the key present' if c.tag_by_key else c.tag} (wire → IR).", L)
         self._union_render(c)
+
+    def _tag_parse(self, c: Codec, tag: str) -> list[str]:
+        """The codec for one tag; several codecs of one tag are told apart by the item's media type."""
+        variants = [v for v in c.variants if v["tag"] == tag]
+        if len(variants) == 1:
+            return self._variant_parse(c, variants[0])
+        L = []
+        for variant in variants:
+            if not variant.get("media"):
+                L.extend(self._variant_parse(c, variant))
+                break
+            sub = self.codec(variant["codec"])
+            rule = next(r for r in sub.rules if "media_type" in r.ir and r.wire)
+            L.append(f"if tw.media_in(tw.wire_at(obj, {py(tuple(rule.segments))}), {py(tuple(variant['media']))}):")
+            L.extend("    " + line for line in self._variant_parse(c, variant))
+        return L
 
     def _variant_parse(self, c: Codec, variant: dict) -> list[str]:
         sub = self.codec(variant["codec"])
@@ -649,18 +666,28 @@ class ProviderCompiler:
                 for v in hinted:
                     L.append(f"if tag == {py(v['tag'])} and t is ir.{self.codec(v['codec']).ir}:")
                     L.append(f"    return _{v['codec']}_from_ir(node, path, ctx)")
-            for v in variants:
+            # codecs that take only some media types are tried before the others of their class
+            for v in sorted(variants, key=lambda v: not v.get("media")):
                 if v.get("hint_only"):
                     continue
                 sub = self.codec(v["codec"])
                 cls = sub.ir
                 when = v.get("when")
-                if when:
-                    L.append(f"if t is ir.{cls} and node.{when} is not None:")
-                else:
-                    if cls in seen_classes:
-                        continue
-                    L.append(f"if t is ir.{cls}:")
+                media = v.get("media")
+                conditions = [f"t is ir.{cls}"]
+                if when:  # one IR field, or a list: any of them holds a value ("url s3://": one starting so)
+                    whens = [when] if isinstance(when, str) else list(when)
+                    tests = []
+                    for w in whens:
+                        name, _, prefix = w.partition(" ")
+                        tests.append(f"tw.starts_with(node.{name}, {py(prefix)})" if prefix else f"node.{name} is not None")
+                    test = " or ".join(tests)
+                    conditions.append(f"({test})" if len(tests) > 1 else test)
+                if media:
+                    conditions.append(f"tw.media_in(node.media_type, {py(tuple(media))})")
+                if len(conditions) == 1 and cls in seen_classes:
+                    continue
+                L.append(f"if {' and '.join(conditions)}:")
                 seen_classes.append(cls)
                 L.append(f"    return _{sub.name}_from_ir(node, path, ctx)")
             if "ToolDefinition" in seen_classes:
@@ -669,7 +696,10 @@ class ProviderCompiler:
             elif "OpaquePart" not in seen_classes:
                 L.append("if t is ir.OpaquePart:")
                 L.append("    return tw.opaque_render(node, PROVIDER, path, ctx)")
-            L.append(f"ctx.lose(path, {py(self.p.name + ' cannot express ')} + t.__name__ + {py(' here; dropped')})")
+            if any(v.get("media") for v in variants):
+                L.append(f"ctx.lose(path, {py(self.p.name + ' cannot express ')} + tw.media_what(node) + {py(' here; dropped')})")
+            else:
+                L.append(f"ctx.lose(path, {py(self.p.name + ' cannot express ')} + t.__name__ + {py(' here; dropped')})")
             L.append("return None")
         self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR → wire).", L)
 

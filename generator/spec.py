@@ -24,7 +24,7 @@ PATCH_KEYS = {"drop", "fields"}  # plus any codec key, which overrides (mappings
 CODEC_KINDS = {"object", "union", "enum", "conversation"}
 OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type", "derived", "opaque"}
 UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar", "derived", "opaque"}
-VARIANT_KEYS = {"codec", "part_of", "hint_only", "when"}
+VARIANT_KEYS = {"codec", "part_of", "hint_only", "when", "media"}
 ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate", "derived", "opaque"}
 CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist", "passes"}
 HOIST_KEYS = {"wire", "codec", "transform", "args"}
@@ -36,7 +36,7 @@ JSON_TYPES = {
     "string": "str", "integer": "int", "number": "number", "boolean": "bool", "object": "dict",
     "array": "list", "any": None,
 }
-PART_CLASSES = {"TextPart", "ImagePart", "ToolCall", "ToolResult", "OpaquePart"}
+PART_CLASSES = {"TextPart", "ImagePart", "FilePart", "ToolCall", "ToolResult", "OpaquePart"}
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -469,17 +469,29 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
         if not isinstance(variants, Located) or not variants:
             errors.at(cdoc, "variants", f"codec {name!r}: variants must map tag values to codecs")
             variants = Located()
-        for tag, v in variants.items():
-            entry = {"codec": v} if isinstance(v, str) else dict(v) if isinstance(v, dict) else None
-            if entry is None or "codec" not in entry:
-                errors.at(variants, tag, f"codec {name!r}: variant {tag!r} must name a codec")
-                continue
-            for key in entry:
-                if key not in VARIANT_KEYS:
-                    errors.at(variants, tag, f"codec {name!r}: variant {tag!r} has unknown key {key!r}")
-            entry["tag"] = str(tag)
-            entry["line"] = variants.line_of(tag)
-            codec.variants.append(entry)
+        for tag, value in variants.items():
+            # a list gives several codecs for one tag, told apart by the item's media type (`media`)
+            alternatives = list(value) if isinstance(value, list) else [value]
+            for n, v in enumerate(alternatives):
+                entry = {"codec": v} if isinstance(v, str) else dict(v) if isinstance(v, dict) else None
+                if entry is None or "codec" not in entry:
+                    errors.at(variants, tag, f"codec {name!r}: variant {tag!r} must name a codec")
+                    continue
+                for key in entry:
+                    if key not in VARIANT_KEYS:
+                        errors.at(variants, tag, f"codec {name!r}: variant {tag!r} has unknown key {key!r}")
+                if "media" in entry:
+                    media = entry["media"]
+                    media = [media] if isinstance(media, str) else media
+                    if not isinstance(media, list) or not media or not all(isinstance(m, str) and ("/" in m or m == "none") for m in media):
+                        errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: media must be MIME types, prefixes ending in '/' or 'none'")
+                        media = []
+                    entry["media"] = [str(m) for m in media]
+                elif n < len(alternatives) - 1:
+                    errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: every codec but the last of a list needs 'media'")
+                entry["tag"] = str(tag)
+                entry["line"] = variants.line_of(tag)
+                codec.variants.append(entry)
     elif kind == "enum":
         codec.what = str(cdoc.get("what", name))
         codec.parse_table = dict(cdoc.get("parse") or {})
@@ -631,6 +643,8 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
                 ref = variant["codec"]
                 if ref not in codecs:
                     errors.add(getattr(cdoc, "file", provider.file), variant["line"], f"codec {codec.name!r}: variant {variant['tag']!r} names undefined codec {ref!r}")
+                elif variant.get("media") and not any("media_type" in r.ir and r.wire for r in codecs[ref].rules):
+                    errors.add(getattr(cdoc, "file", provider.file), variant["line"], f"codec {codec.name!r}: variant {variant['tag']!r} has 'media' but codec {ref!r} has no rule for media_type")
         elif codec.kind == "conversation":
             for entry in codec.passes:
                 tr = transforms.get(entry["transform"])

@@ -240,7 +240,9 @@ def test_a_result_part_the_target_cannot_express_leaves_no_null_behind():
             {
                 "type": "function_call_output",
                 "call_id": "call_1",
-                "output": [{"type": "input_file", "file_data": "data:application/pdf;base64,JVBERi0=", "filename": "a.pdf"}],
+                # a Word file: Anthropic documents are PDF or plain text only
+                "output": [{"type": "input_file", "filename": "a.docx",
+                            "file_data": "data:application/vnd.openxmlformats-officedocument.wordprocessingml.document;base64,UEsDBA=="}],
             },
         ],
     }
@@ -248,7 +250,7 @@ def test_a_result_part_the_target_cannot_express_leaves_no_null_behind():
     result = out["messages"][2]["content"][0]
     assert result["type"] == "tool_result" and None not in (result.get("content") or [])
     assert validate("anthropic", "request", out) == []
-    assert any("input_file" in w for w in warned)
+    assert any("cannot express FilePart" in w for w in warned)
 
 
 # --- usage: required counts are sent (0, reported) ---------------------------------------------

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from toolwire.ir import (
+    FilePart,
     ImagePart,
     Message,
     OpaquePart,
@@ -1501,3 +1502,159 @@ def flat_usage_render(usage: Any, out: dict, path: Any, ctx: Context, output_key
     if usage.output_tokens is not None:
         out[output_key] = usage.output_tokens
     return usage.input_tokens
+
+
+# --- media: documents, audio, video and files (FilePart), file ids --------------------------------
+
+
+def wire_at(obj: Any, segments: tuple) -> Any:
+    """The wire value at a dotted path (None when a step is missing or not an object)."""
+    for key in segments:
+        if type(obj) is not dict:
+            return None
+        obj = obj.get(key)
+    return obj
+
+
+def media_in(media_type: Any, media: tuple) -> bool:
+    """True when a MIME type is one of ``media`` (entries ending in '/' are prefixes: ``image/``;
+    ``none`` takes a part whose media type is not given)."""
+    if type(media_type) is not str:
+        return "none" in media
+    mt = media_type.partition(";")[0].strip().lower()
+    return any(mt.startswith(m) if m.endswith("/") else mt == m for m in media)
+
+
+def starts_with(value: Any, prefix: str) -> bool:
+    """A union variant's `when: "url s3://"`: the IR field is a string with that prefix."""
+    return type(value) is str and value.startswith(prefix)
+
+
+def media_what(node: Any) -> str:
+    """How a dropped part is named in a loss report: its class, and its media type when it has one."""
+    media_type = getattr(node, "media_type", None)
+    return f"{type(node).__name__} ({media_type})" if media_type else type(node).__name__
+
+
+def _file_id_note(file_id: Any, hint: Any, path: Any, ctx: Context) -> None:
+    if file_id is not None and hint is None:
+        ctx.lose(path, f"file id {file_id!r} is sent as is: it must be a file uploaded to {ctx.provider}")
+
+
+def media_source_parse(value: Any, path: Any) -> tuple[Any, Any, Any, Any, Any]:
+    """(url, media_type, data, file_id, hint) of a `source` object: base64, url, file or text."""
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected a source object, got {_json_type(value)}")
+    kind = value.get("type")
+    if kind == "base64":
+        data = value.get("data")
+        if type(data) is not str:
+            raise MissingFieldError((path, "data"), "a base64 source needs data")
+        return None, value.get("media_type"), data, None, None
+    if kind == "url":
+        url = value.get("url")
+        if type(url) is not str:
+            raise MissingFieldError((path, "url"), "a url source needs url")
+        return url, None, None, None, None
+    if kind == "file":
+        file_id = value.get("file_id")
+        if type(file_id) is not str:
+            raise MissingFieldError((path, "file_id"), "a file source needs file_id")
+        return None, None, None, file_id, "file"
+    if kind == "text":
+        text = value.get("data")
+        if type(text) is not str:
+            raise MissingFieldError((path, "data"), "a text source needs data")
+        data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+        return None, value.get("media_type") or "text/plain", data, None, None
+    raise UnknownVariantError((path, "type"), f"unknown source type {kind!r}; expected 'base64', 'url', 'file' or 'text'")
+
+
+def media_source_render(url: Any, media_type: Any, data: Any, file_id: Any, hint: Any, path: Any, ctx: Context, text: bool) -> dict:
+    if data is not None:
+        if text and media_in(media_type, ("text/plain",)):
+            try:
+                return {"type": "text", "media_type": "text/plain", "data": base64.b64decode(data, validate=True).decode("utf-8")}
+            except (binascii.Error, ValueError):
+                raise WrongTypeError(path, "text/plain data is not base64 of UTF-8 text") from None
+        return {"type": "base64", "media_type": media_type or "application/octet-stream", "data": data}
+    if url is not None:
+        return {"type": "url", "url": url}
+    if file_id is not None:
+        _file_id_note(file_id, hint, path, ctx)
+        return {"type": "file", "file_id": file_id}
+    raise MissingFieldError(path, "the part has no data, url or file id")
+
+
+def file_ref_parse(value: Any, path: Any) -> tuple[Any, Any]:
+    """(file_id, hint): a provider file id; the hint says it came from this provider."""
+    if type(value) is not str:
+        raise WrongTypeError(path, f"expected a file id string, got {_json_type(value)}")
+    return value, "own"
+
+
+def file_ref_render(file_id: Any, hint: Any, path: Any, ctx: Context) -> Any:
+    _file_id_note(file_id, hint, path, ctx)
+    return file_id
+
+
+def file_data_parse(value: Any, path: Any) -> tuple[Any, Any, Any]:
+    """(media_type, data, hint) of file data given as a data: URL or as bare base64 (hint "raw")."""
+    if type(value) is not str:
+        raise WrongTypeError(path, f"expected a string, got {_json_type(value)}")
+    if value.startswith("data:"):
+        head, sep, data = value.partition(",")
+        if sep and head.endswith(";base64"):
+            return head[5:-7] or None, data, None
+    return None, value, "raw"
+
+
+def file_data_render(media_type: Any, data: Any, hint: Any) -> Any:
+    if data is None:
+        return None
+    if hint == "raw":
+        return data
+    return f"data:{media_type or 'application/octet-stream'};base64,{data}"
+
+
+def optional_data_url_render(url: Any, media_type: Any, data: Any) -> Any:
+    """data_url for a part that may be given by file id instead (nothing is sent then)."""
+    if data is not None:
+        return f"data:{media_type or 'application/octet-stream'};base64,{data}"
+    return url
+
+
+def bytes_source_parse(value: Any, path: Any) -> tuple[Any, Any, Any]:
+    """(url, data, hint) of a one-key source union: bytes, s3Location or text (others: hint only)."""
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected a source object, got {_json_type(value)}")
+    if "bytes" in value:
+        data = value["bytes"]
+        if type(data) is not str:
+            raise WrongTypeError((path, "bytes"), f"expected base64 text, got {_json_type(data)}")
+        return None, data, None
+    if "text" in value:
+        text = value["text"]
+        if type(text) is not str:
+            raise WrongTypeError((path, "text"), f"expected a string, got {_json_type(text)}")
+        return None, base64.b64encode(text.encode("utf-8")).decode("ascii"), "text"
+    location = value.get("s3Location")
+    if type(location) is dict and type(location.get("uri")) is str:
+        rest = {k: v for k, v in location.items() if k != "uri"}
+        return location["uri"], None, rest or None
+    return None, None, {"source": value}
+
+
+def bytes_source_render(url: Any, data: Any, hint: Any, path: Any) -> Any:
+    if type(hint) is dict and "source" in hint:
+        return hint["source"]
+    if data is not None:
+        if hint == "text":
+            try:
+                return {"text": base64.b64decode(data, validate=True).decode("utf-8")}
+            except (binascii.Error, ValueError):
+                raise WrongTypeError(path, "text source data is not base64 of UTF-8 text") from None
+        return {"bytes": data}
+    if url is not None:
+        return {"s3Location": {"uri": url, **(hint if type(hint) is dict else {})}}
+    raise MissingFieldError(path, "the part has no data or url")

@@ -42,6 +42,14 @@ CANNOT_EXPRESS = (
         "Merged into one turn (the API treats them as one turn anyway); tool_result blocks stay first.",
     ),
     ("ImagePart.detail", "No detail level for images."),
+    (
+        "FilePart other than PDF (inline, URL) or plain text; FilePart.filename",
+        "Document blocks take a PDF (base64, URL or Files API file id) or plain text; audio, video, spreadsheets and other media types have no block: the whole part is dropped and reported. The document `title` is the FilePart's filename.",
+    ),
+    (
+        "file ids of another provider",
+        "A `file` source must name an Anthropic Files API id; an id brought from elsewhere is sent as is and reported.",
+    ),
     ("ToolDefinition.strict", "Sent as `strict` (structured tool inputs); older models ignore it."),
     (
         "temperature, top_p, top_k",
@@ -87,6 +95,9 @@ _ORDER_text_block = {}  # key tuples seen → already in the render order (key_o
 _KNOWN_image_block = frozenset(["source", "type"])
 _RANK_image_block = {"type": 0, "source": 1}
 _ORDER_image_block = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_document_block = frozenset(["source", "title", "type"])
+_RANK_document_block = {"type": 0, "source": 1, "title": 2}
+_ORDER_document_block = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_use_block = frozenset(["id", "input", "name", "type"])
 _RANK_tool_use_block = {"type": 0, "id": 1, "name": 2, "input": 3}
 _ORDER_tool_use_block = {}  # key tuples seen → already in the render order (key_order)
@@ -509,7 +520,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """content block — text, image, tool_use, tool_result; thinking and server-tool blocks are kept opaque: dispatch on type (wire → IR)."""
+    """content block — text, image, document, tool_use, tool_result; thinking and server-tool blocks are kept opaque: dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
@@ -517,6 +528,8 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _text_block_to_ir(obj, path, ctx)
     if tag == "image":
         return _image_block_to_ir(obj, path, ctx)
+    if tag == "document":
+        return _document_block_to_ir(obj, path, ctx)
     if tag == "tool_use":
         return _tool_use_block_to_ir(obj, path, ctx)
     if tag == "tool_result":
@@ -525,11 +538,19 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """content block — text, image, tool_use, tool_result; thinking and server-tool blocks are kept opaque (IR → wire)."""
+    """content block — text, image, document, tool_use, tool_result; thinking and server-tool blocks are kept opaque (IR → wire)."""
     t = type(node)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or node.url is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("application/pdf", "text/plain", "none"))
+    ):
+        return _document_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_block_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and (
+        node.data is not None or node.url is not None or node.file_id is not None
+    ):
         return _image_block_from_ir(node, path, ctx)
     if t is ir.ToolCall:
         return _tool_use_block_from_ir(node, path, ctx)
@@ -537,7 +558,7 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _tool_result_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "anthropic cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "anthropic cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 
@@ -604,12 +625,19 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_source = obj.get("source")
     if v_source is None:
         raise tw.missing((path, "source"))
-    v_source_url, v_source_media_type, v_source_data = tw.image_source_parse(
-        v_source, (path, "source")
+    v_source_url, v_source_media_type, v_source_data, v_source_file_id, v_source_hint = (
+        tw.media_source_parse(v_source, (path, "source"))
     )
+    if v_source_hint is not None:
+        hints = tw.hint(hints, "source", v_source_hint)
     if _ORDER_image_block.get(order := tuple(obj)) is not True:
         hints = tw.key_order(hints, "", order, _RANK_image_block, _ORDER_image_block)
-    node = ir.ImagePart(media_type=v_source_media_type, data=v_source_data, url=v_source_url)
+    node = ir.ImagePart(
+        media_type=v_source_media_type,
+        data=v_source_data,
+        url=v_source_url,
+        file_id=v_source_file_id,
+    )
     extra = None if _KNOWN_image_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_image_block)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -627,13 +655,103 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["type"] = "image"
     elif hints["type"] == "null":
         out["type"] = None
-    v_source = tw.image_source_render(node.url, node.media_type, node.data, (path, "url"))
+    v_source = tw.media_source_render(
+        node.url,
+        node.media_type,
+        node.data,
+        node.file_id,
+        (hints.get("source") if hints is not None else None),
+        (path, "url"),
+        ctx,
+        False,
+    )
     if v_source is not None:
         out["source"] = v_source
     elif hints is not None and hints.get("source") == "null":
         out["source"] = None
     if node.detail is not None:
         ctx.lose((path, "detail"), "anthropic has no place for ImagePart.detail; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _document_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """DocumentBlockParam — a PDF (base64, url, file) or plain text; a content source, citations and context are kept verbatim (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "document":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'document'" + ", got " + repr(v_type)
+        )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_source = obj.get("source")
+    if v_source is None:
+        raise tw.missing((path, "source"))
+    v_source_url, v_source_media_type, v_source_data, v_source_file_id, v_source_hint = (
+        tw.media_source_parse(v_source, (path, "source"))
+    )
+    if v_source_hint is not None:
+        hints = tw.hint(hints, "source", v_source_hint)
+    v_title = obj.get("title")
+    if v_title is None and "title" in obj:
+        hints = tw.hint(hints, "title", "null")
+    if v_title is not None and type(v_title) is not str:
+        raise WrongTypeError((path, "title"), "expected string, got " + tw._json_type(v_title))
+    if _ORDER_document_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_document_block, _ORDER_document_block)
+    node = ir.FilePart(
+        media_type=v_source_media_type,
+        data=v_source_data,
+        url=v_source_url,
+        file_id=v_source_file_id,
+        filename=v_title,
+    )
+    extra = (
+        None
+        if _KNOWN_document_block.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_document_block)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """DocumentBlockParam — a PDF (base64, url, file) or plain text; a content source, citations and context are kept verbatim (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    if hints is None or "type" not in hints:
+        out["type"] = "document"
+    elif hints["type"] == "null":
+        out["type"] = None
+    v_source = tw.media_source_render(
+        node.url,
+        node.media_type,
+        node.data,
+        node.file_id,
+        (hints.get("source") if hints is not None else None),
+        (path, "url"),
+        ctx,
+        True,
+    )
+    if v_source is not None:
+        out["source"] = v_source
+    elif hints is not None and hints.get("source") == "null":
+        out["source"] = None
+    v_title = node.filename
+    if v_title is not None:
+        out["title"] = v_title
+    elif hints is not None and hints.get("title") == "null":
+        out["title"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -819,7 +937,7 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """tool_result content block — text or image: dispatch on type (wire → IR)."""
+    """tool_result content block — text, image, document; search_result and tool_reference blocks are kept opaque: dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
@@ -827,21 +945,29 @@ def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _text_block_to_ir(obj, path, ctx)
     if tag == "image":
         return _image_block_to_ir(obj, path, ctx)
-    raise UnknownVariantError(
-        (path, "type"), "unknown type " + repr(tag) + "; expected one of 'text', 'image'"
-    )
+    if tag == "document":
+        return _document_block_to_ir(obj, path, ctx)
+    return ir.OpaquePart(provider=PROVIDER, data=obj)
 
 
 def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """tool_result content block — text or image (IR → wire)."""
+    """tool_result content block — text, image, document; search_result and tool_reference blocks are kept opaque (IR → wire)."""
     t = type(node)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or node.url is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("application/pdf", "text/plain", "none"))
+    ):
+        return _document_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_block_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and (
+        node.data is not None or node.url is not None or node.file_id is not None
+    ):
         return _image_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "anthropic cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "anthropic cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 

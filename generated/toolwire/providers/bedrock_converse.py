@@ -62,13 +62,21 @@ CANNOT_EXPRESS = (
         'Sent natively as status "error" (never "success"). The API reference says toolResult.status is supported by Amazon Nova and Anthropic Claude 3 and 4 models only.',
     ),
     (
-        "images by URL",
-        "Images are base64 bytes or an s3:// location (ImageSource). An http(s) image URL cannot be sent: the image is dropped and reported. An s3Location image is read (url = its s3:// URI) but not sent back either (the content union picks the image block by its inline data only).",
+        "images, documents, videos and audio by http(s) URL",
+        "Media are base64 bytes or an s3:// location (ImageSource, DocumentSource, VideoSource, AudioSource; url = its s3:// URI). Any other URL cannot be sent: the part is dropped whole and reported.",
     ),
     ("ImagePart.detail", "No detail level for images."),
     (
-        "document, video and searchResult blocks in a tool result",
-        "The IR's tool result parts are text and images; such a block is an UnknownVariantError when read.",
+        "FileParts by URL, by file id, or of a media type Bedrock has no format for; FilePart.filename",
+        'Documents (pdf, csv, doc, docx, xls, xlsx, html, txt, md), videos and audio (content blocks; tool results take documents and videos) are sent as base64 bytes; the media type must be one of their formats, else the whole part is dropped and reported. A document needs a name: the FilePart\'s filename, else "document" (reported). Bedrock allows only letters, digits, whitespace, hyphens, parentheses and square brackets in it; toolwire does not rewrite the filename.',
+    ),
+    (
+        "documents with a content source",
+        "DocumentSource content (a list of blocks) is not modelled; such a document is dropped and reported. A text source is read as text/plain data and sent back as text.",
+    ),
+    (
+        "searchResult blocks in a tool result",
+        "Not modelled; such a block is an UnknownVariantError when read.",
     ),
     (
         "image media types other than png, jpeg, gif, webp",
@@ -152,6 +160,119 @@ _IMAGE_FORMAT_RENDER = {
     "image/jpg": "jpeg",
     "image/gif": "gif",
     "image/webp": "webp",
+}
+_KNOWN_document_block = frozenset(["document"])
+_KNOWN_document_block_document = frozenset(["format", "name", "source"])
+_RANK_document_block = {"document": 0}
+_ORDER_document_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_document_block_document = {"format": 0, "name": 1, "source": 2}
+_ORDER_document_block_document = {}  # key tuples seen → already in the render order (key_order)
+_DOCUMENT_FORMAT_PARSE = {
+    "pdf": "application/pdf",
+    "csv": "text/csv",
+    "doc": "application/msword",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "xls": "application/vnd.ms-excel",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "html": "text/html",
+    "txt": "text/plain",
+    "md": "text/markdown",
+}
+_DOCUMENT_FORMAT_RENDER = {
+    "application/pdf": "pdf",
+    "text/csv": "csv",
+    "application/msword": "doc",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+    "application/vnd.ms-excel": "xls",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+    "text/html": "html",
+    "text/plain": "txt",
+    "text/markdown": "md",
+}
+_KNOWN_video_block = frozenset(["video"])
+_KNOWN_video_block_video = frozenset(["format", "source"])
+_KNOWN_video_block_video_source = frozenset(["bytes", "s3Location"])
+_KNOWN_video_block_video_source_s3Location = frozenset(["uri"])
+_RANK_video_block = {"video": 0}
+_ORDER_video_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_video_block_video = {"format": 0, "source": 1}
+_ORDER_video_block_video = {}  # key tuples seen → already in the render order (key_order)
+_RANK_video_block_video_source = {"bytes": 0, "s3Location": 1}
+_ORDER_video_block_video_source = {}  # key tuples seen → already in the render order (key_order)
+_RANK_video_block_video_source_s3Location = {"uri": 0}
+_ORDER_video_block_video_source_s3Location = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
+_VIDEO_FORMAT_PARSE = {
+    "mkv": "video/x-matroska",
+    "mov": "video/quicktime",
+    "mp4": "video/mp4",
+    "webm": "video/webm",
+    "flv": "video/x-flv",
+    "mpeg": "video/mpeg",
+    "mpg": "video/mpg",
+    "wmv": "video/x-ms-wmv",
+    "three_gp": "video/3gpp",
+}
+_VIDEO_FORMAT_RENDER = {
+    "video/x-matroska": "mkv",
+    "video/quicktime": "mov",
+    "video/mp4": "mp4",
+    "video/webm": "webm",
+    "video/x-flv": "flv",
+    "video/mpeg": "mpeg",
+    "video/mpg": "mpg",
+    "video/x-ms-wmv": "wmv",
+    "video/3gpp": "three_gp",
+}
+_KNOWN_audio_block = frozenset(["audio"])
+_KNOWN_audio_block_audio = frozenset(["format", "source"])
+_KNOWN_audio_block_audio_source = frozenset(["bytes", "s3Location"])
+_KNOWN_audio_block_audio_source_s3Location = frozenset(["uri"])
+_RANK_audio_block = {"audio": 0}
+_ORDER_audio_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_audio_block_audio = {"format": 0, "source": 1}
+_ORDER_audio_block_audio = {}  # key tuples seen → already in the render order (key_order)
+_RANK_audio_block_audio_source = {"bytes": 0, "s3Location": 1}
+_ORDER_audio_block_audio_source = {}  # key tuples seen → already in the render order (key_order)
+_RANK_audio_block_audio_source_s3Location = {"uri": 0}
+_ORDER_audio_block_audio_source_s3Location = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
+_AUDIO_FORMAT_PARSE = {
+    "mp3": "audio/mpeg",
+    "opus": "audio/opus",
+    "wav": "audio/wav",
+    "aac": "audio/aac",
+    "flac": "audio/flac",
+    "mp4": "audio/mp4",
+    "ogg": "audio/ogg",
+    "mkv": "audio/x-matroska",
+    "mka": "audio/x-matroska",
+    "x-aac": "audio/x-aac",
+    "m4a": "audio/x-m4a",
+    "mpeg": "audio/mpeg",
+    "mpga": "audio/mpga",
+    "pcm": "audio/pcm",
+    "webm": "audio/webm",
+}
+_AUDIO_FORMAT_RENDER = {
+    "audio/mpeg": "mp3",
+    "audio/mp3": "mp3",
+    "audio/opus": "opus",
+    "audio/wav": "wav",
+    "audio/x-wav": "wav",
+    "audio/aac": "aac",
+    "audio/flac": "flac",
+    "audio/mp4": "mp4",
+    "audio/ogg": "ogg",
+    "audio/x-matroska": "mka",
+    "audio/x-aac": "x-aac",
+    "audio/x-m4a": "m4a",
+    "audio/m4a": "m4a",
+    "audio/mpga": "mpga",
+    "audio/pcm": "pcm",
+    "audio/webm": "webm",
 }
 _KNOWN_tool_use_block = frozenset(["toolUse"])
 _KNOWN_tool_use_block_toolUse = frozenset(["input", "name", "toolUseId"])
@@ -616,13 +737,19 @@ def _system_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """ContentBlock — exactly one of text, image, toolUse, toolResult; document, video, reasoningContent, cachePoint, ... kept opaque: dispatch on the key present (wire → IR)."""
+    """ContentBlock — exactly one of text, image, document, video, audio, toolUse, toolResult; reasoningContent, cachePoint, ... kept opaque: dispatch on the key present (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     if "text" in obj:
         return _text_block_to_ir(obj, path, ctx)
     if "image" in obj:
         return _image_block_to_ir(obj, path, ctx)
+    if "document" in obj:
+        return _document_block_to_ir(obj, path, ctx)
+    if "video" in obj:
+        return _video_block_to_ir(obj, path, ctx)
+    if "audio" in obj:
+        return _audio_block_to_ir(obj, path, ctx)
     if "toolUse" in obj:
         return _tool_use_block_to_ir(obj, path, ctx)
     if "toolResult" in obj:
@@ -631,11 +758,76 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """ContentBlock — exactly one of text, image, toolUse, toolResult; document, video, reasoningContent, cachePoint, ... kept opaque (IR → wire)."""
+    """ContentBlock — exactly one of text, image, document, video, audio, toolUse, toolResult; reasoningContent, cachePoint, ... kept opaque (IR → wire)."""
     t = type(node)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or tw.starts_with(node.url, "s3://"))
+        and tw.media_in(
+            node.media_type,
+            (
+                "application/pdf",
+                "text/csv",
+                "application/msword",
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                "application/vnd.ms-excel",
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                "text/html",
+                "text/plain",
+                "text/markdown",
+                "none",
+            ),
+        )
+    ):
+        return _document_block_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or tw.starts_with(node.url, "s3://"))
+        and tw.media_in(
+            node.media_type,
+            (
+                "video/x-matroska",
+                "video/quicktime",
+                "video/mp4",
+                "video/webm",
+                "video/x-flv",
+                "video/mpeg",
+                "video/mpg",
+                "video/x-ms-wmv",
+                "video/3gpp",
+            ),
+        )
+    ):
+        return _video_block_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or tw.starts_with(node.url, "s3://"))
+        and tw.media_in(
+            node.media_type,
+            (
+                "audio/mpeg",
+                "audio/mp3",
+                "audio/opus",
+                "audio/wav",
+                "audio/x-wav",
+                "audio/aac",
+                "audio/flac",
+                "audio/mp4",
+                "audio/ogg",
+                "audio/x-matroska",
+                "audio/x-aac",
+                "audio/x-m4a",
+                "audio/m4a",
+                "audio/mpga",
+                "audio/pcm",
+                "audio/webm",
+            ),
+        )
+    ):
+        return _audio_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_block_from_ir(node, path, ctx)
-    if t is ir.ImagePart and node.data is not None:
+    if t is ir.ImagePart and (node.data is not None or tw.starts_with(node.url, "s3://")):
         return _image_block_from_ir(node, path, ctx)
     if t is ir.ToolCall:
         return _tool_use_block_from_ir(node, path, ctx)
@@ -643,7 +835,7 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _tool_result_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "bedrock_converse cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "bedrock_converse cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 
@@ -689,7 +881,7 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """ImageBlock — inline base64 bytes (or an s3Location, read only) (wire → IR ImagePart)."""
+    """ImageBlock — inline base64 bytes or an s3:// location (s3Location) (wire → IR ImagePart)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
@@ -799,7 +991,7 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """ImageBlock — inline base64 bytes (or an s3Location, read only) (IR ImagePart → wire)."""
+    """ImageBlock — inline base64 bytes or an s3:// location (s3Location) (IR ImagePart → wire)."""
     if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
         return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
@@ -843,6 +1035,8 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             del out["image"]
         elif hints["image"] == "null":  # kept as the same-provider input had it
             out["image"] = None
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "bedrock_converse has no place for ImagePart.file_id; dropped")
     if node.detail is not None:
         ctx.lose((path, "detail"), "bedrock_converse has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
@@ -862,6 +1056,485 @@ def _image_format_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _image_format_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """enum_map: image format (IR → wire)."""
     return tw.enum_render(_IMAGE_FORMAT_RENDER, node, path, "image format", ctx)
+
+
+def _document_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """DocumentBlock — base64 bytes or an s3:// location (s3Location); the name is required (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_document = (path, "document")
+    o_document = obj.get("document")
+    if o_document is None:
+        raise tw.missing(p_document)
+    elif type(o_document) is not dict:
+        raise WrongTypeError(p_document, "expected an object, got " + tw._json_type(o_document))
+    v_document_format = o_document.get("format")
+    if v_document_format is None and "format" in o_document:
+        hints = tw.hint(hints, "document.format", "null")
+    if v_document_format is not None:
+        v_document_format = _document_format_to_ir(v_document_format, (p_document, "format"), ctx)
+    v_document_name = o_document.get("name")
+    if v_document_name is None:
+        raise tw.missing((p_document, "name"))
+    if type(v_document_name) is not str:
+        raise WrongTypeError(
+            (p_document, "name"), "expected string, got " + tw._json_type(v_document_name)
+        )
+    v_document_source = o_document.get("source")
+    if v_document_source is None:
+        raise tw.missing((p_document, "source"))
+    v_document_source_url, v_document_source_data, v_document_source_hint = tw.bytes_source_parse(
+        v_document_source, (p_document, "source")
+    )
+    if v_document_source_hint is not None:
+        hints = tw.hint(hints, "document.source", v_document_source_hint)
+    if _ORDER_document_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_document_block, _ORDER_document_block)
+    if o_document and _ORDER_document_block_document.get(order := tuple(o_document)) is not True:
+        hints = tw.key_order(
+            hints, "document", order, _RANK_document_block_document, _ORDER_document_block_document
+        )
+    node = ir.FilePart(
+        media_type=v_document_format,
+        data=v_document_source_data,
+        url=v_document_source_url,
+        filename=v_document_name,
+    )
+    extra = (
+        None
+        if _KNOWN_document_block.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_document_block)
+    )
+    if o_document and not _KNOWN_document_block_document.issuperset(o_document):
+        extra = tw.nested_extra(
+            extra, "document", tw.extra_fields(o_document, _KNOWN_document_block_document)
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """DocumentBlock — base64 bytes or an s3:// location (s3Location); the name is required (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    w_document = out["document"] = {}
+    v_document_format = node.media_type
+    if v_document_format is not None:
+        v_document_format = _document_format_from_ir(v_document_format, (path, "media_type"), ctx)
+    if v_document_format is not None:
+        w_document["format"] = v_document_format
+    elif hints is not None and hints.get("document.format") == "null":
+        w_document["format"] = None
+    v_document_name = node.filename
+    if v_document_name is None:
+        v_document_name = "document"
+        ctx.lose((path, "filename"), "name is required by bedrock_converse; sent 'document'")
+    if v_document_name is None:
+        ctx.lose(
+            (path, "filename"),
+            "name is required by bedrock_converse and the input has none; add it before sending",
+        )
+    else:
+        w_document["name"] = v_document_name
+    v_document_source = tw.bytes_source_render(
+        node.url,
+        node.data,
+        (hints.get("document.source") if hints is not None else None),
+        (path, "url"),
+    )
+    if v_document_source is not None:
+        w_document["source"] = v_document_source
+    elif hints is not None and hints.get("document.source") == "null":
+        w_document["source"] = None
+    if not w_document:
+        if hints is None or "document" not in hints:
+            del out["document"]
+        elif hints["document"] == "null":  # kept as the same-provider input had it
+            out["document"] = None
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "bedrock_converse has no place for FilePart.file_id; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ("document",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _document_format_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: document format (wire → IR)."""
+    return tw.enum_parse(_DOCUMENT_FORMAT_PARSE, obj, path, "document format")
+
+
+def _document_format_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: document format (IR → wire)."""
+    return tw.enum_render(_DOCUMENT_FORMAT_RENDER, node, path, "document format", ctx)
+
+
+def _video_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """VideoBlock — base64 bytes or an s3:// location (s3Location) (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_video = (path, "video")
+    o_video = obj.get("video")
+    if o_video is None:
+        raise tw.missing(p_video)
+    elif type(o_video) is not dict:
+        raise WrongTypeError(p_video, "expected an object, got " + tw._json_type(o_video))
+    p_video_source = (p_video, "source")
+    o_video_source = o_video.get("source")
+    if o_video_source is None:
+        o_video_source = {}
+        if "source" in o_video:
+            hints = tw.hint(hints, "video.source", "null")
+    elif type(o_video_source) is not dict:
+        raise WrongTypeError(
+            p_video_source, "expected an object, got " + tw._json_type(o_video_source)
+        )
+    elif not o_video_source:
+        hints = tw.hint(hints, "video.source", "empty")
+    p_video_source_s3Location = (p_video_source, "s3Location")
+    o_video_source_s3Location = o_video_source.get("s3Location")
+    if o_video_source_s3Location is None:
+        o_video_source_s3Location = {}
+        if "s3Location" in o_video_source:
+            hints = tw.hint(hints, "video.source.s3Location", "null")
+    elif type(o_video_source_s3Location) is not dict:
+        raise WrongTypeError(
+            p_video_source_s3Location,
+            "expected an object, got " + tw._json_type(o_video_source_s3Location),
+        )
+    elif not o_video_source_s3Location:
+        hints = tw.hint(hints, "video.source.s3Location", "empty")
+    v_video_format = o_video.get("format")
+    if v_video_format is None:
+        raise tw.missing((p_video, "format"))
+    if v_video_format is not None:
+        v_video_format = _video_format_to_ir(v_video_format, (p_video, "format"), ctx)
+    v_video_source_bytes = o_video_source.get("bytes")
+    if v_video_source_bytes is None and "bytes" in o_video_source:
+        hints = tw.hint(hints, "video.source.bytes", "null")
+    if v_video_source_bytes is not None and type(v_video_source_bytes) is not str:
+        raise WrongTypeError(
+            (p_video_source, "bytes"), "expected string, got " + tw._json_type(v_video_source_bytes)
+        )
+    v_video_source_s3Location_uri = o_video_source_s3Location.get("uri")
+    if v_video_source_s3Location_uri is None and "uri" in o_video_source_s3Location:
+        hints = tw.hint(hints, "video.source.s3Location.uri", "null")
+    if v_video_source_s3Location_uri is not None and type(v_video_source_s3Location_uri) is not str:
+        raise WrongTypeError(
+            (p_video_source_s3Location, "uri"),
+            "expected string, got " + tw._json_type(v_video_source_s3Location_uri),
+        )
+    if _ORDER_video_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_video_block, _ORDER_video_block)
+    if o_video and _ORDER_video_block_video.get(order := tuple(o_video)) is not True:
+        hints = tw.key_order(
+            hints, "video", order, _RANK_video_block_video, _ORDER_video_block_video
+        )
+    if (
+        o_video_source
+        and _ORDER_video_block_video_source.get(order := tuple(o_video_source)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "video.source",
+            order,
+            _RANK_video_block_video_source,
+            _ORDER_video_block_video_source,
+        )
+    if (
+        o_video_source_s3Location
+        and _ORDER_video_block_video_source_s3Location.get(
+            order := tuple(o_video_source_s3Location)
+        )
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "video.source.s3Location",
+            order,
+            _RANK_video_block_video_source_s3Location,
+            _ORDER_video_block_video_source_s3Location,
+        )
+    node = ir.FilePart(
+        media_type=v_video_format, data=v_video_source_bytes, url=v_video_source_s3Location_uri
+    )
+    extra = None if _KNOWN_video_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_video_block)
+    if o_video and not _KNOWN_video_block_video.issuperset(o_video):
+        extra = tw.nested_extra(extra, "video", tw.extra_fields(o_video, _KNOWN_video_block_video))
+    if o_video_source and not _KNOWN_video_block_video_source.issuperset(o_video_source):
+        extra = tw.nested_extra(
+            extra, "video.source", tw.extra_fields(o_video_source, _KNOWN_video_block_video_source)
+        )
+    if o_video_source_s3Location and not _KNOWN_video_block_video_source_s3Location.issuperset(
+        o_video_source_s3Location
+    ):
+        extra = tw.nested_extra(
+            extra,
+            "video.source.s3Location",
+            tw.extra_fields(o_video_source_s3Location, _KNOWN_video_block_video_source_s3Location),
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _video_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """VideoBlock — base64 bytes or an s3:// location (s3Location) (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    w_video = out["video"] = {}
+    v_video_format = node.media_type
+    if v_video_format is not None:
+        v_video_format = _video_format_from_ir(v_video_format, (path, "media_type"), ctx)
+    if v_video_format is None:
+        ctx.lose(
+            (path, "media_type"),
+            "format is required by bedrock_converse and the input has none; add it before sending",
+        )
+    else:
+        w_video["format"] = v_video_format
+    w_video_source = w_video["source"] = {}
+    v_video_source_bytes = node.data
+    if v_video_source_bytes is not None:
+        w_video_source["bytes"] = v_video_source_bytes
+    elif hints is not None and hints.get("video.source.bytes") == "null":
+        w_video_source["bytes"] = None
+    w_video_source_s3Location = w_video_source["s3Location"] = {}
+    v_video_source_s3Location_uri = node.url
+    if v_video_source_s3Location_uri is not None:
+        w_video_source_s3Location["uri"] = v_video_source_s3Location_uri
+    elif hints is not None and hints.get("video.source.s3Location.uri") == "null":
+        w_video_source_s3Location["uri"] = None
+    if not w_video_source_s3Location:
+        if hints is None or "video.source.s3Location" not in hints:
+            del w_video_source["s3Location"]
+        elif hints["video.source.s3Location"] == "null":  # kept as the same-provider input had it
+            w_video_source["s3Location"] = None
+    if not w_video_source:
+        if hints is None or "video.source" not in hints:
+            del w_video["source"]
+        elif hints["video.source"] == "null":  # kept as the same-provider input had it
+            w_video["source"] = None
+    if not w_video:
+        if hints is None or "video" not in hints:
+            del out["video"]
+        elif hints["video"] == "null":  # kept as the same-provider input had it
+            out["video"] = None
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "bedrock_converse has no place for FilePart.file_id; dropped")
+    if node.filename is not None:
+        ctx.lose((path, "filename"), "bedrock_converse has no place for FilePart.filename; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(
+            out, pd, PROVIDER, path, ctx, ("video", "video.source", "video.source.s3Location")
+        )
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _video_format_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: video format (wire → IR)."""
+    return tw.enum_parse(_VIDEO_FORMAT_PARSE, obj, path, "video format")
+
+
+def _video_format_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: video format (IR → wire)."""
+    return tw.enum_render(_VIDEO_FORMAT_RENDER, node, path, "video format", ctx)
+
+
+def _audio_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """AudioBlock — base64 bytes or an s3:// location (s3Location) (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_audio = (path, "audio")
+    o_audio = obj.get("audio")
+    if o_audio is None:
+        raise tw.missing(p_audio)
+    elif type(o_audio) is not dict:
+        raise WrongTypeError(p_audio, "expected an object, got " + tw._json_type(o_audio))
+    p_audio_source = (p_audio, "source")
+    o_audio_source = o_audio.get("source")
+    if o_audio_source is None:
+        o_audio_source = {}
+        if "source" in o_audio:
+            hints = tw.hint(hints, "audio.source", "null")
+    elif type(o_audio_source) is not dict:
+        raise WrongTypeError(
+            p_audio_source, "expected an object, got " + tw._json_type(o_audio_source)
+        )
+    elif not o_audio_source:
+        hints = tw.hint(hints, "audio.source", "empty")
+    p_audio_source_s3Location = (p_audio_source, "s3Location")
+    o_audio_source_s3Location = o_audio_source.get("s3Location")
+    if o_audio_source_s3Location is None:
+        o_audio_source_s3Location = {}
+        if "s3Location" in o_audio_source:
+            hints = tw.hint(hints, "audio.source.s3Location", "null")
+    elif type(o_audio_source_s3Location) is not dict:
+        raise WrongTypeError(
+            p_audio_source_s3Location,
+            "expected an object, got " + tw._json_type(o_audio_source_s3Location),
+        )
+    elif not o_audio_source_s3Location:
+        hints = tw.hint(hints, "audio.source.s3Location", "empty")
+    v_audio_format = o_audio.get("format")
+    if v_audio_format is None:
+        raise tw.missing((p_audio, "format"))
+    if v_audio_format is not None:
+        v_audio_format = _audio_format_to_ir(v_audio_format, (p_audio, "format"), ctx)
+        if _AUDIO_FORMAT_RENDER.get(v_audio_format) != o_audio.get("format"):
+            hints = tw.hint(hints, "audio.format", o_audio.get("format"))
+    v_audio_source_bytes = o_audio_source.get("bytes")
+    if v_audio_source_bytes is None and "bytes" in o_audio_source:
+        hints = tw.hint(hints, "audio.source.bytes", "null")
+    if v_audio_source_bytes is not None and type(v_audio_source_bytes) is not str:
+        raise WrongTypeError(
+            (p_audio_source, "bytes"), "expected string, got " + tw._json_type(v_audio_source_bytes)
+        )
+    v_audio_source_s3Location_uri = o_audio_source_s3Location.get("uri")
+    if v_audio_source_s3Location_uri is None and "uri" in o_audio_source_s3Location:
+        hints = tw.hint(hints, "audio.source.s3Location.uri", "null")
+    if v_audio_source_s3Location_uri is not None and type(v_audio_source_s3Location_uri) is not str:
+        raise WrongTypeError(
+            (p_audio_source_s3Location, "uri"),
+            "expected string, got " + tw._json_type(v_audio_source_s3Location_uri),
+        )
+    if _ORDER_audio_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_audio_block, _ORDER_audio_block)
+    if o_audio and _ORDER_audio_block_audio.get(order := tuple(o_audio)) is not True:
+        hints = tw.key_order(
+            hints, "audio", order, _RANK_audio_block_audio, _ORDER_audio_block_audio
+        )
+    if (
+        o_audio_source
+        and _ORDER_audio_block_audio_source.get(order := tuple(o_audio_source)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "audio.source",
+            order,
+            _RANK_audio_block_audio_source,
+            _ORDER_audio_block_audio_source,
+        )
+    if (
+        o_audio_source_s3Location
+        and _ORDER_audio_block_audio_source_s3Location.get(
+            order := tuple(o_audio_source_s3Location)
+        )
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "audio.source.s3Location",
+            order,
+            _RANK_audio_block_audio_source_s3Location,
+            _ORDER_audio_block_audio_source_s3Location,
+        )
+    node = ir.FilePart(
+        media_type=v_audio_format, data=v_audio_source_bytes, url=v_audio_source_s3Location_uri
+    )
+    extra = None if _KNOWN_audio_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_audio_block)
+    if o_audio and not _KNOWN_audio_block_audio.issuperset(o_audio):
+        extra = tw.nested_extra(extra, "audio", tw.extra_fields(o_audio, _KNOWN_audio_block_audio))
+    if o_audio_source and not _KNOWN_audio_block_audio_source.issuperset(o_audio_source):
+        extra = tw.nested_extra(
+            extra, "audio.source", tw.extra_fields(o_audio_source, _KNOWN_audio_block_audio_source)
+        )
+    if o_audio_source_s3Location and not _KNOWN_audio_block_audio_source_s3Location.issuperset(
+        o_audio_source_s3Location
+    ):
+        extra = tw.nested_extra(
+            extra,
+            "audio.source.s3Location",
+            tw.extra_fields(o_audio_source_s3Location, _KNOWN_audio_block_audio_source_s3Location),
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _audio_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """AudioBlock — base64 bytes or an s3:// location (s3Location) (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    w_audio = out["audio"] = {}
+    v_audio_format = node.media_type
+    if v_audio_format is not None:
+        h = hints.get("audio.format") if hints is not None else None
+        if h is not None and _AUDIO_FORMAT_PARSE.get(h) == v_audio_format:
+            v_audio_format = h
+        else:
+            v_audio_format = _audio_format_from_ir(v_audio_format, (path, "media_type"), ctx)
+    if v_audio_format is None:
+        ctx.lose(
+            (path, "media_type"),
+            "format is required by bedrock_converse and the input has none; add it before sending",
+        )
+    else:
+        w_audio["format"] = v_audio_format
+    w_audio_source = w_audio["source"] = {}
+    v_audio_source_bytes = node.data
+    if v_audio_source_bytes is not None:
+        w_audio_source["bytes"] = v_audio_source_bytes
+    elif hints is not None and hints.get("audio.source.bytes") == "null":
+        w_audio_source["bytes"] = None
+    w_audio_source_s3Location = w_audio_source["s3Location"] = {}
+    v_audio_source_s3Location_uri = node.url
+    if v_audio_source_s3Location_uri is not None:
+        w_audio_source_s3Location["uri"] = v_audio_source_s3Location_uri
+    elif hints is not None and hints.get("audio.source.s3Location.uri") == "null":
+        w_audio_source_s3Location["uri"] = None
+    if not w_audio_source_s3Location:
+        if hints is None or "audio.source.s3Location" not in hints:
+            del w_audio_source["s3Location"]
+        elif hints["audio.source.s3Location"] == "null":  # kept as the same-provider input had it
+            w_audio_source["s3Location"] = None
+    if not w_audio_source:
+        if hints is None or "audio.source" not in hints:
+            del w_audio["source"]
+        elif hints["audio.source"] == "null":  # kept as the same-provider input had it
+            w_audio["source"] = None
+    if not w_audio:
+        if hints is None or "audio" not in hints:
+            del out["audio"]
+        elif hints["audio"] == "null":  # kept as the same-provider input had it
+            out["audio"] = None
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "bedrock_converse has no place for FilePart.file_id; dropped")
+    if node.filename is not None:
+        ctx.lose((path, "filename"), "bedrock_converse has no place for FilePart.filename; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(
+            out, pd, PROVIDER, path, ctx, ("audio", "audio.source", "audio.source.s3Location")
+        )
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _audio_format_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: audio format (wire → IR)."""
+    return tw.enum_parse(_AUDIO_FORMAT_PARSE, obj, path, "audio format")
+
+
+def _audio_format_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: audio format (IR → wire)."""
+    return tw.enum_render(_AUDIO_FORMAT_RENDER, node, path, "audio format", ctx)
 
 
 def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -1088,26 +1761,69 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """ToolResultContentBlock — text or image (the json block is the result itself, json_block_result). The IR's result parts are text and images: document, video and searchResult blocks are an UnknownVariantError (as Anthropic's document blocks in a tool_result).: dispatch on the key present (wire → IR)."""
+    """ToolResultContentBlock — text, image, document or video (the json block is the result itself, json_block_result). searchResult blocks are an UnknownVariantError.: dispatch on the key present (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     if "text" in obj:
         return _text_block_to_ir(obj, path, ctx)
     if "image" in obj:
         return _image_block_to_ir(obj, path, ctx)
-    raise UnknownVariantError(path, "expected a key of text, image")
+    if "document" in obj:
+        return _document_block_to_ir(obj, path, ctx)
+    if "video" in obj:
+        return _video_block_to_ir(obj, path, ctx)
+    raise UnknownVariantError(path, "expected a key of text, image, document, video")
 
 
 def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """ToolResultContentBlock — text or image (the json block is the result itself, json_block_result). The IR's result parts are text and images: document, video and searchResult blocks are an UnknownVariantError (as Anthropic's document blocks in a tool_result). (IR → wire)."""
+    """ToolResultContentBlock — text, image, document or video (the json block is the result itself, json_block_result). searchResult blocks are an UnknownVariantError. (IR → wire)."""
     t = type(node)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or tw.starts_with(node.url, "s3://"))
+        and tw.media_in(
+            node.media_type,
+            (
+                "application/pdf",
+                "text/csv",
+                "application/msword",
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                "application/vnd.ms-excel",
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                "text/html",
+                "text/plain",
+                "text/markdown",
+                "none",
+            ),
+        )
+    ):
+        return _document_block_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or tw.starts_with(node.url, "s3://"))
+        and tw.media_in(
+            node.media_type,
+            (
+                "video/x-matroska",
+                "video/quicktime",
+                "video/mp4",
+                "video/webm",
+                "video/x-flv",
+                "video/mpeg",
+                "video/mpg",
+                "video/x-ms-wmv",
+                "video/3gpp",
+            ),
+        )
+    ):
+        return _video_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_block_from_ir(node, path, ctx)
-    if t is ir.ImagePart and node.data is not None:
+    if t is ir.ImagePart and (node.data is not None or tw.starts_with(node.url, "s3://")):
         return _image_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "bedrock_converse cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "bedrock_converse cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 

@@ -44,6 +44,10 @@ CANNOT_EXPRESS = (
         'Tool messages have no error flag. An error result is sent as text with the prefix "Error: " (document_result\'s error_prefix) and comes back as an ordinary result.',
     ),
     (
+        "FilePart (documents, audio, files), ImagePart.file_id",
+        "User content is text and image_url parts (a URL or data: URL); Cohere's documents are text snippets for grounding, not files. Such parts are dropped whole and reported.",
+    ),
+    (
         "ToolResult.parts (images returned by a tool)",
         "Tool content is text and documents only; images are reported as dropped.",
     ),
@@ -844,7 +848,7 @@ def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     t = type(node)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and (node.data is not None or node.url is not None):
         return _image_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
@@ -941,6 +945,8 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             del out["image_url"]
         elif hints["image_url"] == "null":  # kept as the same-provider input had it
             out["image_url"] = None
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "cohere has no place for ImagePart.file_id; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("image_url",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order

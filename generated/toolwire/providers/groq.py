@@ -38,6 +38,14 @@ CANNOT_EXPRESS = (
         "ToolResult.parts (images returned by a tool)",
         "Tool message content is text only (a string or text parts). Only the text of the result is sent; the images are reported as dropped.",
     ),
+    (
+        "FileParts by URL, audio other than wav and mp3, video, ImagePart.file_id",
+        "User content takes files as `file` parts (base64 file_data or an uploaded file_id, no URL) and audio as `input_audio` (base64 wav or mp3 only); image_url takes a URL or data: URL, not a file id. Such parts are dropped whole and reported. Files and audio in tool results: see ToolResult.parts.",
+    ),
+    (
+        "file ids of another provider",
+        "A file_id must name a file uploaded to OpenAI; an id brought from elsewhere is sent as is and reported.",
+    ),
     ("top_k", "Not a Chat Completions parameter."),
     (
         "mid-conversation system messages",
@@ -66,6 +74,10 @@ CANNOT_EXPRESS = (
     (
         "finish_reason content_filter",
         "Groq has no content_filter finish reason (stop, length, tool_calls, function_call); sent as stop and reported, and parsing it raises UnknownVariantError.",
+    ),
+    (
+        "FilePart (documents, audio, files)",
+        "Groq user content is text and image_url parts (groq ChatCompletionContentPartParam; its `document` part is JSON data for citations, not a file); no file or input_audio part. A FilePart is dropped whole and reported.",
     ),
 )
 
@@ -128,6 +140,27 @@ _RANK_image_part = {"type": 0, "image_url": 1}
 _ORDER_image_part = {}  # key tuples seen → already in the render order (key_order)
 _RANK_image_part_image_url = {"url": 0, "detail": 1}
 _ORDER_image_part_image_url = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_input_audio_part = frozenset(["input_audio", "type"])
+_KNOWN_input_audio_part_input_audio = frozenset(["data", "format"])
+_RANK_input_audio_part = {"type": 0, "input_audio": 1}
+_ORDER_input_audio_part = {}  # key tuples seen → already in the render order (key_order)
+_RANK_input_audio_part_input_audio = {"data": 0, "format": 1}
+_ORDER_input_audio_part_input_audio = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
+_AUDIO_FORMAT_PARSE = {"wav": "audio/wav", "mp3": "audio/mpeg"}
+_AUDIO_FORMAT_RENDER = {
+    "audio/wav": "wav",
+    "audio/x-wav": "wav",
+    "audio/mpeg": "mp3",
+    "audio/mp3": "mp3",
+}
+_KNOWN_file_part = frozenset(["file", "type"])
+_KNOWN_file_part_file = frozenset(["file_data", "file_id", "filename"])
+_RANK_file_part = {"type": 0, "file": 1}
+_ORDER_file_part = {}  # key tuples seen → already in the render order (key_order)
+_RANK_file_part_file = {"file_data": 0, "file_id": 1, "filename": 2}
+_ORDER_file_part_file = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_call = frozenset(["function", "id", "type"])
 _KNOWN_tool_call_function = frozenset(["arguments", "name"])
 _RANK_tool_call = {"id": 0, "type": 1, "function": 2}
@@ -944,7 +977,7 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _user_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """user_part: dispatch on type (wire → IR)."""
+    """content part of user messages — text, image_url (no file or input_audio parts): dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
@@ -958,11 +991,11 @@ def _user_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """user_part (IR → wire)."""
+    """content part of user messages — text, image_url (no file or input_audio parts) (IR → wire)."""
     t = type(node)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and (node.data is not None or node.url is not None):
         return _image_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
@@ -1108,8 +1141,248 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             del out["image_url"]
         elif hints["image_url"] == "null":  # kept as the same-provider input had it
             out["image_url"] = None
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "groq has no place for ImagePart.file_id; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("image_url",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _input_audio_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """ChatCompletionContentPartInputAudioParam — base64 wav or mp3 (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_input_audio = (path, "input_audio")
+    o_input_audio = obj.get("input_audio")
+    if o_input_audio is None:
+        raise tw.missing(p_input_audio)
+    elif type(o_input_audio) is not dict:
+        raise WrongTypeError(
+            p_input_audio, "expected an object, got " + tw._json_type(o_input_audio)
+        )
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "input_audio":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'input_audio'" + ", got " + repr(v_type)
+        )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_input_audio_data = o_input_audio.get("data")
+    if v_input_audio_data is None:
+        raise tw.missing((p_input_audio, "data"))
+    if type(v_input_audio_data) is not str:
+        raise WrongTypeError(
+            (p_input_audio, "data"), "expected string, got " + tw._json_type(v_input_audio_data)
+        )
+    v_input_audio_format = o_input_audio.get("format")
+    if v_input_audio_format is None:
+        raise tw.missing((p_input_audio, "format"))
+    if v_input_audio_format is not None:
+        v_input_audio_format = _audio_format_to_ir(
+            v_input_audio_format, (p_input_audio, "format"), ctx
+        )
+    if _ORDER_input_audio_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_input_audio_part, _ORDER_input_audio_part)
+    if (
+        o_input_audio
+        and _ORDER_input_audio_part_input_audio.get(order := tuple(o_input_audio)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "input_audio",
+            order,
+            _RANK_input_audio_part_input_audio,
+            _ORDER_input_audio_part_input_audio,
+        )
+    node = ir.FilePart(media_type=v_input_audio_format, data=v_input_audio_data)
+    extra = (
+        None
+        if _KNOWN_input_audio_part.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_input_audio_part)
+    )
+    if o_input_audio and not _KNOWN_input_audio_part_input_audio.issuperset(o_input_audio):
+        extra = tw.nested_extra(
+            extra,
+            "input_audio",
+            tw.extra_fields(o_input_audio, _KNOWN_input_audio_part_input_audio),
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _input_audio_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """ChatCompletionContentPartInputAudioParam — base64 wav or mp3 (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    if hints is None or "type" not in hints:
+        out["type"] = "input_audio"
+    elif hints["type"] == "null":
+        out["type"] = None
+    w_input_audio = out["input_audio"] = {}
+    v_input_audio_data = node.data
+    if v_input_audio_data is None:
+        ctx.lose(
+            (path, "data"), "data is required by groq and the input has none; add it before sending"
+        )
+    else:
+        w_input_audio["data"] = v_input_audio_data
+    v_input_audio_format = node.media_type
+    if v_input_audio_format is not None:
+        v_input_audio_format = _audio_format_from_ir(
+            v_input_audio_format, (path, "media_type"), ctx
+        )
+    if v_input_audio_format is None:
+        ctx.lose(
+            (path, "media_type"),
+            "format is required by groq and the input has none; add it before sending",
+        )
+    else:
+        w_input_audio["format"] = v_input_audio_format
+    if not w_input_audio:
+        if hints is None or "input_audio" not in hints:
+            del out["input_audio"]
+        elif hints["input_audio"] == "null":  # kept as the same-provider input had it
+            out["input_audio"] = None
+    if node.url is not None:
+        ctx.lose((path, "url"), "groq has no place for FilePart.url; dropped")
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "groq has no place for FilePart.file_id; dropped")
+    if node.filename is not None:
+        ctx.lose((path, "filename"), "groq has no place for FilePart.filename; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ("input_audio",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _audio_format_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: input_audio format (wire → IR)."""
+    return tw.enum_parse(_AUDIO_FORMAT_PARSE, obj, path, "input_audio format")
+
+
+def _audio_format_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: input_audio format (IR → wire)."""
+    return tw.enum_render(_AUDIO_FORMAT_RENDER, node, path, "input_audio format", ctx)
+
+
+def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64) or an uploaded file's file_id (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_file = (path, "file")
+    o_file = obj.get("file")
+    if o_file is None:
+        o_file = {}
+        if "file" in obj:
+            hints = tw.hint(hints, "file", "null")
+    elif type(o_file) is not dict:
+        raise WrongTypeError(p_file, "expected an object, got " + tw._json_type(o_file))
+    elif not o_file:
+        hints = tw.hint(hints, "file", "empty")
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "file":
+        raise UnknownVariantError((path, "type"), "expected " + "'file'" + ", got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_file_file_data = o_file.get("file_data")
+    if v_file_file_data is None and "file_data" in o_file:
+        hints = tw.hint(hints, "file.file_data", "null")
+    if v_file_file_data is not None:
+        v_file_file_data_media_type, v_file_file_data_data, v_file_file_data_hint = (
+            tw.file_data_parse(v_file_file_data, (p_file, "file_data"))
+        )
+        if v_file_file_data_hint is not None:
+            hints = tw.hint(hints, "file.file_data", v_file_file_data_hint)
+    else:
+        v_file_file_data_media_type, v_file_file_data_data = None, None
+    v_file_file_id = o_file.get("file_id")
+    if v_file_file_id is None and "file_id" in o_file:
+        hints = tw.hint(hints, "file.file_id", "null")
+    if v_file_file_id is not None:
+        v_file_file_id_ir, v_file_file_id_hint = tw.file_ref_parse(
+            v_file_file_id, (p_file, "file_id")
+        )
+        if v_file_file_id_hint is not None:
+            hints = tw.hint(hints, "file.file_id", v_file_file_id_hint)
+    else:
+        v_file_file_id_ir = None
+    v_file_filename = o_file.get("filename")
+    if v_file_filename is None and "filename" in o_file:
+        hints = tw.hint(hints, "file.filename", "null")
+    if v_file_filename is not None and type(v_file_filename) is not str:
+        raise WrongTypeError(
+            (p_file, "filename"), "expected string, got " + tw._json_type(v_file_filename)
+        )
+    if _ORDER_file_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_file_part, _ORDER_file_part)
+    if o_file and _ORDER_file_part_file.get(order := tuple(o_file)) is not True:
+        hints = tw.key_order(hints, "file", order, _RANK_file_part_file, _ORDER_file_part_file)
+    node = ir.FilePart(
+        media_type=v_file_file_data_media_type,
+        data=v_file_file_data_data,
+        file_id=v_file_file_id_ir,
+        filename=v_file_filename,
+    )
+    extra = None if _KNOWN_file_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_file_part)
+    if o_file and not _KNOWN_file_part_file.issuperset(o_file):
+        extra = tw.nested_extra(extra, "file", tw.extra_fields(o_file, _KNOWN_file_part_file))
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64) or an uploaded file's file_id (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    if hints is None or "type" not in hints:
+        out["type"] = "file"
+    elif hints["type"] == "null":
+        out["type"] = None
+    w_file = out["file"] = {}
+    v_file_file_data = tw.file_data_render(
+        node.media_type, node.data, (hints.get("file.file_data") if hints is not None else None)
+    )
+    if v_file_file_data is not None:
+        w_file["file_data"] = v_file_file_data
+    elif hints is not None and hints.get("file.file_data") == "null":
+        w_file["file_data"] = None
+    v_file_file_id = tw.file_ref_render(
+        node.file_id,
+        (hints.get("file.file_id") if hints is not None else None),
+        (path, "file_id"),
+        ctx,
+    )
+    if v_file_file_id is not None:
+        w_file["file_id"] = v_file_file_id
+    elif hints is not None and hints.get("file.file_id") == "null":
+        w_file["file_id"] = None
+    v_file_filename = node.filename
+    if v_file_filename is not None:
+        w_file["filename"] = v_file_filename
+    elif hints is not None and hints.get("file.filename") == "null":
+        w_file["filename"] = None
+    if not w_file:
+        if hints is None or "file" not in hints:
+            del out["file"]
+        elif hints["file"] == "null":  # kept as the same-provider input had it
+            out["file"] = None
+    if node.url is not None:
+        ctx.lose((path, "url"), "groq has no place for FilePart.url; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ("file",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

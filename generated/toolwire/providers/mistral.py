@@ -40,6 +40,10 @@ CANNOT_EXPRESS = (
         'Tool messages have no error flag. An error result is sent as text with the prefix "Error: " (text_result\'s error_prefix) and comes back as an ordinary result.',
     ),
     (
+        "FileParts other than PDFs (by URL, data URL or Mistral file id); audio; ImagePart.file_id",
+        "User content takes documents as document_url chunks (PDF by URL or data: URL) and files uploaded to Mistral as file chunks (a file id from another provider is sent as is and reported). input_audio chunks (bare base64, no media type) are kept opaque. Other parts are dropped whole and reported.",
+    ),
+    (
         "ToolResult.parts (images returned by a tool)",
         "Only the text of a tool result is sent (the content chunks tool messages accept depend on the model's tokenizer version, which toolwire does not know: mistral-common accepts non-text chunks in tool messages only from tokenizer v15); the images are reported as dropped.",
     ),
@@ -99,6 +103,12 @@ _ORDER_system_message = {}  # key tuples seen → already in the render order (k
 _KNOWN_user_message = frozenset(["content", "role"])
 _RANK_user_message = {"role": 0, "content": 1}
 _ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_document_url_part = frozenset(["document_name", "document_url", "type"])
+_RANK_document_url_part = {"type": 0, "document_url": 1, "document_name": 2}
+_ORDER_document_url_part = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_file_part = frozenset(["file_id", "type"])
+_RANK_file_part = {"type": 0, "file_id": 1}
+_ORDER_file_part = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_assistant_message = frozenset(["content", "role", "tool_calls"])
 _RANK_assistant_message = {"role": 0, "content": 1, "tool_calls": 2}
 _ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
@@ -579,7 +589,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _user_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """content chunk of user messages — text, image_url; document_url, input_audio, file, reference chunks kept opaque: dispatch on type (wire → IR)."""
+    """content chunk of user messages — text, image_url, document_url, file; input_audio, reference chunks kept opaque: dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
@@ -587,20 +597,163 @@ def _user_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _text_part_to_ir(obj, path, ctx)
     if tag == "image_url":
         return _image_part_to_ir(obj, path, ctx)
+    if tag == "document_url":
+        return _document_url_part_to_ir(obj, path, ctx)
+    if tag == "file":
+        return _file_part_to_ir(obj, path, ctx)
     return ir.OpaquePart(provider=PROVIDER, data=obj)
 
 
 def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """content chunk of user messages — text, image_url; document_url, input_audio, file, reference chunks kept opaque (IR → wire)."""
+    """content chunk of user messages — text, image_url, document_url, file; input_audio, reference chunks kept opaque (IR → wire)."""
     t = type(node)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or node.url is not None)
+        and tw.media_in(node.media_type, ("application/pdf", "none"))
+    ):
+        return _document_url_part_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and (node.data is not None or node.url is not None):
         return _image_part_from_ir(node, path, ctx)
+    if t is ir.FilePart and node.file_id is not None:
+        return _file_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "mistral cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "mistral cannot express " + tw.media_what(node) + " here; dropped")
     return None
+
+
+def _document_url_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """DocumentURLChunk — a PDF by URL or data URL, with its filename (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "document_url":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'document_url'" + ", got " + repr(v_type)
+        )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_document_url = obj.get("document_url")
+    if v_document_url is None:
+        raise tw.missing((path, "document_url"))
+    v_document_url_url, v_document_url_media_type, v_document_url_data = tw.data_url_parse(
+        v_document_url, (path, "document_url")
+    )
+    v_document_name = obj.get("document_name")
+    if v_document_name is None and "document_name" in obj:
+        hints = tw.hint(hints, "document_name", "null")
+    if v_document_name is not None and type(v_document_name) is not str:
+        raise WrongTypeError(
+            (path, "document_name"), "expected string, got " + tw._json_type(v_document_name)
+        )
+    if _ORDER_document_url_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_document_url_part, _ORDER_document_url_part)
+    node = ir.FilePart(
+        media_type=v_document_url_media_type,
+        data=v_document_url_data,
+        url=v_document_url_url,
+        filename=v_document_name,
+    )
+    extra = (
+        None
+        if _KNOWN_document_url_part.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_document_url_part)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _document_url_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """DocumentURLChunk — a PDF by URL or data URL, with its filename (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    if hints is None or "type" not in hints:
+        out["type"] = "document_url"
+    elif hints["type"] == "null":
+        out["type"] = None
+    v_document_url = tw.data_url_render(node.url, node.media_type, node.data, (path, "url"))
+    if v_document_url is not None:
+        out["document_url"] = v_document_url
+    elif hints is not None and hints.get("document_url") == "null":
+        out["document_url"] = None
+    v_document_name = node.filename
+    if v_document_name is not None:
+        out["document_name"] = v_document_name
+    elif hints is not None and hints.get("document_name") == "null":
+        out["document_name"] = None
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "mistral has no place for FilePart.file_id; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """FileChunk — a file uploaded to Mistral (its id) (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "file":
+        raise UnknownVariantError((path, "type"), "expected " + "'file'" + ", got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_file_id = obj.get("file_id")
+    if v_file_id is None:
+        raise tw.missing((path, "file_id"))
+    v_file_id_ir, v_file_id_hint = tw.file_ref_parse(v_file_id, (path, "file_id"))
+    if v_file_id_hint is not None:
+        hints = tw.hint(hints, "file_id", v_file_id_hint)
+    if _ORDER_file_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_file_part, _ORDER_file_part)
+    node = ir.FilePart(file_id=v_file_id_ir)
+    extra = None if _KNOWN_file_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_file_part)
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """FileChunk — a file uploaded to Mistral (its id) (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    if hints is None or "type" not in hints:
+        out["type"] = "file"
+    elif hints["type"] == "null":
+        out["type"] = None
+    v_file_id = tw.file_ref_render(
+        node.file_id, (hints.get("file_id") if hints is not None else None), (path, "file_id"), ctx
+    )
+    if v_file_id is not None:
+        out["file_id"] = v_file_id
+    elif hints is not None and hints.get("file_id") == "null":
+        out["file_id"] = None
+    if node.media_type is not None:
+        ctx.lose((path, "media_type"), "mistral has no place for FilePart.media_type; dropped")
+    if node.data is not None:
+        ctx.lose((path, "data"), "mistral has no place for FilePart.data; dropped")
+    if node.url is not None:
+        ctx.lose((path, "url"), "mistral has no place for FilePart.url; dropped")
+    if node.filename is not None:
+        ctx.lose((path, "filename"), "mistral has no place for FilePart.filename; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
 
 
 def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -890,6 +1043,8 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["image_url"] = v_image_url
     elif hints is not None and hints.get("image_url") == "null":
         out["image_url"] = None
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "mistral has no place for ImagePart.file_id; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order

@@ -52,6 +52,10 @@ CANNOT_EXPRESS = (
         "Tool message content is text; images are reported as dropped.",
     ),
     (
+        "FilePart (documents, audio, video, files), ImagePart.file_id",
+        "Messages carry text and base64 images only (Message.images); a FilePart is dropped whole and reported.",
+    ),
+    (
         "ImagePart.url",
         "Images are base64 bytes only (messages[].images); image URLs are reported and not sent.",
     ),

@@ -34,6 +34,14 @@ CANNOT_EXPRESS = (
         "ToolResult.is_error",
         'function_call_output has no error flag; an error is sent as text with the prefix "Error" and a colon, and comes back as an ordinary result.',
     ),
+    (
+        "audio and video (FileParts of audio/* or video/* types)",
+        "Message content is input_text, input_image and input_file (documents and text files); audio and video are dropped whole and reported.",
+    ),
+    (
+        "file ids of another provider",
+        "input_image / input_file file_id must name a file uploaded to OpenAI; an id brought from elsewhere is sent as is and reported.",
+    ),
     ("top_k, stop", "Not Responses parameters."),
     (
         "mid-conversation system messages",
@@ -93,9 +101,12 @@ _ORDER_input_text = {}  # key tuples seen → already in the render order (key_o
 _KNOWN_output_text = frozenset(["text", "type"])
 _RANK_output_text = {"type": 0, "text": 1}
 _ORDER_output_text = {}  # key tuples seen → already in the render order (key_order)
-_KNOWN_input_image = frozenset(["detail", "image_url", "type"])
-_RANK_input_image = {"type": 0, "image_url": 1, "detail": 2}
+_KNOWN_input_image = frozenset(["detail", "file_id", "image_url", "type"])
+_RANK_input_image = {"type": 0, "image_url": 1, "file_id": 2, "detail": 3}
 _ORDER_input_image = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_input_file = frozenset(["file_data", "file_id", "file_url", "filename", "type"])
+_RANK_input_file = {"type": 0, "file_data": 1, "file_url": 2, "file_id": 3, "filename": 4}
+_ORDER_input_file = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_call_item = frozenset(["arguments", "call_id", "name", "type"])
 _RANK_function_call_item = {"type": 0, "call_id": 1, "name": 2, "arguments": 3}
 _ORDER_function_call_item = {}  # key tuples seen → already in the render order (key_order)
@@ -540,7 +551,7 @@ def _role_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """input/output content — input_text, output_text, input_image; refusal and files kept opaque: dispatch on type (wire → IR)."""
+    """input/output content — input_text, output_text, input_image, input_file; refusal kept opaque: dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
@@ -552,22 +563,32 @@ def _content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return node
     if tag == "input_image":
         return _input_image_to_ir(obj, path, ctx)
+    if tag == "input_file":
+        return _input_file_to_ir(obj, path, ctx)
     return ir.OpaquePart(provider=PROVIDER, data=obj)
 
 
 def _content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """input/output content — input_text, output_text, input_image; refusal and files kept opaque (IR → wire)."""
+    """input/output content — input_text, output_text, input_image, input_file; refusal kept opaque (IR → wire)."""
     t = type(node)
     tag = tw.hint_of(node, PROVIDER, "$tag")
     if tag == "output_text" and t is ir.TextPart:
         return _output_text_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or node.url is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("application/", "text/", "none"))
+    ):
+        return _input_file_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _input_text_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and (
+        node.data is not None or node.url is not None or node.file_id is not None
+    ):
         return _input_image_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "openai_responses cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "openai_responses cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 
@@ -696,6 +717,15 @@ def _input_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         v_image_url_url, v_image_url_media_type, v_image_url_data = None, None, None
+    v_file_id = obj.get("file_id")
+    if v_file_id is None and "file_id" in obj:
+        hints = tw.hint(hints, "file_id", "null")
+    if v_file_id is not None:
+        v_file_id_ir, v_file_id_hint = tw.file_ref_parse(v_file_id, (path, "file_id"))
+        if v_file_id_hint is not None:
+            hints = tw.hint(hints, "file_id", v_file_id_hint)
+    else:
+        v_file_id_ir = None
     v_detail = obj.get("detail")
     if v_detail is None:
         hints = tw.hint(hints, "detail", "null" if "detail" in obj else "absent")
@@ -710,6 +740,7 @@ def _input_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         media_type=v_image_url_media_type,
         data=v_image_url_data,
         url=v_image_url_url,
+        file_id=v_file_id_ir,
         detail=v_detail,
     )
     extra = None if _KNOWN_input_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_image)
@@ -729,16 +760,126 @@ def _input_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["type"] = "input_image"
     elif hints["type"] == "null":
         out["type"] = None
-    v_image_url = tw.data_url_render(node.url, node.media_type, node.data, (path, "url"))
+    v_image_url = tw.optional_data_url_render(node.url, node.media_type, node.data)
     if v_image_url is not None:
         out["image_url"] = v_image_url
     elif hints is not None and hints.get("image_url") == "null":
         out["image_url"] = None
+    v_file_id = tw.file_ref_render(
+        node.file_id, (hints.get("file_id") if hints is not None else None), (path, "file_id"), ctx
+    )
+    if v_file_id is not None:
+        out["file_id"] = v_file_id
+    elif hints is not None and hints.get("file_id") == "null":
+        out["file_id"] = None
     v_detail = node.detail
     if v_detail is None and (hints is None or hints.get("detail") not in ("null", "absent")):
         v_detail = "auto"
     if v_detail is not None or hints is None or hints.get("detail") != "absent":
         out["detail"] = v_detail
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _input_file_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """ResponseInputFileParam — file_data (a data URL or bare base64), file_url or an uploaded file's file_id (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "input_file":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'input_file'" + ", got " + repr(v_type)
+        )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_file_data = obj.get("file_data")
+    if v_file_data is None and "file_data" in obj:
+        hints = tw.hint(hints, "file_data", "null")
+    if v_file_data is not None:
+        v_file_data_media_type, v_file_data_data, v_file_data_hint = tw.file_data_parse(
+            v_file_data, (path, "file_data")
+        )
+        if v_file_data_hint is not None:
+            hints = tw.hint(hints, "file_data", v_file_data_hint)
+    else:
+        v_file_data_media_type, v_file_data_data = None, None
+    v_file_url = obj.get("file_url")
+    if v_file_url is None and "file_url" in obj:
+        hints = tw.hint(hints, "file_url", "null")
+    if v_file_url is not None and type(v_file_url) is not str:
+        raise WrongTypeError(
+            (path, "file_url"), "expected string, got " + tw._json_type(v_file_url)
+        )
+    v_file_id = obj.get("file_id")
+    if v_file_id is None and "file_id" in obj:
+        hints = tw.hint(hints, "file_id", "null")
+    if v_file_id is not None:
+        v_file_id_ir, v_file_id_hint = tw.file_ref_parse(v_file_id, (path, "file_id"))
+        if v_file_id_hint is not None:
+            hints = tw.hint(hints, "file_id", v_file_id_hint)
+    else:
+        v_file_id_ir = None
+    v_filename = obj.get("filename")
+    if v_filename is None and "filename" in obj:
+        hints = tw.hint(hints, "filename", "null")
+    if v_filename is not None and type(v_filename) is not str:
+        raise WrongTypeError(
+            (path, "filename"), "expected string, got " + tw._json_type(v_filename)
+        )
+    if _ORDER_input_file.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_input_file, _ORDER_input_file)
+    node = ir.FilePart(
+        media_type=v_file_data_media_type,
+        data=v_file_data_data,
+        url=v_file_url,
+        file_id=v_file_id_ir,
+        filename=v_filename,
+    )
+    extra = None if _KNOWN_input_file.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_file)
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _input_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """ResponseInputFileParam — file_data (a data URL or bare base64), file_url or an uploaded file's file_id (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    if hints is None or "type" not in hints:
+        out["type"] = "input_file"
+    elif hints["type"] == "null":
+        out["type"] = None
+    v_file_data = tw.file_data_render(
+        node.media_type, node.data, (hints.get("file_data") if hints is not None else None)
+    )
+    if v_file_data is not None:
+        out["file_data"] = v_file_data
+    elif hints is not None and hints.get("file_data") == "null":
+        out["file_data"] = None
+    v_file_url = node.url
+    if v_file_url is not None:
+        out["file_url"] = v_file_url
+    elif hints is not None and hints.get("file_url") == "null":
+        out["file_url"] = None
+    v_file_id = tw.file_ref_render(
+        node.file_id, (hints.get("file_id") if hints is not None else None), (path, "file_id"), ctx
+    )
+    if v_file_id is not None:
+        out["file_id"] = v_file_id
+    elif hints is not None and hints.get("file_id") == "null":
+        out["file_id"] = None
+    v_filename = node.filename
+    if v_filename is not None:
+        out["filename"] = v_filename
+    elif hints is not None and hints.get("filename") == "null":
+        out["filename"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order

@@ -48,14 +48,18 @@ CANNOT_EXPRESS = (
         "A function declaration that uses the OpenAPI-subset `parameters` field (not parametersJsonSchema) is read as JSON Schema (legacy_schema) and written back to `parameters` as it was on a round trip; tool parameters from other providers are sent as parametersJsonSchema (use provider gemini_openapi to send the OpenAPI subset).",
     ),
     ("ImagePart.detail", "No detail level for images."),
+    (
+        "ImagePart.file_id / FilePart.file_id, FilePart.filename",
+        "Media are inline bytes (inlineData) or a URI (fileData: Files API or gs:// URI); a part given only by another provider's file id is dropped and reported, a filename is not sent.",
+    ),
+    (
+        "FileParts and images by URI in a tool result (functionResponse.parts fileData)",
+        "FunctionResponseFileData is documented as not supported by the Gemini API (Vertex AI takes it); toolwire reads it and sends it as given.",
+    ),
     ("Message.name", "Contents have no participant name."),
     (
         "mid-conversation system messages",
         "The system prompt is systemInstruction; later system messages are moved there and reported (hoist).",
-    ),
-    (
-        "FunctionResponsePart fileData (a file a tool returns by URI)",
-        "Not yet mapped (coverage check) — functionResponse.parts go through inline_image, which requires inlineData; a fileData part raises MissingFieldError.",
     ),
     (
         "finish_reason IMAGE_PROHIBITED_CONTENT, IMAGE_OTHER, NO_IMAGE, IMAGE_RECITATION, MISSING_THOUGHT_SIGNATURE, MALFORMED_RESPONSE, ESCALATION, PUP_LIMITED_DISABLED, CONTINUATION, MODEL_ARMOR",
@@ -116,6 +120,18 @@ _RANK_file_image = {"fileData": 0}
 _ORDER_file_image = {}  # key tuples seen → already in the render order (key_order)
 _RANK_file_image_fileData = {"mimeType": 0, "fileUri": 1}
 _ORDER_file_image_fileData = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_inline_file = frozenset(["inlineData"])
+_KNOWN_inline_file_inlineData = frozenset(["data", "mimeType"])
+_RANK_inline_file = {"inlineData": 0}
+_ORDER_inline_file = {}  # key tuples seen → already in the render order (key_order)
+_RANK_inline_file_inlineData = {"mimeType": 0, "data": 1}
+_ORDER_inline_file_inlineData = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_file_file = frozenset(["fileData"])
+_KNOWN_file_file_fileData = frozenset(["fileUri", "mimeType"])
+_RANK_file_file = {"fileData": 0}
+_ORDER_file_file = {}  # key tuples seen → already in the render order (key_order)
+_RANK_file_file_fileData = {"mimeType": 0, "fileUri": 1}
+_ORDER_file_file_fileData = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_call_part = frozenset(["functionCall"])
 _KNOWN_function_call_part_functionCall = frozenset(["args", "id", "name"])
 _RANK_function_call_part = {"functionCall": 0}
@@ -595,9 +611,13 @@ def _part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if "text" in obj:
         return _text_part_to_ir(obj, path, ctx)
     if "inlineData" in obj:
-        return _inline_image_to_ir(obj, path, ctx)
+        if tw.media_in(tw.wire_at(obj, ("inlineData", "mimeType")), ("image/", "none")):
+            return _inline_image_to_ir(obj, path, ctx)
+        return _inline_file_to_ir(obj, path, ctx)
     if "fileData" in obj:
-        return _file_image_to_ir(obj, path, ctx)
+        if tw.media_in(tw.wire_at(obj, ("fileData", "mimeType")), ("image/", "none")):
+            return _file_image_to_ir(obj, path, ctx)
+        return _file_file_to_ir(obj, path, ctx)
     if "functionCall" in obj:
         return _function_call_part_to_ir(obj, path, ctx)
     if "functionResponse" in obj:
@@ -608,19 +628,31 @@ def _part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """Part — exactly one of text, inlineData, fileData, functionCall, functionResponse; others (thought, executableCode, ...) kept opaque (IR → wire)."""
     t = type(node)
+    if (
+        t is ir.ImagePart
+        and node.data is not None
+        and tw.media_in(node.media_type, ("image/", "none"))
+    ):
+        return _inline_image_from_ir(node, path, ctx)
+    if (
+        t is ir.ImagePart
+        and node.url is not None
+        and tw.media_in(node.media_type, ("image/", "none"))
+    ):
+        return _file_image_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
-    if t is ir.ImagePart and node.data is not None:
-        return _inline_image_from_ir(node, path, ctx)
-    if t is ir.ImagePart and node.url is not None:
-        return _file_image_from_ir(node, path, ctx)
+    if t is ir.FilePart and node.data is not None:
+        return _inline_file_from_ir(node, path, ctx)
+    if t is ir.FilePart and node.url is not None:
+        return _file_file_from_ir(node, path, ctx)
     if t is ir.ToolCall:
         return _function_call_part_from_ir(node, path, ctx)
     if t is ir.ToolResult:
         return _function_response_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "vertex cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "vertex cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 
@@ -748,6 +780,8 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["inlineData"] = None
     if node.url is not None:
         ctx.lose((path, "url"), "vertex has no place for ImagePart.url; dropped")
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "vertex has no place for ImagePart.file_id; dropped")
     if node.detail is not None:
         ctx.lose((path, "detail"), "vertex has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
@@ -827,6 +861,8 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["fileData"] = None
     if node.data is not None:
         ctx.lose((path, "data"), "vertex has no place for ImagePart.data; dropped")
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "vertex has no place for ImagePart.file_id; dropped")
     if node.detail is not None:
         ctx.lose((path, "detail"), "vertex has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
@@ -834,6 +870,212 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
+
+
+def _inline_file_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """Blob of a non-image media type (application/pdf, text/plain, audio/*, video/*, ...) (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_inlineData = (path, "inlineData")
+    o_inlineData = obj.get("inlineData")
+    if o_inlineData is None:
+        raise tw.missing(p_inlineData)
+    elif type(o_inlineData) is not dict:
+        raise WrongTypeError(p_inlineData, "expected an object, got " + tw._json_type(o_inlineData))
+    v_inlineData_mimeType = o_inlineData.get("mimeType")
+    if v_inlineData_mimeType is None:
+        raise tw.missing((p_inlineData, "mimeType"))
+    if type(v_inlineData_mimeType) is not str:
+        raise WrongTypeError(
+            (p_inlineData, "mimeType"),
+            "expected string, got " + tw._json_type(v_inlineData_mimeType),
+        )
+    v_inlineData_data = o_inlineData.get("data")
+    if v_inlineData_data is None:
+        raise tw.missing((p_inlineData, "data"))
+    v_inlineData_data_ir, v_inlineData_data_hint = tw.base64_text_parse(
+        v_inlineData_data, (p_inlineData, "data")
+    )
+    if v_inlineData_data_hint is not None:
+        hints = tw.hint(hints, "inlineData.data", v_inlineData_data_hint)
+    if _ORDER_inline_file.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_inline_file, _ORDER_inline_file)
+    if o_inlineData and _ORDER_inline_file_inlineData.get(order := tuple(o_inlineData)) is not True:
+        hints = tw.key_order(
+            hints, "inlineData", order, _RANK_inline_file_inlineData, _ORDER_inline_file_inlineData
+        )
+    node = ir.FilePart(media_type=v_inlineData_mimeType, data=v_inlineData_data_ir)
+    extra = None if _KNOWN_inline_file.issuperset(obj) else tw.extra_fields(obj, _KNOWN_inline_file)
+    if o_inlineData and not _KNOWN_inline_file_inlineData.issuperset(o_inlineData):
+        extra = tw.nested_extra(
+            extra, "inlineData", tw.extra_fields(o_inlineData, _KNOWN_inline_file_inlineData)
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _inline_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """Blob of a non-image media type (application/pdf, text/plain, audio/*, video/*, ...) (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    w_inlineData = out["inlineData"] = {}
+    v_inlineData_mimeType = node.media_type
+    if v_inlineData_mimeType is None:
+        ctx.lose(
+            (path, "media_type"),
+            "mimeType is required by vertex and the input has none; add it before sending",
+        )
+    else:
+        w_inlineData["mimeType"] = v_inlineData_mimeType
+    v_inlineData_data = tw.base64_text_render(
+        node.data, (hints.get("inlineData.data") if hints is not None else None)
+    )
+    if v_inlineData_data is not None:
+        w_inlineData["data"] = v_inlineData_data
+    elif hints is not None and hints.get("inlineData.data") == "null":
+        w_inlineData["data"] = None
+    if not w_inlineData:
+        if hints is None or "inlineData" not in hints:
+            del out["inlineData"]
+        elif hints["inlineData"] == "null":  # kept as the same-provider input had it
+            out["inlineData"] = None
+    if node.url is not None:
+        ctx.lose((path, "url"), "vertex has no place for FilePart.url; dropped")
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "vertex has no place for FilePart.file_id; dropped")
+    if node.filename is not None:
+        ctx.lose((path, "filename"), "vertex has no place for FilePart.filename; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ("inlineData",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _file_file_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """FileData of a non-image media type (Files API or Cloud Storage URI) (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_fileData = (path, "fileData")
+    o_fileData = obj.get("fileData")
+    if o_fileData is None:
+        raise tw.missing(p_fileData)
+    elif type(o_fileData) is not dict:
+        raise WrongTypeError(p_fileData, "expected an object, got " + tw._json_type(o_fileData))
+    v_fileData_mimeType = o_fileData.get("mimeType")
+    if v_fileData_mimeType is None and "mimeType" in o_fileData:
+        hints = tw.hint(hints, "fileData.mimeType", "null")
+    if v_fileData_mimeType is not None and type(v_fileData_mimeType) is not str:
+        raise WrongTypeError(
+            (p_fileData, "mimeType"), "expected string, got " + tw._json_type(v_fileData_mimeType)
+        )
+    v_fileData_fileUri = o_fileData.get("fileUri")
+    if v_fileData_fileUri is None:
+        raise tw.missing((p_fileData, "fileUri"))
+    if type(v_fileData_fileUri) is not str:
+        raise WrongTypeError(
+            (p_fileData, "fileUri"), "expected string, got " + tw._json_type(v_fileData_fileUri)
+        )
+    if _ORDER_file_file.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_file_file, _ORDER_file_file)
+    if o_fileData and _ORDER_file_file_fileData.get(order := tuple(o_fileData)) is not True:
+        hints = tw.key_order(
+            hints, "fileData", order, _RANK_file_file_fileData, _ORDER_file_file_fileData
+        )
+    node = ir.FilePart(media_type=v_fileData_mimeType, url=v_fileData_fileUri)
+    extra = None if _KNOWN_file_file.issuperset(obj) else tw.extra_fields(obj, _KNOWN_file_file)
+    if o_fileData and not _KNOWN_file_file_fileData.issuperset(o_fileData):
+        extra = tw.nested_extra(
+            extra, "fileData", tw.extra_fields(o_fileData, _KNOWN_file_file_fileData)
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _file_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """FileData of a non-image media type (Files API or Cloud Storage URI) (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    w_fileData = out["fileData"] = {}
+    v_fileData_mimeType = node.media_type
+    if v_fileData_mimeType is not None:
+        w_fileData["mimeType"] = v_fileData_mimeType
+    elif hints is not None and hints.get("fileData.mimeType") == "null":
+        w_fileData["mimeType"] = None
+    v_fileData_fileUri = node.url
+    if v_fileData_fileUri is None:
+        ctx.lose(
+            (path, "url"),
+            "fileUri is required by vertex and the input has none; add it before sending",
+        )
+    else:
+        w_fileData["fileUri"] = v_fileData_fileUri
+    if not w_fileData:
+        if hints is None or "fileData" not in hints:
+            del out["fileData"]
+        elif hints["fileData"] == "null":  # kept as the same-provider input had it
+            out["fileData"] = None
+    if node.data is not None:
+        ctx.lose((path, "data"), "vertex has no place for FilePart.data; dropped")
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "vertex has no place for FilePart.file_id; dropped")
+    if node.filename is not None:
+        ctx.lose((path, "filename"), "vertex has no place for FilePart.filename; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ("fileData",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _response_media_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """FunctionResponsePart — media returned by a tool (Gemini 3), inline bytes or a file URI; images and other files: dispatch on the key present (wire → IR)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    if "inlineData" in obj:
+        if tw.media_in(tw.wire_at(obj, ("inlineData", "mimeType")), ("image/", "none")):
+            return _inline_image_to_ir(obj, path, ctx)
+        return _inline_file_to_ir(obj, path, ctx)
+    if "fileData" in obj:
+        if tw.media_in(tw.wire_at(obj, ("fileData", "mimeType")), ("image/", "none")):
+            return _file_image_to_ir(obj, path, ctx)
+        return _file_file_to_ir(obj, path, ctx)
+    raise UnknownVariantError(path, "expected a key of inlineData, fileData")
+
+
+def _response_media_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """FunctionResponsePart — media returned by a tool (Gemini 3), inline bytes or a file URI; images and other files (IR → wire)."""
+    t = type(node)
+    if (
+        t is ir.ImagePart
+        and node.data is not None
+        and tw.media_in(node.media_type, ("image/", "none"))
+    ):
+        return _inline_image_from_ir(node, path, ctx)
+    if (
+        t is ir.ImagePart
+        and node.url is not None
+        and tw.media_in(node.media_type, ("image/", "none"))
+    ):
+        return _file_image_from_ir(node, path, ctx)
+    if t is ir.FilePart and node.data is not None:
+        return _inline_file_from_ir(node, path, ctx)
+    if t is ir.FilePart and node.url is not None:
+        return _file_file_from_ir(node, path, ctx)
+    if t is ir.OpaquePart:
+        return tw.opaque_render(node, PROVIDER, path, ctx)
+    ctx.lose(path, "vertex cannot express " + tw.media_what(node) + " here; dropped")
+    return None
 
 
 def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -1007,7 +1249,7 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "functionResponse.parts", "null")
     if v_functionResponse_parts is not None:
         v_functionResponse_parts = [
-            _inline_image_to_ir(x, ((p_functionResponse, "parts"), i), ctx)
+            _response_media_to_ir(x, ((p_functionResponse, "parts"), i), ctx)
             for i, x in enumerate(
                 tw.expect_list(v_functionResponse_parts, (p_functionResponse, "parts"))
             )
@@ -1085,12 +1327,21 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         w_functionResponse["response"] = v_functionResponse_response
     elif hints is not None and hints.get("functionResponse.response") == "null":
         w_functionResponse["response"] = None
-    v_functionResponse_parts = [x for x in (node.parts or ()) if type(x) in (ir.ImagePart,)]
+    v_functionResponse_parts = [
+        x
+        for x in (node.parts or ())
+        if type(x)
+        in (
+            ir.ImagePart,
+            ir.FilePart,
+            ir.OpaquePart,
+        )
+    ]
     if v_functionResponse_parts is not None:
         v_functionResponse_parts = [
             y
             for y in (
-                _inline_image_from_ir(x, ((path, "parts"), i), ctx)
+                _response_media_from_ir(x, ((path, "parts"), i), ctx)
                 for i, x in enumerate(v_functionResponse_parts)
             )
             if y is not None
