@@ -18,6 +18,7 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 generate: $(STAMP)
+	$(PY) -m generator derive
 	$(PY) -m generator generate
 
 check: $(STAMP)

@@ -95,8 +95,45 @@ class ProviderCompiler:
                 known[()].add(str(conv.hoist["wire"]))
         for prefix, keys in known.items():
             self.const(f"_KNOWN_{var(c.name)}{'_' + var('.'.join(prefix)) if prefix else ''} = frozenset({py(sorted(keys))})")
+        self.orders = self._render_orders(c, known) if "provider_data" in cls.fields else {}
+        for prefix, rank in self.orders.items():
+            name = self._order_name(c, prefix)
+            self.const(f"_RANK_{name} = {py(rank)}")
+            self.const(f"_ORDER_{name} = {{}}  # key tuples seen → already in the render order (key_order)")
         self._object_parse(c, cls, known)
         self._object_render(c, cls, known)
+
+    def _render_orders(self, c: Codec, known: dict) -> dict[tuple, dict]:
+        """The order in which the renderer writes the keys of each wire object of this codec (key → rank).
+
+        Unknown keys (restored from provider_data) come after all of these, in input order. An input
+        whose keys are in another order gets the hint ``$order`` (key_order) and comes back in it.
+        """
+        orders: dict[tuple, dict] = {}
+
+        def add(prefix: tuple, key: str) -> None:
+            rank = orders.setdefault(prefix, {})
+            rank.setdefault(key, len(rank))
+
+        for rule in c.rules:
+            segs = rule.segments
+            if rule.conversation:
+                add((), segs[-1])
+                conv = self.codec(rule.conversation)
+                if conv.hoist:
+                    add((), str(conv.hoist["wire"]))
+                continue
+            for i in range(len(segs)):
+                if segs[i].isdigit():
+                    continue
+                add(tuple(segs[:i]), segs[i])
+                if rule.alias and i == len(segs) - 1:
+                    add(tuple(segs[:i]), rule.alias)
+        list_prefixes = {p for p, keys in known.items() if keys and all(k.isdigit() for k in keys)}
+        return {p: r for p, r in orders.items() if p not in list_prefixes}
+
+    def _order_name(self, c: Codec, prefix: tuple) -> str:
+        return var(c.name) + ("_" + var(".".join(prefix)) if prefix else "")
 
     def _src(self, prefix: tuple) -> str:
         return "obj" if not prefix else "o_" + var("_".join(prefix))
@@ -136,8 +173,14 @@ class ProviderCompiler:
                 L.append(f"    raise tw.missing({p})")
             else:
                 L.append(f"    {src} = {'[]' if is_list else '{}'}")
+                if not is_list:  # an explicit null container is put back on a same-provider render
+                    L.append(f"    if {py(key)} in {psrc}:")
+                    L.append(f"        hints = tw.hint(hints, {py('.'.join(prefix))}, 'null')")
             L.append(f"elif type({src}) is not {'list' if is_list else 'dict'}:")
             L.append(f"    raise WrongTypeError({p}, 'expected an {'array' if is_list else 'object'}, got ' + tw._json_type({src}))")
+            if not is_list and not required:  # so is an empty one ({} in, {} out)
+                L.append(f"elif not {src}:")
+                L.append(f"    hints = tw.hint(hints, {py('.'.join(prefix))}, 'empty')")
         values: dict[str, list[str]] = {}
         for i, rule in enumerate(c.rules):
             L.extend(self._rule_parse(c, rule, i, values))
@@ -158,6 +201,11 @@ class ProviderCompiler:
                 args.append(f"{fname}=[{', '.join('*(' + e + ' or ())' for e in exprs)}]")
             else:  # an optional list stays None when no rule filled it
                 args.append(f"{fname}=tw.join_lists({', '.join(exprs)})")
+        for prefix in sorted(self.orders, key=lambda p: (len(p), p)):  # key order: a hint only when not the render order
+            src, name = self._src(prefix), self._order_name(c, prefix)
+            guard = "" if not prefix else f"{src} and "
+            L.append(f"if {guard}_ORDER_{name}.get(order := tuple({src})) is not True:")
+            L.append(f"    hints = tw.key_order(hints, {py('.'.join(prefix))}, order, _RANK_{name}, _ORDER_{name})")
         L.append(f"node = ir.{cls.name}({', '.join(args)})")
         extras = []
         for prefix in sorted(known, key=len):
@@ -194,7 +242,11 @@ class ProviderCompiler:
                 L.append(f"{v} = tw.single_message({v}, (path, {py(segs[-1])}), ctx)")
             values.setdefault(rule.ir[0], []).append(v)
             return L
-        if rule.has_fill:
+        if rule.has_fill:  # a fill the input did not have is not added on a same-provider render
+            if len(segs) > 1:
+                return L
+            L.append(f"if {py(segs[-1])} not in obj:")
+            L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'absent')")
             return L
         if not segs:  # IR-only rule with a fallback value
             values.setdefault(rule.ir[0], []).append(py(rule.default))
@@ -215,6 +267,12 @@ class ProviderCompiler:
         if rule.required:
             L.append(f"if {v} is None:")
             L.append(f"    raise tw.missing({p})")
+        elif rule.emit_null:  # null and absent differ for a field rendered even when null
+            L.append(f"if {v} is None:")
+            L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'null' if {py(key)} in {src} else 'absent')")
+        elif not rule.has_const:  # an explicit null is put back on a same-provider render
+            L.append(f"if {v} is None and {py(key)} in {src}:")
+            L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'null')")
         jt = JSON_TYPES.get(rule.type or "any")
         if jt and not rule.transform:
             check = {"number": f"type({v}) not in (int, float)", "int": f"type({v}) is not int"}.get(jt, f"type({v}) is not {jt}")
@@ -226,6 +284,9 @@ class ProviderCompiler:
             if rule.emit == "if_seen":
                 L.append(f"if {v} is not None:")
                 L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'seen')")
+            elif not rule.required:  # a const the input left out is not added on a same-provider render
+                L.append(f"if {v} is None:")
+                L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'null' if {py(key)} in {src} else 'absent')")
             return L
         irs = rule.ir
         if rule.transform:
@@ -251,12 +312,9 @@ class ProviderCompiler:
             L.append("else:")
             defaults = [py(rule.default) if (rule.has_default and n == 0) else self.ir_field_default(c.ir, name) for n, name in enumerate(irs)]
             L.append(f"    {', '.join(targets[: len(irs)])} = {', '.join(defaults)}")
-            if rule.emit_null:
+            if rule.has_default and not rule.emit_null:  # left out: the provider's default (the absence is a hint)
                 L.append(f"    if {py(key)} not in {src}:")
                 L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, 'absent')")
-            elif rule.has_default:  # a key of its own: the transform may keep a hint under the wire key
-                L.append(f"    if {py(key)} not in {src}:")
-                L.append(f"        hints = tw.hint(hints, {py('$absent:' + rule.wire)}, True)")
             for n, name in enumerate(irs):
                 values.setdefault(name, []).append(targets[n])
             return L
@@ -285,6 +343,8 @@ class ProviderCompiler:
 
     def _fill(self, template: str, rule: Rule, value: str = "", path: str = "", irs: list[str] | None = None, hint: str = "None") -> str:
         subs = {"value": value, "path": path, "hint": hint}
+        # parse only: whether the value was read under the rule's alias key
+        subs["aliased"] = f"(hints is not None and hints.get({py(rule.wire)}) == 'alias')" if rule.alias else "False"
         if rule.codec:
             subs["codec_to_ir"] = f"_{rule.codec}_to_ir"
             subs["codec_from_ir"] = f"_{rule.codec}_from_ir"
@@ -344,8 +404,12 @@ class ProviderCompiler:
                 L.append(f"if not {self._out(prefix)}:")
                 L.append(f"    {parent}.remove({self._out(prefix)})")
                 continue
+            dotted = py(".".join(prefix))
             L.append(f"if not {self._out(prefix)}:")
-            L.append(f"    del {parent}[{py(key)}]")
+            L.append(f"    if hints is None or {dotted} not in hints:")
+            L.append(f"        del {parent}[{py(key)}]")
+            L.append(f"    elif hints[{dotted}] == 'null':  # kept as the same-provider input had it")
+            L.append(f"        {parent}[{py(key)}] = None")
         # IR fields this codec has no place for: report them when they hold something
         mapped = {n for r in c.rules for n in r.ir} | set(c.set) | {"provider_data", "type"}
         for fname, schema in cls.fields.items():
@@ -361,6 +425,8 @@ class ProviderCompiler:
             nested = sorted(".".join(p) for p, keys in known.items() if p and not (keys and all(k.isdigit() for k in keys)))
             L.append("if pd is not None and pd.fields:")
             L.append(f"    tw.restore(out, pd, PROVIDER, path, ctx, {py(tuple(nested))})")
+            L.append("if hints is not None and '$order' in hints:  # the same-provider input's key order")
+            L.append("    out = tw.apply_key_order(out, hints['$order'])")
         L.append("return out")
         self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR {cls.name} → wire).", L)
 
@@ -382,18 +448,30 @@ class ProviderCompiler:
         dst = self._out(tuple(segs[:-1]))
         key = segs[-1]
         slot = f"{dst}[{py(key)}]"
-        if rule.alias:  # written back under the key the input used
+        if rule.alias and rule.transform and self.spec.transforms[rule.transform].returns_hint:
+            # the transform's hint replaces the alias one; it may say {"alias": True, ...} (see {aliased})
+            slot = f"{dst}[{py(rule.alias)} if tw.aliased(hints, {py(rule.wire)}) else {py(key)}]"
+        elif rule.alias:  # written back under the key the input used
             slot = f"{dst}[{py(rule.alias)} if hints is not None and hints.get({py(rule.wire)}) == 'alias' else {py(key)}]"
         p = "path"
         if rule.has_const:
             if rule.emit == "if_seen":
                 L.append(f"if hints is not None and hints.get({py(rule.wire)}) == 'seen':")
                 L.append(f"    {slot} = {py(rule.const)}")
-            else:
+            elif rule.required:
                 L.append(f"{slot} = {py(rule.const)}")
+            else:  # not added when the same-provider input left it out
+                L.append(f"if hints is None or {py(rule.wire)} not in hints:")
+                L.append(f"    {slot} = {py(rule.const)}")
+                L.append(f"elif hints[{py(rule.wire)}] == 'null':")
+                L.append(f"    {slot} = None")
             return L
         if rule.has_fill:
-            L.append(f"{slot} = {py(rule.fill)}  # required by the wire; restored fields override it")
+            if len(segs) > 1:
+                L.append(f"{slot} = {py(rule.fill)}  # required by the wire; restored fields override it")
+            else:  # not added when the same-provider input left it out
+                L.append(f"if hints is None or hints.get({py(rule.wire)}) != 'absent':")
+                L.append(f"    {slot} = {py(rule.fill)}  # required by the wire; restored fields override it")
             return L
         irs = rule.ir
         exprs = [self._select(c, rule, f"node.{name}") for name in irs]
@@ -405,20 +483,28 @@ class ProviderCompiler:
             if call == "None":
                 L.append(f"# {rule.wire}: never sent ({rule.transform})")
                 return L
-            if rule.has_default:
+            if rule.has_default and not rule.emit_null:
                 # absent on input (the provider's default assumed): left out again while the IR still says the default
+                hint = f"(hints.get({py(rule.wire)}) if hints is not None and hints.get({py(rule.wire)}) != 'absent' else None)"
+                call = self._fill(tr.render, rule, path=f"({p}, {py(irs[0])})", irs=exprs, hint=hint)
                 same = " and ".join([f"{exprs[0]} == {py(rule.default)}", *(f"not {e}" for e in exprs[1:])])
-                L.append(f"if hints is not None and hints.get({py('$absent:' + rule.wire)}) and {same}:")
+                L.append(f"if hints is not None and hints.get({py(rule.wire)}) == 'absent' and {same}:")
                 L.append(f"    {v} = None")
                 L.append("else:")
                 L.append(f"    {v} = {call}")
             else:
                 L.append(f"{v} = {call}")
+            if rule.has_fallback:
+                L.append(f"if {v} is None:")
+                L.append(f"    {v} = {py(rule.fallback)}")
+                L.append(f"    ctx.lose(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name}; sent {rule.fallback!r}')})")
             if rule.emit_null:
                 L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
+                L.append(f"    {slot} = {v}")
             else:
                 L.append(f"if {v} is not None:")
-            L.append(f"    {slot} = {v}")
+                L.append(f"    {slot} = {v}")
+                L.extend(self._null_back(rule, slot))
             return L
         L.append(f"{v} = {exprs[0]}")
         if rule.codec:
@@ -436,9 +522,12 @@ class ProviderCompiler:
             sub = self.codec(rule.list_of)
             L.append(f"if {v} is not None:")
             L.append(f"    {v} = [y for y in (_{sub.name}_from_ir(x, (({p}, {py(irs[0])}), i), ctx) for i, x in enumerate({v})) if y is not None]")
+            if rule.required:  # every item dropped (each reported): no empty list where one is required
+                L.append(f"    if not {v} and node.{irs[0]}:")
+                L.append(f"        {v} = None")
         if rule.has_default:
-            if rule.emit_null:  # the wire requires the field: send the default
-                L.append(f"if {v} is None:")
+            if rule.emit_null:  # the wire requires the field: send the default (unless the input said null)
+                L.append(f"if {v} is None and (hints is None or hints.get({py(rule.wire)}) not in ('null', 'absent')):")
                 L.append(f"    {v} = {py(rule.default)}")
             else:
                 L.append(f"if {v} is None and hints is not None and hints.get({py(rule.wire)}) == 'explicit_default':")
@@ -457,8 +546,10 @@ class ProviderCompiler:
             L.append(f"    {slot} = {v}")
             L.append(f"elif {v} is not None and hints is not None and hints.get({py(rule.wire)}) == 'empty':")
             L.append(f"    {slot} = []")
-        elif rule.emit_null:
-            L.append(f"{slot} = {v}")
+            L.extend(self._null_back(rule, slot))
+        elif rule.emit_null:  # sent even when null, unless the same-provider input left it out
+            L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
+            L.append(f"    {slot} = {v}")
         elif rule.required:
             L.append(f"if {v} is None:")
             L.append(f"    ctx.lose(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name} and the input has none; add it before sending')})")
@@ -467,7 +558,15 @@ class ProviderCompiler:
         else:
             L.append(f"if {v} is not None:")
             L.append(f"    {slot} = {v}")
+            L.extend(self._null_back(rule, slot))
         return L
+
+    def _null_back(self, rule: Rule, slot: str) -> list[str]:
+        """An explicit null of the same-provider input is put back (hint 'null' from the parse)."""
+        return [
+            f"elif hints is not None and hints.get({py(rule.wire)}) == 'null':",
+            f"    {slot} = None",
+        ]
 
     def _select(self, c: Codec, rule: Rule, expr: str) -> str:
         """The items of an IR list this rule renders (rules sharing one IR list split it by class)."""
@@ -495,18 +594,19 @@ class ProviderCompiler:
             L.append(f"    return ir.{sc['ir']}({sc['field']}=_{sc['codec']}_to_ir(obj, path, ctx))")
         L.append("if type(obj) is not dict:")
         L.append("    raise WrongTypeError(path, 'expected an object, got ' + tw._json_type(obj))")
+        tags = list(dict.fromkeys(v["tag"] for v in c.variants))  # a tag may have several codecs (media)
         if c.tag_by_key:
-            for variant in c.variants:
-                L.append(f"if {py(variant['tag'])} in obj:")
-                L.extend("    " + line for line in self._variant_parse(c, variant))
-            what = "a key of " + ", ".join(v["tag"] for v in c.variants)
+            for tag in tags:
+                L.append(f"if {py(tag)} in obj:")
+                L.extend("    " + line for line in self._tag_parse(c, tag))
+            what = "a key of " + ", ".join(tags)
         else:
             default = py(c.tag_default) if c.tag_default else "None"
             L.append(f"tag = obj.get({py(c.tag)}, {default})")
-            for variant in c.variants:
-                L.append(f"if tag == {py(variant['tag'])}:")
-                L.extend("    " + line for line in self._variant_parse(c, variant))
-            what = f"{c.tag} " + ", ".join(repr(v["tag"]) for v in c.variants)
+            for tag in tags:
+                L.append(f"if tag == {py(tag)}:")
+                L.extend("    " + line for line in self._tag_parse(c, tag))
+            what = f"{c.tag} " + ", ".join(repr(t) for t in tags)
         if c.unknown == "opaque" and c.unknown_part_of:
             L.append(f"return ir.Message(role={py(c.unknown_part_of)}, parts=[ir.OpaquePart(provider=PROVIDER, data=obj)])")
         elif c.unknown == "opaque":
@@ -516,9 +616,25 @@ class ProviderCompiler:
         elif c.tag_by_key:
             L.append(f"raise UnknownVariantError(path, {py('expected ' + what)})")
         else:
-            L.append(f"raise UnknownVariantError((path, {py(c.tag)}), 'unknown {c.tag} ' + repr(tag) + {py('; expected one of ' + ', '.join(repr(v['tag']) for v in c.variants))})")
+            L.append(f"raise UnknownVariantError((path, {py(c.tag)}), 'unknown {c.tag} ' + repr(tag) + {py('; expected one of ' + ', '.join(repr(t) for t in tags))})")
         self.fn(f"_{c.name}_to_ir", f"{c.doc or c.name}: dispatch on {'the key present' if c.tag_by_key else c.tag} (wire → IR).", L)
         self._union_render(c)
+
+    def _tag_parse(self, c: Codec, tag: str) -> list[str]:
+        """The codec for one tag; several codecs of one tag are told apart by the item's media type."""
+        variants = [v for v in c.variants if v["tag"] == tag]
+        if len(variants) == 1:
+            return self._variant_parse(c, variants[0])
+        L = []
+        for variant in variants:
+            if not variant.get("media"):
+                L.extend(self._variant_parse(c, variant))
+                break
+            sub = self.codec(variant["codec"])
+            rule = next(r for r in sub.rules if "media_type" in r.ir and r.wire)
+            L.append(f"if tw.media_in(tw.wire_at(obj, {py(tuple(rule.segments))}), {py(tuple(variant['media']))}):")
+            L.extend("    " + line for line in self._variant_parse(c, variant))
+        return L
 
     def _variant_parse(self, c: Codec, variant: dict) -> list[str]:
         sub = self.codec(variant["codec"])
@@ -584,18 +700,28 @@ class ProviderCompiler:
                 for v in hinted:
                     L.append(f"if tag == {py(v['tag'])} and t is ir.{self.codec(v['codec']).ir}:")
                     L.append(f"    return _{v['codec']}_from_ir(node, path, ctx)")
-            for v in variants:
+            # codecs that take only some media types are tried before the others of their class
+            for v in sorted(variants, key=lambda v: not v.get("media")):
                 if v.get("hint_only"):
                     continue
                 sub = self.codec(v["codec"])
                 cls = sub.ir
                 when = v.get("when")
-                if when:
-                    L.append(f"if t is ir.{cls} and node.{when} is not None:")
-                else:
-                    if cls in seen_classes:
-                        continue
-                    L.append(f"if t is ir.{cls}:")
+                media = v.get("media")
+                conditions = [f"t is ir.{cls}"]
+                if when:  # one IR field, or a list: any of them holds a value ("url s3://": one starting so)
+                    whens = [when] if isinstance(when, str) else list(when)
+                    tests = []
+                    for w in whens:
+                        name, _, prefix = w.partition(" ")
+                        tests.append(f"tw.starts_with(node.{name}, {py(prefix)})" if prefix else f"node.{name} is not None")
+                    test = " or ".join(tests)
+                    conditions.append(f"({test})" if len(tests) > 1 else test)
+                if media:
+                    conditions.append(f"tw.media_in(node.media_type, {py(tuple(media))})")
+                if len(conditions) == 1 and cls in seen_classes:
+                    continue
+                L.append(f"if {' and '.join(conditions)}:")
                 seen_classes.append(cls)
                 L.append(f"    return _{sub.name}_from_ir(node, path, ctx)")
             if "ToolDefinition" in seen_classes:
@@ -604,7 +730,10 @@ class ProviderCompiler:
             elif "OpaquePart" not in seen_classes:
                 L.append("if t is ir.OpaquePart:")
                 L.append("    return tw.opaque_render(node, PROVIDER, path, ctx)")
-            L.append(f"ctx.lose(path, {py(self.p.name + ' cannot express ')} + t.__name__ + {py(' here; dropped')})")
+            if any(v.get("media") for v in variants):
+                L.append(f"ctx.lose(path, {py(self.p.name + ' cannot express ')} + tw.media_what(node) + {py(' here; dropped')})")
+            else:
+                L.append(f"ctx.lose(path, {py(self.p.name + ' cannot express ')} + t.__name__ + {py(' here; dropped')})")
             L.append("return None")
         self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR → wire).", L)
 
@@ -645,14 +774,31 @@ class ProviderCompiler:
             L.append("    tw.set_hint(messages[-1], PROVIDER, '$string', True)")
             L.append("    items = []")
         L.append("for i, item in enumerate(tw.expect_list(items, path)):")
-        L.append(f"    messages.append(_{element.name}_to_ir(item, (path, i), ctx))")
-        if c.hoist and c.hoist.get("in_place"):  # system messages written in the list stay there on a round trip
-            L.append("    if messages[-1].role == 'system':")
-            L.append("        tw.set_hint(messages[-1], PROVIDER, '$in_place', True)")
-        if c.merge:  # two wire items of one role stay two items on a round trip (merge_turns)
-            L.append("    if len(messages) > 1 and messages[-1].role == messages[-2].role:")
-            L.append("        tw.set_hint(messages[-1], PROVIDER, '$apart', True)")
-        L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()}{', stray_results=True' if c.stray_results else ''})")
+        whole = [v["tag"] for v in element.variants if not v.get("part_of")] if element.kind == "union" and not element.tag_by_key else []
+        split = bool(c.group) and whole and len(whole) < len(element.variants)
+        if not c.hoist and not c.group:
+            L.append(f"    messages.append(_{element.name}_to_ir(item, (path, i), ctx))")
+        else:
+            L.append(f"    msg = _{element.name}_to_ir(item, (path, i), ctx)")
+            if c.group:  # a key-order hint alone does not keep a message from its group (normalize)
+                L.append(f"    if msg.provider_data is not None and msg.role in _GROUP_{var(c.name).upper()}:")
+                L.append("        msg.provider_data = tw.without_key_order(msg.provider_data)")
+            if c.hoist:  # a system message the list itself held stays in the list for this provider
+                L.append("    if msg.role == 'system':")
+                L.append("        tw.set_hint(msg, PROVIDER, '$inline', True)")
+            if split:  # consecutive whole message items of a grouped role stay separate items for this provider
+                self.const(f"_WHOLE_{var(c.name).upper()} = frozenset({py(sorted(whole))})")
+                default = py(element.tag_default) if element.tag_default else "None"
+                L.append(f"    whole = type(item) is dict and type(tag := item.get({py(element.tag)}, {default})) is str and tag in _WHOLE_{var(c.name).upper()}")
+                L.append(f"    if whole and i and prev_whole and msg.role in _GROUP_{var(c.name).upper()} and messages[-1].role == msg.role:")
+                L.append("        tw.set_hint(msg, PROVIDER, '$turn', 'new')")
+                L.append("    prev_whole = whole")
+            L.append("    messages.append(msg)")
+        stray = ", stray_results=True" if c.stray_results else ""  # results of server-side calls are kept
+        if c.merge:  # separate wire turns of one role stay separate for this provider
+            L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()}, PROVIDER, {py(dict(c.role_map))}{stray})")
+        else:
+            L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()}{stray})")
         self.module.functions.append(Function(f"_{c.name}_to_ir", f"{c.doc or c.name} (wire → IR messages).", L, "items: Any, hoisted: Any, path: Any, ctx: Context"))
         self._conversation_render(c, element)
 
@@ -684,16 +830,14 @@ class ProviderCompiler:
         L = []
         if c.require_answers and not (c.merge or "assistant" in c.group):  # consecutive call turns become one message
             L.append("messages = layout.join_call_turns(messages)")
-        flags = ", merged=True" + (", stray_results=True" if c.stray_results else "")
         if c.require_answers:
-            L.append(f"layout.check_answers(messages, path, ctx{flags})")
+            # consecutive assistant messages are one turn where they are grouped or merged
+            joined = ", frozenset({'assistant'})" if "assistant" in c.group or c.merge else ""
+            stray = ", stray_results=True" if c.stray_results else ""
+            L.append(f"layout.check_answers(messages, path, ctx{joined}{stray})")
         if c.hoist:
-            h = c.hoist
-            if h.get("in_place"):
-                later = h.get("in_place") == "later"
-                L.append(f"system, messages = layout.hoist_system(messages, ctx, PROVIDER, later={later}, text_only={bool(h.get('text_only'))})")
-            else:
-                L.append("system, messages = layout.hoist_system(messages, ctx)")
+            text_only = ", text_only=True" if c.hoist.get("text_only") else ""  # the field is one string
+            L.append(f"system, messages = layout.hoist_system(messages, ctx, PROVIDER{text_only})")
             L.append("hoisted = None")
             L.append("if system:")
             h = c.hoist

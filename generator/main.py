@@ -122,15 +122,24 @@ def _tree(root: Path) -> dict[str, str]:
 
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "generate"
-    if command not in ("generate", "check"):
-        print("usage: python -m generator [generate|check]", file=sys.stderr)
+    if command not in ("generate", "check", "derive"):
+        print("usage: python -m generator [generate|check|derive [--check]]", file=sys.stderr)
         return 2
+    if command == "derive":
+        from . import derive
+
+        return derive.main(argv[1:], ROOT)
     spec, errors = load_spec(ROOT)
     if errors:
         for err in errors.items:
             print(err, file=sys.stderr)
         print(f"{len(errors.items)} spec error(s); nothing generated.", file=sys.stderr)
         return 1
+    if command == "check":
+        from . import derive
+
+        if derive.main(["--check"], ROOT) != 0:
+            return 1
     target = ROOT / "generated"
     with tempfile.TemporaryDirectory() as tmp:
         fresh = Path(tmp) / "generated"
@@ -149,6 +158,10 @@ def main(argv: list[str]) -> int:
                             print(f"    {line}", file=sys.stderr)
                 return 1
             print(f"generated/ is up to date ({len(want)} files, {len(spec.providers)} providers).")
+            print("wire coverage (spec/wire/derived/: every field and variant mapped, opaque or cannot_express):")
+            for p in spec.providers:
+                if p.coverage is not None:
+                    print(f"  {p.coverage.line(p.name)}")
             return 0
         if target.exists():
             shutil.rmtree(target)

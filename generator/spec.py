@@ -12,20 +12,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import coverage
 from .loader import Errors, Located, LocatedList, load_yaml, plain
 
 PROVIDER_KEYS = {
     "provider", "extends", "title", "docs", "sdk", "wire_types", "request", "response", "cannot_express",
-    "codecs",
+    "codecs", "provider_data",
 }
+PROVIDER_DATA = ("own", "family")  # an extending provider's provider_data: its own (default) | its parent's
 PATCH_KEYS = {"drop", "fields"}  # plus any codec key, which overrides (mappings merge)
 CODEC_KINDS = {"object", "union", "enum", "conversation"}
-OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type"}
-UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar"}
-VARIANT_KEYS = {"codec", "part_of", "hint_only", "when"}
-ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate"}
+OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type", "derived", "opaque"}
+UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar", "derived", "opaque"}
+VARIANT_KEYS = {"codec", "part_of", "hint_only", "when", "media"}
+ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate", "derived", "opaque"}
 CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist", "passes", "string_as", "stray_results"}
-HOIST_KEYS = {"wire", "codec", "transform", "args", "in_place", "text_only"}
+HOIST_KEYS = {"wire", "codec", "transform", "args", "text_only"}
 RULE_KEYS = {
     "wire", "ir", "type", "required", "const", "emit", "codec", "list_of", "transform", "args",
     "alias", "select", "emit_null", "default", "fallback", "conversation", "doc", "fill", "absent_as",
@@ -34,7 +36,7 @@ JSON_TYPES = {
     "string": "str", "integer": "int", "number": "number", "boolean": "bool", "object": "dict",
     "array": "list", "any": None,
 }
-PART_CLASSES = {"TextPart", "ImagePart", "ToolCall", "ToolResult", "OpaquePart"}
+PART_CLASSES = {"TextPart", "ImagePart", "FilePart", "ToolCall", "ToolResult", "OpaquePart"}
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -58,6 +60,8 @@ class Transform:
     returns_hint: bool = False
     parse: str = ""
     render: str = ""
+    codec_at: str | None = None  # coverage: the key of the value the rule's codec handles ("{arg}" allowed)
+    reads: list = field(default_factory=list)  # coverage: keys of the value the transform reads itself
 
 
 @dataclass
@@ -125,6 +129,8 @@ class Codec:
     string_as: str | None = None  # conversation: a bare string in place of the list is one message of this role
     stray_results: bool = False  # conversation: results whose call is not in the list are kept (server-side state)
     doc: str = ""
+    derived: list = field(default_factory=list)  # coverage: derived wire definitions bound explicitly
+    opaque: list = field(default_factory=list)  # coverage: wire keys / variant tags carried verbatim
 
 
 @dataclass
@@ -140,9 +146,12 @@ class Provider:
     response: str
     cannot_express: list[dict]
     codecs: dict[str, Codec]
-    family: str = ""  # the root of the `extends` chain: provider_data is shared within a family
+    family: str = ""  # the root of the `extends` chain: the wire format (and its SDK types)
+    data_group: str = ""  # whose provider_data this provider writes and reads back (`provider_data:`)
     extends: str | None = None
     own_wire_types: bool = True  # False when the wire types are the parent's (no second types module)
+    coverage: Any = None  # generator.coverage.Coverage of the derived wire schema
+    cannot_line: int = 0  # line of `cannot_express` in the provider's file
 
 
 @dataclass
@@ -176,18 +185,48 @@ def load_spec(root: Path) -> tuple[Spec | None, Errors]:
         if resolved is None:
             continue
         merged, family = resolved
+        before = len(errors.items)
         provider = _provider(merged, stem, display, ir_classes, transforms, root, errors)
         if provider is not None:
             provider.family = family
+            provider.data_group = _data_group(stem, docs, errors)
             provider.extends = doc.get("extends")
             provider.own_wire_types = provider.extends is None or "wire_types" in doc
+            if len(errors.items) == before:  # a provider that loaded cleanly: check its wire coverage
+                provider.coverage = coverage.check(provider, root, errors, transforms)
             providers.append(provider)
     if not providers and not errors:
         errors.add("spec/providers", 0, "no provider specs found")
     if errors:
-        errors.items.sort(key=lambda e: (e.file, e.line))
+        unique = {(e.file, e.line, e.message): e for e in errors.items}  # children re-check inherited codecs
+        errors.items = sorted(unique.values(), key=lambda e: (e.file, e.line))
         return None, errors
     return Spec(plain(ir_doc), ir_classes, transforms, providers), errors
+
+
+def _data_group(stem: str, docs: dict, errors: Errors) -> str:
+    """Whose provider_data a provider reads back: its own (the default: wire keys toolwire does not
+    model travel only back to the provider they came from), or, with ``provider_data: family`` in
+    an extending spec, its parent's group (a flavour with the same wire format and semantics, such
+    as Vertex AI for Gemini: a thoughtSignature goes back to either)."""
+    seen = set()
+    while stem not in seen:
+        seen.add(stem)
+        doc = docs[stem][0]
+        value = doc.get("provider_data", "own")
+        if value not in PROVIDER_DATA:
+            errors.at(doc, "provider_data", f"provider_data must be one of {', '.join(PROVIDER_DATA)}, got {value!r}")
+            return stem
+        if value == "own":
+            return stem
+        parent = doc.get("extends")
+        if parent is None:
+            errors.at(doc, "provider_data", "provider_data: family needs `extends` (a provider to share it with)")
+            return stem
+        if parent not in docs:
+            return stem  # reported by _resolve_extends
+        stem = parent
+    return stem
 
 
 def _resolve_extends(stem: str, docs: dict, errors: Errors, chain: tuple) -> tuple[Located, str] | None:
@@ -254,6 +293,7 @@ def _patch_codec(name: str, base: Located, patch: Any, errors: Errors) -> Locate
         errors.at(base, None, f"codec {name!r}: patch must be a mapping")
         return base
     out = _located(base, base)
+    out.patched_in = (patch.file, patch.line)  # coverage errors of a patched codec point at the patch
     drop = patch.get("drop") or []
     replace = patch.get("fields") or []
     if not isinstance(drop, list) or not isinstance(replace, list):
@@ -279,6 +319,8 @@ def _patch_codec(name: str, base: Located, patch: Any, errors: Errors) -> Locate
             continue
         if isinstance(value, dict) and isinstance(base.get(key), dict):
             out[key] = _located(value, {**base[key], **value})
+        elif key == "opaque" and isinstance(value, list) and isinstance(base.get(key), list):
+            out[key] = [*base[key], *value]  # a patch adds to the parent's opaque keys
         else:
             out[key] = value
         out.key_lines[key] = patch.line_of(key)
@@ -299,7 +341,7 @@ def _ir_classes(doc: Located, errors: Errors) -> dict[str, IRClass]:
 
 def _transforms(doc: Located, errors: Errors) -> dict[str, Transform]:
     out = {}
-    allowed = {"kind", "doc", "inverse", "lossy", "ir_arity", "args", "codec", "returns_hint", "parse", "render", "implicit"}
+    allowed = {"kind", "doc", "inverse", "lossy", "ir_arity", "args", "codec", "returns_hint", "parse", "render", "implicit", "codec_at", "reads"}
     for name, entry in doc.items():
         if not isinstance(entry, Located):
             errors.at(doc, name, f"transform {name!r} must be a mapping")
@@ -321,6 +363,7 @@ def _transforms(doc: Located, errors: Errors) -> dict[str, Transform]:
             args=list(entry.get("args", [])), codec=entry.get("codec") == "required",
             returns_hint=bool(entry.get("returns_hint", False)), parse=str(entry.get("parse", "")),
             render=str(entry.get("render", "")),
+            codec_at=entry.get("codec_at"), reads=[str(r) for r in entry.get("reads") or []],
         )
     return out
 
@@ -366,6 +409,7 @@ def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provi
         request=str(doc.get("request", "")), response=str(doc.get("response", "")),
         cannot_express=[plain(c) for c in cannot], codecs=codecs,
     )
+    provider.cannot_line = doc.line_of("cannot_express") if "cannot_express" in doc else 0
     for key in ("request", "response"):
         entry = doc.get(key)
         if entry and entry not in codecs:
@@ -384,6 +428,16 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
         if key not in allowed:
             errors.at(cdoc, key, f"codec {name!r} ({kind}): unknown key {key!r}; expected one of {', '.join(sorted(allowed))}")
     codec = Codec(name=name, kind=kind, node=cdoc, doc=str(cdoc.get("doc", "")))
+    for key in ("derived", "opaque"):
+        value = cdoc.get(key)
+        if value is None:
+            continue
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, (str, int, float, bool)) for v in value):
+            errors.at(cdoc, key, f"codec {name!r}: {key} must be a list of {'definition names' if key == 'derived' else 'wire keys or variant tags'}")
+            continue
+        setattr(codec, key, [str(v) for v in value])
     if kind == "object":
         codec.ir = cdoc.get("ir")
         codec.set = dict(cdoc.get("set") or {})
@@ -419,17 +473,29 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
         if not isinstance(variants, Located) or not variants:
             errors.at(cdoc, "variants", f"codec {name!r}: variants must map tag values to codecs")
             variants = Located()
-        for tag, v in variants.items():
-            entry = {"codec": v} if isinstance(v, str) else dict(v) if isinstance(v, dict) else None
-            if entry is None or "codec" not in entry:
-                errors.at(variants, tag, f"codec {name!r}: variant {tag!r} must name a codec")
-                continue
-            for key in entry:
-                if key not in VARIANT_KEYS:
-                    errors.at(variants, tag, f"codec {name!r}: variant {tag!r} has unknown key {key!r}")
-            entry["tag"] = str(tag)
-            entry["line"] = variants.line_of(tag)
-            codec.variants.append(entry)
+        for tag, value in variants.items():
+            # a list gives several codecs for one tag, told apart by the item's media type (`media`)
+            alternatives = list(value) if isinstance(value, list) else [value]
+            for n, v in enumerate(alternatives):
+                entry = {"codec": v} if isinstance(v, str) else dict(v) if isinstance(v, dict) else None
+                if entry is None or "codec" not in entry:
+                    errors.at(variants, tag, f"codec {name!r}: variant {tag!r} must name a codec")
+                    continue
+                for key in entry:
+                    if key not in VARIANT_KEYS:
+                        errors.at(variants, tag, f"codec {name!r}: variant {tag!r} has unknown key {key!r}")
+                if "media" in entry:
+                    media = entry["media"]
+                    media = [media] if isinstance(media, str) else media
+                    if not isinstance(media, list) or not media or not all(isinstance(m, str) and ("/" in m or m == "none") for m in media):
+                        errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: media must be MIME types, prefixes ending in '/' or 'none'")
+                        media = []
+                    entry["media"] = [str(m) for m in media]
+                elif n < len(alternatives) - 1:
+                    errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: every codec but the last of a list needs 'media'")
+                entry["tag"] = str(tag)
+                entry["line"] = variants.line_of(tag)
+                codec.variants.append(entry)
     elif kind == "enum":
         codec.what = str(cdoc.get("what", name))
         codec.parse_table = dict(cdoc.get("parse") or {})
@@ -470,10 +536,6 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
                 for key in hoist:
                     if key not in HOIST_KEYS:
                         errors.at(cdoc, "hoist", f"codec {name!r}: hoist has unknown key {key!r}")
-                if hoist.get("in_place") not in (None, "own", "later"):
-                    errors.at(cdoc, "hoist", f"codec {name!r}: hoist in_place is 'own' (system messages the input had in the list stay there) or 'later' (and every later one)")
-                if hoist.get("text_only") and hoist.get("in_place") != "later":
-                    errors.at(cdoc, "hoist", f"codec {name!r}: hoist text_only needs in_place: later (what is not hoisted stays in the conversation)")
                 codec.hoist = dict(hoist)
     return codec
 
@@ -593,6 +655,8 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
                 ref = variant["codec"]
                 if ref not in codecs:
                     errors.add(getattr(cdoc, "file", provider.file), variant["line"], f"codec {codec.name!r}: variant {variant['tag']!r} names undefined codec {ref!r}")
+                elif variant.get("media") and not any("media_type" in r.ir and r.wire for r in codecs[ref].rules):
+                    errors.add(getattr(cdoc, "file", provider.file), variant["line"], f"codec {codec.name!r}: variant {variant['tag']!r} has 'media' but codec {ref!r} has no rule for media_type")
         elif codec.kind == "conversation":
             for entry in codec.passes:
                 tr = transforms.get(entry["transform"])

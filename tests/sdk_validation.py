@@ -165,8 +165,17 @@ class _StrictTypedDicts:
         return out
 
 
+# A request body with ``"stream": true`` is the SDK's *Streaming params (the same body otherwise).
+STREAMING_REQUEST_TYPES: dict[str, Any] = {
+    "openai_chat": completion_create_params.CompletionCreateParamsStreaming,
+    "openai_responses": response_create_params.ResponseCreateParamsStreaming,
+    "anthropic": message_create_params.MessageCreateParamsStreaming,
+}
+
+
 def _request_adapters() -> dict[str, TypeAdapter]:
     roots = {p: t for (p, k), t in SDK_TYPES.items() if k == "request" and p != "gemini"}
+    roots.update({f"{p}+stream": t for p, t in STREAMING_REQUEST_TYPES.items()})
     strict = _StrictTypedDicts()
     try:
         for root in roots.values():
@@ -369,16 +378,18 @@ _REQUEST_ADAPTERS = _request_adapters()
 SAME_WIRE_AS = {
     name: family
     for name in toolwire.PROVIDERS
-    if (family := importlib.import_module(f"toolwire.providers.{name}").PROVIDER) != name
+    if (family := importlib.import_module(f"toolwire.providers.{name}").FAMILY) != name
 }
 
 
-def _validate(family: str, kind: str, text: str) -> Any:
+def _validate(family: str, kind: str, text: str, streamed: bool) -> Any:
     if family == "gemini":
         # Lax: proto3 JSON, which the Gemini API speaks, accepts e.g. integers written as strings.
         return SDK_TYPES[family, kind].model_validate_json(text)
     if kind == "request":
-        return _REQUEST_ADAPTERS[family].validate_json(text, strict=True)
+        streamed = streamed and family in STREAMING_REQUEST_TYPES
+        adapter = _REQUEST_ADAPTERS[f"{family}+stream" if streamed else family]
+        return adapter.validate_json(text, strict=True)
     return SDK_TYPES[family, kind].model_validate_json(text, strict=True)
 
 
@@ -395,7 +406,8 @@ def validate(provider: str, kind: str, payload: Any) -> list[str]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            result = _validate(family, kind, text)
+            streamed = isinstance(payload, dict) and payload.get("stream") is True
+            result = _validate(family, kind, text, streamed)
         except ValidationError as exc:
             errors = _errors(exc, payload)
         else:

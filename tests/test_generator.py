@@ -46,6 +46,7 @@ def test_generated_tree_is_current_and_independent_of_hash_seed(seed):
     env = {**os.environ, "PYTHONHASHSEED": seed}
     proc = subprocess.run([sys.executable, "-m", "generator", "check"], capture_output=True, text=True, cwd=ROOT, env=env)
     assert proc.returncode == 0, proc.stderr
+    assert "\n  anthropic: " in proc.stdout and " mapped, " in proc.stdout  # the per-provider wire coverage
 
 
 def test_generated_files_are_marked_do_not_edit():
@@ -68,3 +69,58 @@ def test_generated_package_imports_with_the_standard_library_only():
     )
     assert proc.returncode == 0, proc.stderr
     assert '"contents": [{"role": "user", "parts": [{"text": "hi"}]}]' in proc.stdout
+
+
+@pytest.mark.parametrize("seed", ["0", "4242"])
+def test_derived_wire_schemas_are_current_and_independent_of_hash_seed(seed):
+    """spec/wire/derived/ is what generator/derive.py writes from the pinned sources, whatever the seed."""
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    proc = subprocess.run([sys.executable, "-m", "generator", "derive", "--check"], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_derived_wire_schemas_record_their_pinned_source():
+    import json
+
+    from generator import derive
+
+    pinned = derive.pins(ROOT)
+    for family, spec in derive.FAMILIES.items():
+        doc = json.loads((ROOT / "spec" / "wire" / "derived" / f"{family}.json").read_text(encoding="utf-8"))
+        package = spec["package"]
+        assert doc["x-derived-from"]["source"] == f"{package}=={pinned[package]}"
+        assert set(doc["x-roots"]) == {"request", "response"}
+        assert all(name in doc["$defs"] for name in doc["x-roots"].values())
+        assert list(doc) == sorted(doc)  # sorted keys
+
+
+def test_derive_fails_clearly_on_an_unpinned_version(tmp_path):
+    from generator import derive
+
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8").replace('"anthropic==', '"anthropic==0.0.1; #')
+    (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+    problems = derive.check_pins(tmp_path)
+    assert len(problems) == 1 and "pyproject.toml pins anthropic==0.0.1" in problems[0], problems
+
+
+def test_coverage_binds_the_main_unions_and_declares_every_variant():
+    """The request/response roots bind through the rules to the main unions of each family."""
+    spec, errors = load_spec(ROOT)
+    assert not errors
+    by_name = {p.name: p for p in spec.providers}
+    expect = {
+        "anthropic": {"request": "MessageCreateParamsNonStreaming", "content_block": "ToolUseBlockParam", "tool": "ToolParam", "result_block": "TextBlockParam"},
+        "openai_chat": {"request": "CompletionCreateParamsNonStreaming", "tool_choice": "ChatCompletionNamedToolChoiceParam"},
+        "openai_responses": {"request": "ResponseCreateParamsNonStreaming", "response": "Response"},
+        "gemini": {"part": "Part", "response": "GenerateContentResponse"},
+        "bedrock_converse": {"request": "ConverseRequest", "response": "ConverseResponse"},
+    }
+    for provider, bindings in expect.items():
+        cov = by_name[provider].coverage
+        for codec, definition in bindings.items():
+            assert definition in cov.bound.get(codec, set()), (provider, codec, cov.bound.get(codec))
+        assert "missing" not in cov.fields.values() and "missing" not in cov.variants.values()
+    anthropic = by_name["anthropic"].coverage
+    assert anthropic.variants[("content_block", "tool_use")] == "mapped"
+    assert anthropic.variants[("content_block", "thinking")] == "opaque"
+    assert anthropic.fields[("tool_choice", "disable_parallel_tool_use")] == "mapped"  # read by embedded_flag

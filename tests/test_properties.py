@@ -102,7 +102,7 @@ NO_PARALLEL_SWITCH = {"gemini"}
 
 def family(provider: str) -> str:
     """Providers that extend another (vertex → gemini) share its documented losses."""
-    return importlib.import_module(f"toolwire.providers.{provider}").PROVIDER
+    return importlib.import_module(f"toolwire.providers.{provider}").FAMILY
 
 
 def expected_after(provider: str, req: ir.Request) -> tuple[ir.Request, bool]:

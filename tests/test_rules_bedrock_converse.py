@@ -272,14 +272,16 @@ def test_multimodal_results_keep_text_and_images():
     assert back["messages"][2] == anthropic["messages"][2]
 
 
-def test_one_json_block_per_result_and_no_documents():
-    """The IR keeps one result value and text / image parts."""
+def test_one_json_block_per_result_and_documents_are_file_parts():
+    """The IR keeps one result value; text, image and document blocks are its parts (a document is a
+    FilePart: ToolResultContentBlock.document, botocore bedrock-runtime DocumentBlock)."""
     two = bedrock({"role": "assistant", "content": [use("c1")]}, {"role": "user", "content": [answer("c1", {"json": {}}, {"json": {}})]}, tools=[SPEC])
     with pytest.raises(toolwire.UnsupportedError):
         toolwire.to_ir(two, provider=P)
     doc = bedrock({"role": "assistant", "content": [use("c1")]}, {"role": "user", "content": [answer("c1", {"document": {"name": "d", "source": {"text": "x"}}})]}, tools=[SPEC])
-    with pytest.raises(toolwire.UnknownVariantError):
-        toolwire.to_ir(doc, provider=P)
+    part = toolwire.to_ir(doc, provider=P).messages[-1].parts[0].parts[0]
+    assert type(part) is toolwire.ir.FilePart and part.filename == "d" and part.data == "eA=="
+    assert toolwire.convert(doc, source=P, target=P) == doc
 
 
 # --- names and ids -----------------------------------------------------------------------------

@@ -43,10 +43,12 @@ def exact(fn, *args, **kwargs):
 
 def test_fireworks_is_an_openai_chat_flavour():
     """Tool Calling guide: "OpenAI-compatible tool specifications"; the openai SDK works with
-    base_url https://api.fireworks.ai/inference/v1. Same family: OpenAI Chat provider data carries over."""
+    base_url https://api.fireworks.ai/inference/v1. Same wire format; its own provider data (fields
+    toolwire does not model go back only to Fireworks)."""
     from toolwire.providers import fireworks
 
-    assert fireworks.PROVIDER == "openai_chat"
+    assert fireworks.FAMILY == "openai_chat"
+    assert fireworks.PROVIDER == "fireworks"
     assert "fireworks" in toolwire.PROVIDERS
 
 
@@ -255,9 +257,11 @@ def test_fireworks_only_response_fields_round_trip():
     assert exact(toolwire.convert, resp, source="fireworks", target="fireworks", kind="response") == resp
 
 
-def test_openai_only_request_keys_are_carried_over():
-    """Documented limitation (cannot_express): Fireworks rejects unknown request keys
-    (additionalProperties: false) but toolwire keeps an OpenAI Chat request's unknown keys within the
-    openai_chat family; they must be removed before sending."""
+def test_openai_only_request_keys_are_reported_not_sent():
+    """Fireworks rejects unknown request keys (ChatCompletionRequest additionalProperties: false); an
+    OpenAI Chat request's unknown keys are openai_chat provider data, which goes back only to
+    openai_chat (issue 9: unknown fields travel only back to the provider they came from)."""
     body = chat([{"role": "user", "content": "hi"}], store=True)
-    assert toolwire.convert(body, source="openai_chat", target="fireworks")["store"] is True
+    with pytest.warns(toolwire.ConversionWarning, match="store"):
+        out = toolwire.convert(body, source="openai_chat", target="fireworks")
+    assert "store" not in out

@@ -116,7 +116,7 @@ def test_fixture_is_valid_for_fireworks_sdk(scenario, kind):
 
 
 def _family(provider: str) -> str:
-    return __import__(f"toolwire.providers.{provider}", fromlist=["PROVIDER"]).PROVIDER
+    return __import__(f"toolwire.providers.{provider}", fromlist=["FAMILY"]).FAMILY
 
 
 @pytest.mark.parametrize("scenario,source,kind", RENDERS, ids=["-".join(r) for r in RENDERS])

@@ -58,9 +58,43 @@ class ImagePart:
     """
     An http(s) or provider file URL.
     """
+    file_id: str | None = None
+    """
+    A file uploaded to the provider beforehand (OpenAI `file-…`, Anthropic `file_…` Files API ids). Meaningful only to the provider that issued it: other providers report it.
+    """
     detail: str | None = None
     """
     OpenAI detail level (auto, low, high), where given.
+    """
+    provider_data: ProviderData | None = None
+
+
+@dataclass(kw_only=True, slots=True)
+class FilePart:
+    """
+    A document or other non-image media (PDF, plain text, audio, video, spreadsheets, ...): inline base64 `data` + `media_type`, an http(s) / gs:// / s3:// `url`, or a provider `file_id`. Kept apart from ImagePart on purpose: a provider's image slot never receives a document, and a target without a place for a given kind of media drops the whole part and reports it. Images stay ImagePart (a Gemini inlineData part is an ImagePart when its MIME type is image/*, a FilePart otherwise); audio and video are FileParts whose `media_type` says what they are.
+    """
+
+    type: Literal["file"] = "file"
+    media_type: str | None = None
+    """
+    MIME type, e.g. application/pdf, text/plain, audio/mpeg, video/mp4 (required for inline data).
+    """
+    data: str | None = None
+    """
+    Base64 bytes.
+    """
+    url: str | None = None
+    """
+    An http(s), gs:// or s3:// URL of the file.
+    """
+    file_id: str | None = None
+    """
+    A file uploaded to the provider beforehand (see ImagePart.file_id).
+    """
+    filename: str | None = None
+    """
+    The file's name or title as the provider shows it to the model (OpenAI `filename`, Bedrock document `name`, Anthropic document `title`).
     """
     provider_data: ProviderData | None = None
 
@@ -93,30 +127,6 @@ class ToolCall:
 
 
 @dataclass(kw_only=True, slots=True)
-class ToolResult:
-    """
-    UniversalToolResult — what the application sends back for one tool call.
-    """
-
-    tool_call_id: str
-    name: str
-    """
-    Name of the tool that was called (looked up from the call when the wire omits it).
-    """
-    type: Literal["tool_result"] = "tool_result"
-    result: Any | None = None
-    """
-    Any JSON value the tool returned (object, string, number, list, ...).
-    """
-    is_error: bool = False
-    parts: list[TextPart | ImagePart] | None = None
-    """
-    Multimodal content returned by the tool, besides `result`.
-    """
-    provider_data: ProviderData | None = None
-
-
-@dataclass(kw_only=True, slots=True)
 class OpaquePart:
     """
     A content item only one provider understands (Anthropic thinking blocks, server tool use, Responses reasoning items, ...). Kept verbatim for a same-provider round trip, dropped and reported elsewhere.
@@ -125,21 +135,6 @@ class OpaquePart:
     provider: str
     data: dict[str, Any]
     type: Literal["opaque"] = "opaque"
-
-
-@dataclass(kw_only=True, slots=True)
-class Message:
-    """
-    One conversation turn. Tool results always live in `tool` messages (one message per turn, holding every result of that turn); tool calls live in `assistant` messages.
-    """
-
-    role: Literal["system", "user", "assistant", "tool"]
-    parts: list[TextPart | ImagePart | ToolCall | ToolResult | OpaquePart]
-    name: str | None = None
-    """
-    Participant name (OpenAI `name`), where given.
-    """
-    provider_data: ProviderData | None = None
 
 
 @dataclass(kw_only=True, slots=True)
@@ -184,6 +179,56 @@ class ToolChoice:
 
 
 @dataclass(kw_only=True, slots=True)
+class Usage:
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    total_tokens: int | None = None
+    """
+    input + output when the provider does not say.
+    """
+    provider_data: ProviderData | None = None
+
+
+@dataclass(kw_only=True, slots=True)
+class ToolResult:
+    """
+    UniversalToolResult — what the application sends back for one tool call.
+    """
+
+    tool_call_id: str
+    name: str
+    """
+    Name of the tool that was called (looked up from the call when the wire omits it).
+    """
+    type: Literal["tool_result"] = "tool_result"
+    result: Any | None = None
+    """
+    Any JSON value the tool returned (object, string, number, list, ...).
+    """
+    is_error: bool = False
+    parts: list[TextPart | ImagePart | FilePart | OpaquePart] | None = None
+    """
+    Multimodal content returned by the tool, besides `result`.
+    """
+    provider_data: ProviderData | None = None
+
+
+@dataclass(kw_only=True, slots=True)
+class Message:
+    """
+    One conversation turn. Tool results always live in `tool` messages (one message per turn, holding every result of that turn); tool calls live in `assistant` messages.
+    """
+
+    role: Literal["system", "user", "assistant", "tool"]
+    parts: list[TextPart | ImagePart | FilePart | ToolCall | ToolResult | OpaquePart]
+    name: str | None = None
+    """
+    Participant name (OpenAI `name`), where given.
+    """
+    provider_data: ProviderData | None = None
+
+
+@dataclass(kw_only=True, slots=True)
 class Request:
     """
     A complete request body. System prompts are `system` messages (leading ones hoisted by providers that keep them apart).
@@ -202,17 +247,6 @@ class Request:
     top_p: float | None = None
     top_k: int | None = None
     stop: list[str] | None = None
-    provider_data: ProviderData | None = None
-
-
-@dataclass(kw_only=True, slots=True)
-class Usage:
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    total_tokens: int | None = None
-    """
-    input + output when the provider does not say.
-    """
     provider_data: ProviderData | None = None
 
 

@@ -13,9 +13,13 @@ from toolwire.ir import Message, ProviderData, TextPart, ToolCall, ToolResult
 
 from .context import Context
 from .errors import ResultCountError, UnansweredToolCallError, UnknownToolCallError
+from .transforms import _plain
 
 
-def normalize(messages: list[Message], ctx: Context, group_roles: frozenset[str], stray_results: bool = False) -> list[Message]:
+def normalize(
+    messages: list[Message], ctx: Context, group_roles: frozenset[str], provider: str | None = None, role_map: dict | None = None,
+    stray_results: bool = False,
+) -> list[Message]:
     """Parse-side pass run on every IR conversation.
 
     1. split: tool results inside a non-tool message (Anthropic / Gemini user turns) move to a
@@ -25,21 +29,51 @@ def normalize(messages: list[Message], ctx: Context, group_roles: frozenset[str]
     3. link: synth_id for calls without an id, results paired with their calls (by id, else by
        position), result names filled in from the call. ``stray_results``: a result whose id names
        no call of the list is kept as it is (the provider holds earlier turns server-side).
+
+    For a conversation that merges turns on render (``provider`` and its ``role_map`` given), a wire
+    turn of the same wire role as the turn before it is kept apart: its first IR message gets the
+    hint ``$turn: new`` (PROVIDER's family), which ``merge_turns`` honours for that family only.
     """
     out: list[Message] = []
+    prev_role = None
     for msg in messages:
         role = msg.role
+        new_turn = False
+        if provider is not None:
+            wire_role = role_map.get(role, role)
+            new_turn = wire_role == prev_role
+            prev_role = wire_role
         if role != "tool" and msg.parts:
             results = [p for p in msg.parts if type(p) is ToolResult]
             if results:
                 rest = [p for p in msg.parts if type(p) is not ToolResult]
-                _append(out, Message(role="tool", parts=results), group_roles)
+                # a wire turn of results only: its own data (unknown keys, spelling hints) go with them
+                tool = Message(role="tool", parts=results, provider_data=None if rest else msg.provider_data)
+                if new_turn and not (out and out[-1].role == "tool"):  # results of one turn stay one message
+                    _mark_new_turn(tool, provider)
+                _append(out, tool, group_roles)
                 if not rest:
                     continue
+                new_turn = False
                 msg = Message(role=role, parts=rest, name=msg.name, provider_data=msg.provider_data)
+        if new_turn and not (role in group_roles and out and out[-1].role == role):
+            _mark_new_turn(msg, provider)
         _append(out, msg, group_roles)
     link(out, ctx, stray_results)
     return out
+
+
+def _mark_new_turn(msg: Message, provider: str) -> None:
+    pd = msg.provider_data
+    if pd is None:
+        msg.provider_data = ProviderData(provider=provider, hints={"$turn": "new"})
+    elif pd.provider == provider:
+        pd.hints = {**(pd.hints or {}), "$turn": "new"}
+
+
+def _new_turn(msg: Message, provider: str | None) -> bool:
+    pd = msg.provider_data
+    return pd is not None and pd.provider == provider and pd.hints is not None and pd.hints.get("$turn") == "new"
 
 
 def _append(out: list[Message], msg: Message, group_roles: frozenset[str]) -> None:
@@ -122,32 +156,39 @@ def _path_of(ctx: Context, node: Any, leaf: str, fallback: object = "") -> objec
     return fallback
 
 
-def check_answers(messages: list[Message], path: Any, ctx: Context, merged: bool = False, stray_results: bool = False) -> None:
+def check_answers(
+    messages: list[Message], path: Any, ctx: Context, joined: frozenset = frozenset(), stray_results: bool = False,
+) -> None:
     """require_answers: every call of a turn gets exactly one result before the next assistant turn.
 
     Targets that enforce it (all four OpenAI/Anthropic/Gemini APIs reject such a history) would fail
     the request; we fail earlier, pointing at the input. A call turn that ends the conversation is
-    still waiting for its results and is fine. ``merged`` (conversations with ``merge``): the
-    provider takes consecutive assistant messages as one turn (Gemini model contents, Anthropic
-    messages), so their calls are answered together. ``stray_results``: the provider takes results
-    of calls made in earlier, server-side turns (Responses previous_response_id / conversation).
+    still waiting for its results and is fine. When ``assistant`` is in ``joined`` (the conversation
+    groups assistant items into one turn: Responses), consecutive assistant messages are one turn —
+    message items with ids or hints stay separate IR messages but not separate turns.
+    ``stray_results``: the provider takes results of calls made in earlier, server-side turns
+    (Responses previous_response_id / conversation): a result whose id names no call of the whole
+    conversation passes.
     """
     calls: dict[str, tuple[ToolCall, object]] = {}
     answered: set[str] = set()
     # results of calls made server-side: their id names no call of the whole conversation
-    stray = (lambda cid: cid not in made) if stray_results else (lambda cid: False)
     made = {p.id for m in messages if m.role == "assistant" for p in m.parts if type(p) is ToolCall} if stray_results else set()
+    stray = (lambda cid: cid not in made) if stray_results else (lambda cid: False)
+    prev_role = None
     for mi, msg in enumerate(messages):
         role = msg.role
         if role == "assistant":
-            if not (merged and mi and messages[mi - 1].role == "assistant"):
+            if not (prev_role == "assistant" and "assistant" in joined):
                 _unanswered(calls, answered, ctx)
                 calls = {}
                 answered = set()
+            prev_role = role
             for pi, part in enumerate(msg.parts):
                 if type(part) is ToolCall:
                     calls[part.id] = (part, (((path, mi), "parts"), pi))
             continue
+        prev_role = role
         if not calls:
             if role == "tool":
                 for pi, part in enumerate(msg.parts):
@@ -177,11 +218,6 @@ def check_answers(messages: list[Message], path: Any, ctx: Context, merged: bool
         _unanswered(calls, answered, ctx)
 
 
-def _hint(msg: Message, provider: str, key: str) -> Any:
-    pd = msg.provider_data
-    return (pd.hints or {}).get(key) if pd is not None and pd.provider == provider else None
-
-
 def _unanswered(calls: dict[str, tuple[ToolCall, object]], answered: set[str], ctx: Context) -> None:
     missing = [cid for cid in calls if cid not in answered]
     if missing:
@@ -196,55 +232,61 @@ def _unanswered(calls: dict[str, tuple[ToolCall, object]], answered: set[str], c
 # --- render side --------------------------------------------------------------------------------
 
 
-def hoist_system(messages: list[Message], ctx: Context, provider: str | None = None, later: bool = False, text_only: bool = False) -> tuple[list[Message], list[Message]]:
+def hoist_system(
+    messages: list[Message], ctx: Context, provider: str | None = None, text_only: bool = False,
+) -> tuple[list[Message], list[Message]]:
     """hoist: system messages go to the provider's separate system field.
 
     Leading system messages move silently; a system message later in the conversation is moved
-    too and reported, since the target has no place for it there.
+    too and reported, since the target has no place for it there. A system message that was an
+    item of ``provider``'s own message list (hint ``$inline``, a Responses system/developer input
+    item) stays where it was when rendering for that family.
 
-    ``provider`` (hoist key ``in_place``): the provider also takes system messages inside the
-    conversation. The ones its own input had in the list (hint ``$in_place``) stay there; with
-    ``later`` (``in_place: later``) every system message after the leading ones stays in place
-    too. ``text_only``: the hoisted field is one string, so only a first leading message that is a
-    single plain text is hoisted; the other leading ones stay in place.
+    ``text_only`` (hoist key ``text_only``: the field is one string, and the provider also takes
+    system messages as items of its list — Responses ``instructions``): only a first leading system
+    message that is one plain text is hoisted; every other system message stays in place, unreported.
     """
     system: list[Message] = []
     rest: list[Message] = []
     for i, msg in enumerate(messages):
-        if msg.role == "system" and (provider is None or not _hint(msg, provider, "$in_place")):
-            if not rest and not (text_only and (system or not _plain_text(msg))):
-                system.append(msg)
+        if msg.role == "system" and not (
+            provider is not None and msg.provider_data is not None and msg.provider_data.provider == provider
+            and (msg.provider_data.hints or {}).get("$inline")
+        ):
+            if text_only and (rest or system or not _plain_text(msg)):
+                rest.append(msg)  # no room in the one string: an item of the list where it was
                 continue
-            if not later:
+            if rest:
                 ctx.lose(("messages", i), "system message in mid-conversation moved to the system prompt")
-                system.append(msg)
-                continue
-        rest.append(msg)
+            system.append(msg)
+        else:
+            rest.append(msg)
     return system, rest
 
 
 def _plain_text(msg: Message) -> bool:
-    """One string's worth of content: a single plain text, or nothing (an empty string)."""
+    """One string's worth of content: a single plain text (its key order aside), or nothing."""
     parts = msg.parts
-    return not parts or (len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None)
+    return not parts or (len(parts) == 1 and type(parts[0]) is TextPart and _plain(parts[0]))
 
 
 def merge_turns(messages: Iterable[Message], role_map: dict[str, str], provider: str | None = None) -> list[Message]:
     """role_map + merge: map IR roles to wire roles, then merge consecutive same-role messages.
 
     Tool results stay first in a merged user turn (Anthropic rejects text before tool_result).
-    Messages the provider's own input had as separate items of one role (hint ``$apart``) and
-    system messages kept in place stay apart.
+    A message that was a separate wire turn of ``provider``'s family (hint ``$turn: new``, see
+    ``normalize``) stays separate when rendering for that family.
     """
     out: list[Message] = []
     for msg in messages:
         role = role_map.get(msg.role, msg.role)
-        if out and out[-1].role == role and role != "system" and not (provider and _hint(msg, provider, "$apart")):
+        if out and out[-1].role == role and not (provider is not None and msg.provider_data is not None and _new_turn(msg, provider)):
             last = out[-1]
             parts = last.parts + msg.parts
             if msg.role == "tool" and any(type(p) is not ToolResult for p in last.parts):
                 parts = [p for p in parts if type(p) is ToolResult] + [p for p in parts if type(p) is not ToolResult]
-            out[-1] = Message(role=role, parts=parts, name=last.name, provider_data=last.provider_data)
+            pd = last.provider_data if last.provider_data is not None else msg.provider_data  # results split from their turn
+            out[-1] = Message(role=role, parts=parts, name=last.name, provider_data=pd)
         elif role != msg.role:
             out.append(Message(role=role, parts=msg.parts, name=msg.name, provider_data=msg.provider_data))
         else:
@@ -328,6 +370,8 @@ def runs(parts: list[Any], standalone: tuple[type, ...]) -> list[tuple[bool, Any
 
     Returns ``(True, part)`` for a standalone part and ``(False, [parts...])`` for a run.
     """
+    if not parts:  # a message without parts is still one item (a Responses assistant message "")
+        return [(False, [])]
     out: list[tuple[bool, Any]] = []
     run: list[Any] = []
     for part in parts:

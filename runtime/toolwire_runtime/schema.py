@@ -41,7 +41,7 @@ from urllib.parse import unquote
 
 from .errors import UnsupportedError, WrongTypeError, format_path
 
-__all__ = ["to_openapi_schema", "GEMINI_SCHEMA_FIELDS"]
+__all__ = ["to_openapi_schema", "to_keyword_subset", "standard_type", "standard_types", "GEMINI_SCHEMA_FIELDS"]
 
 # The fields of the Gemini API's Schema object (https://ai.google.dev/api/caching#Schema), in the
 # order they are written.
@@ -1065,3 +1065,253 @@ def from_openapi_schema(schema: Any) -> Any:
         else:
             out["type"] = ["null"] if "type" not in out else out["type"]
     return out
+
+
+# ---------------------------------------------------------------------- keyword subsets
+#
+# Some providers model only a few JSON Schema keywords in their tool parameters (Ollama's
+# ``ollama._types.Tool.Function.Parameters``: type "object", $defs, items, required and properties,
+# each property only type, items, description and enum). ``to_keyword_subset`` reduces a JSON
+# Schema to such a subset, declared in the provider spec: the keywords of the root, the keywords of
+# a property, and the keywords whose value the provider takes as any JSON (kept as they are). It
+# uses the reports of the Gemini conversion above for the keywords both drop.
+
+# Type names that are not JSON Schema but are common in tool definitions (Python type names in
+# benchmark suites, OpenAPI's upper-case names): the JSON Schema type they stand for.
+_TYPE_ALIASES = {
+    "dict": "object",
+    "list": "array",
+    "tuple": "array",
+    "str": "string",
+    "int": "integer",
+    "float": "number",
+    "bool": "boolean",
+    "none": "null",
+}
+
+
+def standard_type(name: Any) -> str | None:
+    """The JSON Schema type a (possibly non-standard) type name stands for, or None."""
+    if type(name) is not str:
+        return None
+    lower = name.lower()
+    if lower in _TYPES:
+        return lower
+    return _TYPE_ALIASES.get(lower)
+
+
+def _normalise_type(value: Any, path: object, api: str, report: Callable[[object, str], None]) -> Any:
+    """``type`` with non-standard names rewritten to JSON Schema's (each rewrite reported)."""
+    names = value if type(value) is list else [value]
+    out = []
+    for name in names:
+        std = standard_type(name)
+        if std is None:
+            raise WrongTypeError(
+                path, f"expected one of {', '.join(_TYPES)} or an array of them, got {value!r}"
+            )
+        if std != name:
+            report(path, f"type {name!r} is not a JSON Schema type; sent to {api} as {std!r}")
+        out.append(std)
+    return out if type(value) is list else out[0]
+
+
+def to_keyword_subset(
+    schema: Any,
+    path: object,
+    report: Callable[[object, str], None],
+    api: str,
+    root: list,
+    prop: list,
+    free: list,
+) -> dict:
+    """Reduce the JSON Schema ``schema`` to the keywords a provider models.
+
+    ``root``: the keywords kept at the top (whose ``type``, when present, must be "object");
+    ``prop``: the keywords kept in each schema of ``properties``; ``free``: keywords whose value
+    is kept as it is (the provider types it as any JSON). Every other keyword is dropped and
+    reported through ``report(path, message)`` (values that constrain nothing, and identification
+    keywords, silently). In a property, ``$ref`` to the schema's own definitions is inlined and an
+    ``anyOf`` / ``oneOf`` of bare types becomes a type list (both exact). Non-standard type names
+    (``dict``, ``OBJECT``) become JSON Schema's, reported. A schema inside the subset comes back
+    equal; the input is not modified.
+    """
+    if type(schema) is not dict:
+        raise WrongTypeError(path, f"expected a JSON Schema object, got {_json_type(schema)}")
+    reducer = _Subset(schema, path, report, api, set(root), set(prop), set(free))
+    return reducer.node(schema, path, reducer.root_keys, [])
+
+
+class _Subset:
+    def __init__(self, schema, path, report, api, root, prop, free) -> None:
+        self.schema, self.path, self.report, self.api = schema, path, report, api
+        self.root_keys, self.prop_keys, self.free = root, prop, free
+
+    def node(self, node: dict, path: object, keys: set, refs: list) -> dict:
+        inlined = self._inline(node, keys, refs)
+        if inlined is node:
+            return self._node(node, path, keys, refs)
+        refs.append(node["$ref"])  # a reference inside its own target is recursive
+        try:
+            return self._node(inlined, path, keys, refs)
+        finally:
+            refs.pop()
+
+    def _node(self, node: dict, path: object, keys: set, refs: list) -> dict:
+        top = keys is self.root_keys
+        node = self._bare_union(node, keys)
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            where = (path, key)
+            if key not in keys:
+                self._drop(node, key, value, where, top)
+            elif key in self.free:
+                out[key] = copy.deepcopy(value)
+            elif key == "type":
+                std = _normalise_type(value, where, self.api, self.report)
+                if top and std != "object":
+                    raise UnsupportedError(
+                        where, f"{self.api} must be an object schema (type \"object\"), got {value!r}"
+                    )
+                out[key] = std
+            elif key == "properties":
+                if type(value) is not dict:
+                    raise WrongTypeError(where, f"expected an object, got {_json_type(value)}")
+                out[key] = {}
+                for name, sub in value.items():
+                    if type(sub) is not dict:
+                        if sub is True:
+                            out[key][name] = {}
+                            continue
+                        raise WrongTypeError(
+                            (where, name), f"expected a JSON Schema object, got {_json_type(sub)}"
+                        )
+                    out[key][name] = self.node(sub, (where, name), self.prop_keys, refs)
+            else:
+                out[key] = copy.deepcopy(value)
+        return out
+
+    def _inline(self, node: dict, keys: set, refs: list) -> dict:
+        """A ``$ref`` to this schema's definitions replaced by its target (siblings win)."""
+        ref = node.get("$ref")
+        if "$ref" in keys or type(ref) is not str or not ref.startswith("#/"):
+            return node
+        if ref in refs:
+            return node  # recursive: left for _drop (reported there)
+        target: Any = self.schema
+        for token in unquote(ref[2:]).split("/"):
+            token = token.replace("~1", "/").replace("~0", "~")
+            if type(target) is not dict or token not in target:
+                return node  # dangling: reported by _drop
+            target = target[token]
+        if type(target) is not dict:
+            return node
+        refs.append(ref)
+        target = self._inline(target, keys, refs)
+        refs.pop()
+        merged = {k: v for k, v in target.items() if k not in ("$defs", "definitions")}
+        merged.update((k, v) for k, v in node.items() if k != "$ref")
+        return merged
+
+    def _bare_union(self, node: dict, keys: set) -> dict:
+        """anyOf / oneOf whose alternatives are all bare types → a type list (same values)."""
+        if "type" not in keys or "type" in node:
+            return node
+        for key in ("anyOf", "oneOf"):
+            if key in keys or key not in node:
+                continue
+            branches = node[key]
+            if type(branches) is not list or not branches:
+                continue
+            if not all(type(b) is dict and set(b) == {"type"} and type(b["type"]) is str for b in branches):
+                continue
+            names = list(dict.fromkeys(b["type"] for b in branches))
+            if key == "oneOf" and len(names) != len(branches):
+                continue
+            if key == "oneOf" and {"integer", "number"} <= set(names):
+                continue  # an integer matches both: oneOf excludes it, a type list does not
+            return {
+                ("type" if k == key else k): (names[0] if len(names) == 1 else names) if k == key else v
+                for k, v in node.items()
+            }
+        return node
+
+    def _drop(self, node: dict, key: str, value: Any, where: object, top: bool) -> None:
+        if key in _SILENT:
+            return
+        if key in _HARMLESS and any(_same_value(value, h) for h in _HARMLESS[key]):
+            return
+        api = self.api
+        if key in _DROPPED_TYPED:
+            consequence = _DROPPED_TYPED[key][1]
+            if key == "additionalProperties":
+                consequence = (
+                    "the model may send keys not listed in properties"
+                    if value is False
+                    else "values of keys not listed in properties are not constrained"
+                )
+        elif key in _DROPPED_ANY:
+            consequence = _DROPPED_ANY[key]
+        elif key in ("title", "description"):
+            consequence = f"the model is not told the {key} of this {'tool' if top else 'value'}"
+        elif key in ("default", "example", "examples"):
+            consequence = f"the model is not told the {key}"
+        elif key == "format":
+            consequence = "the model is not told the format of the value"
+        elif key == "$ref":
+            consequence = "the value is not constrained (the reference is recursive or points outside the schema)"
+        elif key == "properties":
+            consequence = "the keys of this object are not described to the model"
+        elif key in ("anyOf", "oneOf", "allOf"):
+            consequence = "the alternatives are not described to the model"
+        elif key in _STRING_KW + _NUMBER_KW + _ARRAY_KW + _OBJECT_KW + ("const", "enum", "nullable"):
+            consequence = "the model may send values it excludes"
+        else:
+            self.report(where, f"keyword {key!r} is not part of {api}; dropped")
+            return
+        self.report(where, f"{key} is not supported by {api}; dropped, so {consequence}")
+
+
+# ---------------------------------------------------------------------- non-standard type names
+
+# Keywords whose value is a schema, a list of schemas, or a map of name → schema.
+_SUB_SCHEMA = ("items", "additionalProperties", "not", "if", "then", "else", "contains",
+               "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems")
+_SUB_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SUB_MAP = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+
+
+def standard_types(schema: Any, path: object, report: Callable[[object, str], None], api: str) -> Any:
+    """``schema`` with every non-standard ``type`` name (``dict``, ``OBJECT``, ``str``, ...) rewritten
+    to JSON Schema's, each rewrite reported; the same object when there is none (never modified).
+    Names that stand for no type are left for the target to judge."""
+    if type(schema) is not dict:
+        return schema
+    out = None
+    if "type" in schema:
+        value = schema["type"]
+        names = value if type(value) is list else [value]
+        fixed = [standard_type(n) or n for n in names]
+        if fixed != names:
+            for name, std in zip(names, fixed):
+                if std != name:
+                    report((path, "type"), f"type {name!r} is not a JSON Schema type; sent to {api} as {std!r}")
+            out = dict(schema)
+            out["type"] = fixed if type(value) is list else fixed[0]
+    for key, value in schema.items():
+        where = (path, key)
+        if key in _SUB_SCHEMA and type(value) is dict:
+            new = standard_types(value, where, report, api)
+        elif key in _SUB_LIST and type(value) is list:
+            items = [standard_types(v, (where, i), report, api) for i, v in enumerate(value)]
+            new = items if any(a is not b for a, b in zip(items, value)) else value
+        elif key in _SUB_MAP and type(value) is dict:
+            subs = {k: standard_types(v, (where, k), report, api) for k, v in value.items()}
+            new = subs if any(subs[k] is not value[k] for k in value) else value
+        else:
+            continue
+        if new is not value:
+            if out is None:
+                out = dict(schema)
+            out[key] = new
+    return schema if out is None else out

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from toolwire.ir import (
+    FilePart,
     ImagePart,
     Message,
     OpaquePart,
@@ -29,9 +30,9 @@ from toolwire.ir import (
 )
 
 from .context import Context
-from .errors import InvalidArgumentsError, MissingFieldError, UnknownVariantError, UnsupportedError, WrongTypeError
+from .errors import ConversionError, InvalidArgumentsError, MissingFieldError, UnknownVariantError, UnsupportedError, WrongTypeError
 from .names import fit_name_parse, fit_render  # noqa: F401  (fit_id / fit_name, called as tw.*)
-from .schema import from_openapi_schema, to_openapi_schema
+from .schema import from_openapi_schema, standard_types, to_keyword_subset, to_openapi_schema
 
 _JSONDecodeError = json.JSONDecodeError
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -236,7 +237,7 @@ def wrap_result(result: Any, is_error: bool, parts: list | None, key: str, error
         texts = [p.text for p in parts if type(p) is TextPart]
         if texts:
             if result is None:
-                result = "".join(texts)
+                result = _joined_texts(texts, path, ctx)
             else:
                 ctx.lose(path, "tool result has both a result and text parts; the text parts are not sent")
     if type(result) is str:
@@ -322,8 +323,16 @@ def _text_only(result: Any, parts: list | None, path: Any, ctx: Context) -> Any:
         ctx.lose(path, f"tool result parts ({', '.join(kinds)}) cannot be sent; kept only the text result")
         texts = [p.text for p in parts if type(p) is TextPart]
         if result is None and texts:
-            result = "".join(texts)
+            result = _joined_texts(texts, path, ctx)
     return "" if result is None else result
+
+
+def _joined_texts(texts: list, path: Any, ctx: Context) -> str:
+    """Several text blocks of a tool result for a target that takes one text: joined with a newline
+    (so that lines do not run together), and that is reported."""
+    if len(texts) > 1:
+        ctx.lose(path, f"{len(texts)} text blocks of the tool result sent as one text, joined with a newline")
+    return "\n".join(texts)
 
 
 def text_result_render(
@@ -347,7 +356,7 @@ def output_parts_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any) -> 
     if type(value) is not list:
         return text_result_parse(value, path)
     parts = [part_to_ir(item, (path, i), ctx) for i, item in enumerate(value)]
-    if all(type(p) is TextPart and p.provider_data is None for p in parts):
+    if all(type(p) is TextPart and _plain(p) for p in parts):
         return "".join(p.text for p in parts), False, None, value
     return None, False, parts, None
 
@@ -380,8 +389,10 @@ def block_result_parse(value: Any, path: str, ctx: Context, part_to_ir: Any) -> 
     if type(value) is not list:
         raise WrongTypeError(path, f"expected a string or an array of content blocks, got {_json_type(value)}")
     parts = [part_to_ir(item, (path, i), ctx) for i, item in enumerate(value)]
-    if len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None:
-        return parts[0].text, None, "blocks"
+    if len(parts) == 1 and type(parts[0]) is TextPart and _plain(parts[0]):
+        pd = parts[0].provider_data  # a block with its keys in another order: the order is the hint
+        order = pd.hints["$order"].get("") if pd is not None else None
+        return parts[0].text, None, (list(order) if order else "blocks")
     return None, parts, None
 
 
@@ -389,15 +400,20 @@ def block_result_render(
     result: Any, parts: list | None, hint: Any, path: str, ctx: Context, part_from_ir: Any
 ) -> Any:
     if parts:
-        blocks = [part_from_ir(p, (path, i), ctx) for i, p in enumerate(parts)]
+        # a part the target cannot express is reported and dropped, never left as null
+        blocks = [b for b in (part_from_ir(p, (path, i), ctx) for i, p in enumerate(parts)) if b is not None]
         if result is not None:
             blocks.insert(0, {"type": "text", "text": result_to_text(result)})
-        return blocks
+        if blocks:
+            return blocks
     if result is None:
         return None if hint == "absent" else ""
     text = result_to_text(result)
     if hint == "blocks":
         return [{"type": "text", "text": text}]
+    if type(hint) is list:  # one text block, keys in the input's order
+        block = {"type": "text", "text": text}
+        return [{k: block[k] for k in hint if k in block}]
     return text
 
 
@@ -435,8 +451,18 @@ def content_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any, form: st
             parts.append(part)
     if not parts:
         return parts, "[]"
-    single_text = len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None
+    single_text = len(parts) == 1 and type(parts[0]) is TextPart and _plain(parts[0])
     return parts, ("parts" if single_text and form == "string" else None)
+
+
+def _plain(part: Any) -> bool:
+    """A text part with nothing to keep but its text: no provider data, or only the key order of
+    its block (hint ``$order``), which a bare string has no use for."""
+    pd = part.provider_data
+    if pd is None:
+        return True
+    hints = pd.hints
+    return not pd.fields and (not hints or (len(hints) == 1 and "$order" in hints))
 
 
 def content_render(
@@ -451,7 +477,7 @@ def content_render(
         return _joined_text(parts, path, ctx)
     if (hint or form) == "string" and len(parts) == 1:
         part = parts[0]
-        if type(part) is TextPart and part.provider_data is None:
+        if type(part) is TextPart and _plain(part):
             return part.text
     out = []
     for i, part in enumerate(parts):
@@ -559,6 +585,78 @@ def _nested_target(out: dict, dotted: str) -> dict | None:
     return target if type(target) is dict else None
 
 
+def key_order(hints: dict | None, prefix: str, keys: tuple, rank: dict, seen: dict) -> dict | None:
+    """Key order of a wire object: is ``keys`` (the input's order) the order the renderer writes
+    (``rank``: known keys in render order, unknown keys after them in input order)? The answer is
+    cached in ``seen`` (bounded); when it is not, the order is kept as the hint ``$order`` (by the
+    object's dotted path inside the codec, "" for the codec's own object) for ``apply_key_order``."""
+    ok = seen.get(keys)
+    if ok is None:
+        last = -1
+        ok = True
+        for key in keys:
+            r = rank.get(key, 1 << 30)
+            if r < last:
+                ok = False
+                break
+            last = r
+        if len(seen) < 512:
+            seen[keys] = ok
+    if ok:
+        return hints
+    if hints is None:
+        hints = {}
+    orders = hints.get("$order")
+    if orders is None:
+        orders = hints["$order"] = {}
+    orders[prefix] = list(keys)
+    return hints
+
+
+def without_key_order(pd: Any) -> Any:
+    """The provider data of a message without a lone ``$order`` hint (None when nothing else is
+    left): messages of a grouped role merge only when they carry no provider data (layout._append),
+    and the order of a message's own keys is not worth splitting a turn for."""
+    hints = pd.hints
+    if pd.fields is None and hints is not None and len(hints) == 1 and "$order" in hints:
+        return None
+    return pd
+
+
+def _in_order(obj: dict, order: list) -> dict:
+    out = {k: obj[k] for k in order if k in obj}
+    if len(out) != len(obj):
+        for k, v in obj.items():
+            if k not in out:
+                out[k] = v
+    return out
+
+
+def apply_key_order(out: dict, orders: dict) -> dict:
+    """Put the keys of a same-provider render back in the input's order (hint ``$order``); keys the
+    input did not have stay after them."""
+    for prefix, order in orders.items():
+        if not prefix:
+            continue
+        parent: Any = None
+        target: Any = out
+        key: Any = None
+        for seg in prefix.split("."):
+            parent = target
+            if type(target) is list and seg.isdigit() and int(seg) < len(target):
+                key = int(seg)
+            elif type(target) is dict and seg in target:
+                key = seg
+            else:
+                parent = None
+                break
+            target = target[key]
+        if parent is not None and type(target) is dict:
+            parent[key] = _in_order(target, order)
+    top = orders.get("")
+    return _in_order(out, top) if top is not None else out
+
+
 def cannot_express(node: Any, provider: str, path: Any, ctx: Context) -> None:
     """A renderer got an IR node its wire place cannot hold: opaque parts and provider tools go
     back to their own provider; anything else is reported and left out."""
@@ -581,6 +679,13 @@ def hint(hints: dict | None, key: str, value: Any) -> dict:
         return {key: value}
     hints[key] = value
     return hints
+
+
+def aliased(hints: dict | None, key: str) -> bool:
+    """Whether a rule's value was read under its alias key: the alias hint, or a transform hint
+    (which replaces it) that says so."""
+    h = hints.get(key) if hints is not None else None
+    return h == "alias" or (type(h) is dict and h.get("alias") is True)
 
 
 def set_hint(node: Any, provider: str, key: str, value: Any) -> None:
@@ -709,25 +814,26 @@ def grouped_list_parse(value: Any, path: Any, ctx: Context, to_ir: Any, key: str
 def grouped_list_render(tools: Any, path: Any, ctx: Context, from_ir: Any, key: str, provider: str) -> Any:
     if tools is None:
         return None
-    declarations = []
-    others = []
+    declarations: list = []
+    out: list = []
     for i, tool in enumerate(tools):
         if type(tool) is ProviderTool:
             item = provider_tool_render(tool, provider, (path, i), ctx)
             if item is not None:
-                others.append(item)
+                out.append(item)
         else:
+            if not declarations:  # the group goes where its first declaration was
+                out.append({key: declarations})
             declarations.append(from_ir(tool, (path, i), ctx))
-    return ([{key: declarations}] if declarations else []) + others
+    return out
 
 
-def named_choice_parse(value: Any, path: Any, ctx: Context, to_ir: Any, names_key: str, from_ir: Any = None) -> tuple:
+def named_choice_parse(value: Any, path: Any, ctx: Context, to_ir: Any, names_key: str) -> tuple:
+    """Returns (mode, name, allowed_names, hint); the hint is the wire mode ("" when left out)."""
     value = expect_object(value, path)
     wire_mode = value.get("mode")
     mode = to_ir(wire_mode, (path, "mode"), ctx) if wire_mode is not None else "auto"
-    # a wire mode the IR only approximates (Gemini VALIDATED is auto with schema-checked calls) is
-    # kept as the hint, so that it comes back to the same provider
-    hint = wire_mode if wire_mode is not None and from_ir is not None and from_ir(mode, path, ctx) != wire_mode else None
+    hint = wire_mode if wire_mode is not None else ""
     names = value.get(names_key)
     if names is None:
         return mode, None, None, hint
@@ -735,19 +841,24 @@ def named_choice_parse(value: Any, path: Any, ctx: Context, to_ir: Any, names_ke
     for i, name in enumerate(names):
         if type(name) is not str:
             raise WrongTypeError(((path, names_key), i), f"expected a function name, got {_json_type(name)}")
-    if mode == "required" and len(names) == 1 and hint is None:
+    if mode == "required" and len(names) == 1:
         return "tool", names[0], None, hint
     return mode, None, names, hint
 
 
-def named_choice_render(mode: Any, name: Any, allowed: Any, path: Any, ctx: Context, from_ir: Any, names_key: str, hint: Any = None, to_ir: Any = None) -> dict:
+def named_choice_render(
+    mode: Any, name: Any, allowed: Any, path: Any, ctx: Context, from_ir: Any, names_key: str, hint: Any = None, to_ir: Any = None,
+) -> dict:
     if mode == "tool":
         return {"mode": from_ir("required", path, ctx), names_key: [name]}
-    if hint is not None and to_ir is not None and to_ir(hint, path, ctx) == mode:
-        out = {"mode": hint}
+    wire_mode = from_ir(mode, path, ctx)
+    if hint == "" and mode == "auto":  # the same-provider input left the mode out
+        out = {}
+    elif type(hint) is str and hint and hint != wire_mode and to_ir is not None and to_ir(hint, path, ctx) == mode:
+        out = {"mode": hint}  # the same-provider input's own spelling of this IR mode
     else:
-        out = {"mode": from_ir(mode, path, ctx)}
-    if allowed:
+        out = {"mode": wire_mode}
+    if allowed is not None:
         out[names_key] = list(allowed)
     return out
 
@@ -778,10 +889,24 @@ def optional_id_render(call_id: str, synthetic: bool, ctx: Context, hint: Any = 
     return call_id or None
 
 
-def omitted_id_render(call_id: str, synthetic: bool, path: Any, ctx: Context) -> None:
+def omitted_id_render(call_id: str, synthetic: bool, path: Any, ctx: Context, hint: Any = None, echo: bool = False) -> Any:
+    if not echo:
+        hint = None
+    if hint == "sent" and call_id and not synthetic:  # the same-provider input had it (echo: true)
+        return call_id
+    if hint == "empty":
+        return ""
     if not synthetic and call_id:
         ctx.lose(path, f"{ctx.provider} takes no call ids; calls and results pair by position")
     return None
+
+
+def omitted_result_id_render(call_id: str, hint: Any = None, echo: bool = False) -> Any:
+    if not echo:
+        return None
+    if hint == "sent" and call_id:
+        return call_id
+    return "" if hint == "empty" else None
 
 
 def result_id_render(call_id: str, ctx: Context, hint: Any = None) -> Any:
@@ -816,7 +941,100 @@ def openapi_schema_render(schema: Any, hint: Any, path: Any, ctx: Context) -> An
         return None
     if hint is not None and from_openapi_schema(hint) == schema:
         return hint
-    return to_openapi_schema(schema, path, ctx.lose)
+    return to_openapi_schema(standard_types(schema, path, ctx.lose, ctx.provider), path, ctx.lose)
+
+
+# --- json_schema: tool parameters sent as JSON Schema ---------------------------------------------
+
+
+def json_schema_parse(value: Any, path: Any) -> tuple[Any, Any]:
+    """(schema, hint): the schema as it is; when it holds non-standard type names (which this
+    provider took), the hint says so and a same-provider round trip sends it unchanged."""
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected object, got {_json_type(value)}")
+    return value, (None if standard_types(value, path, _no_report, "") is value else "as_is")
+
+
+def json_schema_render(schema: Any, hint: Any, path: Any, ctx: Context) -> Any:
+    if schema is None or hint == "as_is":
+        return schema
+    return standard_types(schema, path, ctx.lose, ctx.provider)
+
+
+# --- base64_text: inline bytes that may be URL-safe base64 (Gemini inlineData.data) --------------
+
+_URLSAFE = str.maketrans("-_", "+/")
+_TO_URLSAFE = str.maketrans("+/", "-_")
+
+
+def base64_text_parse(value: Any, path: Any) -> tuple[Any, Any]:
+    """(standard base64, hint): URL-safe base64 (``-`` / ``_``) becomes the standard alphabet, the
+    IR's form; the hint records the original spelling. Padding is left as it is."""
+    if type(value) is not str:
+        raise WrongTypeError(path, f"expected a base64 string, got {_json_type(value)}")
+    std = value.translate(_URLSAFE)
+    if std == value:
+        return value, None
+    # text mixing both alphabets: the original itself is the hint
+    return std, ("urlsafe" if std.translate(_TO_URLSAFE) == value else value)
+
+
+def base64_text_render(data: Any, hint: Any) -> Any:
+    if data is None or hint is None:
+        return data
+    if hint == "urlsafe":
+        return data.translate(_TO_URLSAFE)
+    return hint if type(hint) is str and hint.translate(_URLSAFE) == data else data
+
+
+# --- legacy_schema: JSON Schema with a legacy alias in the OpenAPI subset (Gemini parameters) ----
+
+
+def legacy_schema_parse(value: Any, path: Any, aliased: bool) -> tuple[Any, Any]:
+    """(JSON Schema, hint). A value read under the rule's alias (the legacy OpenAPI-subset field)
+    is converted as openapi_schema does; the hint keeps the original and says it came from there."""
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected an object, got {_json_type(value)}")
+    if not aliased:
+        return json_schema_parse(value, path)
+    schema = from_openapi_schema(value)
+    return schema, (None if schema == value else {"alias": True, "schema": value})
+
+
+def legacy_schema_render(schema: Any, hint: Any, path: Any, ctx: Context) -> Any:
+    if type(hint) is dict and from_openapi_schema(hint["schema"]) == schema:
+        return hint["schema"]
+    if schema is None or hint == "as_is":
+        return schema
+    return standard_types(schema, path, ctx.lose, ctx.provider)
+
+
+# --- keyword_subset (tool parameters of a provider that models a few keywords: Ollama) ----------
+
+
+def keyword_subset_parse(value: Any, path: Any, api: str, root: list, prop: list, free: list) -> tuple[Any, Any]:
+    """(schema, hint): the provider's schema as it is; when it holds more than the subset (the
+    provider took it anyway), the hint says so, and a same-provider round trip sends it unreduced."""
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected an object, got {_json_type(value)}")
+    try:
+        inside = to_keyword_subset(value, path, _no_report, api, root, prop, free) == value
+    except ConversionError:
+        inside = False
+    return value, (None if inside else "as_is")
+
+
+def keyword_subset_render(
+    schema: Any, hint: Any, path: Any, ctx: Context, api: str, root: list, prop: list, free: list
+) -> Any:
+    if schema is None or hint == "as_is":
+        return schema
+    schema = standard_types(schema, path, ctx.lose, api)
+    return to_keyword_subset(schema, path, ctx.lose, api, root, prop, free)
+
+
+def _no_report(path: Any, message: str) -> None:
+    pass
 
 
 # --- data_url_or_object: an image URL given as a string or as {url, detail} (Mistral image_url) ---
@@ -909,7 +1127,7 @@ def json_block_result_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any
         hint = {"at": at[0], "bare": bare} if at[0] or bare else None
         return result, (rest or None), hint
     parts = [p for p in (part_to_ir(item, (path, i), ctx) for i, item in enumerate(items)) if p is not None]
-    if len(parts) == 1 and type(parts[0]) is TextPart and parts[0].provider_data is None:
+    if len(parts) == 1 and type(parts[0]) is TextPart and _plain(parts[0]):
         text = parts[0].text
         return text, None, ("text" if _object_text(text) is not None else None)
     return None, (parts or None), None
@@ -1050,6 +1268,17 @@ def required_tools_render(
         return None
     pd = hint if type(hint) is ProviderData else None
     out = from_ir(Request(messages=[], tools=tools, tool_choice=choice, provider_data=pd), path, ctx)
+    if out and not any(type(v) is list and v for v in out.values()):
+        # no tool could be sent (each drop was reported): an empty or absent tool list is invalid
+        if uses_tools:
+            ctx.lose(
+                where,
+                f"{ctx.provider} requires tool definitions whenever the conversation holds tool calls or "
+                "results, and none of the input's tools can be sent",
+            )
+        if choice is not None and choice.mode != "auto":
+            ctx.lose((path, "tool_choice"), f"a tool choice {choice.mode!r} without tools cannot be sent; dropped")
+        return None
     return out or None
 
 
@@ -1323,3 +1552,159 @@ def flat_usage_render(usage: Any, out: dict, path: Any, ctx: Context, output_key
     if usage.output_tokens is not None:
         out[output_key] = usage.output_tokens
     return usage.input_tokens
+
+
+# --- media: documents, audio, video and files (FilePart), file ids --------------------------------
+
+
+def wire_at(obj: Any, segments: tuple) -> Any:
+    """The wire value at a dotted path (None when a step is missing or not an object)."""
+    for key in segments:
+        if type(obj) is not dict:
+            return None
+        obj = obj.get(key)
+    return obj
+
+
+def media_in(media_type: Any, media: tuple) -> bool:
+    """True when a MIME type is one of ``media`` (entries ending in '/' are prefixes: ``image/``;
+    ``none`` takes a part whose media type is not given)."""
+    if type(media_type) is not str:
+        return "none" in media
+    mt = media_type.partition(";")[0].strip().lower()
+    return any(mt.startswith(m) if m.endswith("/") else mt == m for m in media)
+
+
+def starts_with(value: Any, prefix: str) -> bool:
+    """A union variant's `when: "url s3://"`: the IR field is a string with that prefix."""
+    return type(value) is str and value.startswith(prefix)
+
+
+def media_what(node: Any) -> str:
+    """How a dropped part is named in a loss report: its class, and its media type when it has one."""
+    media_type = getattr(node, "media_type", None)
+    return f"{type(node).__name__} ({media_type})" if media_type else type(node).__name__
+
+
+def _file_id_note(file_id: Any, hint: Any, path: Any, ctx: Context) -> None:
+    if file_id is not None and hint is None:
+        ctx.lose(path, f"file id {file_id!r} is sent as is: it must be a file uploaded to {ctx.provider}")
+
+
+def media_source_parse(value: Any, path: Any) -> tuple[Any, Any, Any, Any, Any]:
+    """(url, media_type, data, file_id, hint) of a `source` object: base64, url, file or text."""
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected a source object, got {_json_type(value)}")
+    kind = value.get("type")
+    if kind == "base64":
+        data = value.get("data")
+        if type(data) is not str:
+            raise MissingFieldError((path, "data"), "a base64 source needs data")
+        return None, value.get("media_type"), data, None, None
+    if kind == "url":
+        url = value.get("url")
+        if type(url) is not str:
+            raise MissingFieldError((path, "url"), "a url source needs url")
+        return url, None, None, None, None
+    if kind == "file":
+        file_id = value.get("file_id")
+        if type(file_id) is not str:
+            raise MissingFieldError((path, "file_id"), "a file source needs file_id")
+        return None, None, None, file_id, "file"
+    if kind == "text":
+        text = value.get("data")
+        if type(text) is not str:
+            raise MissingFieldError((path, "data"), "a text source needs data")
+        data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+        return None, value.get("media_type") or "text/plain", data, None, None
+    raise UnknownVariantError((path, "type"), f"unknown source type {kind!r}; expected 'base64', 'url', 'file' or 'text'")
+
+
+def media_source_render(url: Any, media_type: Any, data: Any, file_id: Any, hint: Any, path: Any, ctx: Context, text: bool) -> dict:
+    if data is not None:
+        if text and media_in(media_type, ("text/plain",)):
+            try:
+                return {"type": "text", "media_type": "text/plain", "data": base64.b64decode(data, validate=True).decode("utf-8")}
+            except (binascii.Error, ValueError):
+                raise WrongTypeError(path, "text/plain data is not base64 of UTF-8 text") from None
+        return {"type": "base64", "media_type": media_type or "application/octet-stream", "data": data}
+    if url is not None:
+        return {"type": "url", "url": url}
+    if file_id is not None:
+        _file_id_note(file_id, hint, path, ctx)
+        return {"type": "file", "file_id": file_id}
+    raise MissingFieldError(path, "the part has no data, url or file id")
+
+
+def file_ref_parse(value: Any, path: Any) -> tuple[Any, Any]:
+    """(file_id, hint): a provider file id; the hint says it came from this provider."""
+    if type(value) is not str:
+        raise WrongTypeError(path, f"expected a file id string, got {_json_type(value)}")
+    return value, "own"
+
+
+def file_ref_render(file_id: Any, hint: Any, path: Any, ctx: Context) -> Any:
+    _file_id_note(file_id, hint, path, ctx)
+    return file_id
+
+
+def file_data_parse(value: Any, path: Any) -> tuple[Any, Any, Any]:
+    """(media_type, data, hint) of file data given as a data: URL or as bare base64 (hint "raw")."""
+    if type(value) is not str:
+        raise WrongTypeError(path, f"expected a string, got {_json_type(value)}")
+    if value.startswith("data:"):
+        head, sep, data = value.partition(",")
+        if sep and head.endswith(";base64"):
+            return head[5:-7] or None, data, None
+    return None, value, "raw"
+
+
+def file_data_render(media_type: Any, data: Any, hint: Any) -> Any:
+    if data is None:
+        return None
+    if hint == "raw":
+        return data
+    return f"data:{media_type or 'application/octet-stream'};base64,{data}"
+
+
+def optional_data_url_render(url: Any, media_type: Any, data: Any) -> Any:
+    """data_url for a part that may be given by file id instead (nothing is sent then)."""
+    if data is not None:
+        return f"data:{media_type or 'application/octet-stream'};base64,{data}"
+    return url
+
+
+def bytes_source_parse(value: Any, path: Any) -> tuple[Any, Any, Any]:
+    """(url, data, hint) of a one-key source union: bytes, s3Location or text (others: hint only)."""
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected a source object, got {_json_type(value)}")
+    if "bytes" in value:
+        data = value["bytes"]
+        if type(data) is not str:
+            raise WrongTypeError((path, "bytes"), f"expected base64 text, got {_json_type(data)}")
+        return None, data, None
+    if "text" in value:
+        text = value["text"]
+        if type(text) is not str:
+            raise WrongTypeError((path, "text"), f"expected a string, got {_json_type(text)}")
+        return None, base64.b64encode(text.encode("utf-8")).decode("ascii"), "text"
+    location = value.get("s3Location")
+    if type(location) is dict and type(location.get("uri")) is str:
+        rest = {k: v for k, v in location.items() if k != "uri"}
+        return location["uri"], None, rest or None
+    return None, None, {"source": value}
+
+
+def bytes_source_render(url: Any, data: Any, hint: Any, path: Any) -> Any:
+    if type(hint) is dict and "source" in hint:
+        return hint["source"]
+    if data is not None:
+        if hint == "text":
+            try:
+                return {"text": base64.b64decode(data, validate=True).decode("utf-8")}
+            except (binascii.Error, ValueError):
+                raise WrongTypeError(path, "text source data is not base64 of UTF-8 text") from None
+        return {"bytes": data}
+    if url is not None:
+        return {"s3Location": {"uri": url, **(hint if type(hint) is dict else {})}}
+    raise MissingFieldError(path, "the part has no data or url")

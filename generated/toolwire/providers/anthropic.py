@@ -20,11 +20,19 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'anthropic' family.
+#: provider_data written here is read back only by the providers of the 'anthropic' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "anthropic"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "anthropic"
 
 #: What Anthropic Messages cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
+    (
+        "a tool without parameters",
+        'Tool.input_schema is required (anthropic.types.ToolParam); the empty object schema {"type": "object", "properties": {}} is sent and that is reported (fallback).',
+    ),
     (
         "mid-conversation system messages",
         "The system prompt is the top-level `system` field; later system messages from other providers are moved there and reported (hoist). Inline `{role: system}` messages (SystemMessageParam) need a beta and are accepted by some models only; those an Anthropic input had stay in place.",
@@ -34,12 +42,28 @@ CANNOT_EXPRESS = (
         "Merged into one turn (the API treats them as one turn anyway); tool_result blocks stay first. Messages an Anthropic input had apart stay apart.",
     ),
     ("ImagePart.detail", "No detail level for images."),
+    (
+        "FilePart other than PDF (inline, URL) or plain text; FilePart.filename",
+        "Document blocks take a PDF (base64, URL or Files API file id) or plain text; audio, video, spreadsheets and other media types have no block: the whole part is dropped and reported. The document `title` is the FilePart's filename.",
+    ),
+    (
+        "file ids of another provider",
+        "A `file` source must name an Anthropic Files API id; an id brought from elsewhere is sent as is and reported.",
+    ),
     ("ToolDefinition.strict", "Sent as `strict` (structured tool inputs); older models ignore it."),
     (
         "temperature, top_p, top_k",
         "The current Messages API (anthropic-version 2026-10-21, anthropic SDK >= 1.0) rejects sampling parameters; they are reported and not sent.",
     ),
     ("stop as a bare string", "stop_sequences is always a list."),
+    (
+        "wire message variants system (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these message variants; parsing one raises UnknownVariantError.",
+    ),
+    (
+        "wire result_block variants search_result, document, tool_reference, browser_state (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these result_block variants; parsing one raises UnknownVariantError.",
+    ),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
@@ -48,21 +72,63 @@ WIRE_DEFAULTS = ()
 _KNOWN_request = frozenset(
     ["max_tokens", "messages", "model", "stop_sequences", "system", "tool_choice", "tools"]
 )
+_RANK_request = {
+    "model": 0,
+    "max_tokens": 1,
+    "messages": 2,
+    "system": 3,
+    "tools": 4,
+    "tool_choice": 5,
+    "stop_sequences": 6,
+}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset([])
 _KNOWN_system_message = frozenset(["content", "role"])
+_RANK_system_message = {"role": 0, "content": 1}
+_ORDER_system_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_user_message = frozenset(["content", "role"])
+_RANK_user_message = {"role": 0, "content": 1}
+_ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_assistant_message = frozenset(["content", "role"])
+_RANK_assistant_message = {"role": 0, "content": 1}
+_ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_text_block = frozenset(["text", "type"])
+_RANK_text_block = {"type": 0, "text": 1}
+_ORDER_text_block = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_image_block = frozenset(["source", "type"])
+_RANK_image_block = {"type": 0, "source": 1}
+_ORDER_image_block = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_document_block = frozenset(["source", "title", "type"])
+_RANK_document_block = {"type": 0, "source": 1, "title": 2}
+_ORDER_document_block = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_use_block = frozenset(["id", "input", "name", "type"])
+_RANK_tool_use_block = {"type": 0, "id": 1, "name": 2, "input": 3}
+_ORDER_tool_use_block = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_result_block = frozenset(["content", "is_error", "tool_use_id", "type"])
+_RANK_tool_result_block = {"type": 0, "tool_use_id": 1, "content": 2, "is_error": 3}
+_ORDER_tool_result_block = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_custom_tool = frozenset(["description", "input_schema", "name", "strict", "type"])
+_RANK_custom_tool = {"type": 0, "name": 1, "description": 2, "input_schema": 3, "strict": 4}
+_ORDER_custom_tool = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_choice = frozenset(["name", "type"])
+_RANK_tool_choice = {"type": 0, "name": 1}
+_ORDER_tool_choice = {}  # key tuples seen → already in the render order (key_order)
 _CHOICE_MODE_PARSE = {"auto": "auto", "any": "required", "none": "none", "tool": "tool"}
 _CHOICE_MODE_RENDER = {"auto": "auto", "required": "any", "none": "none", "tool": "tool"}
 _KNOWN_response = frozenset(
     ["content", "id", "model", "role", "stop_reason", "stop_sequence", "type", "usage"]
 )
+_RANK_response = {
+    "id": 0,
+    "type": 1,
+    "role": 2,
+    "model": 3,
+    "content": 4,
+    "stop_reason": 5,
+    "stop_sequence": 6,
+    "usage": 7,
+}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
 _STOP_REASON_PARSE = {
     "end_turn": "stop",
     "stop_sequence": "stop",
@@ -83,6 +149,8 @@ _STOP_REASON_RENDER = {
 }
 _STOP_REASON_APPROXIMATE = frozenset(["error", "malformed_tool_call", "other"])
 _KNOWN_usage = frozenset(["input_tokens", "output_tokens"])
+_RANK_usage = {"input_tokens": 0, "output_tokens": 1}
+_ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -116,6 +184,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_max_tokens = obj.get("max_tokens")
+    if v_max_tokens is None and "max_tokens" in obj:
+        hints = tw.hint(hints, "max_tokens", "null")
     if v_max_tokens is not None and type(v_max_tokens) is not int:
         raise WrongTypeError(
             (path, "max_tokens"), "expected integer, got " + tw._json_type(v_max_tokens)
@@ -124,6 +194,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         obj.get("messages"), obj.get("system"), (path, "messages"), ctx
     )
     v_tools = obj.get("tools")
+    if v_tools is None and "tools" in obj:
+        hints = tw.hint(hints, "tools", "null")
     if v_tools is not None:
         v_tools = [
             _tool_to_ir(x, ((path, "tools"), i), ctx)
@@ -132,6 +204,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if not v_tools:
             hints = tw.hint(hints, "tools", "empty")
     v_tool_choice = obj.get("tool_choice")
+    if v_tool_choice is None and "tool_choice" in obj:
+        hints = tw.hint(hints, "tool_choice", "null")
     if v_tool_choice is not None:
         v_tool_choice_tool_choice, v_tool_choice_parallel_tool_calls = tw.embedded_flag_parse(
             v_tool_choice,
@@ -144,10 +218,14 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_tool_choice_tool_choice, v_tool_choice_parallel_tool_calls = None, None
     v_stop_sequences = obj.get("stop_sequences")
+    if v_stop_sequences is None and "stop_sequences" in obj:
+        hints = tw.hint(hints, "stop_sequences", "null")
     if v_stop_sequences is not None and type(v_stop_sequences) is not list:
         raise WrongTypeError(
             (path, "stop_sequences"), "expected array, got " + tw._json_type(v_stop_sequences)
         )
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
     node = ir.Request(
         model=v_model,
         messages=v_messages,
@@ -184,6 +262,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "max_tokens"), "max_tokens is required by anthropic; sent 4096")
     if v_max_tokens is not None:
         out["max_tokens"] = v_max_tokens
+    elif hints is not None and hints.get("max_tokens") == "null":
+        out["max_tokens"] = None
     v_messages, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
     out["messages"] = v_messages
     if hoisted is not None:
@@ -199,6 +279,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tools"] = v_tools
     elif v_tools is not None and hints is not None and hints.get("tools") == "empty":
         out["tools"] = []
+    elif hints is not None and hints.get("tools") == "null":
+        out["tools"] = None
     v_tool_choice = tw.embedded_flag_render(
         node.tool_choice,
         node.parallel_tool_calls,
@@ -211,9 +293,13 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_tool_choice is not None:
         out["tool_choice"] = v_tool_choice
+    elif hints is not None and hints.get("tool_choice") == "null":
+        out["tool_choice"] = None
     v_stop_sequences = node.stop
     if v_stop_sequences is not None:
         out["stop_sequences"] = v_stop_sequences
+    elif hints is not None and hints.get("stop_sequences") == "null":
+        out["stop_sequences"] = None
     if node.temperature is not None:
         ctx.lose((path, "temperature"), "anthropic has no place for Request.temperature; dropped")
     if node.top_p is not None:
@@ -222,6 +308,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "top_k"), "anthropic has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -243,18 +331,17 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
     if items is None:
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
-        messages.append(_message_to_ir(item, (path, i), ctx))
-        if messages[-1].role == "system":
-            tw.set_hint(messages[-1], PROVIDER, "$in_place", True)
-        if len(messages) > 1 and messages[-1].role == messages[-2].role:
-            tw.set_hint(messages[-1], PROVIDER, "$apart", True)
-    return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
+        msg = _message_to_ir(item, (path, i), ctx)
+        if msg.role == "system":
+            tw.set_hint(msg, PROVIDER, "$inline", True)
+        messages.append(msg)
+    return layout.normalize(messages, ctx, _GROUP_CONVERSATION, PROVIDER, {"tool": "user"})
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system hoisted to `system`; results and the user text after them form one user turn (IR messages → wire)."""
-    layout.check_answers(messages, path, ctx, merged=True)
-    system, messages = layout.hoist_system(messages, ctx, PROVIDER, later=False, text_only=False)
+    layout.check_answers(messages, path, ctx, frozenset({"assistant"}))
+    system, messages = layout.hoist_system(messages, ctx, PROVIDER)
     hoisted = None
     if system:
         first = system[0]
@@ -313,7 +400,7 @@ def _message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """a system message in the list (SDK SystemMessageParam: content is a string or text blocks): the leading system prompt goes to `system`, later ones stay in place (wire → IR Message)."""
+    """a system message in the list (SDK SystemMessageParam: content is a string or text blocks): it stays in place on an Anthropic round trip (hint $inline); from other providers system messages go to `system` (wire → IR Message)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
@@ -322,6 +409,8 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'system'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -330,6 +419,8 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_system_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_system_message, _ORDER_system_message)
     node = ir.Message(role="system", parts=v_content_ir)
     extra = (
         None
@@ -342,13 +433,16 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """a system message in the list (SDK SystemMessageParam: content is a string or text blocks): the leading system prompt goes to `system`, later ones stay in place (IR Message → wire)."""
+    """a system message in the list (SDK SystemMessageParam: content is a string or text blocks): it stays in place on an Anthropic round trip (hint $inline); from other providers system messages go to `system` (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
         return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "system"
+    if hints is None or "role" not in hints:
+        out["role"] = "system"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -360,10 +454,14 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -375,6 +473,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
         raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -383,6 +483,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_user_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_user_message, _ORDER_user_message)
     node = ir.Message(role="user", parts=v_content_ir)
     extra = (
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
@@ -399,7 +501,10 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "user"
+    if hints is None or "role" not in hints:
+        out["role"] = "user"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -411,10 +516,14 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -428,6 +537,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -436,6 +547,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
     node = ir.Message(role="assistant", parts=v_content_ir)
     extra = (
         None
@@ -454,7 +567,10 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "assistant"
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -466,15 +582,19 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
 def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """content block — text, image, tool_use, tool_result; thinking and server-tool blocks are kept opaque: dispatch on type (wire → IR)."""
+    """content block — text, image, document, tool_use, tool_result; thinking and server-tool blocks are kept opaque: dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
@@ -482,6 +602,8 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _text_block_to_ir(obj, path, ctx)
     if tag == "image":
         return _image_block_to_ir(obj, path, ctx)
+    if tag == "document":
+        return _document_block_to_ir(obj, path, ctx)
     if tag == "tool_use":
         return _tool_use_block_to_ir(obj, path, ctx)
     if tag == "tool_result":
@@ -490,11 +612,19 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """content block — text, image, tool_use, tool_result; thinking and server-tool blocks are kept opaque (IR → wire)."""
+    """content block — text, image, document, tool_use, tool_result; thinking and server-tool blocks are kept opaque (IR → wire)."""
     t = type(node)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or node.url is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("application/pdf", "text/plain", "none"))
+    ):
+        return _document_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_block_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and (
+        node.data is not None or node.url is not None or node.file_id is not None
+    ):
         return _image_block_from_ir(node, path, ctx)
     if t is ir.ToolCall:
         return _tool_use_block_from_ir(node, path, ctx)
@@ -502,7 +632,7 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _tool_result_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "anthropic cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "anthropic cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 
@@ -514,11 +644,15 @@ def _text_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_type = obj.get("type")
     if v_type is not None and v_type != "text":
         raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
     if v_text is None:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_text_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_text_block, _ORDER_text_block)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_block)
     if extra is not None or hints is not None:
@@ -533,7 +667,10 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "text"
+    if hints is None or "type" not in hints:
+        out["type"] = "text"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -544,6 +681,8 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -555,13 +694,24 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_type = obj.get("type")
     if v_type is not None and v_type != "image":
         raise UnknownVariantError((path, "type"), "expected " + "'image'" + ", got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_source = obj.get("source")
     if v_source is None:
         raise tw.missing((path, "source"))
-    v_source_url, v_source_media_type, v_source_data = tw.image_source_parse(
-        v_source, (path, "source")
+    v_source_url, v_source_media_type, v_source_data, v_source_file_id, v_source_hint = (
+        tw.media_source_parse(v_source, (path, "source"))
     )
-    node = ir.ImagePart(media_type=v_source_media_type, data=v_source_data, url=v_source_url)
+    if v_source_hint is not None:
+        hints = tw.hint(hints, "source", v_source_hint)
+    if _ORDER_image_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_image_block, _ORDER_image_block)
+    node = ir.ImagePart(
+        media_type=v_source_media_type,
+        data=v_source_data,
+        url=v_source_url,
+        file_id=v_source_file_id,
+    )
     extra = None if _KNOWN_image_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_image_block)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
@@ -575,14 +725,111 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "image"
-    v_source = tw.image_source_render(node.url, node.media_type, node.data, (path, "url"))
+    if hints is None or "type" not in hints:
+        out["type"] = "image"
+    elif hints["type"] == "null":
+        out["type"] = None
+    v_source = tw.media_source_render(
+        node.url,
+        node.media_type,
+        node.data,
+        node.file_id,
+        (hints.get("source") if hints is not None else None),
+        (path, "url"),
+        ctx,
+        False,
+    )
     if v_source is not None:
         out["source"] = v_source
+    elif hints is not None and hints.get("source") == "null":
+        out["source"] = None
     if node.detail is not None:
         ctx.lose((path, "detail"), "anthropic has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _document_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """DocumentBlockParam — a PDF (base64, url, file) or plain text; a content source, citations and context are kept verbatim (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "document":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'document'" + ", got " + repr(v_type)
+        )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_source = obj.get("source")
+    if v_source is None:
+        raise tw.missing((path, "source"))
+    v_source_url, v_source_media_type, v_source_data, v_source_file_id, v_source_hint = (
+        tw.media_source_parse(v_source, (path, "source"))
+    )
+    if v_source_hint is not None:
+        hints = tw.hint(hints, "source", v_source_hint)
+    v_title = obj.get("title")
+    if v_title is None and "title" in obj:
+        hints = tw.hint(hints, "title", "null")
+    if v_title is not None and type(v_title) is not str:
+        raise WrongTypeError((path, "title"), "expected string, got " + tw._json_type(v_title))
+    if _ORDER_document_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_document_block, _ORDER_document_block)
+    node = ir.FilePart(
+        media_type=v_source_media_type,
+        data=v_source_data,
+        url=v_source_url,
+        file_id=v_source_file_id,
+        filename=v_title,
+    )
+    extra = (
+        None
+        if _KNOWN_document_block.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_document_block)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """DocumentBlockParam — a PDF (base64, url, file) or plain text; a content source, citations and context are kept verbatim (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    if hints is None or "type" not in hints:
+        out["type"] = "document"
+    elif hints["type"] == "null":
+        out["type"] = None
+    v_source = tw.media_source_render(
+        node.url,
+        node.media_type,
+        node.data,
+        node.file_id,
+        (hints.get("source") if hints is not None else None),
+        (path, "url"),
+        ctx,
+        True,
+    )
+    if v_source is not None:
+        out["source"] = v_source
+    elif hints is not None and hints.get("source") == "null":
+        out["source"] = None
+    v_title = node.filename
+    if v_title is not None:
+        out["title"] = v_title
+    elif hints is not None and hints.get("title") == "null":
+        out["title"] = None
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -596,6 +843,8 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'tool_use'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_id = obj.get("id")
     if v_id is None:
         raise tw.missing((path, "id"))
@@ -608,6 +857,8 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_input is None:
         raise tw.missing((path, "input"))
     v_input_arguments, v_input_raw_arguments = tw.object_arguments(v_input, (path, "input")), None
+    if _ORDER_tool_use_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_use_block, _ORDER_tool_use_block)
     node = ir.ToolCall(
         id=v_id_ir, name=v_name_ir, arguments=v_input_arguments, raw_arguments=v_input_raw_arguments
     )
@@ -629,22 +880,33 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "tool_use"
+    if hints is None or "type" not in hints:
+        out["type"] = "tool_use"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_id = tw.fit_render(node.id, "call id", (path, "id"), ctx, "a-zA-Z0-9_-", None, None, False)
     if v_id is not None:
         out["id"] = v_id
+    elif hints is not None and hints.get("id") == "null":
+        out["id"] = None
     v_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     v_input = tw.object_arguments_render(
         node.arguments, node.raw_arguments, (path, "arguments"), ctx
     )
     if v_input is not None:
         out["input"] = v_input
+    elif hints is not None and hints.get("input") == "null":
+        out["input"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -658,11 +920,15 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'tool_result'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_tool_use_id = obj.get("tool_use_id")
     if v_tool_use_id is None:
         raise tw.missing((path, "tool_use_id"))
     v_tool_use_id_ir = tw.string_parse(v_tool_use_id, (path, "tool_use_id"))
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_result, v_content_parts, v_content_hint = tw.block_result_parse(
             v_content, (path, "content"), ctx, _result_block_to_ir
@@ -672,12 +938,16 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_content_result, v_content_parts = None, None
     v_is_error = obj.get("is_error")
+    if v_is_error is None and "is_error" in obj:
+        hints = tw.hint(hints, "is_error", "null")
     if v_is_error is not None:
         v_is_error_ir, v_is_error_hint = tw.error_flag_parse(v_is_error, (path, "is_error"))
         if v_is_error_hint is not None:
             hints = tw.hint(hints, "is_error", v_is_error_hint)
     else:
         v_is_error_ir = False
+    if _ORDER_tool_result_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_result_block, _ORDER_tool_result_block)
     node = ir.ToolResult(
         tool_call_id=v_tool_use_id_ir,
         name="",
@@ -703,12 +973,17 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "tool_result"
+    if hints is None or "type" not in hints:
+        out["type"] = "tool_result"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_tool_use_id = tw.fit_render(
         node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "a-zA-Z0-9_-", None, None, False
     )
     if v_tool_use_id is not None:
         out["tool_use_id"] = v_tool_use_id
+    elif hints is not None and hints.get("tool_use_id") == "null":
+        out["tool_use_id"] = None
     v_content = tw.block_result_render(
         node.result,
         node.parts,
@@ -719,18 +994,24 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_is_error = tw.error_flag_render(
         node.is_error, (hints.get("is_error") if hints is not None else None)
     )
     if v_is_error is not None:
         out["is_error"] = v_is_error
+    elif hints is not None and hints.get("is_error") == "null":
+        out["is_error"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
 def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """tool_result content block — text or image: dispatch on type (wire → IR)."""
+    """tool_result content block — text, image, document; search_result and tool_reference blocks are kept opaque: dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
@@ -738,21 +1019,29 @@ def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _text_block_to_ir(obj, path, ctx)
     if tag == "image":
         return _image_block_to_ir(obj, path, ctx)
-    raise UnknownVariantError(
-        (path, "type"), "unknown type " + repr(tag) + "; expected one of 'text', 'image'"
-    )
+    if tag == "document":
+        return _document_block_to_ir(obj, path, ctx)
+    return ir.OpaquePart(provider=PROVIDER, data=obj)
 
 
 def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """tool_result content block — text or image (IR → wire)."""
+    """tool_result content block — text, image, document; search_result and tool_reference blocks are kept opaque (IR → wire)."""
     t = type(node)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or node.url is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("application/pdf", "text/plain", "none"))
+    ):
+        return _document_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_block_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and (
+        node.data is not None or node.url is not None or node.file_id is not None
+    ):
         return _image_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "anthropic cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "anthropic cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 
@@ -794,6 +1083,8 @@ def _custom_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "name"))
     v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
     v_description = obj.get("description")
+    if v_description is None and "description" in obj:
+        hints = tw.hint(hints, "description", "null")
     if v_description is not None and type(v_description) is not str:
         raise WrongTypeError(
             (path, "description"), "expected string, got " + tw._json_type(v_description)
@@ -801,15 +1092,20 @@ def _custom_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_input_schema = obj.get("input_schema")
     if v_input_schema is None:
         raise tw.missing((path, "input_schema"))
-    if type(v_input_schema) is not dict:
-        raise WrongTypeError(
-            (path, "input_schema"), "expected object, got " + tw._json_type(v_input_schema)
-        )
+    v_input_schema_ir, v_input_schema_hint = tw.json_schema_parse(
+        v_input_schema, (path, "input_schema")
+    )
+    if v_input_schema_hint is not None:
+        hints = tw.hint(hints, "input_schema", v_input_schema_hint)
     v_strict = obj.get("strict")
+    if v_strict is None and "strict" in obj:
+        hints = tw.hint(hints, "strict", "null")
     if v_strict is not None and type(v_strict) is not bool:
         raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v_strict))
+    if _ORDER_custom_tool.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_custom_tool, _ORDER_custom_tool)
     node = ir.ToolDefinition(
-        name=v_name_ir, description=v_description, parameters=v_input_schema, strict=v_strict
+        name=v_name_ir, description=v_description, parameters=v_input_schema_ir, strict=v_strict
     )
     extra = None if _KNOWN_custom_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_custom_tool)
     if extra is not None or hints is not None:
@@ -831,22 +1127,38 @@ def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     v_description = node.description
     if v_description is not None:
         out["description"] = v_description
-    v_input_schema = node.parameters
+    elif hints is not None and hints.get("description") == "null":
+        out["description"] = None
+    v_input_schema = tw.json_schema_render(
+        node.parameters,
+        (hints.get("input_schema") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+    )
     if v_input_schema is None:
+        v_input_schema = {"type": "object", "properties": {}}
         ctx.lose(
             (path, "parameters"),
-            "input_schema is required by anthropic and the input has none; add it before sending",
+            "input_schema is required by anthropic; sent {'type': 'object', 'properties': {}}",
         )
-    else:
+    if v_input_schema is not None:
         out["input_schema"] = v_input_schema
+    elif hints is not None and hints.get("input_schema") == "null":
+        out["input_schema"] = None
     v_strict = node.strict
     if v_strict is not None:
         out["strict"] = v_strict
+    elif hints is not None and hints.get("strict") == "null":
+        out["strict"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -861,10 +1173,14 @@ def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_type is not None:
         v_type = _choice_mode_to_ir(v_type, (path, "type"), ctx)
     v_name = obj.get("name")
+    if v_name is None and "name" in obj:
+        hints = tw.hint(hints, "name", "null")
     if v_name is not None:
         v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
     else:
         v_name_ir = None
+    if _ORDER_tool_choice.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_choice, _ORDER_tool_choice)
     node = ir.ToolChoice(mode=v_type, name=v_name_ir)
     extra = None if _KNOWN_tool_choice.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_choice)
     if extra is not None or hints is not None:
@@ -894,12 +1210,16 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"), "anthropic has no place for ToolChoice.allowed_names; dropped"
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -919,6 +1239,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_id = obj.get("id")
+    if v_id is None and "id" in obj:
+        hints = tw.hint(hints, "id", "null")
     if v_id is not None and type(v_id) is not str:
         raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
     v_type = obj.get("type")
@@ -926,12 +1248,18 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'message'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_role = obj.get("role")
     if v_role is not None and v_role != "assistant":
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_model = obj.get("model")
+    if v_model is None and "model" in obj:
+        hints = tw.hint(hints, "model", "null")
     if v_model is not None and type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_content = obj.get("content")
@@ -941,18 +1269,26 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_content, (path, "content"), ctx, _content_block_to_ir, "assistant"
     )
     v_stop_reason = obj.get("stop_reason")
+    if v_stop_reason is None and "stop_reason" in obj:
+        hints = tw.hint(hints, "stop_reason", "null")
     if v_stop_reason is not None:
         v_stop_reason = _stop_reason_to_ir(v_stop_reason, (path, "stop_reason"), ctx)
         if _STOP_REASON_RENDER.get(v_stop_reason) != obj.get("stop_reason"):
             hints = tw.hint(hints, "stop_reason", obj.get("stop_reason"))
     v_stop_sequence = obj.get("stop_sequence")
+    if v_stop_sequence is None:
+        hints = tw.hint(hints, "stop_sequence", "null" if "stop_sequence" in obj else "absent")
     if v_stop_sequence is not None and type(v_stop_sequence) is not str:
         raise WrongTypeError(
             (path, "stop_sequence"), "expected string, got " + tw._json_type(v_stop_sequence)
         )
     v_usage = obj.get("usage")
+    if v_usage is None and "usage" in obj:
+        hints = tw.hint(hints, "usage", "null")
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
     node = ir.Response(
         id=v_id,
         model=v_model,
@@ -980,19 +1316,31 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "id"), "id is required by anthropic; sent ''")
     if v_id is not None:
         out["id"] = v_id
-    out["type"] = "message"
-    out["role"] = "assistant"
+    elif hints is not None and hints.get("id") == "null":
+        out["id"] = None
+    if hints is None or "type" not in hints:
+        out["type"] = "message"
+    elif hints["type"] == "null":
+        out["type"] = None
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_model = node.model
     if v_model is None:
         v_model = ""
         ctx.lose((path, "model"), "model is required by anthropic; sent ''")
     if v_model is not None:
         out["model"] = v_model
+    elif hints is not None and hints.get("model") == "null":
+        out["model"] = None
     v_content = tw.message_parts_render(
         node.message, (path, "message"), ctx, _content_block_from_ir
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_stop_reason = node.finish_reason
     if v_stop_reason is not None:
         h = hints.get("stop_reason") if hints is not None else None
@@ -1002,8 +1350,11 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             v_stop_reason = _stop_reason_from_ir(v_stop_reason, (path, "finish_reason"), ctx)
     if v_stop_reason is not None:
         out["stop_reason"] = v_stop_reason
+    elif hints is not None and hints.get("stop_reason") == "null":
+        out["stop_reason"] = None
     v_stop_sequence = node.stop_sequence
-    out["stop_sequence"] = v_stop_sequence
+    if v_stop_sequence is not None or hints is None or hints.get("stop_sequence") != "absent":
+        out["stop_sequence"] = v_stop_sequence
     v_usage = node.usage
     if v_usage is not None:
         v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
@@ -1015,10 +1366,14 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if v_usage is not None:
         out["usage"] = v_usage
+    elif hints is not None and hints.get("usage") == "null":
+        out["usage"] = None
     if node.created is not None:
         ctx.lose((path, "created"), "anthropic has no place for Response.created; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1040,15 +1395,21 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_input_tokens = obj.get("input_tokens")
+    if v_input_tokens is None and "input_tokens" in obj:
+        hints = tw.hint(hints, "input_tokens", "null")
     if v_input_tokens is not None and type(v_input_tokens) is not int:
         raise WrongTypeError(
             (path, "input_tokens"), "expected integer, got " + tw._json_type(v_input_tokens)
         )
     v_output_tokens = obj.get("output_tokens")
+    if v_output_tokens is None and "output_tokens" in obj:
+        hints = tw.hint(hints, "output_tokens", "null")
     if v_output_tokens is not None and type(v_output_tokens) is not int:
         raise WrongTypeError(
             (path, "output_tokens"), "expected integer, got " + tw._json_type(v_output_tokens)
         )
+    if _ORDER_usage.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
     node = ir.Usage(input_tokens=v_input_tokens, output_tokens=v_output_tokens)
     extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
@@ -1064,11 +1425,23 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_input_tokens = node.input_tokens
+    if v_input_tokens is None:
+        v_input_tokens = 0
+        ctx.lose((path, "input_tokens"), "input_tokens is required by anthropic; sent 0")
     if v_input_tokens is not None:
         out["input_tokens"] = v_input_tokens
+    elif hints is not None and hints.get("input_tokens") == "null":
+        out["input_tokens"] = None
     v_output_tokens = node.output_tokens
+    if v_output_tokens is None:
+        v_output_tokens = 0
+        ctx.lose((path, "output_tokens"), "output_tokens is required by anthropic; sent 0")
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
+    elif hints is not None and hints.get("output_tokens") == "null":
+        out["output_tokens"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out

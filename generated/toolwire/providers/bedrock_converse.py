@@ -23,8 +23,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'bedrock_converse' family.
+#: provider_data written here is read back only by the providers of the 'bedrock_converse' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "bedrock_converse"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "bedrock_converse"
 
 #: What AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
@@ -58,13 +62,21 @@ CANNOT_EXPRESS = (
         'Sent natively as status "error" (never "success"). The API reference says toolResult.status is supported by Amazon Nova and Anthropic Claude 3 and 4 models only.',
     ),
     (
-        "images by URL",
-        "Images are base64 bytes or an s3:// location (ImageSource). An http(s) image URL cannot be sent: the image is dropped and reported. An s3Location image is read (url = its s3:// URI) but not sent back either (the content union picks the image block by its inline data only).",
+        "images, documents, videos and audio by http(s) URL",
+        "Media are base64 bytes or an s3:// location (ImageSource, DocumentSource, VideoSource, AudioSource; url = its s3:// URI). Any other URL cannot be sent: the part is dropped whole and reported.",
     ),
     ("ImagePart.detail", "No detail level for images."),
     (
-        "document, video and searchResult blocks in a tool result",
-        "The IR's tool result parts are text and images; such a block is an UnknownVariantError when read.",
+        "FileParts by URL, by file id, or of a media type Bedrock has no format for; FilePart.filename",
+        'Documents (pdf, csv, doc, docx, xls, xlsx, html, txt, md), videos and audio (content blocks; tool results take documents and videos) are sent as base64 bytes; the media type must be one of their formats, else the whole part is dropped and reported. A document needs a name: the FilePart\'s filename, else "document" (reported). Bedrock allows only letters, digits, whitespace, hyphens, parentheses and square brackets in it; toolwire does not rewrite the filename.',
+    ),
+    (
+        "documents with a content source",
+        "DocumentSource content (a list of blocks) is not modelled; such a document is dropped and reported. A text source is read as text/plain data and sent back as text.",
+    ),
+    (
+        "searchResult blocks in a tool result",
+        "Not modelled; such a block is an UnknownVariantError when read.",
     ),
     (
         "image media types other than png, jpeg, gif, webp",
@@ -93,6 +105,14 @@ CANNOT_EXPRESS = (
         "A Converse response names none of them; reported when rendering a response from another provider.",
     ),
     ("Response.stop_sequence", "stopReason stop_sequence does not say which sequence matched."),
+    (
+        "wire message variants system (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these message variants; parsing one raises UnknownVariantError.",
+    ),
+    (
+        "wire result_block variants document, searchResult, video (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these result_block variants; parsing one raises UnknownVariantError.",
+    ),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
@@ -100,14 +120,34 @@ WIRE_DEFAULTS = ()
 
 _KNOWN_request = frozenset(["inferenceConfig", "messages", "system", "toolConfig"])
 _KNOWN_request_inferenceConfig = frozenset(["maxTokens", "stopSequences", "temperature", "topP"])
+_RANK_request = {"messages": 0, "system": 1, "inferenceConfig": 2, "toolConfig": 3}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
+_RANK_request_inferenceConfig = {"maxTokens": 0, "temperature": 1, "topP": 2, "stopSequences": 3}
+_ORDER_request_inferenceConfig = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset([])
 _KNOWN_user_message = frozenset(["content", "role"])
+_RANK_user_message = {"role": 0, "content": 1}
+_ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_assistant_message = frozenset(["content", "role"])
+_RANK_assistant_message = {"role": 0, "content": 1}
+_ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_text_block = frozenset(["text"])
+_RANK_text_block = {"text": 0}
+_ORDER_text_block = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_image_block = frozenset(["image"])
 _KNOWN_image_block_image = frozenset(["format", "source"])
 _KNOWN_image_block_image_source = frozenset(["bytes", "s3Location"])
 _KNOWN_image_block_image_source_s3Location = frozenset(["uri"])
+_RANK_image_block = {"image": 0}
+_ORDER_image_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_image_block_image = {"format": 0, "source": 1}
+_ORDER_image_block_image = {}  # key tuples seen → already in the render order (key_order)
+_RANK_image_block_image_source = {"bytes": 0, "s3Location": 1}
+_ORDER_image_block_image_source = {}  # key tuples seen → already in the render order (key_order)
+_RANK_image_block_image_source_s3Location = {"uri": 0}
+_ORDER_image_block_image_source_s3Location = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _IMAGE_FORMAT_PARSE = {
     "png": "image/png",
     "jpeg": "image/jpeg",
@@ -121,22 +161,167 @@ _IMAGE_FORMAT_RENDER = {
     "image/gif": "gif",
     "image/webp": "webp",
 }
+_KNOWN_document_block = frozenset(["document"])
+_KNOWN_document_block_document = frozenset(["format", "name", "source"])
+_RANK_document_block = {"document": 0}
+_ORDER_document_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_document_block_document = {"format": 0, "name": 1, "source": 2}
+_ORDER_document_block_document = {}  # key tuples seen → already in the render order (key_order)
+_DOCUMENT_FORMAT_PARSE = {
+    "pdf": "application/pdf",
+    "csv": "text/csv",
+    "doc": "application/msword",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "xls": "application/vnd.ms-excel",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "html": "text/html",
+    "txt": "text/plain",
+    "md": "text/markdown",
+}
+_DOCUMENT_FORMAT_RENDER = {
+    "application/pdf": "pdf",
+    "text/csv": "csv",
+    "application/msword": "doc",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+    "application/vnd.ms-excel": "xls",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+    "text/html": "html",
+    "text/plain": "txt",
+    "text/markdown": "md",
+}
+_KNOWN_video_block = frozenset(["video"])
+_KNOWN_video_block_video = frozenset(["format", "source"])
+_KNOWN_video_block_video_source = frozenset(["bytes", "s3Location"])
+_KNOWN_video_block_video_source_s3Location = frozenset(["uri"])
+_RANK_video_block = {"video": 0}
+_ORDER_video_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_video_block_video = {"format": 0, "source": 1}
+_ORDER_video_block_video = {}  # key tuples seen → already in the render order (key_order)
+_RANK_video_block_video_source = {"bytes": 0, "s3Location": 1}
+_ORDER_video_block_video_source = {}  # key tuples seen → already in the render order (key_order)
+_RANK_video_block_video_source_s3Location = {"uri": 0}
+_ORDER_video_block_video_source_s3Location = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
+_VIDEO_FORMAT_PARSE = {
+    "mkv": "video/x-matroska",
+    "mov": "video/quicktime",
+    "mp4": "video/mp4",
+    "webm": "video/webm",
+    "flv": "video/x-flv",
+    "mpeg": "video/mpeg",
+    "mpg": "video/mpg",
+    "wmv": "video/x-ms-wmv",
+    "three_gp": "video/3gpp",
+}
+_VIDEO_FORMAT_RENDER = {
+    "video/x-matroska": "mkv",
+    "video/quicktime": "mov",
+    "video/mp4": "mp4",
+    "video/webm": "webm",
+    "video/x-flv": "flv",
+    "video/mpeg": "mpeg",
+    "video/mpg": "mpg",
+    "video/x-ms-wmv": "wmv",
+    "video/3gpp": "three_gp",
+}
+_KNOWN_audio_block = frozenset(["audio"])
+_KNOWN_audio_block_audio = frozenset(["format", "source"])
+_KNOWN_audio_block_audio_source = frozenset(["bytes", "s3Location"])
+_KNOWN_audio_block_audio_source_s3Location = frozenset(["uri"])
+_RANK_audio_block = {"audio": 0}
+_ORDER_audio_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_audio_block_audio = {"format": 0, "source": 1}
+_ORDER_audio_block_audio = {}  # key tuples seen → already in the render order (key_order)
+_RANK_audio_block_audio_source = {"bytes": 0, "s3Location": 1}
+_ORDER_audio_block_audio_source = {}  # key tuples seen → already in the render order (key_order)
+_RANK_audio_block_audio_source_s3Location = {"uri": 0}
+_ORDER_audio_block_audio_source_s3Location = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
+_AUDIO_FORMAT_PARSE = {
+    "mp3": "audio/mpeg",
+    "opus": "audio/opus",
+    "wav": "audio/wav",
+    "aac": "audio/aac",
+    "flac": "audio/flac",
+    "mp4": "audio/mp4",
+    "ogg": "audio/ogg",
+    "mkv": "audio/x-matroska",
+    "mka": "audio/x-matroska",
+    "x-aac": "audio/x-aac",
+    "m4a": "audio/x-m4a",
+    "mpeg": "audio/mpeg",
+    "mpga": "audio/mpga",
+    "pcm": "audio/pcm",
+    "webm": "audio/webm",
+}
+_AUDIO_FORMAT_RENDER = {
+    "audio/mpeg": "mp3",
+    "audio/mp3": "mp3",
+    "audio/opus": "opus",
+    "audio/wav": "wav",
+    "audio/x-wav": "wav",
+    "audio/aac": "aac",
+    "audio/flac": "flac",
+    "audio/mp4": "mp4",
+    "audio/ogg": "ogg",
+    "audio/x-matroska": "mka",
+    "audio/x-aac": "x-aac",
+    "audio/x-m4a": "m4a",
+    "audio/m4a": "m4a",
+    "audio/mpga": "mpga",
+    "audio/pcm": "pcm",
+    "audio/webm": "webm",
+}
 _KNOWN_tool_use_block = frozenset(["toolUse"])
 _KNOWN_tool_use_block_toolUse = frozenset(["input", "name", "toolUseId"])
+_RANK_tool_use_block = {"toolUse": 0}
+_ORDER_tool_use_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_use_block_toolUse = {"toolUseId": 0, "name": 1, "input": 2}
+_ORDER_tool_use_block_toolUse = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_result_block = frozenset(["toolResult"])
 _KNOWN_tool_result_block_toolResult = frozenset(["content", "status", "toolUseId"])
+_RANK_tool_result_block = {"toolResult": 0}
+_ORDER_tool_result_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_result_block_toolResult = {"toolUseId": 0, "content": 1, "status": 2}
+_ORDER_tool_result_block_toolResult = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_config = frozenset(["toolChoice", "tools"])
+_RANK_tool_config = {"tools": 0, "toolChoice": 1}
+_ORDER_tool_config = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_spec = frozenset(["toolSpec"])
 _KNOWN_tool_spec_toolSpec = frozenset(["description", "inputSchema", "name", "strict"])
 _KNOWN_tool_spec_toolSpec_inputSchema = frozenset(["json"])
+_RANK_tool_spec = {"toolSpec": 0}
+_ORDER_tool_spec = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_spec_toolSpec = {"name": 0, "description": 1, "inputSchema": 2, "strict": 3}
+_ORDER_tool_spec_toolSpec = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_spec_toolSpec_inputSchema = {"json": 0}
+_ORDER_tool_spec_toolSpec_inputSchema = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _KNOWN_choice_auto = frozenset(["auto"])
+_RANK_choice_auto = {"auto": 0}
+_ORDER_choice_auto = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_choice_any = frozenset(["any"])
+_RANK_choice_any = {"any": 0}
+_ORDER_choice_any = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_choice_tool = frozenset(["tool"])
 _KNOWN_choice_tool_tool = frozenset(["name"])
+_RANK_choice_tool = {"tool": 0}
+_ORDER_choice_tool = {}  # key tuples seen → already in the render order (key_order)
+_RANK_choice_tool_tool = {"name": 0}
+_ORDER_choice_tool_tool = {}  # key tuples seen → already in the render order (key_order)
 _CHOICE_MODE_PARSE = {"auto": "auto"}
 _CHOICE_MODE_RENDER = {"none": None}
 _KNOWN_response = frozenset(["output", "stopReason", "usage"])
 _KNOWN_response_output = frozenset(["message"])
+_RANK_response = {"output": 0, "stopReason": 1, "usage": 2, "metrics": 3}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
+_RANK_response_output = {"message": 0}
+_ORDER_response_output = {}  # key tuples seen → already in the render order (key_order)
 _STOP_REASON_PARSE = {
     "end_turn": "stop",
     "tool_use": "tool_calls",
@@ -159,6 +344,8 @@ _STOP_REASON_RENDER = {
 }
 _STOP_REASON_APPROXIMATE = frozenset(["error", "other"])
 _KNOWN_usage = frozenset(["inputTokens", "outputTokens", "totalTokens"])
+_RANK_usage = {"inputTokens": 0, "outputTokens": 1, "totalTokens": 2}
+_ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -190,20 +377,28 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     o_inferenceConfig = obj.get("inferenceConfig")
     if o_inferenceConfig is None:
         o_inferenceConfig = {}
+        if "inferenceConfig" in obj:
+            hints = tw.hint(hints, "inferenceConfig", "null")
     elif type(o_inferenceConfig) is not dict:
         raise WrongTypeError(
             p_inferenceConfig, "expected an object, got " + tw._json_type(o_inferenceConfig)
         )
+    elif not o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig", "empty")
     v_messages = _conversation_to_ir(
         obj.get("messages"), obj.get("system"), (path, "messages"), ctx
     )
     v_inferenceConfig_maxTokens = o_inferenceConfig.get("maxTokens")
+    if v_inferenceConfig_maxTokens is None and "maxTokens" in o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig.maxTokens", "null")
     if v_inferenceConfig_maxTokens is not None and type(v_inferenceConfig_maxTokens) is not int:
         raise WrongTypeError(
             (p_inferenceConfig, "maxTokens"),
             "expected integer, got " + tw._json_type(v_inferenceConfig_maxTokens),
         )
     v_inferenceConfig_temperature = o_inferenceConfig.get("temperature")
+    if v_inferenceConfig_temperature is None and "temperature" in o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig.temperature", "null")
     if v_inferenceConfig_temperature is not None and type(v_inferenceConfig_temperature) not in (
         int,
         float,
@@ -213,12 +408,16 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "expected number, got " + tw._json_type(v_inferenceConfig_temperature),
         )
     v_inferenceConfig_topP = o_inferenceConfig.get("topP")
+    if v_inferenceConfig_topP is None and "topP" in o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig.topP", "null")
     if v_inferenceConfig_topP is not None and type(v_inferenceConfig_topP) not in (int, float):
         raise WrongTypeError(
             (p_inferenceConfig, "topP"),
             "expected number, got " + tw._json_type(v_inferenceConfig_topP),
         )
     v_inferenceConfig_stopSequences = o_inferenceConfig.get("stopSequences")
+    if v_inferenceConfig_stopSequences is None and "stopSequences" in o_inferenceConfig:
+        hints = tw.hint(hints, "inferenceConfig.stopSequences", "null")
     if (
         v_inferenceConfig_stopSequences is not None
         and type(v_inferenceConfig_stopSequences) is not list
@@ -228,6 +427,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "expected array, got " + tw._json_type(v_inferenceConfig_stopSequences),
         )
     v_toolConfig = obj.get("toolConfig")
+    if v_toolConfig is None and "toolConfig" in obj:
+        hints = tw.hint(hints, "toolConfig", "null")
     if v_toolConfig is not None:
         v_toolConfig_tools, v_toolConfig_tool_choice, v_toolConfig_hint = tw.required_tools_parse(
             v_toolConfig, (path, "toolConfig"), ctx, _tool_config_to_ir
@@ -236,6 +437,19 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "toolConfig", v_toolConfig_hint)
     else:
         v_toolConfig_tools, v_toolConfig_tool_choice = None, None
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
+    if (
+        o_inferenceConfig
+        and _ORDER_request_inferenceConfig.get(order := tuple(o_inferenceConfig)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "inferenceConfig",
+            order,
+            _RANK_request_inferenceConfig,
+            _ORDER_request_inferenceConfig,
+        )
     node = ir.Request(
         messages=v_messages,
         tools=v_toolConfig_tools,
@@ -272,15 +486,23 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_inferenceConfig_maxTokens = node.max_tokens
     if v_inferenceConfig_maxTokens is not None:
         w_inferenceConfig["maxTokens"] = v_inferenceConfig_maxTokens
+    elif hints is not None and hints.get("inferenceConfig.maxTokens") == "null":
+        w_inferenceConfig["maxTokens"] = None
     v_inferenceConfig_temperature = node.temperature
     if v_inferenceConfig_temperature is not None:
         w_inferenceConfig["temperature"] = v_inferenceConfig_temperature
+    elif hints is not None and hints.get("inferenceConfig.temperature") == "null":
+        w_inferenceConfig["temperature"] = None
     v_inferenceConfig_topP = node.top_p
     if v_inferenceConfig_topP is not None:
         w_inferenceConfig["topP"] = v_inferenceConfig_topP
+    elif hints is not None and hints.get("inferenceConfig.topP") == "null":
+        w_inferenceConfig["topP"] = None
     v_inferenceConfig_stopSequences = node.stop
     if v_inferenceConfig_stopSequences is not None:
         w_inferenceConfig["stopSequences"] = v_inferenceConfig_stopSequences
+    elif hints is not None and hints.get("inferenceConfig.stopSequences") == "null":
+        w_inferenceConfig["stopSequences"] = None
     v_toolConfig = tw.required_tools_render(
         node.tools,
         node.tool_choice,
@@ -292,8 +514,13 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolConfig is not None:
         out["toolConfig"] = v_toolConfig
+    elif hints is not None and hints.get("toolConfig") == "null":
+        out["toolConfig"] = None
     if not w_inferenceConfig:
-        del out["inferenceConfig"]
+        if hints is None or "inferenceConfig" not in hints:
+            del out["inferenceConfig"]
+        elif hints["inferenceConfig"] == "null":  # kept as the same-provider input had it
+            out["inferenceConfig"] = None
     if node.model is not None:
         ctx.lose((path, "model"), "bedrock_converse has no place for Request.model; dropped")
     if node.parallel_tool_calls is not None:
@@ -305,6 +532,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "top_k"), "bedrock_converse has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("inferenceConfig",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -325,16 +554,17 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
     if items is None:
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
-        messages.append(_message_to_ir(item, (path, i), ctx))
-        if len(messages) > 1 and messages[-1].role == messages[-2].role:
-            tw.set_hint(messages[-1], PROVIDER, "$apart", True)
-    return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
+        msg = _message_to_ir(item, (path, i), ctx)
+        if msg.role == "system":
+            tw.set_hint(msg, PROVIDER, "$inline", True)
+        messages.append(msg)
+    return layout.normalize(messages, ctx, _GROUP_CONVERSATION, PROVIDER, {"tool": "user"})
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system hoisted to `system`; the results of a turn and the user text after them form one user message (IR messages → wire)."""
-    layout.check_answers(messages, path, ctx, merged=True)
-    system, messages = layout.hoist_system(messages, ctx)
+    layout.check_answers(messages, path, ctx, frozenset({"assistant"}))
+    system, messages = layout.hoist_system(messages, ctx, PROVIDER)
     hoisted = None
     if system:
         first = system[0]
@@ -382,6 +612,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
         raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -390,6 +622,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_user_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_user_message, _ORDER_user_message)
     node = ir.Message(role="user", parts=v_content_ir)
     extra = (
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
@@ -406,14 +640,21 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "user"
+    if hints is None or "role" not in hints:
+        out["role"] = "user"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.nonblank_blocks_render(node.parts, (path, "parts"), ctx, _content_block_from_ir)
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "bedrock_converse has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -427,6 +668,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -435,6 +678,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
     node = ir.Message(role="assistant", parts=v_content_ir)
     extra = (
         None
@@ -453,14 +698,21 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "assistant"
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.nonblank_blocks_render(node.parts, (path, "parts"), ctx, _content_block_from_ir)
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "bedrock_converse has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -485,13 +737,19 @@ def _system_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """ContentBlock — exactly one of text, image, toolUse, toolResult; document, video, reasoningContent, cachePoint, ... kept opaque: dispatch on the key present (wire → IR)."""
+    """ContentBlock — exactly one of text, image, document, video, audio, toolUse, toolResult; reasoningContent, cachePoint, ... kept opaque: dispatch on the key present (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     if "text" in obj:
         return _text_block_to_ir(obj, path, ctx)
     if "image" in obj:
         return _image_block_to_ir(obj, path, ctx)
+    if "document" in obj:
+        return _document_block_to_ir(obj, path, ctx)
+    if "video" in obj:
+        return _video_block_to_ir(obj, path, ctx)
+    if "audio" in obj:
+        return _audio_block_to_ir(obj, path, ctx)
     if "toolUse" in obj:
         return _tool_use_block_to_ir(obj, path, ctx)
     if "toolResult" in obj:
@@ -500,11 +758,76 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """ContentBlock — exactly one of text, image, toolUse, toolResult; document, video, reasoningContent, cachePoint, ... kept opaque (IR → wire)."""
+    """ContentBlock — exactly one of text, image, document, video, audio, toolUse, toolResult; reasoningContent, cachePoint, ... kept opaque (IR → wire)."""
     t = type(node)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or tw.starts_with(node.url, "s3://"))
+        and tw.media_in(
+            node.media_type,
+            (
+                "application/pdf",
+                "text/csv",
+                "application/msword",
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                "application/vnd.ms-excel",
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                "text/html",
+                "text/plain",
+                "text/markdown",
+                "none",
+            ),
+        )
+    ):
+        return _document_block_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or tw.starts_with(node.url, "s3://"))
+        and tw.media_in(
+            node.media_type,
+            (
+                "video/x-matroska",
+                "video/quicktime",
+                "video/mp4",
+                "video/webm",
+                "video/x-flv",
+                "video/mpeg",
+                "video/mpg",
+                "video/x-ms-wmv",
+                "video/3gpp",
+            ),
+        )
+    ):
+        return _video_block_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or tw.starts_with(node.url, "s3://"))
+        and tw.media_in(
+            node.media_type,
+            (
+                "audio/mpeg",
+                "audio/mp3",
+                "audio/opus",
+                "audio/wav",
+                "audio/x-wav",
+                "audio/aac",
+                "audio/flac",
+                "audio/mp4",
+                "audio/ogg",
+                "audio/x-matroska",
+                "audio/x-aac",
+                "audio/x-m4a",
+                "audio/m4a",
+                "audio/mpga",
+                "audio/pcm",
+                "audio/webm",
+            ),
+        )
+    ):
+        return _audio_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_block_from_ir(node, path, ctx)
-    if t is ir.ImagePart and node.data is not None:
+    if t is ir.ImagePart and (node.data is not None or tw.starts_with(node.url, "s3://")):
         return _image_block_from_ir(node, path, ctx)
     if t is ir.ToolCall:
         return _tool_use_block_from_ir(node, path, ctx)
@@ -512,7 +835,7 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _tool_result_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "bedrock_converse cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "bedrock_converse cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 
@@ -526,6 +849,8 @@ def _text_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_text_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_text_block, _ORDER_text_block)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_block)
     if extra is not None or hints is not None:
@@ -550,11 +875,13 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
 def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """ImageBlock — inline base64 bytes (or an s3Location, read only) (wire → IR ImagePart)."""
+    """ImageBlock — inline base64 bytes or an s3:// location (s3Location) (wire → IR ImagePart)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
@@ -568,34 +895,77 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     o_image_source = o_image.get("source")
     if o_image_source is None:
         o_image_source = {}
+        if "source" in o_image:
+            hints = tw.hint(hints, "image.source", "null")
     elif type(o_image_source) is not dict:
         raise WrongTypeError(
             p_image_source, "expected an object, got " + tw._json_type(o_image_source)
         )
+    elif not o_image_source:
+        hints = tw.hint(hints, "image.source", "empty")
     p_image_source_s3Location = (p_image_source, "s3Location")
     o_image_source_s3Location = o_image_source.get("s3Location")
     if o_image_source_s3Location is None:
         o_image_source_s3Location = {}
+        if "s3Location" in o_image_source:
+            hints = tw.hint(hints, "image.source.s3Location", "null")
     elif type(o_image_source_s3Location) is not dict:
         raise WrongTypeError(
             p_image_source_s3Location,
             "expected an object, got " + tw._json_type(o_image_source_s3Location),
         )
+    elif not o_image_source_s3Location:
+        hints = tw.hint(hints, "image.source.s3Location", "empty")
     v_image_format = o_image.get("format")
     if v_image_format is None:
         raise tw.missing((p_image, "format"))
     if v_image_format is not None:
         v_image_format = _image_format_to_ir(v_image_format, (p_image, "format"), ctx)
     v_image_source_bytes = o_image_source.get("bytes")
+    if v_image_source_bytes is None and "bytes" in o_image_source:
+        hints = tw.hint(hints, "image.source.bytes", "null")
     if v_image_source_bytes is not None and type(v_image_source_bytes) is not str:
         raise WrongTypeError(
             (p_image_source, "bytes"), "expected string, got " + tw._json_type(v_image_source_bytes)
         )
     v_image_source_s3Location_uri = o_image_source_s3Location.get("uri")
+    if v_image_source_s3Location_uri is None and "uri" in o_image_source_s3Location:
+        hints = tw.hint(hints, "image.source.s3Location.uri", "null")
     if v_image_source_s3Location_uri is not None and type(v_image_source_s3Location_uri) is not str:
         raise WrongTypeError(
             (p_image_source_s3Location, "uri"),
             "expected string, got " + tw._json_type(v_image_source_s3Location_uri),
+        )
+    if _ORDER_image_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_image_block, _ORDER_image_block)
+    if o_image and _ORDER_image_block_image.get(order := tuple(o_image)) is not True:
+        hints = tw.key_order(
+            hints, "image", order, _RANK_image_block_image, _ORDER_image_block_image
+        )
+    if (
+        o_image_source
+        and _ORDER_image_block_image_source.get(order := tuple(o_image_source)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "image.source",
+            order,
+            _RANK_image_block_image_source,
+            _ORDER_image_block_image_source,
+        )
+    if (
+        o_image_source_s3Location
+        and _ORDER_image_block_image_source_s3Location.get(
+            order := tuple(o_image_source_s3Location)
+        )
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "image.source.s3Location",
+            order,
+            _RANK_image_block_image_source_s3Location,
+            _ORDER_image_block_image_source_s3Location,
         )
     node = ir.ImagePart(
         media_type=v_image_format, data=v_image_source_bytes, url=v_image_source_s3Location_uri
@@ -621,7 +991,7 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """ImageBlock — inline base64 bytes (or an s3Location, read only) (IR ImagePart → wire)."""
+    """ImageBlock — inline base64 bytes or an s3:// location (s3Location) (IR ImagePart → wire)."""
     if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
         return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
@@ -642,22 +1012,39 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_image_source_bytes = node.data
     if v_image_source_bytes is not None:
         w_image_source["bytes"] = v_image_source_bytes
+    elif hints is not None and hints.get("image.source.bytes") == "null":
+        w_image_source["bytes"] = None
     w_image_source_s3Location = w_image_source["s3Location"] = {}
     v_image_source_s3Location_uri = node.url
     if v_image_source_s3Location_uri is not None:
         w_image_source_s3Location["uri"] = v_image_source_s3Location_uri
+    elif hints is not None and hints.get("image.source.s3Location.uri") == "null":
+        w_image_source_s3Location["uri"] = None
     if not w_image_source_s3Location:
-        del w_image_source["s3Location"]
+        if hints is None or "image.source.s3Location" not in hints:
+            del w_image_source["s3Location"]
+        elif hints["image.source.s3Location"] == "null":  # kept as the same-provider input had it
+            w_image_source["s3Location"] = None
     if not w_image_source:
-        del w_image["source"]
+        if hints is None or "image.source" not in hints:
+            del w_image["source"]
+        elif hints["image.source"] == "null":  # kept as the same-provider input had it
+            w_image["source"] = None
     if not w_image:
-        del out["image"]
+        if hints is None or "image" not in hints:
+            del out["image"]
+        elif hints["image"] == "null":  # kept as the same-provider input had it
+            out["image"] = None
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "bedrock_converse has no place for ImagePart.file_id; dropped")
     if node.detail is not None:
         ctx.lose((path, "detail"), "bedrock_converse has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(
             out, pd, PROVIDER, path, ctx, ("image", "image.source", "image.source.s3Location")
         )
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -669,6 +1056,485 @@ def _image_format_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _image_format_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """enum_map: image format (IR → wire)."""
     return tw.enum_render(_IMAGE_FORMAT_RENDER, node, path, "image format", ctx)
+
+
+def _document_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """DocumentBlock — base64 bytes or an s3:// location (s3Location); the name is required (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_document = (path, "document")
+    o_document = obj.get("document")
+    if o_document is None:
+        raise tw.missing(p_document)
+    elif type(o_document) is not dict:
+        raise WrongTypeError(p_document, "expected an object, got " + tw._json_type(o_document))
+    v_document_format = o_document.get("format")
+    if v_document_format is None and "format" in o_document:
+        hints = tw.hint(hints, "document.format", "null")
+    if v_document_format is not None:
+        v_document_format = _document_format_to_ir(v_document_format, (p_document, "format"), ctx)
+    v_document_name = o_document.get("name")
+    if v_document_name is None:
+        raise tw.missing((p_document, "name"))
+    if type(v_document_name) is not str:
+        raise WrongTypeError(
+            (p_document, "name"), "expected string, got " + tw._json_type(v_document_name)
+        )
+    v_document_source = o_document.get("source")
+    if v_document_source is None:
+        raise tw.missing((p_document, "source"))
+    v_document_source_url, v_document_source_data, v_document_source_hint = tw.bytes_source_parse(
+        v_document_source, (p_document, "source")
+    )
+    if v_document_source_hint is not None:
+        hints = tw.hint(hints, "document.source", v_document_source_hint)
+    if _ORDER_document_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_document_block, _ORDER_document_block)
+    if o_document and _ORDER_document_block_document.get(order := tuple(o_document)) is not True:
+        hints = tw.key_order(
+            hints, "document", order, _RANK_document_block_document, _ORDER_document_block_document
+        )
+    node = ir.FilePart(
+        media_type=v_document_format,
+        data=v_document_source_data,
+        url=v_document_source_url,
+        filename=v_document_name,
+    )
+    extra = (
+        None
+        if _KNOWN_document_block.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_document_block)
+    )
+    if o_document and not _KNOWN_document_block_document.issuperset(o_document):
+        extra = tw.nested_extra(
+            extra, "document", tw.extra_fields(o_document, _KNOWN_document_block_document)
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """DocumentBlock — base64 bytes or an s3:// location (s3Location); the name is required (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    w_document = out["document"] = {}
+    v_document_format = node.media_type
+    if v_document_format is not None:
+        v_document_format = _document_format_from_ir(v_document_format, (path, "media_type"), ctx)
+    if v_document_format is not None:
+        w_document["format"] = v_document_format
+    elif hints is not None and hints.get("document.format") == "null":
+        w_document["format"] = None
+    v_document_name = node.filename
+    if v_document_name is None:
+        v_document_name = "document"
+        ctx.lose((path, "filename"), "name is required by bedrock_converse; sent 'document'")
+    if v_document_name is None:
+        ctx.lose(
+            (path, "filename"),
+            "name is required by bedrock_converse and the input has none; add it before sending",
+        )
+    else:
+        w_document["name"] = v_document_name
+    v_document_source = tw.bytes_source_render(
+        node.url,
+        node.data,
+        (hints.get("document.source") if hints is not None else None),
+        (path, "url"),
+    )
+    if v_document_source is not None:
+        w_document["source"] = v_document_source
+    elif hints is not None and hints.get("document.source") == "null":
+        w_document["source"] = None
+    if not w_document:
+        if hints is None or "document" not in hints:
+            del out["document"]
+        elif hints["document"] == "null":  # kept as the same-provider input had it
+            out["document"] = None
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "bedrock_converse has no place for FilePart.file_id; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ("document",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _document_format_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: document format (wire → IR)."""
+    return tw.enum_parse(_DOCUMENT_FORMAT_PARSE, obj, path, "document format")
+
+
+def _document_format_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: document format (IR → wire)."""
+    return tw.enum_render(_DOCUMENT_FORMAT_RENDER, node, path, "document format", ctx)
+
+
+def _video_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """VideoBlock — base64 bytes or an s3:// location (s3Location) (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_video = (path, "video")
+    o_video = obj.get("video")
+    if o_video is None:
+        raise tw.missing(p_video)
+    elif type(o_video) is not dict:
+        raise WrongTypeError(p_video, "expected an object, got " + tw._json_type(o_video))
+    p_video_source = (p_video, "source")
+    o_video_source = o_video.get("source")
+    if o_video_source is None:
+        o_video_source = {}
+        if "source" in o_video:
+            hints = tw.hint(hints, "video.source", "null")
+    elif type(o_video_source) is not dict:
+        raise WrongTypeError(
+            p_video_source, "expected an object, got " + tw._json_type(o_video_source)
+        )
+    elif not o_video_source:
+        hints = tw.hint(hints, "video.source", "empty")
+    p_video_source_s3Location = (p_video_source, "s3Location")
+    o_video_source_s3Location = o_video_source.get("s3Location")
+    if o_video_source_s3Location is None:
+        o_video_source_s3Location = {}
+        if "s3Location" in o_video_source:
+            hints = tw.hint(hints, "video.source.s3Location", "null")
+    elif type(o_video_source_s3Location) is not dict:
+        raise WrongTypeError(
+            p_video_source_s3Location,
+            "expected an object, got " + tw._json_type(o_video_source_s3Location),
+        )
+    elif not o_video_source_s3Location:
+        hints = tw.hint(hints, "video.source.s3Location", "empty")
+    v_video_format = o_video.get("format")
+    if v_video_format is None:
+        raise tw.missing((p_video, "format"))
+    if v_video_format is not None:
+        v_video_format = _video_format_to_ir(v_video_format, (p_video, "format"), ctx)
+    v_video_source_bytes = o_video_source.get("bytes")
+    if v_video_source_bytes is None and "bytes" in o_video_source:
+        hints = tw.hint(hints, "video.source.bytes", "null")
+    if v_video_source_bytes is not None and type(v_video_source_bytes) is not str:
+        raise WrongTypeError(
+            (p_video_source, "bytes"), "expected string, got " + tw._json_type(v_video_source_bytes)
+        )
+    v_video_source_s3Location_uri = o_video_source_s3Location.get("uri")
+    if v_video_source_s3Location_uri is None and "uri" in o_video_source_s3Location:
+        hints = tw.hint(hints, "video.source.s3Location.uri", "null")
+    if v_video_source_s3Location_uri is not None and type(v_video_source_s3Location_uri) is not str:
+        raise WrongTypeError(
+            (p_video_source_s3Location, "uri"),
+            "expected string, got " + tw._json_type(v_video_source_s3Location_uri),
+        )
+    if _ORDER_video_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_video_block, _ORDER_video_block)
+    if o_video and _ORDER_video_block_video.get(order := tuple(o_video)) is not True:
+        hints = tw.key_order(
+            hints, "video", order, _RANK_video_block_video, _ORDER_video_block_video
+        )
+    if (
+        o_video_source
+        and _ORDER_video_block_video_source.get(order := tuple(o_video_source)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "video.source",
+            order,
+            _RANK_video_block_video_source,
+            _ORDER_video_block_video_source,
+        )
+    if (
+        o_video_source_s3Location
+        and _ORDER_video_block_video_source_s3Location.get(
+            order := tuple(o_video_source_s3Location)
+        )
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "video.source.s3Location",
+            order,
+            _RANK_video_block_video_source_s3Location,
+            _ORDER_video_block_video_source_s3Location,
+        )
+    node = ir.FilePart(
+        media_type=v_video_format, data=v_video_source_bytes, url=v_video_source_s3Location_uri
+    )
+    extra = None if _KNOWN_video_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_video_block)
+    if o_video and not _KNOWN_video_block_video.issuperset(o_video):
+        extra = tw.nested_extra(extra, "video", tw.extra_fields(o_video, _KNOWN_video_block_video))
+    if o_video_source and not _KNOWN_video_block_video_source.issuperset(o_video_source):
+        extra = tw.nested_extra(
+            extra, "video.source", tw.extra_fields(o_video_source, _KNOWN_video_block_video_source)
+        )
+    if o_video_source_s3Location and not _KNOWN_video_block_video_source_s3Location.issuperset(
+        o_video_source_s3Location
+    ):
+        extra = tw.nested_extra(
+            extra,
+            "video.source.s3Location",
+            tw.extra_fields(o_video_source_s3Location, _KNOWN_video_block_video_source_s3Location),
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _video_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """VideoBlock — base64 bytes or an s3:// location (s3Location) (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    w_video = out["video"] = {}
+    v_video_format = node.media_type
+    if v_video_format is not None:
+        v_video_format = _video_format_from_ir(v_video_format, (path, "media_type"), ctx)
+    if v_video_format is None:
+        ctx.lose(
+            (path, "media_type"),
+            "format is required by bedrock_converse and the input has none; add it before sending",
+        )
+    else:
+        w_video["format"] = v_video_format
+    w_video_source = w_video["source"] = {}
+    v_video_source_bytes = node.data
+    if v_video_source_bytes is not None:
+        w_video_source["bytes"] = v_video_source_bytes
+    elif hints is not None and hints.get("video.source.bytes") == "null":
+        w_video_source["bytes"] = None
+    w_video_source_s3Location = w_video_source["s3Location"] = {}
+    v_video_source_s3Location_uri = node.url
+    if v_video_source_s3Location_uri is not None:
+        w_video_source_s3Location["uri"] = v_video_source_s3Location_uri
+    elif hints is not None and hints.get("video.source.s3Location.uri") == "null":
+        w_video_source_s3Location["uri"] = None
+    if not w_video_source_s3Location:
+        if hints is None or "video.source.s3Location" not in hints:
+            del w_video_source["s3Location"]
+        elif hints["video.source.s3Location"] == "null":  # kept as the same-provider input had it
+            w_video_source["s3Location"] = None
+    if not w_video_source:
+        if hints is None or "video.source" not in hints:
+            del w_video["source"]
+        elif hints["video.source"] == "null":  # kept as the same-provider input had it
+            w_video["source"] = None
+    if not w_video:
+        if hints is None or "video" not in hints:
+            del out["video"]
+        elif hints["video"] == "null":  # kept as the same-provider input had it
+            out["video"] = None
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "bedrock_converse has no place for FilePart.file_id; dropped")
+    if node.filename is not None:
+        ctx.lose((path, "filename"), "bedrock_converse has no place for FilePart.filename; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(
+            out, pd, PROVIDER, path, ctx, ("video", "video.source", "video.source.s3Location")
+        )
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _video_format_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: video format (wire → IR)."""
+    return tw.enum_parse(_VIDEO_FORMAT_PARSE, obj, path, "video format")
+
+
+def _video_format_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: video format (IR → wire)."""
+    return tw.enum_render(_VIDEO_FORMAT_RENDER, node, path, "video format", ctx)
+
+
+def _audio_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """AudioBlock — base64 bytes or an s3:// location (s3Location) (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_audio = (path, "audio")
+    o_audio = obj.get("audio")
+    if o_audio is None:
+        raise tw.missing(p_audio)
+    elif type(o_audio) is not dict:
+        raise WrongTypeError(p_audio, "expected an object, got " + tw._json_type(o_audio))
+    p_audio_source = (p_audio, "source")
+    o_audio_source = o_audio.get("source")
+    if o_audio_source is None:
+        o_audio_source = {}
+        if "source" in o_audio:
+            hints = tw.hint(hints, "audio.source", "null")
+    elif type(o_audio_source) is not dict:
+        raise WrongTypeError(
+            p_audio_source, "expected an object, got " + tw._json_type(o_audio_source)
+        )
+    elif not o_audio_source:
+        hints = tw.hint(hints, "audio.source", "empty")
+    p_audio_source_s3Location = (p_audio_source, "s3Location")
+    o_audio_source_s3Location = o_audio_source.get("s3Location")
+    if o_audio_source_s3Location is None:
+        o_audio_source_s3Location = {}
+        if "s3Location" in o_audio_source:
+            hints = tw.hint(hints, "audio.source.s3Location", "null")
+    elif type(o_audio_source_s3Location) is not dict:
+        raise WrongTypeError(
+            p_audio_source_s3Location,
+            "expected an object, got " + tw._json_type(o_audio_source_s3Location),
+        )
+    elif not o_audio_source_s3Location:
+        hints = tw.hint(hints, "audio.source.s3Location", "empty")
+    v_audio_format = o_audio.get("format")
+    if v_audio_format is None:
+        raise tw.missing((p_audio, "format"))
+    if v_audio_format is not None:
+        v_audio_format = _audio_format_to_ir(v_audio_format, (p_audio, "format"), ctx)
+        if _AUDIO_FORMAT_RENDER.get(v_audio_format) != o_audio.get("format"):
+            hints = tw.hint(hints, "audio.format", o_audio.get("format"))
+    v_audio_source_bytes = o_audio_source.get("bytes")
+    if v_audio_source_bytes is None and "bytes" in o_audio_source:
+        hints = tw.hint(hints, "audio.source.bytes", "null")
+    if v_audio_source_bytes is not None and type(v_audio_source_bytes) is not str:
+        raise WrongTypeError(
+            (p_audio_source, "bytes"), "expected string, got " + tw._json_type(v_audio_source_bytes)
+        )
+    v_audio_source_s3Location_uri = o_audio_source_s3Location.get("uri")
+    if v_audio_source_s3Location_uri is None and "uri" in o_audio_source_s3Location:
+        hints = tw.hint(hints, "audio.source.s3Location.uri", "null")
+    if v_audio_source_s3Location_uri is not None and type(v_audio_source_s3Location_uri) is not str:
+        raise WrongTypeError(
+            (p_audio_source_s3Location, "uri"),
+            "expected string, got " + tw._json_type(v_audio_source_s3Location_uri),
+        )
+    if _ORDER_audio_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_audio_block, _ORDER_audio_block)
+    if o_audio and _ORDER_audio_block_audio.get(order := tuple(o_audio)) is not True:
+        hints = tw.key_order(
+            hints, "audio", order, _RANK_audio_block_audio, _ORDER_audio_block_audio
+        )
+    if (
+        o_audio_source
+        and _ORDER_audio_block_audio_source.get(order := tuple(o_audio_source)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "audio.source",
+            order,
+            _RANK_audio_block_audio_source,
+            _ORDER_audio_block_audio_source,
+        )
+    if (
+        o_audio_source_s3Location
+        and _ORDER_audio_block_audio_source_s3Location.get(
+            order := tuple(o_audio_source_s3Location)
+        )
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "audio.source.s3Location",
+            order,
+            _RANK_audio_block_audio_source_s3Location,
+            _ORDER_audio_block_audio_source_s3Location,
+        )
+    node = ir.FilePart(
+        media_type=v_audio_format, data=v_audio_source_bytes, url=v_audio_source_s3Location_uri
+    )
+    extra = None if _KNOWN_audio_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_audio_block)
+    if o_audio and not _KNOWN_audio_block_audio.issuperset(o_audio):
+        extra = tw.nested_extra(extra, "audio", tw.extra_fields(o_audio, _KNOWN_audio_block_audio))
+    if o_audio_source and not _KNOWN_audio_block_audio_source.issuperset(o_audio_source):
+        extra = tw.nested_extra(
+            extra, "audio.source", tw.extra_fields(o_audio_source, _KNOWN_audio_block_audio_source)
+        )
+    if o_audio_source_s3Location and not _KNOWN_audio_block_audio_source_s3Location.issuperset(
+        o_audio_source_s3Location
+    ):
+        extra = tw.nested_extra(
+            extra,
+            "audio.source.s3Location",
+            tw.extra_fields(o_audio_source_s3Location, _KNOWN_audio_block_audio_source_s3Location),
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _audio_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """AudioBlock — base64 bytes or an s3:// location (s3Location) (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    w_audio = out["audio"] = {}
+    v_audio_format = node.media_type
+    if v_audio_format is not None:
+        h = hints.get("audio.format") if hints is not None else None
+        if h is not None and _AUDIO_FORMAT_PARSE.get(h) == v_audio_format:
+            v_audio_format = h
+        else:
+            v_audio_format = _audio_format_from_ir(v_audio_format, (path, "media_type"), ctx)
+    if v_audio_format is None:
+        ctx.lose(
+            (path, "media_type"),
+            "format is required by bedrock_converse and the input has none; add it before sending",
+        )
+    else:
+        w_audio["format"] = v_audio_format
+    w_audio_source = w_audio["source"] = {}
+    v_audio_source_bytes = node.data
+    if v_audio_source_bytes is not None:
+        w_audio_source["bytes"] = v_audio_source_bytes
+    elif hints is not None and hints.get("audio.source.bytes") == "null":
+        w_audio_source["bytes"] = None
+    w_audio_source_s3Location = w_audio_source["s3Location"] = {}
+    v_audio_source_s3Location_uri = node.url
+    if v_audio_source_s3Location_uri is not None:
+        w_audio_source_s3Location["uri"] = v_audio_source_s3Location_uri
+    elif hints is not None and hints.get("audio.source.s3Location.uri") == "null":
+        w_audio_source_s3Location["uri"] = None
+    if not w_audio_source_s3Location:
+        if hints is None or "audio.source.s3Location" not in hints:
+            del w_audio_source["s3Location"]
+        elif hints["audio.source.s3Location"] == "null":  # kept as the same-provider input had it
+            w_audio_source["s3Location"] = None
+    if not w_audio_source:
+        if hints is None or "audio.source" not in hints:
+            del w_audio["source"]
+        elif hints["audio.source"] == "null":  # kept as the same-provider input had it
+            w_audio["source"] = None
+    if not w_audio:
+        if hints is None or "audio" not in hints:
+            del out["audio"]
+        elif hints["audio"] == "null":  # kept as the same-provider input had it
+            out["audio"] = None
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "bedrock_converse has no place for FilePart.file_id; dropped")
+    if node.filename is not None:
+        ctx.lose((path, "filename"), "bedrock_converse has no place for FilePart.filename; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(
+            out, pd, PROVIDER, path, ctx, ("audio", "audio.source", "audio.source.s3Location")
+        )
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _audio_format_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: audio format (wire → IR)."""
+    return tw.enum_parse(_AUDIO_FORMAT_PARSE, obj, path, "audio format")
+
+
+def _audio_format_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: audio format (IR → wire)."""
+    return tw.enum_render(_AUDIO_FORMAT_RENDER, node, path, "audio format", ctx)
 
 
 def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -699,6 +1565,12 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         tw.object_arguments(v_toolUse_input, (p_toolUse, "input")),
         None,
     )
+    if _ORDER_tool_use_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_use_block, _ORDER_tool_use_block)
+    if o_toolUse and _ORDER_tool_use_block_toolUse.get(order := tuple(o_toolUse)) is not True:
+        hints = tw.key_order(
+            hints, "toolUse", order, _RANK_tool_use_block_toolUse, _ORDER_tool_use_block_toolUse
+        )
     node = ir.ToolCall(
         id=v_toolUse_toolUseId_ir,
         name=v_toolUse_name_ir,
@@ -733,20 +1605,31 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolUse_toolUseId is not None:
         w_toolUse["toolUseId"] = v_toolUse_toolUseId
+    elif hints is not None and hints.get("toolUse.toolUseId") == "null":
+        w_toolUse["toolUseId"] = None
     v_toolUse_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_toolUse_name is not None:
         w_toolUse["name"] = v_toolUse_name
+    elif hints is not None and hints.get("toolUse.name") == "null":
+        w_toolUse["name"] = None
     v_toolUse_input = tw.object_arguments_render(
         node.arguments, node.raw_arguments, (path, "arguments"), ctx
     )
     if v_toolUse_input is not None:
         w_toolUse["input"] = v_toolUse_input
+    elif hints is not None and hints.get("toolUse.input") == "null":
+        w_toolUse["input"] = None
     if not w_toolUse:
-        del out["toolUse"]
+        if hints is None or "toolUse" not in hints:
+            del out["toolUse"]
+        elif hints["toolUse"] == "null":  # kept as the same-provider input had it
+            out["toolUse"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("toolUse",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -781,6 +1664,8 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_toolResult_content_hint is not None:
         hints = tw.hint(hints, "toolResult.content", v_toolResult_content_hint)
     v_toolResult_status = o_toolResult.get("status")
+    if v_toolResult_status is None and "status" in o_toolResult:
+        hints = tw.hint(hints, "toolResult.status", "null")
     if v_toolResult_status is not None:
         v_toolResult_status_ir, v_toolResult_status_hint = tw.status_flag_parse(
             v_toolResult_status, (p_toolResult, "status"), "success", "error"
@@ -789,6 +1674,19 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "toolResult.status", v_toolResult_status_hint)
     else:
         v_toolResult_status_ir = False
+    if _ORDER_tool_result_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_result_block, _ORDER_tool_result_block)
+    if (
+        o_toolResult
+        and _ORDER_tool_result_block_toolResult.get(order := tuple(o_toolResult)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "toolResult",
+            order,
+            _RANK_tool_result_block_toolResult,
+            _ORDER_tool_result_block_toolResult,
+        )
     node = ir.ToolResult(
         tool_call_id=v_toolResult_toolUseId_ir,
         name="",
@@ -824,6 +1722,8 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolResult_toolUseId is not None:
         w_toolResult["toolUseId"] = v_toolResult_toolUseId
+    elif hints is not None and hints.get("toolResult.toolUseId") == "null":
+        w_toolResult["toolUseId"] = None
     v_toolResult_content = tw.json_block_result_render(
         node.result,
         node.parts,
@@ -836,6 +1736,8 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolResult_content is not None:
         w_toolResult["content"] = v_toolResult_content
+    elif hints is not None and hints.get("toolResult.content") == "null":
+        w_toolResult["content"] = None
     v_toolResult_status = tw.status_flag_render(
         node.is_error,
         (hints.get("toolResult.status") if hints is not None else None),
@@ -844,34 +1746,84 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolResult_status is not None:
         w_toolResult["status"] = v_toolResult_status
+    elif hints is not None and hints.get("toolResult.status") == "null":
+        w_toolResult["status"] = None
     if not w_toolResult:
-        del out["toolResult"]
+        if hints is None or "toolResult" not in hints:
+            del out["toolResult"]
+        elif hints["toolResult"] == "null":  # kept as the same-provider input had it
+            out["toolResult"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("toolResult",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
 def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """ToolResultContentBlock — text or image (the json block is the result itself, json_block_result). The IR's result parts are text and images: document, video and searchResult blocks are an UnknownVariantError (as Anthropic's document blocks in a tool_result).: dispatch on the key present (wire → IR)."""
+    """ToolResultContentBlock — text, image, document or video (the json block is the result itself, json_block_result). searchResult blocks are an UnknownVariantError.: dispatch on the key present (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     if "text" in obj:
         return _text_block_to_ir(obj, path, ctx)
     if "image" in obj:
         return _image_block_to_ir(obj, path, ctx)
-    raise UnknownVariantError(path, "expected a key of text, image")
+    if "document" in obj:
+        return _document_block_to_ir(obj, path, ctx)
+    if "video" in obj:
+        return _video_block_to_ir(obj, path, ctx)
+    raise UnknownVariantError(path, "expected a key of text, image, document, video")
 
 
 def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """ToolResultContentBlock — text or image (the json block is the result itself, json_block_result). The IR's result parts are text and images: document, video and searchResult blocks are an UnknownVariantError (as Anthropic's document blocks in a tool_result). (IR → wire)."""
+    """ToolResultContentBlock — text, image, document or video (the json block is the result itself, json_block_result). searchResult blocks are an UnknownVariantError. (IR → wire)."""
     t = type(node)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or tw.starts_with(node.url, "s3://"))
+        and tw.media_in(
+            node.media_type,
+            (
+                "application/pdf",
+                "text/csv",
+                "application/msword",
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                "application/vnd.ms-excel",
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                "text/html",
+                "text/plain",
+                "text/markdown",
+                "none",
+            ),
+        )
+    ):
+        return _document_block_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or tw.starts_with(node.url, "s3://"))
+        and tw.media_in(
+            node.media_type,
+            (
+                "video/x-matroska",
+                "video/quicktime",
+                "video/mp4",
+                "video/webm",
+                "video/x-flv",
+                "video/mpeg",
+                "video/mpg",
+                "video/x-ms-wmv",
+                "video/3gpp",
+            ),
+        )
+    ):
+        return _video_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_block_from_ir(node, path, ctx)
-    if t is ir.ImagePart and node.data is not None:
+    if t is ir.ImagePart and (node.data is not None or tw.starts_with(node.url, "s3://")):
         return _image_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "bedrock_converse cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "bedrock_converse cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 
@@ -889,8 +1841,12 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             for i, x in enumerate(tw.expect_list(v_tools, (path, "tools")))
         ]
     v_toolChoice = obj.get("toolChoice")
+    if v_toolChoice is None and "toolChoice" in obj:
+        hints = tw.hint(hints, "toolChoice", "null")
     if v_toolChoice is not None:
         v_toolChoice = _tool_choice_to_ir(v_toolChoice, (path, "toolChoice"), ctx)
+    if _ORDER_tool_config.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_config, _ORDER_tool_config)
     node = ir.Request(messages=[], tools=v_tools, tool_choice=v_toolChoice)
     extra = None if _KNOWN_tool_config.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_config)
     if extra is not None or hints is not None:
@@ -912,6 +1868,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             for y in (_tool_from_ir(x, ((path, "tools"), i), ctx) for i, x in enumerate(v_tools))
             if y is not None
         ]
+        if not v_tools and node.tools:
+            v_tools = None
     if v_tools is None:
         ctx.lose(
             (path, "tools"),
@@ -924,6 +1882,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_toolChoice = _tool_choice_from_ir(v_toolChoice, (path, "tool_choice"), ctx)
     if v_toolChoice is not None:
         out["toolChoice"] = v_toolChoice
+    elif hints is not None and hints.get("toolChoice") == "null":
+        out["toolChoice"] = None
     if node.model is not None:
         ctx.lose((path, "model"), "bedrock_converse has no place for Request.model; dropped")
     if node.messages:
@@ -949,6 +1909,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "stop"), "bedrock_converse has no place for Request.stop; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -987,11 +1949,15 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     o_toolSpec_inputSchema = o_toolSpec.get("inputSchema")
     if o_toolSpec_inputSchema is None:
         o_toolSpec_inputSchema = {}
+        if "inputSchema" in o_toolSpec:
+            hints = tw.hint(hints, "toolSpec.inputSchema", "null")
     elif type(o_toolSpec_inputSchema) is not dict:
         raise WrongTypeError(
             p_toolSpec_inputSchema,
             "expected an object, got " + tw._json_type(o_toolSpec_inputSchema),
         )
+    elif not o_toolSpec_inputSchema:
+        hints = tw.hint(hints, "toolSpec.inputSchema", "empty")
     v_toolSpec_name = o_toolSpec.get("name")
     if v_toolSpec_name is None:
         raise tw.missing((p_toolSpec, "name"))
@@ -999,6 +1965,8 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_toolSpec_name, (p_toolSpec, "name"), ctx, "a-zA-Z0-9_-", None, 64
     )
     v_toolSpec_description = o_toolSpec.get("description")
+    if v_toolSpec_description is None and "description" in o_toolSpec:
+        hints = tw.hint(hints, "toolSpec.description", "null")
     if v_toolSpec_description is not None:
         v_toolSpec_description_ir = tw.string_parse(
             v_toolSpec_description, (p_toolSpec, "description")
@@ -1006,20 +1974,45 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_toolSpec_description_ir = None
     v_toolSpec_inputSchema_json = o_toolSpec_inputSchema.get("json")
-    if v_toolSpec_inputSchema_json is not None and type(v_toolSpec_inputSchema_json) is not dict:
-        raise WrongTypeError(
-            (p_toolSpec_inputSchema, "json"),
-            "expected object, got " + tw._json_type(v_toolSpec_inputSchema_json),
+    if v_toolSpec_inputSchema_json is None and "json" in o_toolSpec_inputSchema:
+        hints = tw.hint(hints, "toolSpec.inputSchema.json", "null")
+    if v_toolSpec_inputSchema_json is not None:
+        v_toolSpec_inputSchema_json_ir, v_toolSpec_inputSchema_json_hint = tw.json_schema_parse(
+            v_toolSpec_inputSchema_json, (p_toolSpec_inputSchema, "json")
         )
+        if v_toolSpec_inputSchema_json_hint is not None:
+            hints = tw.hint(hints, "toolSpec.inputSchema.json", v_toolSpec_inputSchema_json_hint)
+    else:
+        v_toolSpec_inputSchema_json_ir = None
     v_toolSpec_strict = o_toolSpec.get("strict")
+    if v_toolSpec_strict is None and "strict" in o_toolSpec:
+        hints = tw.hint(hints, "toolSpec.strict", "null")
     if v_toolSpec_strict is not None and type(v_toolSpec_strict) is not bool:
         raise WrongTypeError(
             (p_toolSpec, "strict"), "expected boolean, got " + tw._json_type(v_toolSpec_strict)
         )
+    if _ORDER_tool_spec.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_spec, _ORDER_tool_spec)
+    if o_toolSpec and _ORDER_tool_spec_toolSpec.get(order := tuple(o_toolSpec)) is not True:
+        hints = tw.key_order(
+            hints, "toolSpec", order, _RANK_tool_spec_toolSpec, _ORDER_tool_spec_toolSpec
+        )
+    if (
+        o_toolSpec_inputSchema
+        and _ORDER_tool_spec_toolSpec_inputSchema.get(order := tuple(o_toolSpec_inputSchema))
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "toolSpec.inputSchema",
+            order,
+            _RANK_tool_spec_toolSpec_inputSchema,
+            _ORDER_tool_spec_toolSpec_inputSchema,
+        )
     node = ir.ToolDefinition(
         name=v_toolSpec_name_ir,
         description=v_toolSpec_description_ir,
-        parameters=v_toolSpec_inputSchema_json,
+        parameters=v_toolSpec_inputSchema_json_ir,
         strict=v_toolSpec_strict,
     )
     extra = None if _KNOWN_tool_spec.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_spec)
@@ -1053,11 +2046,20 @@ def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolSpec_name is not None:
         w_toolSpec["name"] = v_toolSpec_name
+    elif hints is not None and hints.get("toolSpec.name") == "null":
+        w_toolSpec["name"] = None
     v_toolSpec_description = tw.non_empty_render(node.description)
     if v_toolSpec_description is not None:
         w_toolSpec["description"] = v_toolSpec_description
+    elif hints is not None and hints.get("toolSpec.description") == "null":
+        w_toolSpec["description"] = None
     w_toolSpec_inputSchema = w_toolSpec["inputSchema"] = {}
-    v_toolSpec_inputSchema_json = node.parameters
+    v_toolSpec_inputSchema_json = tw.json_schema_render(
+        node.parameters,
+        (hints.get("toolSpec.inputSchema.json") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+    )
     if v_toolSpec_inputSchema_json is None:
         v_toolSpec_inputSchema_json = {"type": "object", "properties": {}}
         ctx.lose(
@@ -1066,15 +2068,27 @@ def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if v_toolSpec_inputSchema_json is not None:
         w_toolSpec_inputSchema["json"] = v_toolSpec_inputSchema_json
+    elif hints is not None and hints.get("toolSpec.inputSchema.json") == "null":
+        w_toolSpec_inputSchema["json"] = None
     v_toolSpec_strict = node.strict
     if v_toolSpec_strict is not None:
         w_toolSpec["strict"] = v_toolSpec_strict
+    elif hints is not None and hints.get("toolSpec.strict") == "null":
+        w_toolSpec["strict"] = None
     if not w_toolSpec_inputSchema:
-        del w_toolSpec["inputSchema"]
+        if hints is None or "toolSpec.inputSchema" not in hints:
+            del w_toolSpec["inputSchema"]
+        elif hints["toolSpec.inputSchema"] == "null":  # kept as the same-provider input had it
+            w_toolSpec["inputSchema"] = None
     if not w_toolSpec:
-        del out["toolSpec"]
+        if hints is None or "toolSpec" not in hints:
+            del out["toolSpec"]
+        elif hints["toolSpec"] == "null":  # kept as the same-provider input had it
+            out["toolSpec"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("toolSpec", "toolSpec.inputSchema"))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1121,6 +2135,10 @@ def _choice_auto_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_auto = obj.get("auto")
     if v_auto is not None and v_auto != {}:
         raise UnknownVariantError((path, "auto"), "expected " + "{}" + ", got " + repr(v_auto))
+    if v_auto is None:
+        hints = tw.hint(hints, "auto", "null" if "auto" in obj else "absent")
+    if _ORDER_choice_auto.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_choice_auto, _ORDER_choice_auto)
     node = ir.ToolChoice(mode="auto")
     extra = None if _KNOWN_choice_auto.issuperset(obj) else tw.extra_fields(obj, _KNOWN_choice_auto)
     if extra is not None or hints is not None:
@@ -1135,7 +2153,10 @@ def _choice_auto_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["auto"] = {}
+    if hints is None or "auto" not in hints:
+        out["auto"] = {}
+    elif hints["auto"] == "null":
+        out["auto"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "bedrock_converse has no place for ToolChoice.name; dropped")
     if node.allowed_names:
@@ -1145,6 +2166,8 @@ def _choice_auto_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1156,6 +2179,10 @@ def _choice_any_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_any = obj.get("any")
     if v_any is not None and v_any != {}:
         raise UnknownVariantError((path, "any"), "expected " + "{}" + ", got " + repr(v_any))
+    if v_any is None:
+        hints = tw.hint(hints, "any", "null" if "any" in obj else "absent")
+    if _ORDER_choice_any.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_choice_any, _ORDER_choice_any)
     node = ir.ToolChoice(mode="required")
     extra = None if _KNOWN_choice_any.issuperset(obj) else tw.extra_fields(obj, _KNOWN_choice_any)
     if extra is not None or hints is not None:
@@ -1170,7 +2197,10 @@ def _choice_any_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["any"] = {}
+    if hints is None or "any" not in hints:
+        out["any"] = {}
+    elif hints["any"] == "null":
+        out["any"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "bedrock_converse has no place for ToolChoice.name; dropped")
     if node.allowed_names:
@@ -1180,6 +2210,8 @@ def _choice_any_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1198,6 +2230,10 @@ def _choice_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_tool_name is None:
         raise tw.missing((p_tool, "name"))
     v_tool_name_ir = tw.fit_name_parse(v_tool_name, (p_tool, "name"), ctx, "a-zA-Z0-9_-", None, 64)
+    if _ORDER_choice_tool.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_choice_tool, _ORDER_choice_tool)
+    if o_tool and _ORDER_choice_tool_tool.get(order := tuple(o_tool)) is not True:
+        hints = tw.key_order(hints, "tool", order, _RANK_choice_tool_tool, _ORDER_choice_tool_tool)
     node = ir.ToolChoice(mode="tool", name=v_tool_name_ir)
     extra = None if _KNOWN_choice_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_choice_tool)
     if o_tool and not _KNOWN_choice_tool_tool.issuperset(o_tool):
@@ -1220,8 +2256,13 @@ def _choice_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_tool_name is not None:
         w_tool["name"] = v_tool_name
+    elif hints is not None and hints.get("tool.name") == "null":
+        w_tool["name"] = None
     if not w_tool:
-        del out["tool"]
+        if hints is None or "tool" not in hints:
+            del out["tool"]
+        elif hints["tool"] == "null":  # kept as the same-provider input had it
+            out["tool"] = None
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
@@ -1229,6 +2270,8 @@ def _choice_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("tool",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1270,6 +2313,12 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "usage"))
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    if "metrics" not in obj:
+        hints = tw.hint(hints, "metrics", "absent")
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
+    if o_output and _ORDER_response_output.get(order := tuple(o_output)) is not True:
+        hints = tw.key_order(hints, "output", order, _RANK_response_output, _ORDER_response_output)
     node = ir.Response(message=v_output_message, finish_reason=v_stopReason, usage=v_usage)
     extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if o_output and not _KNOWN_response_output.issuperset(o_output):
@@ -1332,9 +2381,13 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         out["usage"] = v_usage
-    out["metrics"] = {"latencyMs": 0}  # required by the wire; restored fields override it
+    if hints is None or hints.get("metrics") != "absent":
+        out["metrics"] = {"latencyMs": 0}  # required by the wire; restored fields override it
     if not w_output:
-        del out["output"]
+        if hints is None or "output" not in hints:
+            del out["output"]
+        elif hints["output"] == "null":  # kept as the same-provider input had it
+            out["output"] = None
     if node.id is not None:
         ctx.lose((path, "id"), "bedrock_converse has no place for Response.id; dropped")
     if node.model is not None:
@@ -1348,6 +2401,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("output",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1389,6 +2444,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (path, "totalTokens"), "expected integer, got " + tw._json_type(v_totalTokens)
         )
+    if _ORDER_usage.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
     node = ir.Usage(
         input_tokens=v_inputTokens, output_tokens=v_outputTokens, total_tokens=v_totalTokens
     )
@@ -1407,6 +2464,9 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_inputTokens = node.input_tokens
     if v_inputTokens is None:
+        v_inputTokens = 0
+        ctx.lose((path, "input_tokens"), "inputTokens is required by bedrock_converse; sent 0")
+    if v_inputTokens is None:
         ctx.lose(
             (path, "input_tokens"),
             "inputTokens is required by bedrock_converse and the input has none; add it before sending",
@@ -1414,6 +2474,9 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["inputTokens"] = v_inputTokens
     v_outputTokens = node.output_tokens
+    if v_outputTokens is None:
+        v_outputTokens = 0
+        ctx.lose((path, "output_tokens"), "outputTokens is required by bedrock_converse; sent 0")
     if v_outputTokens is None:
         ctx.lose(
             (path, "output_tokens"),
@@ -1423,6 +2486,9 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["outputTokens"] = v_outputTokens
     v_totalTokens = node.total_tokens
     if v_totalTokens is None:
+        v_totalTokens = 0
+        ctx.lose((path, "total_tokens"), "totalTokens is required by bedrock_converse; sent 0")
+    if v_totalTokens is None:
         ctx.lose(
             (path, "total_tokens"),
             "totalTokens is required by bedrock_converse and the input has none; add it before sending",
@@ -1431,4 +2497,6 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["totalTokens"] = v_totalTokens
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out

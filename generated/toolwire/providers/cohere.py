@@ -21,8 +21,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'cohere' family.
+#: provider_data written here is read back only by the providers of the 'cohere' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "cohere"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "cohere"
 
 #: What Cohere Chat API v2 cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
@@ -38,6 +42,10 @@ CANNOT_EXPRESS = (
     (
         "ToolResult.is_error",
         'Tool messages have no error flag. An error result is sent as text with the prefix "Error: " (document_result\'s error_prefix) and comes back as an ordinary result.',
+    ),
+    (
+        "FilePart (documents, audio, files), ImagePart.file_id",
+        "User content is text and image_url parts (a URL or data: URL); Cohere's documents are text snippets for grounding, not files. Such parts are dropped whole and reported.",
     ),
     (
         "ToolResult.parts (images returned by a tool)",
@@ -72,20 +80,59 @@ _KNOWN_request = frozenset(
         "tools",
     ]
 )
+_RANK_request = {
+    "model": 0,
+    "messages": 1,
+    "tools": 2,
+    "tool_choice": 3,
+    "max_tokens": 4,
+    "temperature": 5,
+    "p": 6,
+    "k": 7,
+    "stop_sequences": 8,
+}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset(["tool"])
+_WHOLE_CONVERSATION = frozenset(["assistant", "system", "user"])
 _KNOWN_system_message = frozenset(["content", "role"])
+_RANK_system_message = {"role": 0, "content": 1}
+_ORDER_system_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_user_message = frozenset(["content", "role"])
+_RANK_user_message = {"role": 0, "content": 1}
+_ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_assistant_message = frozenset(["content", "role", "tool_calls", "tool_plan"])
+_RANK_assistant_message = {"role": 0, "tool_plan": 1, "content": 2, "tool_calls": 3}
+_ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_message = frozenset(["content", "role", "tool_call_id"])
+_RANK_tool_message = {"role": 0, "tool_call_id": 1, "content": 2}
+_ORDER_tool_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_text_part = frozenset(["text", "type"])
+_RANK_text_part = {"type": 0, "text": 1}
+_ORDER_text_part = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_image_part = frozenset(["image_url", "type"])
 _KNOWN_image_part_image_url = frozenset(["detail", "url"])
+_RANK_image_part = {"type": 0, "image_url": 1}
+_ORDER_image_part = {}  # key tuples seen → already in the render order (key_order)
+_RANK_image_part_image_url = {"url": 0, "detail": 1}
+_ORDER_image_part_image_url = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_call = frozenset(["function", "id", "type"])
 _KNOWN_tool_call_function = frozenset(["arguments", "name"])
+_RANK_tool_call = {"id": 0, "type": 1, "function": 2}
+_ORDER_tool_call = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_call_function = {"name": 0, "arguments": 1}
+_ORDER_tool_call_function = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool = frozenset(["function", "type"])
 _KNOWN_tool_function = frozenset(["description", "name", "parameters"])
+_RANK_tool = {"type": 0, "function": 1}
+_ORDER_tool = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_function = {"name": 0, "description": 1, "parameters": 2}
+_ORDER_tool_function = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_response = frozenset(["finish_reason", "id", "message", "usage"])
+_RANK_response = {"id": 0, "finish_reason": 1, "message": 2, "usage": 3}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_response_message = frozenset(["content", "role", "tool_calls", "tool_plan"])
+_RANK_response_message = {"role": 0, "tool_plan": 1, "content": 2, "tool_calls": 3}
+_ORDER_response_message = {}  # key tuples seen → already in the render order (key_order)
 _FINISH_REASON_PARSE = {
     "COMPLETE": "stop",
     "STOP_SEQUENCE": "stop",
@@ -106,6 +153,10 @@ _FINISH_REASON_RENDER = {
 _FINISH_REASON_APPROXIMATE = frozenset(["content_filter", "malformed_tool_call", "other"])
 _KNOWN_usage = frozenset(["tokens"])
 _KNOWN_usage_tokens = frozenset(["input_tokens", "output_tokens"])
+_RANK_usage = {"tokens": 0}
+_ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
+_RANK_usage_tokens = {"input_tokens": 0, "output_tokens": 1}
+_ORDER_usage_tokens = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -140,6 +191,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_messages = _conversation_to_ir(obj.get("messages"), None, (path, "messages"), ctx)
     v_tools = obj.get("tools")
+    if v_tools is None and "tools" in obj:
+        hints = tw.hint(hints, "tools", "null")
     if v_tools is not None:
         v_tools = [
             _tool_to_ir(x, ((path, "tools"), i), ctx)
@@ -152,6 +205,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_tool_choice = obj.get("tools")
         if v_tool_choice is not None:
             hints = tw.hint(hints, "tool_choice", "alias")
+    if v_tool_choice is None and "tool_choice" in obj:
+        hints = tw.hint(hints, "tool_choice", "null")
     if v_tool_choice is not None:
         v_tool_choice_ir, v_tool_choice_hint = tw.implied_choice_parse(
             v_tool_choice, (path, "tool_choice"), {"REQUIRED": "required", "NONE": "none"}
@@ -161,26 +216,38 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_tool_choice_ir = None
     v_max_tokens = obj.get("max_tokens")
+    if v_max_tokens is None and "max_tokens" in obj:
+        hints = tw.hint(hints, "max_tokens", "null")
     if v_max_tokens is not None and type(v_max_tokens) is not int:
         raise WrongTypeError(
             (path, "max_tokens"), "expected integer, got " + tw._json_type(v_max_tokens)
         )
     v_temperature = obj.get("temperature")
+    if v_temperature is None and "temperature" in obj:
+        hints = tw.hint(hints, "temperature", "null")
     if v_temperature is not None and type(v_temperature) not in (int, float):
         raise WrongTypeError(
             (path, "temperature"), "expected number, got " + tw._json_type(v_temperature)
         )
     v_p = obj.get("p")
+    if v_p is None and "p" in obj:
+        hints = tw.hint(hints, "p", "null")
     if v_p is not None and type(v_p) not in (int, float):
         raise WrongTypeError((path, "p"), "expected number, got " + tw._json_type(v_p))
     v_k = obj.get("k")
+    if v_k is None and "k" in obj:
+        hints = tw.hint(hints, "k", "null")
     if v_k is not None and type(v_k) is not int:
         raise WrongTypeError((path, "k"), "expected integer, got " + tw._json_type(v_k))
     v_stop_sequences = obj.get("stop_sequences")
+    if v_stop_sequences is None and "stop_sequences" in obj:
+        hints = tw.hint(hints, "stop_sequences", "null")
     if v_stop_sequences is not None and type(v_stop_sequences) is not list:
         raise WrongTypeError(
             (path, "stop_sequences"), "expected array, got " + tw._json_type(v_stop_sequences)
         )
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
     node = ir.Request(
         model=v_model,
         messages=v_messages,
@@ -226,28 +293,40 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tools"] = v_tools
     elif v_tools is not None and hints is not None and hints.get("tools") == "empty":
         out["tools"] = []
+    elif hints is not None and hints.get("tools") == "null":
+        out["tools"] = None
     v_tool_choice = tw.implied_choice_render(
         node.tool_choice, (path, "tool_choice"), ctx, {"REQUIRED": "required", "NONE": "none"}
     )
     if v_tool_choice is not None:
-        out[
-            "tools" if hints is not None and hints.get("tool_choice") == "alias" else "tool_choice"
-        ] = v_tool_choice
+        out["tools" if tw.aliased(hints, "tool_choice") else "tool_choice"] = v_tool_choice
+    elif hints is not None and hints.get("tool_choice") == "null":
+        out["tools" if tw.aliased(hints, "tool_choice") else "tool_choice"] = None
     v_max_tokens = node.max_tokens
     if v_max_tokens is not None:
         out["max_tokens"] = v_max_tokens
+    elif hints is not None and hints.get("max_tokens") == "null":
+        out["max_tokens"] = None
     v_temperature = node.temperature
     if v_temperature is not None:
         out["temperature"] = v_temperature
+    elif hints is not None and hints.get("temperature") == "null":
+        out["temperature"] = None
     v_p = node.top_p
     if v_p is not None:
         out["p"] = v_p
+    elif hints is not None and hints.get("p") == "null":
+        out["p"] = None
     v_k = node.top_k
     if v_k is not None:
         out["k"] = v_k
+    elif hints is not None and hints.get("k") == "null":
+        out["k"] = None
     v_stop_sequences = node.stop
     if v_stop_sequences is not None:
         out["stop_sequences"] = v_stop_sequences
+    elif hints is not None and hints.get("stop_sequences") == "null":
+        out["stop_sequences"] = None
     if node.parallel_tool_calls is not None:
         ctx.lose(
             (path, "parallel_tool_calls"),
@@ -255,6 +334,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -264,14 +345,31 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
     if items is None:
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
-        messages.append(_message_to_ir(item, (path, i), ctx))
+        msg = _message_to_ir(item, (path, i), ctx)
+        if msg.provider_data is not None and msg.role in _GROUP_CONVERSATION:
+            msg.provider_data = tw.without_key_order(msg.provider_data)
+        whole = (
+            type(item) is dict
+            and type(tag := item.get("role", None)) is str
+            and tag in _WHOLE_CONVERSATION
+        )
+        if (
+            whole
+            and i
+            and prev_whole
+            and msg.role in _GROUP_CONVERSATION
+            and messages[-1].role == msg.role
+        ):
+            tw.set_hint(msg, PROVIDER, "$turn", "new")
+        prev_whole = whole
+        messages.append(msg)
     return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system messages stay in place; N tool messages form one IR tool turn (IR messages → wire)."""
     messages = layout.join_call_turns(messages)
-    layout.check_answers(messages, path, ctx, merged=True)
+    layout.check_answers(messages, path, ctx)
     hoisted = None
     out = []
     for i, msg in enumerate(messages):
@@ -335,6 +433,8 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'system'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -343,6 +443,8 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_system_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_system_message, _ORDER_system_message)
     node = ir.Message(role="system", parts=v_content_ir)
     extra = (
         None
@@ -361,7 +463,10 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "system"
+    if hints is None or "role" not in hints:
+        out["role"] = "system"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -373,10 +478,14 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -388,6 +497,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
         raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -396,6 +507,8 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_user_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_user_message, _ORDER_user_message)
     node = ir.Message(role="user", parts=v_content_ir)
     extra = (
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
@@ -412,7 +525,10 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "user"
+    if hints is None or "role" not in hints:
+        out["role"] = "user"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -424,10 +540,14 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -441,7 +561,11 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_tool_plan = obj.get("tool_plan")
+    if v_tool_plan is None and "tool_plan" in obj:
+        hints = tw.hint(hints, "tool_plan", "null")
     if v_tool_plan is not None:
         v_tool_plan_ir, v_tool_plan_hint = tw.plan_text_parse(v_tool_plan, (path, "tool_plan"))
         if v_tool_plan_hint is not None:
@@ -449,6 +573,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_tool_plan_ir = []
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.plan_content_parse(
             v_content, (path, "content"), ctx, _assistant_part_to_ir, "string"
@@ -458,6 +584,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_content_ir = []
     v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is None and "tool_calls" in obj:
+        hints = tw.hint(hints, "tool_calls", "null")
     if v_tool_calls is not None:
         v_tool_calls = [
             _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
@@ -465,6 +593,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ]
         if not v_tool_calls:
             hints = tw.hint(hints, "tool_calls", "empty")
+    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
     node = ir.Message(
         role="assistant",
         parts=[*(v_tool_plan_ir or ()), *(v_content_ir or ()), *(v_tool_calls or ())],
@@ -486,7 +616,10 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "assistant"
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_tool_plan = tw.plan_text_render(
         [
             x
@@ -503,6 +636,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_tool_plan is not None:
         out["tool_plan"] = v_tool_plan
+    elif hints is not None and hints.get("tool_plan") == "null":
+        out["tool_plan"] = None
     v_content = tw.plan_content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -514,6 +649,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_tool_calls = [x for x in node.parts if type(x) in (ir.ToolCall,)]
     if v_tool_calls is not None:
         v_tool_calls = [
@@ -527,10 +664,14 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = v_tool_calls
     elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
         out["tool_calls"] = []
+    elif hints is not None and hints.get("tool_calls") == "null":
+        out["tool_calls"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -542,6 +683,8 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "tool":
         raise UnknownVariantError((path, "role"), "expected " + "'tool'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_tool_call_id = obj.get("tool_call_id")
     if v_tool_call_id is None:
         raise tw.missing((path, "tool_call_id"))
@@ -557,6 +700,8 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_tool_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_message, _ORDER_tool_message)
     node = ir.ToolResult(
         tool_call_id=v_tool_call_id,
         name="",
@@ -580,7 +725,10 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "tool"
+    if hints is None or "role" not in hints:
+        out["role"] = "tool"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_tool_call_id = node.tool_call_id
     if v_tool_call_id is None:
         ctx.lose(
@@ -602,8 +750,12 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -615,11 +767,15 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_type = obj.get("type")
     if v_type is not None and v_type != "text":
         raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
     if v_text is None:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_text_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_text_part, _ORDER_text_part)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
@@ -634,7 +790,10 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "text"
+    if hints is None or "type" not in hints:
+        out["type"] = "text"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -645,6 +804,8 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -688,7 +849,7 @@ def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     t = type(node)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and (node.data is not None or node.url is not None):
         return _image_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
@@ -712,6 +873,8 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'image_url'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_image_url_url = o_image_url.get("url")
     if v_image_url_url is None:
         raise tw.missing((p_image_url, "url"))
@@ -719,6 +882,8 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_image_url_url, (p_image_url, "url")
     )
     v_image_url_detail = o_image_url.get("detail")
+    if v_image_url_detail is None and "detail" in o_image_url:
+        hints = tw.hint(hints, "image_url.detail", "null")
     if v_image_url_detail is not None and type(v_image_url_detail) is not str:
         raise WrongTypeError(
             (p_image_url, "detail"), "expected string, got " + tw._json_type(v_image_url_detail)
@@ -726,6 +891,12 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_image_url_detail == "auto":
         v_image_url_detail = None
         hints = tw.hint(hints, "image_url.detail", "explicit_default")
+    if _ORDER_image_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_image_part, _ORDER_image_part)
+    if o_image_url and _ORDER_image_part_image_url.get(order := tuple(o_image_url)) is not True:
+        hints = tw.key_order(
+            hints, "image_url", order, _RANK_image_part_image_url, _ORDER_image_part_image_url
+        )
     node = ir.ImagePart(
         media_type=v_image_url_url_media_type,
         data=v_image_url_url_data,
@@ -749,11 +920,16 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "image_url"
+    if hints is None or "type" not in hints:
+        out["type"] = "image_url"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_image_url = out["image_url"] = {}
     v_image_url_url = tw.data_url_render(node.url, node.media_type, node.data, (path, "url"))
     if v_image_url_url is not None:
         w_image_url["url"] = v_image_url_url
+    elif hints is not None and hints.get("image_url.url") == "null":
+        w_image_url["url"] = None
     v_image_url_detail = node.detail
     if (
         v_image_url_detail is None
@@ -763,10 +939,19 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_image_url_detail = "auto"
     if v_image_url_detail is not None:
         w_image_url["detail"] = v_image_url_detail
+    elif hints is not None and hints.get("image_url.detail") == "null":
+        w_image_url["detail"] = None
     if not w_image_url:
-        del out["image_url"]
+        if hints is None or "image_url" not in hints:
+            del out["image_url"]
+        elif hints["image_url"] == "null":  # kept as the same-provider input had it
+            out["image_url"] = None
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "cohere has no place for ImagePart.file_id; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("image_url",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -791,6 +976,8 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
     if v_function_name is None:
         raise tw.missing((p_function, "name"))
@@ -804,6 +991,12 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_function_arguments_arguments, v_function_arguments_raw_arguments = tw.parse_arguments(
         v_function_arguments, (p_function, "arguments"), ctx
     )
+    if _ORDER_tool_call.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_call, _ORDER_tool_call)
+    if o_function and _ORDER_tool_call_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(
+            hints, "function", order, _RANK_tool_call_function, _ORDER_tool_call_function
+        )
     node = ir.ToolCall(
         id=v_id,
         name=v_function_name,
@@ -835,7 +1028,10 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         out["id"] = v_id
-    out["type"] = "function"
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_function = out["function"] = {}
     v_function_name = node.name
     if v_function_name is None:
@@ -848,10 +1044,17 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_function_arguments = tw.render_arguments(node.arguments, node.raw_arguments)
     if v_function_arguments is not None:
         w_function["arguments"] = v_function_arguments
+    elif hints is not None and hints.get("function.arguments") == "null":
+        w_function["arguments"] = None
     if not w_function:
-        del out["function"]
+        if hints is None or "function" not in hints:
+            del out["function"]
+        elif hints["function"] == "null":  # kept as the same-provider input had it
+            out["function"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -871,6 +1074,8 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
     if v_function_name is None:
         raise tw.missing((p_function, "name"))
@@ -879,6 +1084,8 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             (p_function, "name"), "expected string, got " + tw._json_type(v_function_name)
         )
     v_function_description = o_function.get("description")
+    if v_function_description is None and "description" in o_function:
+        hints = tw.hint(hints, "function.description", "null")
     if v_function_description is not None and type(v_function_description) is not str:
         raise WrongTypeError(
             (p_function, "description"),
@@ -887,13 +1094,19 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_function_parameters = o_function.get("parameters")
     if v_function_parameters is None:
         raise tw.missing((p_function, "parameters"))
-    if type(v_function_parameters) is not dict:
-        raise WrongTypeError(
-            (p_function, "parameters"),
-            "expected object, got " + tw._json_type(v_function_parameters),
-        )
+    v_function_parameters_ir, v_function_parameters_hint = tw.json_schema_parse(
+        v_function_parameters, (p_function, "parameters")
+    )
+    if v_function_parameters_hint is not None:
+        hints = tw.hint(hints, "function.parameters", v_function_parameters_hint)
+    if _ORDER_tool.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool, _ORDER_tool)
+    if o_function and _ORDER_tool_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(hints, "function", order, _RANK_tool_function, _ORDER_tool_function)
     node = ir.ToolDefinition(
-        name=v_function_name, description=v_function_description, parameters=v_function_parameters
+        name=v_function_name,
+        description=v_function_description,
+        parameters=v_function_parameters_ir,
     )
     extra = None if _KNOWN_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool)
     if o_function and not _KNOWN_tool_function.issuperset(o_function):
@@ -912,7 +1125,10 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function"
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_function = out["function"] = {}
     v_function_name = node.name
     if v_function_name is None:
@@ -925,26 +1141,35 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_function_description = node.description
     if v_function_description is not None:
         w_function["description"] = v_function_description
-    v_function_parameters = node.parameters
+    elif hints is not None and hints.get("function.description") == "null":
+        w_function["description"] = None
+    v_function_parameters = tw.json_schema_render(
+        node.parameters,
+        (hints.get("function.parameters") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+    )
     if v_function_parameters is None:
         v_function_parameters = {"type": "object", "properties": {}}
         ctx.lose(
             (path, "parameters"),
             "parameters is required by cohere; sent {'type': 'object', 'properties': {}}",
         )
-    if v_function_parameters is None:
-        ctx.lose(
-            (path, "parameters"),
-            "parameters is required by cohere and the input has none; add it before sending",
-        )
-    else:
+    if v_function_parameters is not None:
         w_function["parameters"] = v_function_parameters
+    elif hints is not None and hints.get("function.parameters") == "null":
+        w_function["parameters"] = None
     if not w_function:
-        del out["function"]
+        if hints is None or "function" not in hints:
+            del out["function"]
+        elif hints["function"] == "null":  # kept as the same-provider input had it
+            out["function"] = None
     if node.strict is not None:
         ctx.lose((path, "strict"), "cohere has no place for ToolDefinition.strict; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -971,8 +1196,12 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_message is not None:
         v_message = _response_message_to_ir(v_message, (path, "message"), ctx)
     v_usage = obj.get("usage")
+    if v_usage is None and "usage" in obj:
+        hints = tw.hint(hints, "usage", "null")
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
     node = ir.Response(id=v_id, message=v_message, finish_reason=v_finish_reason, usage=v_usage)
     extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if extra is not None or hints is not None:
@@ -1029,6 +1258,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
     if v_usage is not None:
         out["usage"] = v_usage
+    elif hints is not None and hints.get("usage") == "null":
+        out["usage"] = None
     if node.model is not None:
         ctx.lose((path, "model"), "cohere has no place for Response.model; dropped")
     if node.created is not None:
@@ -1037,6 +1268,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "stop_sequence"), "cohere has no place for Response.stop_sequence; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1050,7 +1283,11 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_tool_plan = obj.get("tool_plan")
+    if v_tool_plan is None and "tool_plan" in obj:
+        hints = tw.hint(hints, "tool_plan", "null")
     if v_tool_plan is not None:
         v_tool_plan_ir, v_tool_plan_hint = tw.plan_text_parse(v_tool_plan, (path, "tool_plan"))
         if v_tool_plan_hint is not None:
@@ -1058,6 +1295,8 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_tool_plan_ir = []
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.plan_content_parse(
             v_content, (path, "content"), ctx, _assistant_part_to_ir, "parts"
@@ -1067,6 +1306,8 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_content_ir = []
     v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is None and "tool_calls" in obj:
+        hints = tw.hint(hints, "tool_calls", "null")
     if v_tool_calls is not None:
         v_tool_calls = [
             _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
@@ -1074,6 +1315,8 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ]
         if not v_tool_calls:
             hints = tw.hint(hints, "tool_calls", "empty")
+    if _ORDER_response_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response_message, _ORDER_response_message)
     node = ir.Message(
         role="assistant",
         parts=[*(v_tool_plan_ir or ()), *(v_content_ir or ()), *(v_tool_calls or ())],
@@ -1095,7 +1338,10 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "assistant"
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_tool_plan = tw.plan_text_render(
         [
             x
@@ -1112,6 +1358,8 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_tool_plan is not None:
         out["tool_plan"] = v_tool_plan
+    elif hints is not None and hints.get("tool_plan") == "null":
+        out["tool_plan"] = None
     v_content = tw.plan_content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -1123,6 +1371,8 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_tool_calls = [x for x in node.parts if type(x) in (ir.ToolCall,)]
     if v_tool_calls is not None:
         v_tool_calls = [
@@ -1136,10 +1386,14 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = v_tool_calls
     elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
         out["tool_calls"] = []
+    elif hints is not None and hints.get("tool_calls") == "null":
+        out["tool_calls"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1164,20 +1418,32 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     o_tokens = obj.get("tokens")
     if o_tokens is None:
         o_tokens = {}
+        if "tokens" in obj:
+            hints = tw.hint(hints, "tokens", "null")
     elif type(o_tokens) is not dict:
         raise WrongTypeError(p_tokens, "expected an object, got " + tw._json_type(o_tokens))
+    elif not o_tokens:
+        hints = tw.hint(hints, "tokens", "empty")
     v_tokens_input_tokens = o_tokens.get("input_tokens")
+    if v_tokens_input_tokens is None and "input_tokens" in o_tokens:
+        hints = tw.hint(hints, "tokens.input_tokens", "null")
     if v_tokens_input_tokens is not None and type(v_tokens_input_tokens) is not int:
         raise WrongTypeError(
             (p_tokens, "input_tokens"),
             "expected integer, got " + tw._json_type(v_tokens_input_tokens),
         )
     v_tokens_output_tokens = o_tokens.get("output_tokens")
+    if v_tokens_output_tokens is None and "output_tokens" in o_tokens:
+        hints = tw.hint(hints, "tokens.output_tokens", "null")
     if v_tokens_output_tokens is not None and type(v_tokens_output_tokens) is not int:
         raise WrongTypeError(
             (p_tokens, "output_tokens"),
             "expected integer, got " + tw._json_type(v_tokens_output_tokens),
         )
+    if _ORDER_usage.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
+    if o_tokens and _ORDER_usage_tokens.get(order := tuple(o_tokens)) is not True:
+        hints = tw.key_order(hints, "tokens", order, _RANK_usage_tokens, _ORDER_usage_tokens)
     node = ir.Usage(input_tokens=v_tokens_input_tokens, output_tokens=v_tokens_output_tokens)
     extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if o_tokens and not _KNOWN_usage_tokens.issuperset(o_tokens):
@@ -1198,11 +1464,20 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_tokens_input_tokens = node.input_tokens
     if v_tokens_input_tokens is not None:
         w_tokens["input_tokens"] = v_tokens_input_tokens
+    elif hints is not None and hints.get("tokens.input_tokens") == "null":
+        w_tokens["input_tokens"] = None
     v_tokens_output_tokens = node.output_tokens
     if v_tokens_output_tokens is not None:
         w_tokens["output_tokens"] = v_tokens_output_tokens
+    elif hints is not None and hints.get("tokens.output_tokens") == "null":
+        w_tokens["output_tokens"] = None
     if not w_tokens:
-        del out["tokens"]
+        if hints is None or "tokens" not in hints:
+            del out["tokens"]
+        elif hints["tokens"] == "null":  # kept as the same-provider input had it
+            out["tokens"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("tokens",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out

@@ -20,8 +20,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'gemini' family.
+#: provider_data written here is read back only by the providers of the 'gemini' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "gemini"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "gemini"
 
 #: What Google Gemini generateContent, function parameters in the legacy OpenAPI-subset field cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
@@ -41,13 +45,25 @@ CANNOT_EXPRESS = (
     ),
     (
         "legacy `parameters` schemas in the input",
-        "A function declaration that uses the OpenAPI-subset `parameters` field (not parametersJsonSchema) is carried as is and written back to `parameters`; read such input with provider gemini_openapi to get JSON Schema in the IR.",
+        "A function declaration that uses the OpenAPI-subset `parameters` field (not parametersJsonSchema) is read as JSON Schema (legacy_schema) and written back to `parameters` as it was on a round trip; tool parameters from other providers are sent as parametersJsonSchema (use provider gemini_openapi to send the OpenAPI subset).",
     ),
     ("ImagePart.detail", "No detail level for images."),
+    (
+        "ImagePart.file_id / FilePart.file_id, FilePart.filename",
+        "Media are inline bytes (inlineData) or a URI (fileData: Files API or gs:// URI); a part given only by another provider's file id is dropped and reported, a filename is not sent.",
+    ),
+    (
+        "FileParts and images by URI in a tool result (functionResponse.parts fileData)",
+        "FunctionResponseFileData is documented as not supported by the Gemini API (Vertex AI takes it); toolwire reads it and sends it as given.",
+    ),
     ("Message.name", "Contents have no participant name."),
     (
         "mid-conversation system messages",
         "The system prompt is systemInstruction; later system messages are moved there and reported (hoist).",
+    ),
+    (
+        "finish_reason IMAGE_PROHIBITED_CONTENT, IMAGE_OTHER, NO_IMAGE, IMAGE_RECITATION, MISSING_THOUGHT_SIGNATURE, MALFORMED_RESPONSE, ESCALATION, PUP_LIMITED_DISABLED, CONTINUATION, MODEL_ARMOR",
+        "Not yet mapped (coverage check) — the SDK's finish_reason values IMAGE_PROHIBITED_CONTENT, IMAGE_OTHER, NO_IMAGE, IMAGE_RECITATION, MISSING_THOUGHT_SIGNATURE, MALFORMED_RESPONSE, ESCALATION, PUP_LIMITED_DISABLED, CONTINUATION, MODEL_ARMOR are not in the parse table, parsing one raises UnknownVariantError.",
     ),
     (
         "JSON Schema beyond the OpenAPI subset in tool parameters",
@@ -64,23 +80,83 @@ _KNOWN_request = frozenset(
 _KNOWN_request_generationConfig = frozenset(
     ["maxOutputTokens", "stopSequences", "temperature", "topK", "topP"]
 )
+_RANK_request = {
+    "contents": 0,
+    "systemInstruction": 1,
+    "tools": 2,
+    "toolConfig": 3,
+    "generationConfig": 4,
+}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
+_RANK_request_generationConfig = {
+    "maxOutputTokens": 0,
+    "temperature": 1,
+    "topP": 2,
+    "topK": 3,
+    "stopSequences": 4,
+}
+_ORDER_request_generationConfig = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset([])
 _KNOWN_content = frozenset(["parts", "role"])
+_RANK_content = {"role": 0, "parts": 1}
+_ORDER_content = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_candidate_content = frozenset(["parts", "role"])
+_RANK_candidate_content = {"role": 0, "parts": 1}
+_ORDER_candidate_content = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_system_instruction = frozenset(["parts"])
+_RANK_system_instruction = {"parts": 0}
+_ORDER_system_instruction = {}  # key tuples seen → already in the render order (key_order)
 _ROLE_PARSE = {"user": "user", "model": "assistant"}
 _ROLE_RENDER = {"user": "user", "assistant": "model", "tool": "user", "system": "user"}
 _KNOWN_text_part = frozenset(["text"])
+_RANK_text_part = {"text": 0}
+_ORDER_text_part = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_inline_image = frozenset(["inlineData"])
 _KNOWN_inline_image_inlineData = frozenset(["data", "mimeType"])
+_RANK_inline_image = {"inlineData": 0}
+_ORDER_inline_image = {}  # key tuples seen → already in the render order (key_order)
+_RANK_inline_image_inlineData = {"mimeType": 0, "data": 1}
+_ORDER_inline_image_inlineData = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_file_image = frozenset(["fileData"])
 _KNOWN_file_image_fileData = frozenset(["fileUri", "mimeType"])
+_RANK_file_image = {"fileData": 0}
+_ORDER_file_image = {}  # key tuples seen → already in the render order (key_order)
+_RANK_file_image_fileData = {"mimeType": 0, "fileUri": 1}
+_ORDER_file_image_fileData = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_inline_file = frozenset(["inlineData"])
+_KNOWN_inline_file_inlineData = frozenset(["data", "mimeType"])
+_RANK_inline_file = {"inlineData": 0}
+_ORDER_inline_file = {}  # key tuples seen → already in the render order (key_order)
+_RANK_inline_file_inlineData = {"mimeType": 0, "data": 1}
+_ORDER_inline_file_inlineData = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_file_file = frozenset(["fileData"])
+_KNOWN_file_file_fileData = frozenset(["fileUri", "mimeType"])
+_RANK_file_file = {"fileData": 0}
+_ORDER_file_file = {}  # key tuples seen → already in the render order (key_order)
+_RANK_file_file_fileData = {"mimeType": 0, "fileUri": 1}
+_ORDER_file_file_fileData = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_call_part = frozenset(["functionCall"])
 _KNOWN_function_call_part_functionCall = frozenset(["args", "id", "name"])
+_RANK_function_call_part = {"functionCall": 0}
+_ORDER_function_call_part = {}  # key tuples seen → already in the render order (key_order)
+_RANK_function_call_part_functionCall = {"id": 0, "name": 1, "args": 2}
+_ORDER_function_call_part_functionCall = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_response_part = frozenset(["functionResponse"])
 _KNOWN_function_response_part_functionResponse = frozenset(["id", "name", "parts", "response"])
+_RANK_function_response_part = {"functionResponse": 0}
+_ORDER_function_response_part = {}  # key tuples seen → already in the render order (key_order)
+_RANK_function_response_part_functionResponse = {"id": 0, "name": 1, "response": 2, "parts": 3}
+_ORDER_function_response_part_functionResponse = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_declaration = frozenset(["description", "name", "parameters"])
+_RANK_function_declaration = {"name": 0, "description": 1, "parameters": 2}
+_ORDER_function_declaration = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_config = frozenset(["functionCallingConfig"])
+_RANK_tool_config = {"functionCallingConfig": 0}
+_ORDER_tool_config = {}  # key tuples seen → already in the render order (key_order)
 _FC_MODE_PARSE = {
     "AUTO": "auto",
     "ANY": "required",
@@ -92,6 +168,10 @@ _FC_MODE_RENDER = {"auto": "AUTO", "required": "ANY", "none": "NONE", "tool": "A
 _KNOWN_response = frozenset(["candidates", "modelVersion", "responseId", "usageMetadata"])
 _KNOWN_response_candidates = frozenset(["0"])
 _KNOWN_response_candidates_0 = frozenset(["content", "finishReason", "index"])
+_RANK_response = {"candidates": 0, "usageMetadata": 1, "modelVersion": 2, "responseId": 3}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
+_RANK_response_candidates_0 = {"content": 0, "finishReason": 1, "index": 2}
+_ORDER_response_candidates_0 = {}  # key tuples seen → already in the render order (key_order)
 _FINISH_REASON_PARSE = {
     "STOP": "stop",
     "MAX_TOKENS": "length",
@@ -129,6 +209,8 @@ _FINISH_REASON_RENDER = {
 }
 _FINISH_REASON_APPROXIMATE = frozenset(["error"])
 _KNOWN_usage = frozenset(["candidatesTokenCount", "promptTokenCount", "totalTokenCount"])
+_RANK_usage = {"promptTokenCount": 0, "candidatesTokenCount": 1, "totalTokenCount": 2}
+_ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -160,14 +242,20 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     o_generationConfig = obj.get("generationConfig")
     if o_generationConfig is None:
         o_generationConfig = {}
+        if "generationConfig" in obj:
+            hints = tw.hint(hints, "generationConfig", "null")
     elif type(o_generationConfig) is not dict:
         raise WrongTypeError(
             p_generationConfig, "expected an object, got " + tw._json_type(o_generationConfig)
         )
+    elif not o_generationConfig:
+        hints = tw.hint(hints, "generationConfig", "empty")
     v_contents = _conversation_to_ir(
         obj.get("contents"), obj.get("systemInstruction"), (path, "contents"), ctx
     )
     v_tools = obj.get("tools")
+    if v_tools is None and "tools" in obj:
+        hints = tw.hint(hints, "tools", "null")
     if v_tools is not None:
         v_tools_ir = tw.grouped_list_parse(
             v_tools,
@@ -180,9 +268,13 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_tools_ir = None
     v_toolConfig = obj.get("toolConfig")
+    if v_toolConfig is None and "toolConfig" in obj:
+        hints = tw.hint(hints, "toolConfig", "null")
     if v_toolConfig is not None:
         v_toolConfig = _tool_config_to_ir(v_toolConfig, (path, "toolConfig"), ctx)
     v_generationConfig_maxOutputTokens = o_generationConfig.get("maxOutputTokens")
+    if v_generationConfig_maxOutputTokens is None and "maxOutputTokens" in o_generationConfig:
+        hints = tw.hint(hints, "generationConfig.maxOutputTokens", "null")
     if (
         v_generationConfig_maxOutputTokens is not None
         and type(v_generationConfig_maxOutputTokens) is not int
@@ -192,6 +284,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "expected integer, got " + tw._json_type(v_generationConfig_maxOutputTokens),
         )
     v_generationConfig_temperature = o_generationConfig.get("temperature")
+    if v_generationConfig_temperature is None and "temperature" in o_generationConfig:
+        hints = tw.hint(hints, "generationConfig.temperature", "null")
     if v_generationConfig_temperature is not None and type(v_generationConfig_temperature) not in (
         int,
         float,
@@ -201,12 +295,16 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "expected number, got " + tw._json_type(v_generationConfig_temperature),
         )
     v_generationConfig_topP = o_generationConfig.get("topP")
+    if v_generationConfig_topP is None and "topP" in o_generationConfig:
+        hints = tw.hint(hints, "generationConfig.topP", "null")
     if v_generationConfig_topP is not None and type(v_generationConfig_topP) not in (int, float):
         raise WrongTypeError(
             (p_generationConfig, "topP"),
             "expected number, got " + tw._json_type(v_generationConfig_topP),
         )
     v_generationConfig_topK = o_generationConfig.get("topK")
+    if v_generationConfig_topK is None and "topK" in o_generationConfig:
+        hints = tw.hint(hints, "generationConfig.topK", "null")
     if v_generationConfig_topK is not None:
         v_generationConfig_topK_ir, v_generationConfig_topK_hint = tw.whole_number_parse(
             v_generationConfig_topK, (p_generationConfig, "topK")
@@ -216,6 +314,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_generationConfig_topK_ir = None
     v_generationConfig_stopSequences = o_generationConfig.get("stopSequences")
+    if v_generationConfig_stopSequences is None and "stopSequences" in o_generationConfig:
+        hints = tw.hint(hints, "generationConfig.stopSequences", "null")
     if (
         v_generationConfig_stopSequences is not None
         and type(v_generationConfig_stopSequences) is not list
@@ -223,6 +323,19 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (p_generationConfig, "stopSequences"),
             "expected array, got " + tw._json_type(v_generationConfig_stopSequences),
+        )
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
+    if (
+        o_generationConfig
+        and _ORDER_request_generationConfig.get(order := tuple(o_generationConfig)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "generationConfig",
+            order,
+            _RANK_request_generationConfig,
+            _ORDER_request_generationConfig,
         )
     node = ir.Request(
         messages=v_contents,
@@ -267,31 +380,48 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_tools is not None:
         out["tools"] = v_tools
+    elif hints is not None and hints.get("tools") == "null":
+        out["tools"] = None
     v_toolConfig = node.tool_choice
     if v_toolConfig is not None:
         v_toolConfig = _tool_config_from_ir(v_toolConfig, (path, "tool_choice"), ctx)
     if v_toolConfig is not None:
         out["toolConfig"] = v_toolConfig
+    elif hints is not None and hints.get("toolConfig") == "null":
+        out["toolConfig"] = None
     w_generationConfig = out["generationConfig"] = {}
     v_generationConfig_maxOutputTokens = node.max_tokens
     if v_generationConfig_maxOutputTokens is not None:
         w_generationConfig["maxOutputTokens"] = v_generationConfig_maxOutputTokens
+    elif hints is not None and hints.get("generationConfig.maxOutputTokens") == "null":
+        w_generationConfig["maxOutputTokens"] = None
     v_generationConfig_temperature = node.temperature
     if v_generationConfig_temperature is not None:
         w_generationConfig["temperature"] = v_generationConfig_temperature
+    elif hints is not None and hints.get("generationConfig.temperature") == "null":
+        w_generationConfig["temperature"] = None
     v_generationConfig_topP = node.top_p
     if v_generationConfig_topP is not None:
         w_generationConfig["topP"] = v_generationConfig_topP
+    elif hints is not None and hints.get("generationConfig.topP") == "null":
+        w_generationConfig["topP"] = None
     v_generationConfig_topK = tw.whole_number_render(
         node.top_k, (hints.get("generationConfig.topK") if hints is not None else None)
     )
     if v_generationConfig_topK is not None:
         w_generationConfig["topK"] = v_generationConfig_topK
+    elif hints is not None and hints.get("generationConfig.topK") == "null":
+        w_generationConfig["topK"] = None
     v_generationConfig_stopSequences = node.stop
     if v_generationConfig_stopSequences is not None:
         w_generationConfig["stopSequences"] = v_generationConfig_stopSequences
+    elif hints is not None and hints.get("generationConfig.stopSequences") == "null":
+        w_generationConfig["stopSequences"] = None
     if not w_generationConfig:
-        del out["generationConfig"]
+        if hints is None or "generationConfig" not in hints:
+            del out["generationConfig"]
+        elif hints["generationConfig"] == "null":  # kept as the same-provider input had it
+            out["generationConfig"] = None
     if node.model is not None:
         ctx.lose((path, "model"), "gemini_openapi has no place for Request.model; dropped")
     if node.parallel_tool_calls is not None:
@@ -301,6 +431,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("generationConfig",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -318,16 +450,17 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
     if items is None:
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
-        messages.append(_content_to_ir(item, (path, i), ctx))
-        if len(messages) > 1 and messages[-1].role == messages[-2].role:
-            tw.set_hint(messages[-1], PROVIDER, "$apart", True)
-    return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
+        msg = _content_to_ir(item, (path, i), ctx)
+        if msg.role == "system":
+            tw.set_hint(msg, PROVIDER, "$inline", True)
+        messages.append(msg)
+    return layout.normalize(messages, ctx, _GROUP_CONVERSATION, PROVIDER, {"tool": "user"})
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """contents[] — system hoisted to systemInstruction; results of a turn in one user Content, in call order (IR messages → wire)."""
-    layout.check_answers(messages, path, ctx, merged=True)
-    system, messages = layout.hoist_system(messages, ctx)
+    layout.check_answers(messages, path, ctx, frozenset({"assistant"}))
+    system, messages = layout.hoist_system(messages, ctx, PROVIDER)
     hoisted = None
     if system:
         first = system[0]
@@ -354,6 +487,8 @@ def _content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_role = obj.get("role")
+    if v_role is None and "role" in obj:
+        hints = tw.hint(hints, "role", "null")
     if v_role is not None:
         v_role = _role_to_ir(v_role, (path, "role"), ctx)
     v_parts = obj.get("parts")
@@ -364,6 +499,8 @@ def _content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             _part_to_ir(x, ((path, "parts"), i), ctx)
             for i, x in enumerate(tw.expect_list(v_parts, (path, "parts")))
         ]
+    if _ORDER_content.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_content, _ORDER_content)
     node = ir.Message(role=v_role, parts=v_parts)
     extra = None if _KNOWN_content.issuperset(obj) else tw.extra_fields(obj, _KNOWN_content)
     if extra is not None or hints is not None:
@@ -383,6 +520,8 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_role = _role_from_ir(v_role, (path, "role"), ctx)
     if v_role is not None:
         out["role"] = v_role
+    elif hints is not None and hints.get("role") == "null":
+        out["role"] = None
     v_parts = node.parts
     if v_parts is not None:
         v_parts = [
@@ -390,6 +529,8 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_parts))
             if y is not None
         ]
+        if not v_parts and node.parts:
+            v_parts = None
     if v_parts is None:
         ctx.lose(
             (path, "parts"),
@@ -401,6 +542,8 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "gemini_openapi has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -413,12 +556,16 @@ def _candidate_content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_role is None:
         hints = tw.hint(hints, "role", "absent" if "role" not in obj else "null")
         v_role = "model"
+    if v_role is None and "role" in obj:
+        hints = tw.hint(hints, "role", "null")
     if v_role is not None:
         v_role = _role_to_ir(v_role, (path, "role"), ctx)
     v_parts = obj.get("parts")
     if v_parts is None:
         hints = tw.hint(hints, "parts", "absent" if "parts" not in obj else "null")
         v_parts = []
+    if v_parts is None and "parts" in obj:
+        hints = tw.hint(hints, "parts", "null")
     if v_parts is not None:
         v_parts = [
             _part_to_ir(x, ((path, "parts"), i), ctx)
@@ -426,6 +573,8 @@ def _candidate_content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ]
         if not v_parts and "parts" in obj:
             hints = tw.hint(hints, "parts", "empty")
+    if _ORDER_candidate_content.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_candidate_content, _ORDER_candidate_content)
     node = ir.Message(role=v_role, parts=v_parts)
     extra = (
         None
@@ -453,6 +602,8 @@ def _candidate_content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["role"] = None
     if v_role is not None:
         out["role"] = v_role
+    elif hints is not None and hints.get("role") == "null":
+        out["role"] = None
     v_parts = node.parts
     if v_parts is not None:
         v_parts = [
@@ -468,10 +619,14 @@ def _candidate_content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["parts"] = v_parts
     elif v_parts is not None and hints is not None and hints.get("parts") == "empty":
         out["parts"] = []
+    elif hints is not None and hints.get("parts") == "null":
+        out["parts"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "gemini_openapi has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -488,6 +643,8 @@ def _system_instruction_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             _part_to_ir(x, ((path, "parts"), i), ctx)
             for i, x in enumerate(tw.expect_list(v_parts, (path, "parts")))
         ]
+    if _ORDER_system_instruction.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_system_instruction, _ORDER_system_instruction)
     node = ir.Message(role="system", parts=v_parts)
     extra = (
         None
@@ -513,6 +670,8 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             for y in (_part_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_parts))
             if y is not None
         ]
+        if not v_parts and node.parts:
+            v_parts = None
     if v_parts is None:
         ctx.lose(
             (path, "parts"),
@@ -524,6 +683,8 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "name"), "gemini_openapi has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -544,9 +705,13 @@ def _part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if "text" in obj:
         return _text_part_to_ir(obj, path, ctx)
     if "inlineData" in obj:
-        return _inline_image_to_ir(obj, path, ctx)
+        if tw.media_in(tw.wire_at(obj, ("inlineData", "mimeType")), ("image/", "none")):
+            return _inline_image_to_ir(obj, path, ctx)
+        return _inline_file_to_ir(obj, path, ctx)
     if "fileData" in obj:
-        return _file_image_to_ir(obj, path, ctx)
+        if tw.media_in(tw.wire_at(obj, ("fileData", "mimeType")), ("image/", "none")):
+            return _file_image_to_ir(obj, path, ctx)
+        return _file_file_to_ir(obj, path, ctx)
     if "functionCall" in obj:
         return _function_call_part_to_ir(obj, path, ctx)
     if "functionResponse" in obj:
@@ -557,17 +722,31 @@ def _part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """Part — exactly one of text, inlineData, fileData, functionCall, functionResponse; others (thought, executableCode, ...) kept opaque (IR → wire)."""
     t = type(node)
+    if (
+        t is ir.ImagePart
+        and node.data is not None
+        and tw.media_in(node.media_type, ("image/", "none"))
+    ):
+        return _inline_image_from_ir(node, path, ctx)
+    if (
+        t is ir.ImagePart
+        and node.url is not None
+        and tw.media_in(node.media_type, ("image/", "none"))
+    ):
+        return _file_image_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
-        return _inline_image_from_ir(node, path, ctx)
+    if t is ir.FilePart and node.data is not None:
+        return _inline_file_from_ir(node, path, ctx)
+    if t is ir.FilePart and node.url is not None:
+        return _file_file_from_ir(node, path, ctx)
     if t is ir.ToolCall:
         return _function_call_part_from_ir(node, path, ctx)
     if t is ir.ToolResult:
         return _function_response_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "gemini_openapi cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "gemini_openapi cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 
@@ -581,6 +760,8 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_text_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_text_part, _ORDER_text_part)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
@@ -605,6 +786,8 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -630,11 +813,25 @@ def _inline_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_inlineData_data = o_inlineData.get("data")
     if v_inlineData_data is None:
         raise tw.missing((p_inlineData, "data"))
-    if type(v_inlineData_data) is not str:
-        raise WrongTypeError(
-            (p_inlineData, "data"), "expected string, got " + tw._json_type(v_inlineData_data)
+    v_inlineData_data_ir, v_inlineData_data_hint = tw.base64_text_parse(
+        v_inlineData_data, (p_inlineData, "data")
+    )
+    if v_inlineData_data_hint is not None:
+        hints = tw.hint(hints, "inlineData.data", v_inlineData_data_hint)
+    if _ORDER_inline_image.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_inline_image, _ORDER_inline_image)
+    if (
+        o_inlineData
+        and _ORDER_inline_image_inlineData.get(order := tuple(o_inlineData)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "inlineData",
+            order,
+            _RANK_inline_image_inlineData,
+            _ORDER_inline_image_inlineData,
         )
-    node = ir.ImagePart(media_type=v_inlineData_mimeType, data=v_inlineData_data)
+    node = ir.ImagePart(media_type=v_inlineData_mimeType, data=v_inlineData_data_ir)
     extra = (
         None if _KNOWN_inline_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_inline_image)
     )
@@ -663,22 +860,28 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         w_inlineData["mimeType"] = v_inlineData_mimeType
-    v_inlineData_data = node.data
-    if v_inlineData_data is None:
-        ctx.lose(
-            (path, "data"),
-            "data is required by gemini_openapi and the input has none; add it before sending",
-        )
-    else:
+    v_inlineData_data = tw.base64_text_render(
+        node.data, (hints.get("inlineData.data") if hints is not None else None)
+    )
+    if v_inlineData_data is not None:
         w_inlineData["data"] = v_inlineData_data
+    elif hints is not None and hints.get("inlineData.data") == "null":
+        w_inlineData["data"] = None
     if not w_inlineData:
-        del out["inlineData"]
+        if hints is None or "inlineData" not in hints:
+            del out["inlineData"]
+        elif hints["inlineData"] == "null":  # kept as the same-provider input had it
+            out["inlineData"] = None
     if node.url is not None:
         ctx.lose((path, "url"), "gemini_openapi has no place for ImagePart.url; dropped")
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "gemini_openapi has no place for ImagePart.file_id; dropped")
     if node.detail is not None:
         ctx.lose((path, "detail"), "gemini_openapi has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("inlineData",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -694,6 +897,8 @@ def _file_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     elif type(o_fileData) is not dict:
         raise WrongTypeError(p_fileData, "expected an object, got " + tw._json_type(o_fileData))
     v_fileData_mimeType = o_fileData.get("mimeType")
+    if v_fileData_mimeType is None and "mimeType" in o_fileData:
+        hints = tw.hint(hints, "fileData.mimeType", "null")
     if v_fileData_mimeType is not None and type(v_fileData_mimeType) is not str:
         raise WrongTypeError(
             (p_fileData, "mimeType"), "expected string, got " + tw._json_type(v_fileData_mimeType)
@@ -704,6 +909,12 @@ def _file_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(v_fileData_fileUri) is not str:
         raise WrongTypeError(
             (p_fileData, "fileUri"), "expected string, got " + tw._json_type(v_fileData_fileUri)
+        )
+    if _ORDER_file_image.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_file_image, _ORDER_file_image)
+    if o_fileData and _ORDER_file_image_fileData.get(order := tuple(o_fileData)) is not True:
+        hints = tw.key_order(
+            hints, "fileData", order, _RANK_file_image_fileData, _ORDER_file_image_fileData
         )
     node = ir.ImagePart(media_type=v_fileData_mimeType, url=v_fileData_fileUri)
     extra = None if _KNOWN_file_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_file_image)
@@ -727,6 +938,8 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_fileData_mimeType = node.media_type
     if v_fileData_mimeType is not None:
         w_fileData["mimeType"] = v_fileData_mimeType
+    elif hints is not None and hints.get("fileData.mimeType") == "null":
+        w_fileData["mimeType"] = None
     v_fileData_fileUri = node.url
     if v_fileData_fileUri is None:
         ctx.lose(
@@ -736,14 +949,227 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         w_fileData["fileUri"] = v_fileData_fileUri
     if not w_fileData:
-        del out["fileData"]
+        if hints is None or "fileData" not in hints:
+            del out["fileData"]
+        elif hints["fileData"] == "null":  # kept as the same-provider input had it
+            out["fileData"] = None
     if node.data is not None:
         ctx.lose((path, "data"), "gemini_openapi has no place for ImagePart.data; dropped")
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "gemini_openapi has no place for ImagePart.file_id; dropped")
     if node.detail is not None:
         ctx.lose((path, "detail"), "gemini_openapi has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("fileData",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
+
+
+def _inline_file_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """Blob of a non-image media type (application/pdf, text/plain, audio/*, video/*, ...) (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_inlineData = (path, "inlineData")
+    o_inlineData = obj.get("inlineData")
+    if o_inlineData is None:
+        raise tw.missing(p_inlineData)
+    elif type(o_inlineData) is not dict:
+        raise WrongTypeError(p_inlineData, "expected an object, got " + tw._json_type(o_inlineData))
+    v_inlineData_mimeType = o_inlineData.get("mimeType")
+    if v_inlineData_mimeType is None:
+        raise tw.missing((p_inlineData, "mimeType"))
+    if type(v_inlineData_mimeType) is not str:
+        raise WrongTypeError(
+            (p_inlineData, "mimeType"),
+            "expected string, got " + tw._json_type(v_inlineData_mimeType),
+        )
+    v_inlineData_data = o_inlineData.get("data")
+    if v_inlineData_data is None:
+        raise tw.missing((p_inlineData, "data"))
+    v_inlineData_data_ir, v_inlineData_data_hint = tw.base64_text_parse(
+        v_inlineData_data, (p_inlineData, "data")
+    )
+    if v_inlineData_data_hint is not None:
+        hints = tw.hint(hints, "inlineData.data", v_inlineData_data_hint)
+    if _ORDER_inline_file.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_inline_file, _ORDER_inline_file)
+    if o_inlineData and _ORDER_inline_file_inlineData.get(order := tuple(o_inlineData)) is not True:
+        hints = tw.key_order(
+            hints, "inlineData", order, _RANK_inline_file_inlineData, _ORDER_inline_file_inlineData
+        )
+    node = ir.FilePart(media_type=v_inlineData_mimeType, data=v_inlineData_data_ir)
+    extra = None if _KNOWN_inline_file.issuperset(obj) else tw.extra_fields(obj, _KNOWN_inline_file)
+    if o_inlineData and not _KNOWN_inline_file_inlineData.issuperset(o_inlineData):
+        extra = tw.nested_extra(
+            extra, "inlineData", tw.extra_fields(o_inlineData, _KNOWN_inline_file_inlineData)
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _inline_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """Blob of a non-image media type (application/pdf, text/plain, audio/*, video/*, ...) (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    w_inlineData = out["inlineData"] = {}
+    v_inlineData_mimeType = node.media_type
+    if v_inlineData_mimeType is None:
+        ctx.lose(
+            (path, "media_type"),
+            "mimeType is required by gemini_openapi and the input has none; add it before sending",
+        )
+    else:
+        w_inlineData["mimeType"] = v_inlineData_mimeType
+    v_inlineData_data = tw.base64_text_render(
+        node.data, (hints.get("inlineData.data") if hints is not None else None)
+    )
+    if v_inlineData_data is not None:
+        w_inlineData["data"] = v_inlineData_data
+    elif hints is not None and hints.get("inlineData.data") == "null":
+        w_inlineData["data"] = None
+    if not w_inlineData:
+        if hints is None or "inlineData" not in hints:
+            del out["inlineData"]
+        elif hints["inlineData"] == "null":  # kept as the same-provider input had it
+            out["inlineData"] = None
+    if node.url is not None:
+        ctx.lose((path, "url"), "gemini_openapi has no place for FilePart.url; dropped")
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "gemini_openapi has no place for FilePart.file_id; dropped")
+    if node.filename is not None:
+        ctx.lose((path, "filename"), "gemini_openapi has no place for FilePart.filename; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ("inlineData",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _file_file_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """FileData of a non-image media type (Files API or Cloud Storage URI) (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_fileData = (path, "fileData")
+    o_fileData = obj.get("fileData")
+    if o_fileData is None:
+        raise tw.missing(p_fileData)
+    elif type(o_fileData) is not dict:
+        raise WrongTypeError(p_fileData, "expected an object, got " + tw._json_type(o_fileData))
+    v_fileData_mimeType = o_fileData.get("mimeType")
+    if v_fileData_mimeType is None and "mimeType" in o_fileData:
+        hints = tw.hint(hints, "fileData.mimeType", "null")
+    if v_fileData_mimeType is not None and type(v_fileData_mimeType) is not str:
+        raise WrongTypeError(
+            (p_fileData, "mimeType"), "expected string, got " + tw._json_type(v_fileData_mimeType)
+        )
+    v_fileData_fileUri = o_fileData.get("fileUri")
+    if v_fileData_fileUri is None:
+        raise tw.missing((p_fileData, "fileUri"))
+    if type(v_fileData_fileUri) is not str:
+        raise WrongTypeError(
+            (p_fileData, "fileUri"), "expected string, got " + tw._json_type(v_fileData_fileUri)
+        )
+    if _ORDER_file_file.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_file_file, _ORDER_file_file)
+    if o_fileData and _ORDER_file_file_fileData.get(order := tuple(o_fileData)) is not True:
+        hints = tw.key_order(
+            hints, "fileData", order, _RANK_file_file_fileData, _ORDER_file_file_fileData
+        )
+    node = ir.FilePart(media_type=v_fileData_mimeType, url=v_fileData_fileUri)
+    extra = None if _KNOWN_file_file.issuperset(obj) else tw.extra_fields(obj, _KNOWN_file_file)
+    if o_fileData and not _KNOWN_file_file_fileData.issuperset(o_fileData):
+        extra = tw.nested_extra(
+            extra, "fileData", tw.extra_fields(o_fileData, _KNOWN_file_file_fileData)
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _file_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """FileData of a non-image media type (Files API or Cloud Storage URI) (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    w_fileData = out["fileData"] = {}
+    v_fileData_mimeType = node.media_type
+    if v_fileData_mimeType is not None:
+        w_fileData["mimeType"] = v_fileData_mimeType
+    elif hints is not None and hints.get("fileData.mimeType") == "null":
+        w_fileData["mimeType"] = None
+    v_fileData_fileUri = node.url
+    if v_fileData_fileUri is None:
+        ctx.lose(
+            (path, "url"),
+            "fileUri is required by gemini_openapi and the input has none; add it before sending",
+        )
+    else:
+        w_fileData["fileUri"] = v_fileData_fileUri
+    if not w_fileData:
+        if hints is None or "fileData" not in hints:
+            del out["fileData"]
+        elif hints["fileData"] == "null":  # kept as the same-provider input had it
+            out["fileData"] = None
+    if node.data is not None:
+        ctx.lose((path, "data"), "gemini_openapi has no place for FilePart.data; dropped")
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "gemini_openapi has no place for FilePart.file_id; dropped")
+    if node.filename is not None:
+        ctx.lose((path, "filename"), "gemini_openapi has no place for FilePart.filename; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ("fileData",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _response_media_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """FunctionResponsePart — media returned by a tool (Gemini 3), inline bytes or a file URI; images and other files: dispatch on the key present (wire → IR)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    if "inlineData" in obj:
+        if tw.media_in(tw.wire_at(obj, ("inlineData", "mimeType")), ("image/", "none")):
+            return _inline_image_to_ir(obj, path, ctx)
+        return _inline_file_to_ir(obj, path, ctx)
+    if "fileData" in obj:
+        if tw.media_in(tw.wire_at(obj, ("fileData", "mimeType")), ("image/", "none")):
+            return _file_image_to_ir(obj, path, ctx)
+        return _file_file_to_ir(obj, path, ctx)
+    raise UnknownVariantError(path, "expected a key of inlineData, fileData")
+
+
+def _response_media_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """FunctionResponsePart — media returned by a tool (Gemini 3), inline bytes or a file URI; images and other files (IR → wire)."""
+    t = type(node)
+    if (
+        t is ir.ImagePart
+        and node.data is not None
+        and tw.media_in(node.media_type, ("image/", "none"))
+    ):
+        return _inline_image_from_ir(node, path, ctx)
+    if (
+        t is ir.ImagePart
+        and node.url is not None
+        and tw.media_in(node.media_type, ("image/", "none"))
+    ):
+        return _file_image_from_ir(node, path, ctx)
+    if t is ir.FilePart and node.data is not None:
+        return _inline_file_from_ir(node, path, ctx)
+    if t is ir.FilePart and node.url is not None:
+        return _file_file_from_ir(node, path, ctx)
+    if t is ir.OpaquePart:
+        return tw.opaque_render(node, PROVIDER, path, ctx)
+    ctx.lose(path, "gemini_openapi cannot express " + tw.media_what(node) + " here; dropped")
+    return None
 
 
 def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -760,6 +1186,8 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             p_functionCall, "expected an object, got " + tw._json_type(o_functionCall)
         )
     v_functionCall_id = o_functionCall.get("id")
+    if v_functionCall_id is None and "id" in o_functionCall:
+        hints = tw.hint(hints, "functionCall.id", "null")
     if v_functionCall_id is not None:
         v_functionCall_id_id, v_functionCall_id_synthetic_id, v_functionCall_id_hint = (
             tw.optional_id_parse(v_functionCall_id, (p_functionCall, "id")),
@@ -777,6 +1205,8 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_functionCall_name, (p_functionCall, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128
     )
     v_functionCall_args = o_functionCall.get("args")
+    if v_functionCall_args is None and "args" in o_functionCall:
+        hints = tw.hint(hints, "functionCall.args", "null")
     if v_functionCall_args is not None:
         v_functionCall_args_arguments, v_functionCall_args_raw_arguments = (
             tw.object_arguments(v_functionCall_args, (p_functionCall, "args")),
@@ -784,6 +1214,19 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         v_functionCall_args_arguments, v_functionCall_args_raw_arguments = {}, None
+    if _ORDER_function_call_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_function_call_part, _ORDER_function_call_part)
+    if (
+        o_functionCall
+        and _ORDER_function_call_part_functionCall.get(order := tuple(o_functionCall)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "functionCall",
+            order,
+            _RANK_function_call_part_functionCall,
+            _ORDER_function_call_part_functionCall,
+        )
     node = ir.ToolCall(
         id=v_functionCall_id_id,
         name=v_functionCall_name_ir,
@@ -824,20 +1267,31 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_functionCall_id is not None:
         w_functionCall["id"] = v_functionCall_id
+    elif hints is not None and hints.get("functionCall.id") == "null":
+        w_functionCall["id"] = None
     v_functionCall_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128, False
     )
     if v_functionCall_name is not None:
         w_functionCall["name"] = v_functionCall_name
+    elif hints is not None and hints.get("functionCall.name") == "null":
+        w_functionCall["name"] = None
     v_functionCall_args = tw.object_arguments_render(
         node.arguments, node.raw_arguments, (path, "arguments"), ctx
     )
     if v_functionCall_args is not None:
         w_functionCall["args"] = v_functionCall_args
+    elif hints is not None and hints.get("functionCall.args") == "null":
+        w_functionCall["args"] = None
     if not w_functionCall:
-        del out["functionCall"]
+        if hints is None or "functionCall" not in hints:
+            del out["functionCall"]
+        elif hints["functionCall"] == "null":  # kept as the same-provider input had it
+            out["functionCall"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("functionCall",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -855,6 +1309,8 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             p_functionResponse, "expected an object, got " + tw._json_type(o_functionResponse)
         )
     v_functionResponse_id = o_functionResponse.get("id")
+    if v_functionResponse_id is None and "id" in o_functionResponse:
+        hints = tw.hint(hints, "functionResponse.id", "null")
     if v_functionResponse_id is not None:
         v_functionResponse_id_ir, v_functionResponse_id_hint = tw.optional_id_parse(
             v_functionResponse_id, (p_functionResponse, "id")
@@ -880,15 +1336,33 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_functionResponse_response, "output", "error", (p_functionResponse, "response")
     )
     v_functionResponse_parts = o_functionResponse.get("parts")
+    if v_functionResponse_parts is None and "parts" in o_functionResponse:
+        hints = tw.hint(hints, "functionResponse.parts", "null")
     if v_functionResponse_parts is not None:
         v_functionResponse_parts = [
-            _inline_image_to_ir(x, ((p_functionResponse, "parts"), i), ctx)
+            _response_media_to_ir(x, ((p_functionResponse, "parts"), i), ctx)
             for i, x in enumerate(
                 tw.expect_list(v_functionResponse_parts, (p_functionResponse, "parts"))
             )
         ]
         if not v_functionResponse_parts:
             hints = tw.hint(hints, "functionResponse.parts", "empty")
+    if _ORDER_function_response_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(
+            hints, "", order, _RANK_function_response_part, _ORDER_function_response_part
+        )
+    if (
+        o_functionResponse
+        and _ORDER_function_response_part_functionResponse.get(order := tuple(o_functionResponse))
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "functionResponse",
+            order,
+            _RANK_function_response_part_functionResponse,
+            _ORDER_function_response_part_functionResponse,
+        )
     node = ir.ToolResult(
         tool_call_id=v_functionResponse_id_ir,
         name=v_functionResponse_name_ir,
@@ -928,22 +1402,37 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_functionResponse_id is not None:
         w_functionResponse["id"] = v_functionResponse_id
+    elif hints is not None and hints.get("functionResponse.id") == "null":
+        w_functionResponse["id"] = None
     v_functionResponse_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128, False
     )
     if v_functionResponse_name is not None:
         w_functionResponse["name"] = v_functionResponse_name
+    elif hints is not None and hints.get("functionResponse.name") == "null":
+        w_functionResponse["name"] = None
     v_functionResponse_response = tw.wrap_result(
         node.result, node.is_error, node.parts, "output", "error", (path, "result"), ctx
     )
     if v_functionResponse_response is not None:
         w_functionResponse["response"] = v_functionResponse_response
-    v_functionResponse_parts = [x for x in (node.parts or ()) if type(x) in (ir.ImagePart,)]
+    elif hints is not None and hints.get("functionResponse.response") == "null":
+        w_functionResponse["response"] = None
+    v_functionResponse_parts = [
+        x
+        for x in (node.parts or ())
+        if type(x)
+        in (
+            ir.ImagePart,
+            ir.FilePart,
+            ir.OpaquePart,
+        )
+    ]
     if v_functionResponse_parts is not None:
         v_functionResponse_parts = [
             y
             for y in (
-                _inline_image_from_ir(x, ((path, "parts"), i), ctx)
+                _response_media_from_ir(x, ((path, "parts"), i), ctx)
                 for i, x in enumerate(v_functionResponse_parts)
             )
             if y is not None
@@ -956,10 +1445,17 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         and hints.get("functionResponse.parts") == "empty"
     ):
         w_functionResponse["parts"] = []
+    elif hints is not None and hints.get("functionResponse.parts") == "null":
+        w_functionResponse["parts"] = None
     if not w_functionResponse:
-        del out["functionResponse"]
+        if hints is None or "functionResponse" not in hints:
+            del out["functionResponse"]
+        elif hints["functionResponse"] == "null":  # kept as the same-provider input had it
+            out["functionResponse"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("functionResponse",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -973,11 +1469,15 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing((path, "name"))
     v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128)
     v_description = obj.get("description")
+    if v_description is None and "description" in obj:
+        hints = tw.hint(hints, "description", "null")
     if v_description is not None and type(v_description) is not str:
         raise WrongTypeError(
             (path, "description"), "expected string, got " + tw._json_type(v_description)
         )
     v_parameters = obj.get("parameters")
+    if v_parameters is None and "parameters" in obj:
+        hints = tw.hint(hints, "parameters", "null")
     if v_parameters is not None:
         v_parameters_ir, v_parameters_hint = tw.openapi_schema_parse(
             v_parameters, (path, "parameters")
@@ -986,6 +1486,10 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "parameters", v_parameters_hint)
     else:
         v_parameters_ir = None
+    if _ORDER_function_declaration.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(
+            hints, "", order, _RANK_function_declaration, _ORDER_function_declaration
+        )
     node = ir.ToolDefinition(name=v_name_ir, description=v_description, parameters=v_parameters_ir)
     extra = (
         None
@@ -1009,9 +1513,13 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     v_description = node.description
     if v_description is not None:
         out["description"] = v_description
+    elif hints is not None and hints.get("description") == "null":
+        out["description"] = None
     v_parameters = tw.openapi_schema_render(
         node.parameters,
         (hints.get("parameters") if hints is not None else None),
@@ -1020,10 +1528,14 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_parameters is not None:
         out["parameters"] = v_parameters
+    elif hints is not None and hints.get("parameters") == "null":
+        out["parameters"] = None
     if node.strict is not None:
         ctx.lose((path, "strict"), "gemini_openapi has no place for ToolDefinition.strict; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1033,6 +1545,8 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_functionCallingConfig = obj.get("functionCallingConfig")
+    if v_functionCallingConfig is None and "functionCallingConfig" in obj:
+        hints = tw.hint(hints, "functionCallingConfig", "null")
     if v_functionCallingConfig is not None:
         (
             v_functionCallingConfig_mode,
@@ -1045,7 +1559,6 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             ctx,
             _fc_mode_to_ir,
             "allowedFunctionNames",
-            _fc_mode_from_ir,
         )
         if v_functionCallingConfig_hint is not None:
             hints = tw.hint(hints, "functionCallingConfig", v_functionCallingConfig_hint)
@@ -1056,7 +1569,9 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             v_functionCallingConfig_allowed_names,
         ) = ("auto", None, None)
         if "functionCallingConfig" not in obj:
-            hints = tw.hint(hints, "$absent:functionCallingConfig", True)
+            hints = tw.hint(hints, "functionCallingConfig", "absent")
+    if _ORDER_tool_config.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_config, _ORDER_tool_config)
     node = ir.ToolChoice(
         mode=v_functionCallingConfig_mode,
         name=v_functionCallingConfig_name,
@@ -1077,7 +1592,7 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     if (
         hints is not None
-        and hints.get("$absent:functionCallingConfig")
+        and hints.get("functionCallingConfig") == "absent"
         and node.mode == "auto"
         and not node.name
         and not node.allowed_names
@@ -1092,13 +1607,21 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             ctx,
             _fc_mode_from_ir,
             "allowedFunctionNames",
-            (hints.get("functionCallingConfig") if hints is not None else None),
+            (
+                hints.get("functionCallingConfig")
+                if hints is not None and hints.get("functionCallingConfig") != "absent"
+                else None
+            ),
             _fc_mode_to_ir,
         )
     if v_functionCallingConfig is not None:
         out["functionCallingConfig"] = v_functionCallingConfig
+    elif hints is not None and hints.get("functionCallingConfig") == "null":
+        out["functionCallingConfig"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1135,11 +1658,15 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints, "candidates.0.content", "absent" if "content" not in o_candidates_0 else "null"
         )
         v_candidates_0_content = {}
+    if v_candidates_0_content is None and "content" in o_candidates_0:
+        hints = tw.hint(hints, "candidates.0.content", "null")
     if v_candidates_0_content is not None:
         v_candidates_0_content = _candidate_content_to_ir(
             v_candidates_0_content, (p_candidates_0, "content"), ctx
         )
     v_candidates_0_finishReason = o_candidates_0.get("finishReason")
+    if v_candidates_0_finishReason is None and "finishReason" in o_candidates_0:
+        hints = tw.hint(hints, "candidates.0.finishReason", "null")
     if v_candidates_0_finishReason is not None:
         v_candidates_0_finishReason = _finish_reason_to_ir(
             v_candidates_0_finishReason, (p_candidates_0, "finishReason"), ctx
@@ -1156,17 +1683,32 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_candidates_0_index is not None:
         hints = tw.hint(hints, "candidates.0.index", "seen")
     v_usageMetadata = obj.get("usageMetadata")
+    if v_usageMetadata is None and "usageMetadata" in obj:
+        hints = tw.hint(hints, "usageMetadata", "null")
     if v_usageMetadata is not None:
         v_usageMetadata = _usage_to_ir(v_usageMetadata, (path, "usageMetadata"), ctx)
     v_modelVersion = obj.get("modelVersion")
+    if v_modelVersion is None and "modelVersion" in obj:
+        hints = tw.hint(hints, "modelVersion", "null")
     if v_modelVersion is not None and type(v_modelVersion) is not str:
         raise WrongTypeError(
             (path, "modelVersion"), "expected string, got " + tw._json_type(v_modelVersion)
         )
     v_responseId = obj.get("responseId")
+    if v_responseId is None and "responseId" in obj:
+        hints = tw.hint(hints, "responseId", "null")
     if v_responseId is not None and type(v_responseId) is not str:
         raise WrongTypeError(
             (path, "responseId"), "expected string, got " + tw._json_type(v_responseId)
+        )
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
+    if (
+        o_candidates_0
+        and _ORDER_response_candidates_0.get(order := tuple(o_candidates_0)) is not True
+    ):
+        hints = tw.key_order(
+            hints, "candidates.0", order, _RANK_response_candidates_0, _ORDER_response_candidates_0
         )
     node = ir.Response(
         id=v_responseId,
@@ -1210,6 +1752,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             w_candidates_0["content"] = None
     if v_candidates_0_content is not None:
         w_candidates_0["content"] = v_candidates_0_content
+    elif hints is not None and hints.get("candidates.0.content") == "null":
+        w_candidates_0["content"] = None
     v_candidates_0_finishReason = node.finish_reason
     if v_candidates_0_finishReason is not None:
         h = hints.get("candidates.0.finishReason") if hints is not None else None
@@ -1221,6 +1765,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             )
     if v_candidates_0_finishReason is not None:
         w_candidates_0["finishReason"] = v_candidates_0_finishReason
+    elif hints is not None and hints.get("candidates.0.finishReason") == "null":
+        w_candidates_0["finishReason"] = None
     if hints is not None and hints.get("candidates.0.index") == "seen":
         w_candidates_0["index"] = 0
     v_usageMetadata = node.usage
@@ -1228,16 +1774,25 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_usageMetadata = _usage_from_ir(v_usageMetadata, (path, "usage"), ctx)
     if v_usageMetadata is not None:
         out["usageMetadata"] = v_usageMetadata
+    elif hints is not None and hints.get("usageMetadata") == "null":
+        out["usageMetadata"] = None
     v_modelVersion = node.model
     if v_modelVersion is not None:
         out["modelVersion"] = v_modelVersion
+    elif hints is not None and hints.get("modelVersion") == "null":
+        out["modelVersion"] = None
     v_responseId = node.id
     if v_responseId is not None:
         out["responseId"] = v_responseId
+    elif hints is not None and hints.get("responseId") == "null":
+        out["responseId"] = None
     if not w_candidates_0:
         w_candidates.remove(w_candidates_0)
     if not w_candidates:
-        del out["candidates"]
+        if hints is None or "candidates" not in hints:
+            del out["candidates"]
+        elif hints["candidates"] == "null":  # kept as the same-provider input had it
+            out["candidates"] = None
     if node.created is not None:
         ctx.lose((path, "created"), "gemini_openapi has no place for Response.created; dropped")
     if node.stop_sequence is not None:
@@ -1247,6 +1802,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("candidates.0",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1273,6 +1830,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints, "promptTokenCount", "absent" if "promptTokenCount" not in obj else "null"
         )
         v_promptTokenCount = 0
+    if v_promptTokenCount is None and "promptTokenCount" in obj:
+        hints = tw.hint(hints, "promptTokenCount", "null")
     if v_promptTokenCount is not None and type(v_promptTokenCount) is not int:
         raise WrongTypeError(
             (path, "promptTokenCount"), "expected integer, got " + tw._json_type(v_promptTokenCount)
@@ -1283,6 +1842,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints, "candidatesTokenCount", "absent" if "candidatesTokenCount" not in obj else "null"
         )
         v_candidatesTokenCount = 0
+    if v_candidatesTokenCount is None and "candidatesTokenCount" in obj:
+        hints = tw.hint(hints, "candidatesTokenCount", "null")
     if v_candidatesTokenCount is not None and type(v_candidatesTokenCount) is not int:
         raise WrongTypeError(
             (path, "candidatesTokenCount"),
@@ -1294,10 +1855,14 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints, "totalTokenCount", "absent" if "totalTokenCount" not in obj else "null"
         )
         v_totalTokenCount = 0
+    if v_totalTokenCount is None and "totalTokenCount" in obj:
+        hints = tw.hint(hints, "totalTokenCount", "null")
     if v_totalTokenCount is not None and type(v_totalTokenCount) is not int:
         raise WrongTypeError(
             (path, "totalTokenCount"), "expected integer, got " + tw._json_type(v_totalTokenCount)
         )
+    if _ORDER_usage.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
     node = ir.Usage(
         input_tokens=v_promptTokenCount,
         output_tokens=v_candidatesTokenCount,
@@ -1327,6 +1892,8 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["promptTokenCount"] = None
     if v_promptTokenCount is not None:
         out["promptTokenCount"] = v_promptTokenCount
+    elif hints is not None and hints.get("promptTokenCount") == "null":
+        out["promptTokenCount"] = None
     v_candidatesTokenCount = node.output_tokens
     if (
         v_candidatesTokenCount == 0
@@ -1338,6 +1905,8 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["candidatesTokenCount"] = None
     if v_candidatesTokenCount is not None:
         out["candidatesTokenCount"] = v_candidatesTokenCount
+    elif hints is not None and hints.get("candidatesTokenCount") == "null":
+        out["candidatesTokenCount"] = None
     v_totalTokenCount = node.total_tokens
     if (
         v_totalTokenCount == 0
@@ -1349,6 +1918,10 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["totalTokenCount"] = None
     if v_totalTokenCount is not None:
         out["totalTokenCount"] = v_totalTokenCount
+    elif hints is not None and hints.get("totalTokenCount") == "null":
+        out["totalTokenCount"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out

@@ -21,14 +21,22 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'ollama' family.
+#: provider_data written here is read back only by the providers of the 'ollama' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "ollama"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "ollama"
 
 #: What Ollama native chat (/api/chat) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
         "ToolCall.id / ToolResult.tool_call_id",
         "The official SDK types (ollama 0.6.3, Message.ToolCall) declare no call id, so none is sent; results pair with calls by tool_name, then by position, and go in call order. Ids read from a newer server (tool_calls[].id, tool messages' tool_call_id) are used for pairing; ids come back synthesized otherwise.",
+    ),
+    (
+        "JSON Schema beyond Ollama's keywords in tool parameters",
+        'Tool.Function.Parameters models type "object", $defs, items, required and properties, and a property only type, items, description and enum: references in properties are inlined, anyOf of bare types becomes a type list, and every other keyword (additionalProperties, title, default, format, nested properties, ...) is dropped and reported (keyword_subset).',
     ),
     (
         "tool_choice",
@@ -42,6 +50,10 @@ CANNOT_EXPRESS = (
     (
         "ToolResult.parts (images returned by a tool)",
         "Tool message content is text; images are reported as dropped.",
+    ),
+    (
+        "FilePart (documents, audio, video, files), ImagePart.file_id",
+        "Messages carry text and base64 images only (Message.images); a FilePart is dropped whole and reported.",
     ),
     (
         "ImagePart.url",
@@ -65,19 +77,52 @@ WIRE_DEFAULTS = ()
 
 _KNOWN_request = frozenset(["messages", "model", "options", "tool_choice", "tools"])
 _KNOWN_request_options = frozenset(["num_predict", "stop", "temperature", "top_k", "top_p"])
+_RANK_request = {"model": 0, "messages": 1, "tools": 2, "tool_choice": 3, "stream": 4, "options": 5}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
+_RANK_request_options = {"num_predict": 0, "temperature": 1, "top_p": 2, "top_k": 3, "stop": 4}
+_ORDER_request_options = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset(["tool"])
+_WHOLE_CONVERSATION = frozenset(["assistant", "system", "user"])
 _KNOWN_system_message = frozenset(["content", "role"])
+_RANK_system_message = {"role": 0, "content": 1}
+_ORDER_system_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_user_message = frozenset(["content", "images", "role"])
+_RANK_user_message = {"role": 0, "content": 1, "images": 2}
+_ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_assistant_message = frozenset(["content", "role", "tool_calls"])
+_RANK_assistant_message = {"role": 0, "content": 1, "tool_calls": 2}
+_ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_message = frozenset(["content", "role", "tool_call_id", "tool_name"])
+_RANK_tool_message = {"role": 0, "content": 1, "tool_name": 2, "tool_call_id": 3}
+_ORDER_tool_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_text_part = frozenset(["text", "type"])
+_RANK_text_part = {"type": 0, "text": 1}
+_ORDER_text_part = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_call = frozenset(["function", "id"])
 _KNOWN_tool_call_function = frozenset(["arguments", "name"])
+_RANK_tool_call = {"id": 0, "function": 1}
+_ORDER_tool_call = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_call_function = {"name": 0, "arguments": 1}
+_ORDER_tool_call_function = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool = frozenset(["function", "type"])
 _KNOWN_tool_function = frozenset(["description", "name", "parameters"])
+_RANK_tool = {"type": 0, "function": 1}
+_ORDER_tool = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_function = {"name": 0, "description": 1, "parameters": 2}
+_ORDER_tool_function = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_response = frozenset(
     ["created_at", "done", "done_reason", "eval_count", "message", "model", "prompt_eval_count"]
 )
+_RANK_response = {
+    "model": 0,
+    "created_at": 1,
+    "message": 2,
+    "done_reason": 3,
+    "done": 4,
+    "prompt_eval_count": 5,
+    "eval_count": 6,
+}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
 _DONE_REASON_PARSE = {"stop": "stop", "length": "length", "load": "other", "unload": "other"}
 _DONE_REASON_RENDER = {
     "stop": "stop",
@@ -120,8 +165,12 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     o_options = obj.get("options")
     if o_options is None:
         o_options = {}
+        if "options" in obj:
+            hints = tw.hint(hints, "options", "null")
     elif type(o_options) is not dict:
         raise WrongTypeError(p_options, "expected an object, got " + tw._json_type(o_options))
+    elif not o_options:
+        hints = tw.hint(hints, "options", "empty")
     v_model = obj.get("model")
     if v_model is None:
         raise tw.missing((path, "model"))
@@ -129,6 +178,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_messages = _conversation_to_ir(obj.get("messages"), None, (path, "messages"), ctx)
     v_tools = obj.get("tools")
+    if v_tools is None and "tools" in obj:
+        hints = tw.hint(hints, "tools", "null")
     if v_tools is not None:
         v_tools = [
             _tool_to_ir(x, ((path, "tools"), i), ctx)
@@ -141,6 +192,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_tool_choice = obj.get("tools")
         if v_tool_choice is not None:
             hints = tw.hint(hints, "tool_choice", "alias")
+    if v_tool_choice is None and "tool_choice" in obj:
+        hints = tw.hint(hints, "tool_choice", "null")
     if v_tool_choice is not None:
         v_tool_choice_ir, v_tool_choice_hint = tw.implied_choice_parse(
             v_tool_choice, (path, "tool_choice"), {}
@@ -149,33 +202,49 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "tool_choice", v_tool_choice_hint)
     else:
         v_tool_choice_ir = None
+    if "stream" not in obj:
+        hints = tw.hint(hints, "stream", "absent")
     v_options_num_predict = o_options.get("num_predict")
+    if v_options_num_predict is None and "num_predict" in o_options:
+        hints = tw.hint(hints, "options.num_predict", "null")
     if v_options_num_predict is not None and type(v_options_num_predict) is not int:
         raise WrongTypeError(
             (p_options, "num_predict"),
             "expected integer, got " + tw._json_type(v_options_num_predict),
         )
     v_options_temperature = o_options.get("temperature")
+    if v_options_temperature is None and "temperature" in o_options:
+        hints = tw.hint(hints, "options.temperature", "null")
     if v_options_temperature is not None and type(v_options_temperature) not in (int, float):
         raise WrongTypeError(
             (p_options, "temperature"),
             "expected number, got " + tw._json_type(v_options_temperature),
         )
     v_options_top_p = o_options.get("top_p")
+    if v_options_top_p is None and "top_p" in o_options:
+        hints = tw.hint(hints, "options.top_p", "null")
     if v_options_top_p is not None and type(v_options_top_p) not in (int, float):
         raise WrongTypeError(
             (p_options, "top_p"), "expected number, got " + tw._json_type(v_options_top_p)
         )
     v_options_top_k = o_options.get("top_k")
+    if v_options_top_k is None and "top_k" in o_options:
+        hints = tw.hint(hints, "options.top_k", "null")
     if v_options_top_k is not None and type(v_options_top_k) is not int:
         raise WrongTypeError(
             (p_options, "top_k"), "expected integer, got " + tw._json_type(v_options_top_k)
         )
     v_options_stop = o_options.get("stop")
+    if v_options_stop is None and "stop" in o_options:
+        hints = tw.hint(hints, "options.stop", "null")
     if v_options_stop is not None and type(v_options_stop) is not list:
         raise WrongTypeError(
             (p_options, "stop"), "expected array, got " + tw._json_type(v_options_stop)
         )
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
+    if o_options and _ORDER_request_options.get(order := tuple(o_options)) is not True:
+        hints = tw.key_order(hints, "options", order, _RANK_request_options, _ORDER_request_options)
     node = ir.Request(
         model=v_model,
         messages=v_messages,
@@ -225,30 +294,46 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tools"] = v_tools
     elif v_tools is not None and hints is not None and hints.get("tools") == "empty":
         out["tools"] = []
+    elif hints is not None and hints.get("tools") == "null":
+        out["tools"] = None
     v_tool_choice = tw.implied_choice_render(node.tool_choice, (path, "tool_choice"), ctx, {})
     if v_tool_choice is not None:
-        out[
-            "tools" if hints is not None and hints.get("tool_choice") == "alias" else "tool_choice"
-        ] = v_tool_choice
-    out["stream"] = False  # required by the wire; restored fields override it
+        out["tools" if tw.aliased(hints, "tool_choice") else "tool_choice"] = v_tool_choice
+    elif hints is not None and hints.get("tool_choice") == "null":
+        out["tools" if tw.aliased(hints, "tool_choice") else "tool_choice"] = None
+    if hints is None or hints.get("stream") != "absent":
+        out["stream"] = False  # required by the wire; restored fields override it
     w_options = out["options"] = {}
     v_options_num_predict = node.max_tokens
     if v_options_num_predict is not None:
         w_options["num_predict"] = v_options_num_predict
+    elif hints is not None and hints.get("options.num_predict") == "null":
+        w_options["num_predict"] = None
     v_options_temperature = node.temperature
     if v_options_temperature is not None:
         w_options["temperature"] = v_options_temperature
+    elif hints is not None and hints.get("options.temperature") == "null":
+        w_options["temperature"] = None
     v_options_top_p = node.top_p
     if v_options_top_p is not None:
         w_options["top_p"] = v_options_top_p
+    elif hints is not None and hints.get("options.top_p") == "null":
+        w_options["top_p"] = None
     v_options_top_k = node.top_k
     if v_options_top_k is not None:
         w_options["top_k"] = v_options_top_k
+    elif hints is not None and hints.get("options.top_k") == "null":
+        w_options["top_k"] = None
     v_options_stop = node.stop
     if v_options_stop is not None:
         w_options["stop"] = v_options_stop
+    elif hints is not None and hints.get("options.stop") == "null":
+        w_options["stop"] = None
     if not w_options:
-        del out["options"]
+        if hints is None or "options" not in hints:
+            del out["options"]
+        elif hints["options"] == "null":  # kept as the same-provider input had it
+            out["options"] = None
     if node.parallel_tool_calls is not None:
         ctx.lose(
             (path, "parallel_tool_calls"),
@@ -256,6 +341,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("options",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -265,14 +352,31 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
     if items is None:
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
-        messages.append(_message_to_ir(item, (path, i), ctx))
+        msg = _message_to_ir(item, (path, i), ctx)
+        if msg.provider_data is not None and msg.role in _GROUP_CONVERSATION:
+            msg.provider_data = tw.without_key_order(msg.provider_data)
+        whole = (
+            type(item) is dict
+            and type(tag := item.get("role", None)) is str
+            and tag in _WHOLE_CONVERSATION
+        )
+        if (
+            whole
+            and i
+            and prev_whole
+            and msg.role in _GROUP_CONVERSATION
+            and messages[-1].role == msg.role
+        ):
+            tw.set_hint(msg, PROVIDER, "$turn", "new")
+        prev_whole = whole
+        messages.append(msg)
     return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system messages stay in place; N tool messages form one IR tool turn, sent in call order (IR messages → wire)."""
     messages = layout.join_call_turns(messages)
-    layout.check_answers(messages, path, ctx, merged=True)
+    layout.check_answers(messages, path, ctx)
     hoisted = None
     messages = layout.reorder_results(messages)
     out = []
@@ -337,7 +441,11 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'system'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
             v_content, (path, "content"), ctx, _text_part_to_ir, "text"
@@ -346,6 +454,8 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "content", v_content_hint)
     else:
         v_content_ir = []
+    if _ORDER_system_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_system_message, _ORDER_system_message)
     node = ir.Message(role="system", parts=v_content_ir)
     extra = (
         None
@@ -364,7 +474,10 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "system"
+    if hints is None or "role" not in hints:
+        out["role"] = "system"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -376,10 +489,14 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "ollama has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -391,7 +508,11 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
         raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
             v_content, (path, "content"), ctx, _text_part_to_ir, "text"
@@ -401,10 +522,14 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_content_ir = []
     v_images = obj.get("images")
+    if v_images is None and "images" in obj:
+        hints = tw.hint(hints, "images", "null")
     if v_images is not None:
         v_images_ir = tw.base64_images_parse(v_images, (path, "images"))
     else:
         v_images_ir = []
+    if _ORDER_user_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_user_message, _ORDER_user_message)
     node = ir.Message(role="user", parts=[*(v_content_ir or ()), *(v_images_ir or ())])
     extra = (
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
@@ -421,7 +546,10 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "user"
+    if hints is None or "role" not in hints:
+        out["role"] = "user"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         [x for x in node.parts if type(x) not in (ir.ImagePart,)],
         (hints.get("content") if hints is not None else None),
@@ -433,15 +561,21 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_images = tw.base64_images_render(
         [x for x in node.parts if type(x) in (ir.ImagePart,)], (path, "parts"), ctx
     )
     if v_images is not None:
         out["images"] = v_images
+    elif hints is not None and hints.get("images") == "null":
+        out["images"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "ollama has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -455,7 +589,11 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
             v_content, (path, "content"), ctx, _text_part_to_ir, "text"
@@ -465,6 +603,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_content_ir = []
     v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is None and "tool_calls" in obj:
+        hints = tw.hint(hints, "tool_calls", "null")
     if v_tool_calls is not None:
         v_tool_calls = [
             _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
@@ -472,6 +612,8 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ]
         if not v_tool_calls:
             hints = tw.hint(hints, "tool_calls", "empty")
+    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
     node = ir.Message(role="assistant", parts=[*(v_content_ir or ()), *(v_tool_calls or ())])
     extra = (
         None
@@ -490,7 +632,10 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "assistant"
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         [x for x in node.parts if type(x) not in (ir.ToolCall,)],
         (hints.get("content") if hints is not None else None),
@@ -502,6 +647,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_tool_calls = [x for x in node.parts if type(x) in (ir.ToolCall,)]
     if v_tool_calls is not None:
         v_tool_calls = [
@@ -515,10 +662,14 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = v_tool_calls
     elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
         out["tool_calls"] = []
+    elif hints is not None and hints.get("tool_calls") == "null":
+        out["tool_calls"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "ollama has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -530,7 +681,11 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "tool":
         raise UnknownVariantError((path, "role"), "expected " + "'tool'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_result, v_content_is_error, v_content_parts, v_content_hint = (
             tw.text_result_parse(v_content, (path, "content"))
@@ -540,15 +695,26 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_content_result, v_content_is_error, v_content_parts = None, False, None
     v_tool_name = obj.get("tool_name")
+    if v_tool_name is None and "tool_name" in obj:
+        hints = tw.hint(hints, "tool_name", "null")
     if v_tool_name is not None and type(v_tool_name) is not str:
         raise WrongTypeError(
             (path, "tool_name"), "expected string, got " + tw._json_type(v_tool_name)
         )
     v_tool_call_id = obj.get("tool_call_id")
+    if v_tool_call_id is None and "tool_call_id" in obj:
+        hints = tw.hint(hints, "tool_call_id", "null")
     if v_tool_call_id is not None:
-        v_tool_call_id_ir = tw.optional_id_parse(v_tool_call_id, (path, "tool_call_id"))
+        v_tool_call_id_ir, v_tool_call_id_hint = (
+            tw.optional_id_parse(v_tool_call_id, (path, "tool_call_id")),
+            tw.empty_hint(v_tool_call_id) or "sent",
+        )
+        if v_tool_call_id_hint is not None:
+            hints = tw.hint(hints, "tool_call_id", v_tool_call_id_hint)
     else:
         v_tool_call_id_ir = ""
+    if _ORDER_tool_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_message, _ORDER_tool_message)
     node = ir.ToolResult(
         tool_call_id=v_tool_call_id_ir,
         name=v_tool_name,
@@ -572,7 +738,10 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "tool"
+    if hints is None or "role" not in hints:
+        out["role"] = "tool"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.text_result_render(
         node.result,
         node.is_error,
@@ -584,12 +753,24 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_tool_name = node.name
     if v_tool_name is not None:
         out["tool_name"] = v_tool_name
-    # tool_call_id: never sent (omitted_result_id)
+    elif hints is not None and hints.get("tool_name") == "null":
+        out["tool_name"] = None
+    v_tool_call_id = tw.omitted_result_id_render(
+        node.tool_call_id, (hints.get("tool_call_id") if hints is not None else None), False
+    )
+    if v_tool_call_id is not None:
+        out["tool_call_id"] = v_tool_call_id
+    elif hints is not None and hints.get("tool_call_id") == "null":
+        out["tool_call_id"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -601,11 +782,15 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_type = obj.get("type")
     if v_type is not None and v_type != "text":
         raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
     if v_text is None:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_text_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_text_part, _ORDER_text_part)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
@@ -620,7 +805,10 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "text"
+    if hints is None or "type" not in hints:
+        out["type"] = "text"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -631,6 +819,8 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -646,8 +836,16 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     elif type(o_function) is not dict:
         raise WrongTypeError(p_function, "expected an object, got " + tw._json_type(o_function))
     v_id = obj.get("id")
+    if v_id is None and "id" in obj:
+        hints = tw.hint(hints, "id", "null")
     if v_id is not None:
-        v_id_id, v_id_synthetic_id = tw.optional_id_parse(v_id, (path, "id")), False
+        v_id_id, v_id_synthetic_id, v_id_hint = (
+            tw.optional_id_parse(v_id, (path, "id")),
+            False,
+            tw.empty_hint(v_id) or "sent",
+        )
+        if v_id_hint is not None:
+            hints = tw.hint(hints, "id", v_id_hint)
     else:
         v_id_id, v_id_synthetic_id = "", False
     v_function_name = o_function.get("name")
@@ -664,6 +862,12 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         tw.object_arguments(v_function_arguments, (p_function, "arguments")),
         None,
     )
+    if _ORDER_tool_call.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_call, _ORDER_tool_call)
+    if o_function and _ORDER_tool_call_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(
+            hints, "function", order, _RANK_tool_call_function, _ORDER_tool_call_function
+        )
     node = ir.ToolCall(
         id=v_id_id,
         name=v_function_name,
@@ -689,9 +893,18 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v_id = tw.omitted_id_render(node.id, node.synthetic_id, (path, "id"), ctx)
+    v_id = tw.omitted_id_render(
+        node.id,
+        node.synthetic_id,
+        (path, "id"),
+        ctx,
+        (hints.get("id") if hints is not None else None),
+        False,
+    )
     if v_id is not None:
         out["id"] = v_id
+    elif hints is not None and hints.get("id") == "null":
+        out["id"] = None
     w_function = out["function"] = {}
     v_function_name = node.name
     if v_function_name is None:
@@ -706,10 +919,17 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_function_arguments is not None:
         w_function["arguments"] = v_function_arguments
+    elif hints is not None and hints.get("function.arguments") == "null":
+        w_function["arguments"] = None
     if not w_function:
-        del out["function"]
+        if hints is None or "function" not in hints:
+            del out["function"]
+        elif hints["function"] == "null":  # kept as the same-provider input had it
+            out["function"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -729,6 +949,8 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
     if v_function_name is None:
         raise tw.missing((p_function, "name"))
@@ -737,19 +959,37 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             (p_function, "name"), "expected string, got " + tw._json_type(v_function_name)
         )
     v_function_description = o_function.get("description")
+    if v_function_description is None and "description" in o_function:
+        hints = tw.hint(hints, "function.description", "null")
     if v_function_description is not None and type(v_function_description) is not str:
         raise WrongTypeError(
             (p_function, "description"),
             "expected string, got " + tw._json_type(v_function_description),
         )
     v_function_parameters = o_function.get("parameters")
-    if v_function_parameters is not None and type(v_function_parameters) is not dict:
-        raise WrongTypeError(
+    if v_function_parameters is None and "parameters" in o_function:
+        hints = tw.hint(hints, "function.parameters", "null")
+    if v_function_parameters is not None:
+        v_function_parameters_ir, v_function_parameters_hint = tw.keyword_subset_parse(
+            v_function_parameters,
             (p_function, "parameters"),
-            "expected object, got " + tw._json_type(v_function_parameters),
+            "Ollama's tool parameters",
+            ["type", "$defs", "items", "required", "properties"],
+            ["type", "items", "description", "enum"],
+            ["items", "$defs"],
         )
+        if v_function_parameters_hint is not None:
+            hints = tw.hint(hints, "function.parameters", v_function_parameters_hint)
+    else:
+        v_function_parameters_ir = None
+    if _ORDER_tool.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool, _ORDER_tool)
+    if o_function and _ORDER_tool_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(hints, "function", order, _RANK_tool_function, _ORDER_tool_function)
     node = ir.ToolDefinition(
-        name=v_function_name, description=v_function_description, parameters=v_function_parameters
+        name=v_function_name,
+        description=v_function_description,
+        parameters=v_function_parameters_ir,
     )
     extra = None if _KNOWN_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool)
     if o_function and not _KNOWN_tool_function.issuperset(o_function):
@@ -768,7 +1008,10 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function"
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_function = out["function"] = {}
     v_function_name = node.name
     if v_function_name is None:
@@ -781,15 +1024,33 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_function_description = node.description
     if v_function_description is not None:
         w_function["description"] = v_function_description
-    v_function_parameters = node.parameters
+    elif hints is not None and hints.get("function.description") == "null":
+        w_function["description"] = None
+    v_function_parameters = tw.keyword_subset_render(
+        node.parameters,
+        (hints.get("function.parameters") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+        "Ollama's tool parameters",
+        ["type", "$defs", "items", "required", "properties"],
+        ["type", "items", "description", "enum"],
+        ["items", "$defs"],
+    )
     if v_function_parameters is not None:
         w_function["parameters"] = v_function_parameters
+    elif hints is not None and hints.get("function.parameters") == "null":
+        w_function["parameters"] = None
     if not w_function:
-        del out["function"]
+        if hints is None or "function" not in hints:
+            del out["function"]
+        elif hints["function"] == "null":  # kept as the same-provider input had it
+            out["function"] = None
     if node.strict is not None:
         ctx.lose((path, "strict"), "ollama has no place for ToolDefinition.strict; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -799,9 +1060,13 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_model = obj.get("model")
+    if v_model is None and "model" in obj:
+        hints = tw.hint(hints, "model", "null")
     if v_model is not None and type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_created_at = obj.get("created_at")
+    if v_created_at is None and "created_at" in obj:
+        hints = tw.hint(hints, "created_at", "null")
     if v_created_at is not None:
         v_created_at_ir, v_created_at_hint = tw.rfc3339_parse(v_created_at, (path, "created_at"))
         if v_created_at_hint is not None:
@@ -814,6 +1079,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_message is not None:
         v_message = _assistant_message_to_ir(v_message, (path, "message"), ctx)
     v_done_reason = obj.get("done_reason")
+    if v_done_reason is None and "done_reason" in obj:
+        hints = tw.hint(hints, "done_reason", "null")
     if v_done_reason is not None:
         v_done_reason = _done_reason_to_ir(v_done_reason, (path, "done_reason"), ctx)
         if _DONE_REASON_RENDER.get(v_done_reason) != obj.get("done_reason"):
@@ -821,11 +1088,15 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_done = obj.get("done")
     if v_done is not None and v_done != True:
         raise UnknownVariantError((path, "done"), "expected " + "True" + ", got " + repr(v_done))
+    if v_done is None:
+        hints = tw.hint(hints, "done", "null" if "done" in obj else "absent")
     v_prompt_eval_count = obj.get("prompt_eval_count")
     if v_prompt_eval_count is None:
         v_prompt_eval_count = obj.get("eval_count")
         if v_prompt_eval_count is not None:
             hints = tw.hint(hints, "prompt_eval_count", "alias")
+    if v_prompt_eval_count is None and "prompt_eval_count" in obj:
+        hints = tw.hint(hints, "prompt_eval_count", "null")
     if v_prompt_eval_count is not None:
         v_prompt_eval_count_ir, v_prompt_eval_count_hint = tw.flat_usage_parse(
             obj, (path, "prompt_eval_count"), "prompt_eval_count", "eval_count"
@@ -834,6 +1105,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "prompt_eval_count", v_prompt_eval_count_hint)
     else:
         v_prompt_eval_count_ir = None
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
     node = ir.Response(
         model=v_model,
         created=v_created_at_ir,
@@ -857,11 +1130,15 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_model = node.model
     if v_model is not None:
         out["model"] = v_model
+    elif hints is not None and hints.get("model") == "null":
+        out["model"] = None
     v_created_at = tw.rfc3339_render(
         node.created, (hints.get("created_at") if hints is not None else None)
     )
     if v_created_at is not None:
         out["created_at"] = v_created_at
+    elif hints is not None and hints.get("created_at") == "null":
+        out["created_at"] = None
     v_message = node.message
     if v_message is not None:
         v_message = _assistant_message_from_ir(v_message, (path, "message"), ctx)
@@ -881,22 +1158,27 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             v_done_reason = _done_reason_from_ir(v_done_reason, (path, "finish_reason"), ctx)
     if v_done_reason is not None:
         out["done_reason"] = v_done_reason
-    out["done"] = True
+    elif hints is not None and hints.get("done_reason") == "null":
+        out["done_reason"] = None
+    if hints is None or "done" not in hints:
+        out["done"] = True
+    elif hints["done"] == "null":
+        out["done"] = None
     v_prompt_eval_count = tw.flat_usage_render(node.usage, out, (path, "usage"), ctx, "eval_count")
     if v_prompt_eval_count is not None:
-        out[
-            (
-                "eval_count"
-                if hints is not None and hints.get("prompt_eval_count") == "alias"
-                else "prompt_eval_count"
-            )
-        ] = v_prompt_eval_count
+        out["eval_count" if tw.aliased(hints, "prompt_eval_count") else "prompt_eval_count"] = (
+            v_prompt_eval_count
+        )
+    elif hints is not None and hints.get("prompt_eval_count") == "null":
+        out["eval_count" if tw.aliased(hints, "prompt_eval_count") else "prompt_eval_count"] = None
     if node.id is not None:
         ctx.lose((path, "id"), "ollama has no place for Response.id; dropped")
     if node.stop_sequence is not None:
         ctx.lose((path, "stop_sequence"), "ollama has no place for Response.stop_sequence; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 

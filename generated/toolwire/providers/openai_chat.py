@@ -21,8 +21,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'openai_chat' family.
+#: provider_data written here is read back only by the providers of the 'openai_chat' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "openai_chat"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "openai_chat"
 
 #: What OpenAI Chat Completions cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
@@ -34,10 +38,30 @@ CANNOT_EXPRESS = (
         "ToolResult.parts (images returned by a tool)",
         "Tool message content is text only (a string or text parts). Only the text of the result is sent; the images are reported as dropped.",
     ),
+    (
+        "FileParts by URL, audio other than wav and mp3, video, ImagePart.file_id",
+        "User content takes files as `file` parts (base64 file_data or an uploaded file_id, no URL) and audio as `input_audio` (base64 wav or mp3 only); image_url takes a URL or data: URL, not a file id. Such parts are dropped whole and reported. Files and audio in tool results: see ToolResult.parts.",
+    ),
+    (
+        "file ids of another provider",
+        "A file_id must name a file uploaded to OpenAI; an id brought from elsewhere is sent as is and reported.",
+    ),
     ("top_k", "Not a Chat Completions parameter."),
     (
         "mid-conversation system messages",
         "None: Chat keeps system messages in place; other providers hoist them.",
+    ),
+    (
+        "wire user_part variants input_audio, file (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these user_part variants; parsing one raises UnknownVariantError.",
+    ),
+    (
+        "wire tool_choice variants allowed_tools, custom (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these tool_choice variants; parsing one raises UnknownVariantError.",
+    ),
+    (
+        "wire message variants function (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these message variants; parsing one raises UnknownVariantError.",
     ),
 )
 
@@ -58,27 +82,96 @@ _KNOWN_request = frozenset(
         "top_p",
     ]
 )
+_RANK_request = {
+    "model": 0,
+    "messages": 1,
+    "tools": 2,
+    "tool_choice": 3,
+    "parallel_tool_calls": 4,
+    "max_completion_tokens": 5,
+    "max_tokens": 6,
+    "temperature": 7,
+    "top_p": 8,
+    "stop": 9,
+}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset(["tool"])
+_WHOLE_CONVERSATION = frozenset(["assistant", "developer", "system", "user"])
 _KNOWN_system_message = frozenset(["content", "name", "role"])
+_RANK_system_message = {"role": 0, "content": 1, "name": 2}
+_ORDER_system_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_developer_message = frozenset(["content", "name", "role"])
+_RANK_developer_message = {"role": 0, "content": 1, "name": 2}
+_ORDER_developer_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_user_message = frozenset(["content", "name", "role"])
+_RANK_user_message = {"role": 0, "content": 1, "name": 2}
+_ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_assistant_message = frozenset(["content", "name", "role", "tool_calls"])
+_RANK_assistant_message = {"role": 0, "content": 1, "tool_calls": 2, "name": 3}
+_ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_response_message = frozenset(["content", "role", "tool_calls"])
+_RANK_response_message = {"role": 0, "content": 1, "tool_calls": 2}
+_ORDER_response_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_message = frozenset(["content", "role", "tool_call_id"])
+_RANK_tool_message = {"role": 0, "tool_call_id": 1, "content": 2}
+_ORDER_tool_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_text_part = frozenset(["text", "type"])
+_RANK_text_part = {"type": 0, "text": 1}
+_ORDER_text_part = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_image_part = frozenset(["image_url", "type"])
 _KNOWN_image_part_image_url = frozenset(["detail", "url"])
+_RANK_image_part = {"type": 0, "image_url": 1}
+_ORDER_image_part = {}  # key tuples seen → already in the render order (key_order)
+_RANK_image_part_image_url = {"url": 0, "detail": 1}
+_ORDER_image_part_image_url = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_input_audio_part = frozenset(["input_audio", "type"])
+_KNOWN_input_audio_part_input_audio = frozenset(["data", "format"])
+_RANK_input_audio_part = {"type": 0, "input_audio": 1}
+_ORDER_input_audio_part = {}  # key tuples seen → already in the render order (key_order)
+_RANK_input_audio_part_input_audio = {"data": 0, "format": 1}
+_ORDER_input_audio_part_input_audio = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
+_AUDIO_FORMAT_PARSE = {"wav": "audio/wav", "mp3": "audio/mpeg"}
+_AUDIO_FORMAT_RENDER = {
+    "audio/wav": "wav",
+    "audio/x-wav": "wav",
+    "audio/mpeg": "mp3",
+    "audio/mp3": "mp3",
+}
+_KNOWN_file_part = frozenset(["file", "type"])
+_KNOWN_file_part_file = frozenset(["file_data", "file_id", "filename"])
+_RANK_file_part = {"type": 0, "file": 1}
+_ORDER_file_part = {}  # key tuples seen → already in the render order (key_order)
+_RANK_file_part_file = {"file_data": 0, "file_id": 1, "filename": 2}
+_ORDER_file_part_file = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_call = frozenset(["function", "id", "type"])
 _KNOWN_tool_call_function = frozenset(["arguments", "name"])
+_RANK_tool_call = {"id": 0, "type": 1, "function": 2}
+_ORDER_tool_call = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_call_function = {"name": 0, "arguments": 1}
+_ORDER_tool_call_function = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool = frozenset(["function", "type"])
 _KNOWN_tool_function = frozenset(["description", "name", "parameters", "strict"])
+_RANK_tool = {"type": 0, "function": 1}
+_ORDER_tool = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_function = {"name": 0, "description": 1, "parameters": 2, "strict": 3}
+_ORDER_tool_function = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_choice_named = frozenset(["function", "type"])
 _KNOWN_tool_choice_named_function = frozenset(["name"])
+_RANK_tool_choice_named = {"type": 0, "function": 1}
+_ORDER_tool_choice_named = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_choice_named_function = {"name": 0}
+_ORDER_tool_choice_named_function = {}  # key tuples seen → already in the render order (key_order)
 _CHOICE_MODE_PARSE = {"auto": "auto", "none": "none", "required": "required"}
 _CHOICE_MODE_RENDER = {"auto": "auto", "none": "none", "required": "required"}
 _KNOWN_response = frozenset(["choices", "created", "id", "model", "object", "usage"])
 _KNOWN_response_choices = frozenset(["0"])
 _KNOWN_response_choices_0 = frozenset(["finish_reason", "index", "message"])
+_RANK_response = {"id": 0, "object": 1, "created": 2, "model": 3, "choices": 4, "usage": 5}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
+_RANK_response_choices_0 = {"index": 0, "message": 1, "finish_reason": 2}
+_ORDER_response_choices_0 = {}  # key tuples seen → already in the render order (key_order)
 _FINISH_REASON_PARSE = {
     "stop": "stop",
     "length": "length",
@@ -97,6 +190,8 @@ _FINISH_REASON_RENDER = {
 }
 _FINISH_REASON_APPROXIMATE = frozenset(["error", "malformed_tool_call", "other"])
 _KNOWN_usage = frozenset(["completion_tokens", "prompt_tokens", "total_tokens"])
+_RANK_usage = {"prompt_tokens": 0, "completion_tokens": 1, "total_tokens": 2}
+_ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -125,10 +220,14 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_model = obj.get("model")
+    if v_model is None and "model" in obj:
+        hints = tw.hint(hints, "model", "null")
     if v_model is not None and type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_messages = _conversation_to_ir(obj.get("messages"), None, (path, "messages"), ctx)
     v_tools = obj.get("tools")
+    if v_tools is None and "tools" in obj:
+        hints = tw.hint(hints, "tools", "null")
     if v_tools is not None:
         v_tools = [
             _tool_to_ir(x, ((path, "tools"), i), ctx)
@@ -137,9 +236,13 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if not v_tools:
             hints = tw.hint(hints, "tools", "empty")
     v_tool_choice = obj.get("tool_choice")
+    if v_tool_choice is None and "tool_choice" in obj:
+        hints = tw.hint(hints, "tool_choice", "null")
     if v_tool_choice is not None:
         v_tool_choice = _tool_choice_to_ir(v_tool_choice, (path, "tool_choice"), ctx)
     v_parallel_tool_calls = obj.get("parallel_tool_calls")
+    if v_parallel_tool_calls is None and "parallel_tool_calls" in obj:
+        hints = tw.hint(hints, "parallel_tool_calls", "null")
     if v_parallel_tool_calls is not None and type(v_parallel_tool_calls) is not bool:
         raise WrongTypeError(
             (path, "parallel_tool_calls"),
@@ -150,26 +253,36 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_max_completion_tokens = obj.get("max_tokens")
         if v_max_completion_tokens is not None:
             hints = tw.hint(hints, "max_completion_tokens", "alias")
+    if v_max_completion_tokens is None and "max_completion_tokens" in obj:
+        hints = tw.hint(hints, "max_completion_tokens", "null")
     if v_max_completion_tokens is not None and type(v_max_completion_tokens) is not int:
         raise WrongTypeError(
             (path, "max_completion_tokens"),
             "expected integer, got " + tw._json_type(v_max_completion_tokens),
         )
     v_temperature = obj.get("temperature")
+    if v_temperature is None and "temperature" in obj:
+        hints = tw.hint(hints, "temperature", "null")
     if v_temperature is not None and type(v_temperature) not in (int, float):
         raise WrongTypeError(
             (path, "temperature"), "expected number, got " + tw._json_type(v_temperature)
         )
     v_top_p = obj.get("top_p")
+    if v_top_p is None and "top_p" in obj:
+        hints = tw.hint(hints, "top_p", "null")
     if v_top_p is not None and type(v_top_p) not in (int, float):
         raise WrongTypeError((path, "top_p"), "expected number, got " + tw._json_type(v_top_p))
     v_stop = obj.get("stop")
+    if v_stop is None and "stop" in obj:
+        hints = tw.hint(hints, "stop", "null")
     if v_stop is not None:
         v_stop_ir, v_stop_hint = tw.wrap_list(v_stop, (path, "stop"))
         if v_stop_hint is not None:
             hints = tw.hint(hints, "stop", v_stop_hint)
     else:
         v_stop_ir = None
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
     node = ir.Request(
         model=v_model,
         messages=v_messages,
@@ -197,6 +310,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_model = node.model
     if v_model is not None:
         out["model"] = v_model
+    elif hints is not None and hints.get("model") == "null":
+        out["model"] = None
     v_messages, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
     out["messages"] = v_messages
     v_tools = node.tools
@@ -210,14 +325,20 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tools"] = v_tools
     elif v_tools is not None and hints is not None and hints.get("tools") == "empty":
         out["tools"] = []
+    elif hints is not None and hints.get("tools") == "null":
+        out["tools"] = None
     v_tool_choice = node.tool_choice
     if v_tool_choice is not None:
         v_tool_choice = _tool_choice_from_ir(v_tool_choice, (path, "tool_choice"), ctx)
     if v_tool_choice is not None:
         out["tool_choice"] = v_tool_choice
+    elif hints is not None and hints.get("tool_choice") == "null":
+        out["tool_choice"] = None
     v_parallel_tool_calls = node.parallel_tool_calls
     if v_parallel_tool_calls is not None:
         out["parallel_tool_calls"] = v_parallel_tool_calls
+    elif hints is not None and hints.get("parallel_tool_calls") == "null":
+        out["parallel_tool_calls"] = None
     v_max_completion_tokens = node.max_tokens
     if v_max_completion_tokens is not None:
         out[
@@ -227,19 +348,35 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
                 else "max_completion_tokens"
             )
         ] = v_max_completion_tokens
+    elif hints is not None and hints.get("max_completion_tokens") == "null":
+        out[
+            (
+                "max_tokens"
+                if hints is not None and hints.get("max_completion_tokens") == "alias"
+                else "max_completion_tokens"
+            )
+        ] = None
     v_temperature = node.temperature
     if v_temperature is not None:
         out["temperature"] = v_temperature
+    elif hints is not None and hints.get("temperature") == "null":
+        out["temperature"] = None
     v_top_p = node.top_p
     if v_top_p is not None:
         out["top_p"] = v_top_p
+    elif hints is not None and hints.get("top_p") == "null":
+        out["top_p"] = None
     v_stop = tw.unwrap_list(node.stop, (hints.get("stop") if hints is not None else None))
     if v_stop is not None:
         out["stop"] = v_stop
+    elif hints is not None and hints.get("stop") == "null":
+        out["stop"] = None
     if node.top_k is not None:
         ctx.lose((path, "top_k"), "openai_chat has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -249,14 +386,31 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
     if items is None:
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
-        messages.append(_message_to_ir(item, (path, i), ctx))
+        msg = _message_to_ir(item, (path, i), ctx)
+        if msg.provider_data is not None and msg.role in _GROUP_CONVERSATION:
+            msg.provider_data = tw.without_key_order(msg.provider_data)
+        whole = (
+            type(item) is dict
+            and type(tag := item.get("role", None)) is str
+            and tag in _WHOLE_CONVERSATION
+        )
+        if (
+            whole
+            and i
+            and prev_whole
+            and msg.role in _GROUP_CONVERSATION
+            and messages[-1].role == msg.role
+        ):
+            tw.set_hint(msg, PROVIDER, "$turn", "new")
+        prev_whole = whole
+        messages.append(msg)
     return layout.normalize(messages, ctx, _GROUP_CONVERSATION)
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system messages stay in place; N tool messages form one IR tool turn (IR messages → wire)."""
     messages = layout.join_call_turns(messages)
-    layout.check_answers(messages, path, ctx, merged=True)
+    layout.check_answers(messages, path, ctx)
     hoisted = None
     out = []
     for i, msg in enumerate(messages):
@@ -329,7 +483,11 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'system'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
             v_content, (path, "content"), ctx, _text_content_part_to_ir, "string"
@@ -339,8 +497,12 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_content_ir = []
     v_name = obj.get("name")
+    if v_name is None and "name" in obj:
+        hints = tw.hint(hints, "name", "null")
     if v_name is not None and type(v_name) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    if _ORDER_system_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_system_message, _ORDER_system_message)
     node = ir.Message(role="system", parts=v_content_ir, name=v_name)
     extra = (
         None
@@ -359,7 +521,10 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "system"
+    if hints is None or "role" not in hints:
+        out["role"] = "system"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -371,11 +536,17 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_name = node.name
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -389,7 +560,11 @@ def _developer_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'developer'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
             v_content, (path, "content"), ctx, _text_content_part_to_ir, "string"
@@ -399,8 +574,12 @@ def _developer_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_content_ir = []
     v_name = obj.get("name")
+    if v_name is None and "name" in obj:
+        hints = tw.hint(hints, "name", "null")
     if v_name is not None and type(v_name) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    if _ORDER_developer_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_developer_message, _ORDER_developer_message)
     node = ir.Message(role="system", parts=v_content_ir, name=v_name)
     extra = (
         None
@@ -419,7 +598,10 @@ def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "developer"
+    if hints is None or "role" not in hints:
+        out["role"] = "developer"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -431,11 +613,17 @@ def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_name = node.name
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -468,7 +656,11 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
         raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
             v_content, (path, "content"), ctx, _user_part_to_ir, "string"
@@ -478,8 +670,12 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     else:
         v_content_ir = []
     v_name = obj.get("name")
+    if v_name is None and "name" in obj:
+        hints = tw.hint(hints, "name", "null")
     if v_name is not None and type(v_name) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    if _ORDER_user_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_user_message, _ORDER_user_message)
     node = ir.Message(role="user", parts=v_content_ir, name=v_name)
     extra = (
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
@@ -496,7 +692,10 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "user"
+    if hints is None or "role" not in hints:
+        out["role"] = "user"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -508,11 +707,17 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     v_name = node.name
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -526,7 +731,11 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
+    if v_content is None:
+        hints = tw.hint(hints, "content", "null" if "content" in obj else "absent")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
             v_content, (path, "content"), ctx, _text_content_part_to_ir, "string"
@@ -535,9 +744,9 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "content", v_content_hint)
     else:
         v_content_ir = []
-        if "content" not in obj:
-            hints = tw.hint(hints, "content", "absent")
     v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is None and "tool_calls" in obj:
+        hints = tw.hint(hints, "tool_calls", "null")
     if v_tool_calls is not None:
         v_tool_calls = [
             _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
@@ -546,8 +755,12 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if not v_tool_calls:
             hints = tw.hint(hints, "tool_calls", "empty")
     v_name = obj.get("name")
+    if v_name is None and "name" in obj:
+        hints = tw.hint(hints, "name", "null")
     if v_name is not None and type(v_name) is not str:
         raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
     node = ir.Message(
         role="assistant", parts=[*(v_content_ir or ()), *(v_tool_calls or ())], name=v_name
     )
@@ -568,7 +781,10 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "assistant"
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         [x for x in node.parts if type(x) not in (ir.ToolCall,)],
         (hints.get("content") if hints is not None else None),
@@ -593,11 +809,17 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = v_tool_calls
     elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
         out["tool_calls"] = []
+    elif hints is not None and hints.get("tool_calls") == "null":
+        out["tool_calls"] = None
     v_name = node.name
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -611,7 +833,11 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
+    if v_content is None:
+        hints = tw.hint(hints, "content", "null" if "content" in obj else "absent")
     if v_content is not None:
         v_content_ir, v_content_hint = tw.content_parse(
             v_content, (path, "content"), ctx, _text_content_part_to_ir, "text"
@@ -620,9 +846,9 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "content", v_content_hint)
     else:
         v_content_ir = []
-        if "content" not in obj:
-            hints = tw.hint(hints, "content", "absent")
     v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is None and "tool_calls" in obj:
+        hints = tw.hint(hints, "tool_calls", "null")
     if v_tool_calls is not None:
         v_tool_calls = [
             _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
@@ -630,6 +856,8 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ]
         if not v_tool_calls:
             hints = tw.hint(hints, "tool_calls", "empty")
+    if _ORDER_response_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response_message, _ORDER_response_message)
     node = ir.Message(role="assistant", parts=[*(v_content_ir or ()), *(v_tool_calls or ())])
     extra = (
         None
@@ -648,7 +876,10 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "assistant"
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         [x for x in node.parts if type(x) not in (ir.ToolCall,)],
         (hints.get("content") if hints is not None else None),
@@ -673,10 +904,14 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = v_tool_calls
     elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
         out["tool_calls"] = []
+    elif hints is not None and hints.get("tool_calls") == "null":
+        out["tool_calls"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "openai_chat has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -688,11 +923,15 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_role = obj.get("role")
     if v_role is not None and v_role != "tool":
         raise UnknownVariantError((path, "role"), "expected " + "'tool'" + ", got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_tool_call_id = obj.get("tool_call_id")
     if v_tool_call_id is None:
         raise tw.missing((path, "tool_call_id"))
     v_tool_call_id_ir = tw.string_parse(v_tool_call_id, (path, "tool_call_id"))
     v_content = obj.get("content")
+    if v_content is None and "content" in obj:
+        hints = tw.hint(hints, "content", "null")
     if v_content is not None:
         v_content_result, v_content_is_error, v_content_parts, v_content_hint = (
             tw.text_result_parse(v_content, (path, "content"))
@@ -701,6 +940,8 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "content", v_content_hint)
     else:
         v_content_result, v_content_is_error, v_content_parts = None, False, None
+    if _ORDER_tool_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_message, _ORDER_tool_message)
     node = ir.ToolResult(
         tool_call_id=v_tool_call_id_ir,
         name="",
@@ -724,12 +965,17 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["role"] = "tool"
+    if hints is None or "role" not in hints:
+        out["role"] = "tool"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_tool_call_id = tw.fit_render(
         node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "\\s\\S", None, 40, False
     )
     if v_tool_call_id is not None:
         out["tool_call_id"] = v_tool_call_id
+    elif hints is not None and hints.get("tool_call_id") == "null":
+        out["tool_call_id"] = None
     v_content = tw.text_result_render(
         node.result,
         node.is_error,
@@ -741,8 +987,12 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -755,21 +1005,40 @@ def _user_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _text_part_to_ir(obj, path, ctx)
     if tag == "image_url":
         return _image_part_to_ir(obj, path, ctx)
+    if tag == "input_audio":
+        return _input_audio_part_to_ir(obj, path, ctx)
+    if tag == "file":
+        return _file_part_to_ir(obj, path, ctx)
     raise UnknownVariantError(
-        (path, "type"), "unknown type " + repr(tag) + "; expected one of 'text', 'image_url'"
+        (path, "type"),
+        "unknown type "
+        + repr(tag)
+        + "; expected one of 'text', 'image_url', 'input_audio', 'file'",
     )
 
 
 def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """user_part (IR → wire)."""
     t = type(node)
+    if (
+        t is ir.FilePart
+        and node.data is not None
+        and tw.media_in(node.media_type, ("audio/wav", "audio/x-wav", "audio/mpeg", "audio/mp3"))
+    ):
+        return _input_audio_part_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("application/", "text/", "none"))
+    ):
+        return _file_part_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and (node.data is not None or node.url is not None):
         return _image_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "openai_chat cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "openai_chat cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 
@@ -781,11 +1050,15 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_type = obj.get("type")
     if v_type is not None and v_type != "text":
         raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
     if v_text is None:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_text_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_text_part, _ORDER_text_part)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
@@ -800,7 +1073,10 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "text"
+    if hints is None or "type" not in hints:
+        out["type"] = "text"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -811,6 +1087,8 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -830,6 +1108,8 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'image_url'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_image_url_url = o_image_url.get("url")
     if v_image_url_url is None:
         raise tw.missing((p_image_url, "url"))
@@ -837,6 +1117,8 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_image_url_url, (p_image_url, "url")
     )
     v_image_url_detail = o_image_url.get("detail")
+    if v_image_url_detail is None and "detail" in o_image_url:
+        hints = tw.hint(hints, "image_url.detail", "null")
     if v_image_url_detail is not None and type(v_image_url_detail) is not str:
         raise WrongTypeError(
             (p_image_url, "detail"), "expected string, got " + tw._json_type(v_image_url_detail)
@@ -844,6 +1126,12 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_image_url_detail == "auto":
         v_image_url_detail = None
         hints = tw.hint(hints, "image_url.detail", "explicit_default")
+    if _ORDER_image_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_image_part, _ORDER_image_part)
+    if o_image_url and _ORDER_image_part_image_url.get(order := tuple(o_image_url)) is not True:
+        hints = tw.key_order(
+            hints, "image_url", order, _RANK_image_part_image_url, _ORDER_image_part_image_url
+        )
     node = ir.ImagePart(
         media_type=v_image_url_url_media_type,
         data=v_image_url_url_data,
@@ -867,11 +1155,16 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "image_url"
+    if hints is None or "type" not in hints:
+        out["type"] = "image_url"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_image_url = out["image_url"] = {}
     v_image_url_url = tw.data_url_render(node.url, node.media_type, node.data, (path, "url"))
     if v_image_url_url is not None:
         w_image_url["url"] = v_image_url_url
+    elif hints is not None and hints.get("image_url.url") == "null":
+        w_image_url["url"] = None
     v_image_url_detail = node.detail
     if (
         v_image_url_detail is None
@@ -881,10 +1174,258 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_image_url_detail = "auto"
     if v_image_url_detail is not None:
         w_image_url["detail"] = v_image_url_detail
+    elif hints is not None and hints.get("image_url.detail") == "null":
+        w_image_url["detail"] = None
     if not w_image_url:
-        del out["image_url"]
+        if hints is None or "image_url" not in hints:
+            del out["image_url"]
+        elif hints["image_url"] == "null":  # kept as the same-provider input had it
+            out["image_url"] = None
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "openai_chat has no place for ImagePart.file_id; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("image_url",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _input_audio_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """ChatCompletionContentPartInputAudioParam — base64 wav or mp3 (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_input_audio = (path, "input_audio")
+    o_input_audio = obj.get("input_audio")
+    if o_input_audio is None:
+        raise tw.missing(p_input_audio)
+    elif type(o_input_audio) is not dict:
+        raise WrongTypeError(
+            p_input_audio, "expected an object, got " + tw._json_type(o_input_audio)
+        )
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "input_audio":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'input_audio'" + ", got " + repr(v_type)
+        )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_input_audio_data = o_input_audio.get("data")
+    if v_input_audio_data is None:
+        raise tw.missing((p_input_audio, "data"))
+    if type(v_input_audio_data) is not str:
+        raise WrongTypeError(
+            (p_input_audio, "data"), "expected string, got " + tw._json_type(v_input_audio_data)
+        )
+    v_input_audio_format = o_input_audio.get("format")
+    if v_input_audio_format is None:
+        raise tw.missing((p_input_audio, "format"))
+    if v_input_audio_format is not None:
+        v_input_audio_format = _audio_format_to_ir(
+            v_input_audio_format, (p_input_audio, "format"), ctx
+        )
+    if _ORDER_input_audio_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_input_audio_part, _ORDER_input_audio_part)
+    if (
+        o_input_audio
+        and _ORDER_input_audio_part_input_audio.get(order := tuple(o_input_audio)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "input_audio",
+            order,
+            _RANK_input_audio_part_input_audio,
+            _ORDER_input_audio_part_input_audio,
+        )
+    node = ir.FilePart(media_type=v_input_audio_format, data=v_input_audio_data)
+    extra = (
+        None
+        if _KNOWN_input_audio_part.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_input_audio_part)
+    )
+    if o_input_audio and not _KNOWN_input_audio_part_input_audio.issuperset(o_input_audio):
+        extra = tw.nested_extra(
+            extra,
+            "input_audio",
+            tw.extra_fields(o_input_audio, _KNOWN_input_audio_part_input_audio),
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _input_audio_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """ChatCompletionContentPartInputAudioParam — base64 wav or mp3 (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    if hints is None or "type" not in hints:
+        out["type"] = "input_audio"
+    elif hints["type"] == "null":
+        out["type"] = None
+    w_input_audio = out["input_audio"] = {}
+    v_input_audio_data = node.data
+    if v_input_audio_data is None:
+        ctx.lose(
+            (path, "data"),
+            "data is required by openai_chat and the input has none; add it before sending",
+        )
+    else:
+        w_input_audio["data"] = v_input_audio_data
+    v_input_audio_format = node.media_type
+    if v_input_audio_format is not None:
+        v_input_audio_format = _audio_format_from_ir(
+            v_input_audio_format, (path, "media_type"), ctx
+        )
+    if v_input_audio_format is None:
+        ctx.lose(
+            (path, "media_type"),
+            "format is required by openai_chat and the input has none; add it before sending",
+        )
+    else:
+        w_input_audio["format"] = v_input_audio_format
+    if not w_input_audio:
+        if hints is None or "input_audio" not in hints:
+            del out["input_audio"]
+        elif hints["input_audio"] == "null":  # kept as the same-provider input had it
+            out["input_audio"] = None
+    if node.url is not None:
+        ctx.lose((path, "url"), "openai_chat has no place for FilePart.url; dropped")
+    if node.file_id is not None:
+        ctx.lose((path, "file_id"), "openai_chat has no place for FilePart.file_id; dropped")
+    if node.filename is not None:
+        ctx.lose((path, "filename"), "openai_chat has no place for FilePart.filename; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ("input_audio",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _audio_format_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: input_audio format (wire → IR)."""
+    return tw.enum_parse(_AUDIO_FORMAT_PARSE, obj, path, "input_audio format")
+
+
+def _audio_format_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """enum_map: input_audio format (IR → wire)."""
+    return tw.enum_render(_AUDIO_FORMAT_RENDER, node, path, "input_audio format", ctx)
+
+
+def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64) or an uploaded file's file_id (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_file = (path, "file")
+    o_file = obj.get("file")
+    if o_file is None:
+        o_file = {}
+        if "file" in obj:
+            hints = tw.hint(hints, "file", "null")
+    elif type(o_file) is not dict:
+        raise WrongTypeError(p_file, "expected an object, got " + tw._json_type(o_file))
+    elif not o_file:
+        hints = tw.hint(hints, "file", "empty")
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "file":
+        raise UnknownVariantError((path, "type"), "expected " + "'file'" + ", got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_file_file_data = o_file.get("file_data")
+    if v_file_file_data is None and "file_data" in o_file:
+        hints = tw.hint(hints, "file.file_data", "null")
+    if v_file_file_data is not None:
+        v_file_file_data_media_type, v_file_file_data_data, v_file_file_data_hint = (
+            tw.file_data_parse(v_file_file_data, (p_file, "file_data"))
+        )
+        if v_file_file_data_hint is not None:
+            hints = tw.hint(hints, "file.file_data", v_file_file_data_hint)
+    else:
+        v_file_file_data_media_type, v_file_file_data_data = None, None
+    v_file_file_id = o_file.get("file_id")
+    if v_file_file_id is None and "file_id" in o_file:
+        hints = tw.hint(hints, "file.file_id", "null")
+    if v_file_file_id is not None:
+        v_file_file_id_ir, v_file_file_id_hint = tw.file_ref_parse(
+            v_file_file_id, (p_file, "file_id")
+        )
+        if v_file_file_id_hint is not None:
+            hints = tw.hint(hints, "file.file_id", v_file_file_id_hint)
+    else:
+        v_file_file_id_ir = None
+    v_file_filename = o_file.get("filename")
+    if v_file_filename is None and "filename" in o_file:
+        hints = tw.hint(hints, "file.filename", "null")
+    if v_file_filename is not None and type(v_file_filename) is not str:
+        raise WrongTypeError(
+            (p_file, "filename"), "expected string, got " + tw._json_type(v_file_filename)
+        )
+    if _ORDER_file_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_file_part, _ORDER_file_part)
+    if o_file and _ORDER_file_part_file.get(order := tuple(o_file)) is not True:
+        hints = tw.key_order(hints, "file", order, _RANK_file_part_file, _ORDER_file_part_file)
+    node = ir.FilePart(
+        media_type=v_file_file_data_media_type,
+        data=v_file_file_data_data,
+        file_id=v_file_file_id_ir,
+        filename=v_file_filename,
+    )
+    extra = None if _KNOWN_file_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_file_part)
+    if o_file and not _KNOWN_file_part_file.issuperset(o_file):
+        extra = tw.nested_extra(extra, "file", tw.extra_fields(o_file, _KNOWN_file_part_file))
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64) or an uploaded file's file_id (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    if hints is None or "type" not in hints:
+        out["type"] = "file"
+    elif hints["type"] == "null":
+        out["type"] = None
+    w_file = out["file"] = {}
+    v_file_file_data = tw.file_data_render(
+        node.media_type, node.data, (hints.get("file.file_data") if hints is not None else None)
+    )
+    if v_file_file_data is not None:
+        w_file["file_data"] = v_file_file_data
+    elif hints is not None and hints.get("file.file_data") == "null":
+        w_file["file_data"] = None
+    v_file_file_id = tw.file_ref_render(
+        node.file_id,
+        (hints.get("file.file_id") if hints is not None else None),
+        (path, "file_id"),
+        ctx,
+    )
+    if v_file_file_id is not None:
+        w_file["file_id"] = v_file_file_id
+    elif hints is not None and hints.get("file.file_id") == "null":
+        w_file["file_id"] = None
+    v_file_filename = node.filename
+    if v_file_filename is not None:
+        w_file["filename"] = v_file_filename
+    elif hints is not None and hints.get("file.filename") == "null":
+        w_file["filename"] = None
+    if not w_file:
+        if hints is None or "file" not in hints:
+            del out["file"]
+        elif hints["file"] == "null":  # kept as the same-provider input had it
+            out["file"] = None
+    if node.url is not None:
+        ctx.lose((path, "url"), "openai_chat has no place for FilePart.url; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ("file",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -908,6 +1449,8 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
     if v_function_name is None:
         raise tw.missing((p_function, "name"))
@@ -920,6 +1463,12 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_function_arguments_arguments, v_function_arguments_raw_arguments = tw.parse_arguments(
         v_function_arguments, (p_function, "arguments"), ctx
     )
+    if _ORDER_tool_call.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_call, _ORDER_tool_call)
+    if o_function and _ORDER_tool_call_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(
+            hints, "function", order, _RANK_tool_call_function, _ORDER_tool_call_function
+        )
     node = ir.ToolCall(
         id=v_id_ir,
         name=v_function_name_ir,
@@ -947,20 +1496,34 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_id = tw.fit_render(node.id, "call id", (path, "id"), ctx, "\\s\\S", None, 40, False)
     if v_id is not None:
         out["id"] = v_id
-    out["type"] = "function"
+    elif hints is not None and hints.get("id") == "null":
+        out["id"] = None
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_function = out["function"] = {}
     v_function_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_function_name is not None:
         w_function["name"] = v_function_name
+    elif hints is not None and hints.get("function.name") == "null":
+        w_function["name"] = None
     v_function_arguments = tw.render_arguments(node.arguments, node.raw_arguments)
     if v_function_arguments is not None:
         w_function["arguments"] = v_function_arguments
+    elif hints is not None and hints.get("function.arguments") == "null":
+        w_function["arguments"] = None
     if not w_function:
-        del out["function"]
+        if hints is None or "function" not in hints:
+            del out["function"]
+        elif hints["function"] == "null":  # kept as the same-provider input had it
+            out["function"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -980,6 +1543,8 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
     if v_function_name is None:
         raise tw.missing((p_function, "name"))
@@ -987,26 +1552,39 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_function_name, (p_function, "name"), ctx, "a-zA-Z0-9_-", None, 64
     )
     v_function_description = o_function.get("description")
+    if v_function_description is None and "description" in o_function:
+        hints = tw.hint(hints, "function.description", "null")
     if v_function_description is not None and type(v_function_description) is not str:
         raise WrongTypeError(
             (p_function, "description"),
             "expected string, got " + tw._json_type(v_function_description),
         )
     v_function_parameters = o_function.get("parameters")
-    if v_function_parameters is not None and type(v_function_parameters) is not dict:
-        raise WrongTypeError(
-            (p_function, "parameters"),
-            "expected object, got " + tw._json_type(v_function_parameters),
+    if v_function_parameters is None and "parameters" in o_function:
+        hints = tw.hint(hints, "function.parameters", "null")
+    if v_function_parameters is not None:
+        v_function_parameters_ir, v_function_parameters_hint = tw.json_schema_parse(
+            v_function_parameters, (p_function, "parameters")
         )
+        if v_function_parameters_hint is not None:
+            hints = tw.hint(hints, "function.parameters", v_function_parameters_hint)
+    else:
+        v_function_parameters_ir = None
     v_function_strict = o_function.get("strict")
+    if v_function_strict is None and "strict" in o_function:
+        hints = tw.hint(hints, "function.strict", "null")
     if v_function_strict is not None and type(v_function_strict) is not bool:
         raise WrongTypeError(
             (p_function, "strict"), "expected boolean, got " + tw._json_type(v_function_strict)
         )
+    if _ORDER_tool.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool, _ORDER_tool)
+    if o_function and _ORDER_tool_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(hints, "function", order, _RANK_tool_function, _ORDER_tool_function)
     node = ir.ToolDefinition(
         name=v_function_name_ir,
         description=v_function_description,
-        parameters=v_function_parameters,
+        parameters=v_function_parameters_ir,
         strict=v_function_strict,
     )
     extra = None if _KNOWN_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool)
@@ -1026,26 +1604,47 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function"
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_function = out["function"] = {}
     v_function_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_function_name is not None:
         w_function["name"] = v_function_name
+    elif hints is not None and hints.get("function.name") == "null":
+        w_function["name"] = None
     v_function_description = node.description
     if v_function_description is not None:
         w_function["description"] = v_function_description
-    v_function_parameters = node.parameters
+    elif hints is not None and hints.get("function.description") == "null":
+        w_function["description"] = None
+    v_function_parameters = tw.json_schema_render(
+        node.parameters,
+        (hints.get("function.parameters") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+    )
     if v_function_parameters is not None:
         w_function["parameters"] = v_function_parameters
+    elif hints is not None and hints.get("function.parameters") == "null":
+        w_function["parameters"] = None
     v_function_strict = node.strict
     if v_function_strict is not None:
         w_function["strict"] = v_function_strict
+    elif hints is not None and hints.get("function.strict") == "null":
+        w_function["strict"] = None
     if not w_function:
-        del out["function"]
+        if hints is None or "function" not in hints:
+            del out["function"]
+        elif hints["function"] == "null":  # kept as the same-provider input had it
+            out["function"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1095,12 +1694,24 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
     if v_function_name is None:
         raise tw.missing((p_function, "name"))
     v_function_name_ir = tw.fit_name_parse(
         v_function_name, (p_function, "name"), ctx, "a-zA-Z0-9_-", None, 64
     )
+    if _ORDER_tool_choice_named.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_choice_named, _ORDER_tool_choice_named)
+    if o_function and _ORDER_tool_choice_named_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(
+            hints,
+            "function",
+            order,
+            _RANK_tool_choice_named_function,
+            _ORDER_tool_choice_named_function,
+        )
     node = ir.ToolChoice(mode="tool", name=v_function_name_ir)
     extra = (
         None
@@ -1123,15 +1734,23 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function"
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     w_function = out["function"] = {}
     v_function_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_function_name is not None:
         w_function["name"] = v_function_name
+    elif hints is not None and hints.get("function.name") == "null":
+        w_function["name"] = None
     if not w_function:
-        del out["function"]
+        if hints is None or "function" not in hints:
+            del out["function"]
+        elif hints["function"] == "null":  # kept as the same-provider input had it
+            out["function"] = None
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
@@ -1139,6 +1758,8 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1170,6 +1791,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(o_choices_0) is not dict:
         raise WrongTypeError(p_choices_0, "expected an object")
     v_id = obj.get("id")
+    if v_id is None and "id" in obj:
+        hints = tw.hint(hints, "id", "null")
     if v_id is not None and type(v_id) is not str:
         raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
     v_object = obj.get("object")
@@ -1177,10 +1800,16 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "object"), "expected " + "'chat.completion'" + ", got " + repr(v_object)
         )
+    if v_object is None:
+        hints = tw.hint(hints, "object", "null" if "object" in obj else "absent")
     v_created = obj.get("created")
+    if v_created is None and "created" in obj:
+        hints = tw.hint(hints, "created", "null")
     if v_created is not None and type(v_created) is not int:
         raise WrongTypeError((path, "created"), "expected integer, got " + tw._json_type(v_created))
     v_model = obj.get("model")
+    if v_model is None and "model" in obj:
+        hints = tw.hint(hints, "model", "null")
     if v_model is not None and type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_choices_0_index = o_choices_0.get("index")
@@ -1188,6 +1817,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (p_choices_0, "index"), "expected " + "0" + ", got " + repr(v_choices_0_index)
         )
+    if v_choices_0_index is None:
+        hints = tw.hint(hints, "choices.0.index", "null" if "index" in o_choices_0 else "absent")
     v_choices_0_message = o_choices_0.get("message")
     if v_choices_0_message is None:
         raise tw.missing((p_choices_0, "message"))
@@ -1196,6 +1827,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             v_choices_0_message, (p_choices_0, "message"), ctx
         )
     v_choices_0_finish_reason = o_choices_0.get("finish_reason")
+    if v_choices_0_finish_reason is None and "finish_reason" in o_choices_0:
+        hints = tw.hint(hints, "choices.0.finish_reason", "null")
     if v_choices_0_finish_reason is not None:
         v_choices_0_finish_reason = _finish_reason_to_ir(
             v_choices_0_finish_reason, (p_choices_0, "finish_reason"), ctx
@@ -1203,8 +1836,16 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if _FINISH_REASON_RENDER.get(v_choices_0_finish_reason) != o_choices_0.get("finish_reason"):
             hints = tw.hint(hints, "choices.0.finish_reason", o_choices_0.get("finish_reason"))
     v_usage = obj.get("usage")
+    if v_usage is None and "usage" in obj:
+        hints = tw.hint(hints, "usage", "null")
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
+    if o_choices_0 and _ORDER_response_choices_0.get(order := tuple(o_choices_0)) is not True:
+        hints = tw.key_order(
+            hints, "choices.0", order, _RANK_response_choices_0, _ORDER_response_choices_0
+        )
     node = ir.Response(
         id=v_id,
         model=v_model,
@@ -1236,23 +1877,35 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "id"), "id is required by openai_chat; sent ''")
     if v_id is not None:
         out["id"] = v_id
-    out["object"] = "chat.completion"
+    elif hints is not None and hints.get("id") == "null":
+        out["id"] = None
+    if hints is None or "object" not in hints:
+        out["object"] = "chat.completion"
+    elif hints["object"] == "null":
+        out["object"] = None
     v_created = node.created
     if v_created is None:
         v_created = 0
         ctx.lose((path, "created"), "created is required by openai_chat; sent 0")
     if v_created is not None:
         out["created"] = v_created
+    elif hints is not None and hints.get("created") == "null":
+        out["created"] = None
     v_model = node.model
     if v_model is None:
         v_model = ""
         ctx.lose((path, "model"), "model is required by openai_chat; sent ''")
     if v_model is not None:
         out["model"] = v_model
+    elif hints is not None and hints.get("model") == "null":
+        out["model"] = None
     w_choices = out["choices"] = []
     w_choices_0 = {}
     w_choices.append(w_choices_0)
-    w_choices_0["index"] = 0
+    if hints is None or "choices.0.index" not in hints:
+        w_choices_0["index"] = 0
+    elif hints["choices.0.index"] == "null":
+        w_choices_0["index"] = None
     v_choices_0_message = node.message
     if v_choices_0_message is not None:
         v_choices_0_message = _response_message_from_ir(v_choices_0_message, (path, "message"), ctx)
@@ -1277,21 +1930,30 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "finish_reason"), "finish_reason is required by openai_chat; sent 'stop'")
     if v_choices_0_finish_reason is not None:
         w_choices_0["finish_reason"] = v_choices_0_finish_reason
+    elif hints is not None and hints.get("choices.0.finish_reason") == "null":
+        w_choices_0["finish_reason"] = None
     v_usage = node.usage
     if v_usage is not None:
         v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
     if v_usage is not None:
         out["usage"] = v_usage
+    elif hints is not None and hints.get("usage") == "null":
+        out["usage"] = None
     if not w_choices_0:
         w_choices.remove(w_choices_0)
     if not w_choices:
-        del out["choices"]
+        if hints is None or "choices" not in hints:
+            del out["choices"]
+        elif hints["choices"] == "null":  # kept as the same-provider input had it
+            out["choices"] = None
     if node.stop_sequence is not None:
         ctx.lose(
             (path, "stop_sequence"), "openai_chat has no place for Response.stop_sequence; dropped"
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("choices.0",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1313,21 +1975,29 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_prompt_tokens = obj.get("prompt_tokens")
+    if v_prompt_tokens is None and "prompt_tokens" in obj:
+        hints = tw.hint(hints, "prompt_tokens", "null")
     if v_prompt_tokens is not None and type(v_prompt_tokens) is not int:
         raise WrongTypeError(
             (path, "prompt_tokens"), "expected integer, got " + tw._json_type(v_prompt_tokens)
         )
     v_completion_tokens = obj.get("completion_tokens")
+    if v_completion_tokens is None and "completion_tokens" in obj:
+        hints = tw.hint(hints, "completion_tokens", "null")
     if v_completion_tokens is not None and type(v_completion_tokens) is not int:
         raise WrongTypeError(
             (path, "completion_tokens"),
             "expected integer, got " + tw._json_type(v_completion_tokens),
         )
     v_total_tokens = obj.get("total_tokens")
+    if v_total_tokens is None and "total_tokens" in obj:
+        hints = tw.hint(hints, "total_tokens", "null")
     if v_total_tokens is not None and type(v_total_tokens) is not int:
         raise WrongTypeError(
             (path, "total_tokens"), "expected integer, got " + tw._json_type(v_total_tokens)
         )
+    if _ORDER_usage.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
     node = ir.Usage(
         input_tokens=v_prompt_tokens, output_tokens=v_completion_tokens, total_tokens=v_total_tokens
     )
@@ -1345,14 +2015,31 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_prompt_tokens = node.input_tokens
+    if v_prompt_tokens is None:
+        v_prompt_tokens = 0
+        ctx.lose((path, "input_tokens"), "prompt_tokens is required by openai_chat; sent 0")
     if v_prompt_tokens is not None:
         out["prompt_tokens"] = v_prompt_tokens
+    elif hints is not None and hints.get("prompt_tokens") == "null":
+        out["prompt_tokens"] = None
     v_completion_tokens = node.output_tokens
+    if v_completion_tokens is None:
+        v_completion_tokens = 0
+        ctx.lose((path, "output_tokens"), "completion_tokens is required by openai_chat; sent 0")
     if v_completion_tokens is not None:
         out["completion_tokens"] = v_completion_tokens
+    elif hints is not None and hints.get("completion_tokens") == "null":
+        out["completion_tokens"] = None
     v_total_tokens = node.total_tokens
+    if v_total_tokens is None:
+        v_total_tokens = 0
+        ctx.lose((path, "total_tokens"), "total_tokens is required by openai_chat; sent 0")
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
+    elif hints is not None and hints.get("total_tokens") == "null":
+        out["total_tokens"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out

@@ -21,8 +21,12 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
 from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
-#: provider_data written here is read back by every provider of the 'openai_responses' family.
+#: provider_data written here is read back only by the providers of the 'openai_responses' group
+#: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "openai_responses"
+
+#: The wire format this provider speaks (the root of its `extends` chain).
+FAMILY = "openai_responses"
 
 #: What OpenAI Responses cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
@@ -30,18 +34,30 @@ CANNOT_EXPRESS = (
         "ToolResult.is_error",
         'function_call_output has no error flag; an error is sent as text with the prefix "Error" and a colon, and comes back as an ordinary result.',
     ),
+    (
+        "audio and video (FileParts of audio/* or video/* types)",
+        "Message content is input_text, input_image and input_file (documents and text files); audio and video are dropped whole and reported.",
+    ),
+    (
+        "file ids of another provider",
+        "input_image / input_file file_id must name a file uploaded to OpenAI; an id brought from elsewhere is sent as is and reported.",
+    ),
     ("top_k, stop", "Not Responses parameters."),
     (
         "results whose call is not in the input",
         "None: a request that continues a stored response (previous_response_id, conversation) answers calls made server-side, and an item toolwire keeps opaque (tool_search_call) can be answered by a function_call_output; such results are kept. Providers without server-side state cannot take them: converting there is an UnknownToolCallError.",
     ),
     (
-        "leading system content that is not one plain text",
-        "None: `instructions` is a string (ResponseCreateParams.instructions), so only a leading system message that is a single text goes there; other system messages (and system or developer items of the input) are input items in place.",
+        "mid-conversation system messages",
+        "None: system and developer messages are input items in place; only `instructions` is hoisted.",
     ),
     (
         "function_call item ids (fc_…)",
         "The item id is not the call id (call_id links a call to its output); it is carried for Responses round trips only.",
+    ),
+    (
+        "wire tool_choice variants file_search, web_search_preview, computer, computer_use_preview, computer_use, web_search_preview_2025_03_11, image_generation, code_interpreter, mcp, custom, programmatic_tool_calling, apply_patch, shell (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has these tool_choice variants; parsing one raises UnknownVariantError.",
     ),
 )
 
@@ -64,27 +80,79 @@ _KNOWN_request = frozenset(
         "top_p",
     ]
 )
+_RANK_request = {
+    "model": 0,
+    "input": 1,
+    "instructions": 2,
+    "tools": 3,
+    "tool_choice": 4,
+    "parallel_tool_calls": 5,
+    "max_output_tokens": 6,
+    "temperature": 7,
+    "top_p": 8,
+}
+_ORDER_request = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset(["assistant", "tool"])
+_WHOLE_CONVERSATION = frozenset(["message"])
 _KNOWN_message_item = frozenset(["content", "role", "type"])
+_RANK_message_item = {"type": 0, "role": 1, "content": 2}
+_ORDER_message_item = {}  # key tuples seen → already in the render order (key_order)
 _ROLE_PARSE = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
 _ROLE_RENDER = {"user": "user", "assistant": "assistant", "system": "system", "tool": "user"}
 _KNOWN_input_text = frozenset(["text", "type"])
+_RANK_input_text = {"type": 0, "text": 1}
+_ORDER_input_text = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_output_text = frozenset(["text", "type"])
-_KNOWN_input_image = frozenset(["detail", "image_url", "type"])
+_RANK_output_text = {"type": 0, "text": 1}
+_ORDER_output_text = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_input_image = frozenset(["detail", "file_id", "image_url", "type"])
+_RANK_input_image = {"type": 0, "image_url": 1, "file_id": 2, "detail": 3}
+_ORDER_input_image = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_input_file = frozenset(["file_data", "file_id", "file_url", "filename", "type"])
+_RANK_input_file = {"type": 0, "file_data": 1, "file_url": 2, "file_id": 3, "filename": 4}
+_ORDER_input_file = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_call_item = frozenset(["arguments", "call_id", "name", "type"])
+_RANK_function_call_item = {"type": 0, "call_id": 1, "name": 2, "arguments": 3}
+_ORDER_function_call_item = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_call_output_item = frozenset(["call_id", "output", "type"])
+_RANK_function_call_output_item = {"type": 0, "call_id": 1, "output": 2}
+_ORDER_function_call_output_item = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_tool = frozenset(["description", "name", "parameters", "strict", "type"])
+_RANK_function_tool = {"type": 0, "name": 1, "description": 2, "parameters": 3, "strict": 4}
+_ORDER_function_tool = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_choice_allowed = frozenset(["mode", "tools", "type"])
+_RANK_tool_choice_allowed = {"type": 0, "mode": 1, "tools": 2}
+_ORDER_tool_choice_allowed = {}  # key tuples seen → already in the render order (key_order)
 _ALLOWED_MODE_PARSE = {"auto": "auto", "required": "required"}
 _ALLOWED_MODE_RENDER = {"auto": "auto", "required": "required", "none": "auto", "tool": "required"}
 _ALLOWED_MODE_APPROXIMATE = frozenset(["none", "tool"])
 _KNOWN_tool_choice_named = frozenset(["name", "type"])
+_RANK_tool_choice_named = {"type": 0, "name": 1}
+_ORDER_tool_choice_named = {}  # key tuples seen → already in the render order (key_order)
 _CHOICE_MODE_PARSE = {"auto": "auto", "none": "none", "required": "required"}
 _CHOICE_MODE_RENDER = {"auto": "auto", "none": "none", "required": "required"}
 _KNOWN_response = frozenset(["created_at", "id", "model", "object", "output", "status", "usage"])
+_RANK_response = {
+    "id": 0,
+    "object": 1,
+    "created_at": 2,
+    "status": 3,
+    "model": 4,
+    "output": 5,
+    "usage": 6,
+    "parallel_tool_calls": 7,
+    "tool_choice": 8,
+    "tools": 9,
+}
+_ORDER_response = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_OUTPUT = frozenset(["assistant"])
+_WHOLE_OUTPUT = frozenset(["message"])
 _KNOWN_output_message = frozenset(["content", "role", "type"])
+_RANK_output_message = {"type": 0, "id": 1, "status": 2, "role": 3, "content": 4}
+_ORDER_output_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_output_text_part = frozenset(["text", "type"])
+_RANK_output_text_part = {"type": 0, "text": 1, "annotations": 2}
+_ORDER_output_text_part = {}  # key tuples seen → already in the render order (key_order)
 _STATUS_PARSE = {
     "completed": "stop",
     "incomplete": "length",
@@ -104,6 +172,14 @@ _STATUS_RENDER = {
 }
 _STATUS_APPROXIMATE = frozenset(["content_filter", "malformed_tool_call", "other"])
 _KNOWN_usage = frozenset(["input_tokens", "output_tokens", "total_tokens"])
+_RANK_usage = {
+    "input_tokens": 0,
+    "input_tokens_details": 1,
+    "output_tokens": 2,
+    "output_tokens_details": 3,
+    "total_tokens": 4,
+}
+_ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -132,10 +208,14 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_model = obj.get("model")
+    if v_model is None and "model" in obj:
+        hints = tw.hint(hints, "model", "null")
     if v_model is not None and type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_input = _conversation_to_ir(obj.get("input"), obj.get("instructions"), (path, "input"), ctx)
     v_tools = obj.get("tools")
+    if v_tools is None and "tools" in obj:
+        hints = tw.hint(hints, "tools", "null")
     if v_tools is not None:
         v_tools = [
             _tool_to_ir(x, ((path, "tools"), i), ctx)
@@ -144,28 +224,40 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if not v_tools:
             hints = tw.hint(hints, "tools", "empty")
     v_tool_choice = obj.get("tool_choice")
+    if v_tool_choice is None and "tool_choice" in obj:
+        hints = tw.hint(hints, "tool_choice", "null")
     if v_tool_choice is not None:
         v_tool_choice = _tool_choice_to_ir(v_tool_choice, (path, "tool_choice"), ctx)
     v_parallel_tool_calls = obj.get("parallel_tool_calls")
+    if v_parallel_tool_calls is None and "parallel_tool_calls" in obj:
+        hints = tw.hint(hints, "parallel_tool_calls", "null")
     if v_parallel_tool_calls is not None and type(v_parallel_tool_calls) is not bool:
         raise WrongTypeError(
             (path, "parallel_tool_calls"),
             "expected boolean, got " + tw._json_type(v_parallel_tool_calls),
         )
     v_max_output_tokens = obj.get("max_output_tokens")
+    if v_max_output_tokens is None and "max_output_tokens" in obj:
+        hints = tw.hint(hints, "max_output_tokens", "null")
     if v_max_output_tokens is not None and type(v_max_output_tokens) is not int:
         raise WrongTypeError(
             (path, "max_output_tokens"),
             "expected integer, got " + tw._json_type(v_max_output_tokens),
         )
     v_temperature = obj.get("temperature")
+    if v_temperature is None and "temperature" in obj:
+        hints = tw.hint(hints, "temperature", "null")
     if v_temperature is not None and type(v_temperature) not in (int, float):
         raise WrongTypeError(
             (path, "temperature"), "expected number, got " + tw._json_type(v_temperature)
         )
     v_top_p = obj.get("top_p")
+    if v_top_p is None and "top_p" in obj:
+        hints = tw.hint(hints, "top_p", "null")
     if v_top_p is not None and type(v_top_p) not in (int, float):
         raise WrongTypeError((path, "top_p"), "expected number, got " + tw._json_type(v_top_p))
+    if _ORDER_request.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
     node = ir.Request(
         model=v_model,
         messages=v_input,
@@ -192,6 +284,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_model = node.model
     if v_model is not None:
         out["model"] = v_model
+    elif hints is not None and hints.get("model") == "null":
+        out["model"] = None
     v_input, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
     out["input"] = v_input
     if hoisted is not None:
@@ -207,29 +301,43 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tools"] = v_tools
     elif v_tools is not None and hints is not None and hints.get("tools") == "empty":
         out["tools"] = []
+    elif hints is not None and hints.get("tools") == "null":
+        out["tools"] = None
     v_tool_choice = node.tool_choice
     if v_tool_choice is not None:
         v_tool_choice = _tool_choice_from_ir(v_tool_choice, (path, "tool_choice"), ctx)
     if v_tool_choice is not None:
         out["tool_choice"] = v_tool_choice
+    elif hints is not None and hints.get("tool_choice") == "null":
+        out["tool_choice"] = None
     v_parallel_tool_calls = node.parallel_tool_calls
     if v_parallel_tool_calls is not None:
         out["parallel_tool_calls"] = v_parallel_tool_calls
+    elif hints is not None and hints.get("parallel_tool_calls") == "null":
+        out["parallel_tool_calls"] = None
     v_max_output_tokens = node.max_tokens
     if v_max_output_tokens is not None:
         out["max_output_tokens"] = v_max_output_tokens
+    elif hints is not None and hints.get("max_output_tokens") == "null":
+        out["max_output_tokens"] = None
     v_temperature = node.temperature
     if v_temperature is not None:
         out["temperature"] = v_temperature
+    elif hints is not None and hints.get("temperature") == "null":
+        out["temperature"] = None
     v_top_p = node.top_p
     if v_top_p is not None:
         out["top_p"] = v_top_p
+    elif hints is not None and hints.get("top_p") == "null":
+        out["top_p"] = None
     if node.top_k is not None:
         ctx.lose((path, "top_k"), "openai_responses has no place for Request.top_k; dropped")
     if node.stop:
         ctx.lose((path, "stop"), "openai_responses has no place for Request.stop; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -255,16 +363,33 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         tw.set_hint(messages[-1], PROVIDER, "$string", True)
         items = []
     for i, item in enumerate(tw.expect_list(items, path)):
-        messages.append(_input_item_to_ir(item, (path, i), ctx))
-        if messages[-1].role == "system":
-            tw.set_hint(messages[-1], PROVIDER, "$in_place", True)
+        msg = _input_item_to_ir(item, (path, i), ctx)
+        if msg.provider_data is not None and msg.role in _GROUP_CONVERSATION:
+            msg.provider_data = tw.without_key_order(msg.provider_data)
+        if msg.role == "system":
+            tw.set_hint(msg, PROVIDER, "$inline", True)
+        whole = (
+            type(item) is dict
+            and type(tag := item.get("type", "message")) is str
+            and tag in _WHOLE_CONVERSATION
+        )
+        if (
+            whole
+            and i
+            and prev_whole
+            and msg.role in _GROUP_CONVERSATION
+            and messages[-1].role == msg.role
+        ):
+            tw.set_hint(msg, PROVIDER, "$turn", "new")
+        prev_whole = whole
+        messages.append(msg)
     return layout.normalize(messages, ctx, _GROUP_CONVERSATION, stray_results=True)
 
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """input[] — message items, function_call items (joined to the assistant turn) and function_call_output items (one IR tool turn) (IR messages → wire)."""
-    layout.check_answers(messages, path, ctx, merged=True, stray_results=True)
-    system, messages = layout.hoist_system(messages, ctx, PROVIDER, later=True, text_only=True)
+    layout.check_answers(messages, path, ctx, frozenset({"assistant"}), stray_results=True)
+    system, messages = layout.hoist_system(messages, ctx, PROVIDER, text_only=True)
     hoisted = None
     if system:
         first = system[0]
@@ -381,6 +506,8 @@ def _message_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_message_item.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_message_item, _ORDER_message_item)
     node = ir.Message(role=v_role, parts=v_content_ir)
     extra = (
         None if _KNOWN_message_item.issuperset(obj) else tw.extra_fields(obj, _KNOWN_message_item)
@@ -424,10 +551,14 @@ def _message_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "openai_responses has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -442,7 +573,7 @@ def _role_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """input/output content — input_text, output_text, input_image; refusal and files kept opaque: dispatch on type (wire → IR)."""
+    """input/output content — input_text, output_text, input_image, input_file; refusal kept opaque: dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
@@ -454,22 +585,32 @@ def _content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return node
     if tag == "input_image":
         return _input_image_to_ir(obj, path, ctx)
+    if tag == "input_file":
+        return _input_file_to_ir(obj, path, ctx)
     return ir.OpaquePart(provider=PROVIDER, data=obj)
 
 
 def _content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """input/output content — input_text, output_text, input_image; refusal and files kept opaque (IR → wire)."""
+    """input/output content — input_text, output_text, input_image, input_file; refusal kept opaque (IR → wire)."""
     t = type(node)
     tag = tw.hint_of(node, PROVIDER, "$tag")
     if tag == "output_text" and t is ir.TextPart:
         return _output_text_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.data is not None or node.url is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("application/", "text/", "none"))
+    ):
+        return _input_file_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _input_text_from_ir(node, path, ctx)
-    if t is ir.ImagePart:
+    if t is ir.ImagePart and (
+        node.data is not None or node.url is not None or node.file_id is not None
+    ):
         return _input_image_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "openai_responses cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, "openai_responses cannot express " + tw.media_what(node) + " here; dropped")
     return None
 
 
@@ -483,11 +624,15 @@ def _input_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'input_text'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
     if v_text is None:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_input_text.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_input_text, _ORDER_input_text)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_input_text.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_text)
     if extra is not None or hints is not None:
@@ -502,7 +647,10 @@ def _input_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "input_text"
+    if hints is None or "type" not in hints:
+        out["type"] = "input_text"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -513,6 +661,8 @@ def _input_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -526,11 +676,15 @@ def _output_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'output_text'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
     if v_text is None:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if _ORDER_output_text.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_output_text, _ORDER_output_text)
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_output_text.issuperset(obj) else tw.extra_fields(obj, _KNOWN_output_text)
     if extra is not None or hints is not None:
@@ -545,7 +699,10 @@ def _output_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "output_text"
+    if hints is None or "type" not in hints:
+        out["type"] = "output_text"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -556,6 +713,8 @@ def _output_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -569,23 +728,41 @@ def _input_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'input_image'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_image_url = obj.get("image_url")
+    if v_image_url is None and "image_url" in obj:
+        hints = tw.hint(hints, "image_url", "null")
     if v_image_url is not None:
         v_image_url_url, v_image_url_media_type, v_image_url_data = tw.data_url_parse(
             v_image_url, (path, "image_url")
         )
     else:
         v_image_url_url, v_image_url_media_type, v_image_url_data = None, None, None
+    v_file_id = obj.get("file_id")
+    if v_file_id is None and "file_id" in obj:
+        hints = tw.hint(hints, "file_id", "null")
+    if v_file_id is not None:
+        v_file_id_ir, v_file_id_hint = tw.file_ref_parse(v_file_id, (path, "file_id"))
+        if v_file_id_hint is not None:
+            hints = tw.hint(hints, "file_id", v_file_id_hint)
+    else:
+        v_file_id_ir = None
     v_detail = obj.get("detail")
+    if v_detail is None:
+        hints = tw.hint(hints, "detail", "null" if "detail" in obj else "absent")
     if v_detail is not None and type(v_detail) is not str:
         raise WrongTypeError((path, "detail"), "expected string, got " + tw._json_type(v_detail))
     if v_detail == "auto":
         v_detail = None
         hints = tw.hint(hints, "detail", "explicit_default")
+    if _ORDER_input_image.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_input_image, _ORDER_input_image)
     node = ir.ImagePart(
         media_type=v_image_url_media_type,
         data=v_image_url_data,
         url=v_image_url_url,
+        file_id=v_file_id_ir,
         detail=v_detail,
     )
     extra = None if _KNOWN_input_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_image)
@@ -601,16 +778,134 @@ def _input_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "input_image"
-    v_image_url = tw.data_url_render(node.url, node.media_type, node.data, (path, "url"))
+    if hints is None or "type" not in hints:
+        out["type"] = "input_image"
+    elif hints["type"] == "null":
+        out["type"] = None
+    v_image_url = tw.optional_data_url_render(node.url, node.media_type, node.data)
     if v_image_url is not None:
         out["image_url"] = v_image_url
+    elif hints is not None and hints.get("image_url") == "null":
+        out["image_url"] = None
+    v_file_id = tw.file_ref_render(
+        node.file_id, (hints.get("file_id") if hints is not None else None), (path, "file_id"), ctx
+    )
+    if v_file_id is not None:
+        out["file_id"] = v_file_id
+    elif hints is not None and hints.get("file_id") == "null":
+        out["file_id"] = None
     v_detail = node.detail
-    if v_detail is None:
+    if v_detail is None and (hints is None or hints.get("detail") not in ("null", "absent")):
         v_detail = "auto"
-    out["detail"] = v_detail
+    if v_detail is not None or hints is None or hints.get("detail") != "absent":
+        out["detail"] = v_detail
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _input_file_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """ResponseInputFileParam — file_data (a data URL or bare base64), file_url or an uploaded file's file_id (wire → IR FilePart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "input_file":
+        raise UnknownVariantError(
+            (path, "type"), "expected " + "'input_file'" + ", got " + repr(v_type)
+        )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_file_data = obj.get("file_data")
+    if v_file_data is None and "file_data" in obj:
+        hints = tw.hint(hints, "file_data", "null")
+    if v_file_data is not None:
+        v_file_data_media_type, v_file_data_data, v_file_data_hint = tw.file_data_parse(
+            v_file_data, (path, "file_data")
+        )
+        if v_file_data_hint is not None:
+            hints = tw.hint(hints, "file_data", v_file_data_hint)
+    else:
+        v_file_data_media_type, v_file_data_data = None, None
+    v_file_url = obj.get("file_url")
+    if v_file_url is None and "file_url" in obj:
+        hints = tw.hint(hints, "file_url", "null")
+    if v_file_url is not None and type(v_file_url) is not str:
+        raise WrongTypeError(
+            (path, "file_url"), "expected string, got " + tw._json_type(v_file_url)
+        )
+    v_file_id = obj.get("file_id")
+    if v_file_id is None and "file_id" in obj:
+        hints = tw.hint(hints, "file_id", "null")
+    if v_file_id is not None:
+        v_file_id_ir, v_file_id_hint = tw.file_ref_parse(v_file_id, (path, "file_id"))
+        if v_file_id_hint is not None:
+            hints = tw.hint(hints, "file_id", v_file_id_hint)
+    else:
+        v_file_id_ir = None
+    v_filename = obj.get("filename")
+    if v_filename is None and "filename" in obj:
+        hints = tw.hint(hints, "filename", "null")
+    if v_filename is not None and type(v_filename) is not str:
+        raise WrongTypeError(
+            (path, "filename"), "expected string, got " + tw._json_type(v_filename)
+        )
+    if _ORDER_input_file.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_input_file, _ORDER_input_file)
+    node = ir.FilePart(
+        media_type=v_file_data_media_type,
+        data=v_file_data_data,
+        url=v_file_url,
+        file_id=v_file_id_ir,
+        filename=v_filename,
+    )
+    extra = None if _KNOWN_input_file.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_file)
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+    return node
+
+
+def _input_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """ResponseInputFileParam — file_data (a data URL or bare base64), file_url or an uploaded file's file_id (IR FilePart → wire)."""
+    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    if hints is None or "type" not in hints:
+        out["type"] = "input_file"
+    elif hints["type"] == "null":
+        out["type"] = None
+    v_file_data = tw.file_data_render(
+        node.media_type, node.data, (hints.get("file_data") if hints is not None else None)
+    )
+    if v_file_data is not None:
+        out["file_data"] = v_file_data
+    elif hints is not None and hints.get("file_data") == "null":
+        out["file_data"] = None
+    v_file_url = node.url
+    if v_file_url is not None:
+        out["file_url"] = v_file_url
+    elif hints is not None and hints.get("file_url") == "null":
+        out["file_url"] = None
+    v_file_id = tw.file_ref_render(
+        node.file_id, (hints.get("file_id") if hints is not None else None), (path, "file_id"), ctx
+    )
+    if v_file_id is not None:
+        out["file_id"] = v_file_id
+    elif hints is not None and hints.get("file_id") == "null":
+        out["file_id"] = None
+    v_filename = node.filename
+    if v_filename is not None:
+        out["filename"] = v_filename
+    elif hints is not None and hints.get("filename") == "null":
+        out["filename"] = None
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -624,6 +919,8 @@ def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function_call'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_call_id = obj.get("call_id")
     if v_call_id is None:
         raise tw.missing((path, "call_id"))
@@ -638,6 +935,8 @@ def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_arguments_arguments, v_arguments_raw_arguments = tw.parse_arguments(
         v_arguments, (path, "arguments"), ctx
     )
+    if _ORDER_function_call_item.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_function_call_item, _ORDER_function_call_item)
     node = ir.ToolCall(
         id=v_call_id_ir,
         name=v_name_ir,
@@ -662,20 +961,31 @@ def _function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function_call"
+    if hints is None or "type" not in hints:
+        out["type"] = "function_call"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_call_id = tw.fit_render(node.id, "call id", (path, "id"), ctx, "\\s\\S", None, 64, False)
     if v_call_id is not None:
         out["call_id"] = v_call_id
+    elif hints is not None and hints.get("call_id") == "null":
+        out["call_id"] = None
     v_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     v_arguments = tw.render_arguments(node.arguments, node.raw_arguments)
     if v_arguments is not None:
         out["arguments"] = v_arguments
+    elif hints is not None and hints.get("arguments") == "null":
+        out["arguments"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -689,6 +999,8 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function_call_output'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_call_id = obj.get("call_id")
     if v_call_id is None:
         raise tw.missing((path, "call_id"))
@@ -701,6 +1013,10 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_output_hint is not None:
         hints = tw.hint(hints, "output", v_output_hint)
+    if _ORDER_function_call_output_item.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(
+            hints, "", order, _RANK_function_call_output_item, _ORDER_function_call_output_item
+        )
     node = ir.ToolResult(
         tool_call_id=v_call_id_ir,
         name="",
@@ -726,12 +1042,17 @@ def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> An
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function_call_output"
+    if hints is None or "type" not in hints:
+        out["type"] = "function_call_output"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_call_id = tw.fit_render(
         node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "\\s\\S", None, 64, False
     )
     if v_call_id is not None:
         out["call_id"] = v_call_id
+    elif hints is not None and hints.get("call_id") == "null":
+        out["call_id"] = None
     v_output = tw.output_parts_render(
         node.result,
         node.is_error,
@@ -744,8 +1065,12 @@ def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> An
     )
     if v_output is not None:
         out["output"] = v_output
+    elif hints is not None and hints.get("output") == "null":
+        out["output"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -780,28 +1105,42 @@ def _function_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_name = obj.get("name")
     if v_name is None:
         raise tw.missing((path, "name"))
     v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
     v_description = obj.get("description")
+    if v_description is None and "description" in obj:
+        hints = tw.hint(hints, "description", "null")
     if v_description is not None and type(v_description) is not str:
         raise WrongTypeError(
             (path, "description"), "expected string, got " + tw._json_type(v_description)
         )
     v_parameters = obj.get("parameters")
-    if v_parameters is not None and type(v_parameters) is not dict:
-        raise WrongTypeError(
-            (path, "parameters"), "expected object, got " + tw._json_type(v_parameters)
+    if v_parameters is None:
+        hints = tw.hint(hints, "parameters", "null" if "parameters" in obj else "absent")
+    if v_parameters is not None:
+        v_parameters_ir, v_parameters_hint = tw.json_schema_parse(
+            v_parameters, (path, "parameters")
         )
+        if v_parameters_hint is not None:
+            hints = tw.hint(hints, "parameters", v_parameters_hint)
+    else:
+        v_parameters_ir = None
     v_strict = obj.get("strict")
+    if v_strict is None:
+        hints = tw.hint(hints, "strict", "null" if "strict" in obj else "absent")
     if v_strict is not None and type(v_strict) is not bool:
         raise WrongTypeError((path, "strict"), "expected boolean, got " + tw._json_type(v_strict))
     if v_strict == False:
         v_strict = None
         hints = tw.hint(hints, "strict", "explicit_default")
+    if _ORDER_function_tool.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_function_tool, _ORDER_function_tool)
     node = ir.ToolDefinition(
-        name=v_name_ir, description=v_description, parameters=v_parameters, strict=v_strict
+        name=v_name_ir, description=v_description, parameters=v_parameters_ir, strict=v_strict
     )
     extra = (
         None if _KNOWN_function_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_function_tool)
@@ -818,23 +1157,39 @@ def _function_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function"
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     v_description = node.description
     if v_description is not None:
         out["description"] = v_description
-    v_parameters = node.parameters
-    out["parameters"] = v_parameters
+    elif hints is not None and hints.get("description") == "null":
+        out["description"] = None
+    v_parameters = tw.json_schema_render(
+        node.parameters,
+        (hints.get("parameters") if hints is not None else None),
+        (path, "parameters"),
+        ctx,
+    )
+    if v_parameters is not None or hints is None or hints.get("parameters") != "absent":
+        out["parameters"] = v_parameters
     v_strict = node.strict
-    if v_strict is None:
+    if v_strict is None and (hints is None or hints.get("strict") not in ("null", "absent")):
         v_strict = False
-    out["strict"] = v_strict
+    if v_strict is not None or hints is None or hints.get("strict") != "absent":
+        out["strict"] = v_strict
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -883,6 +1238,8 @@ def _tool_choice_allowed_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'allowed_tools'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_mode = obj.get("mode")
     if v_mode is None:
         raise tw.missing((path, "mode"))
@@ -894,6 +1251,10 @@ def _tool_choice_allowed_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_tools_ir, v_tools_hint = tw.name_list_parse(v_tools, (path, "tools"), "function", "name")
     if v_tools_hint is not None:
         hints = tw.hint(hints, "tools", v_tools_hint)
+    if _ORDER_tool_choice_allowed.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(
+            hints, "", order, _RANK_tool_choice_allowed, _ORDER_tool_choice_allowed
+        )
     node = ir.ToolChoice(mode=v_mode, allowed_names=v_tools_ir)
     extra = (
         None
@@ -912,7 +1273,10 @@ def _tool_choice_allowed_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "allowed_tools"
+    if hints is None or "type" not in hints:
+        out["type"] = "allowed_tools"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_mode = node.mode
     if v_mode is not None:
         v_mode = _allowed_mode_from_ir(v_mode, (path, "mode"), ctx)
@@ -933,10 +1297,14 @@ def _tool_choice_allowed_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_tools is not None:
         out["tools"] = v_tools
+    elif hints is not None and hints.get("tools") == "null":
+        out["tools"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "openai_responses has no place for ToolChoice.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -962,10 +1330,14 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_name = obj.get("name")
     if v_name is None:
         raise tw.missing((path, "name"))
     v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
+    if _ORDER_tool_choice_named.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_choice_named, _ORDER_tool_choice_named)
     node = ir.ToolChoice(mode="tool", name=v_name_ir)
     extra = (
         None
@@ -984,12 +1356,17 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "function"
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
     if v_name is not None:
         out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
@@ -997,6 +1374,8 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1016,6 +1395,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_id = obj.get("id")
+    if v_id is None and "id" in obj:
+        hints = tw.hint(hints, "id", "null")
     if v_id is not None and type(v_id) is not str:
         raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
     v_object = obj.get("object")
@@ -1023,24 +1404,42 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "object"), "expected " + "'response'" + ", got " + repr(v_object)
         )
+    if v_object is None:
+        hints = tw.hint(hints, "object", "null" if "object" in obj else "absent")
     v_created_at = obj.get("created_at")
+    if v_created_at is None and "created_at" in obj:
+        hints = tw.hint(hints, "created_at", "null")
     if v_created_at is not None and type(v_created_at) not in (int, float):
         raise WrongTypeError(
             (path, "created_at"), "expected number, got " + tw._json_type(v_created_at)
         )
     v_status = obj.get("status")
+    if v_status is None and "status" in obj:
+        hints = tw.hint(hints, "status", "null")
     if v_status is not None:
         v_status = _status_to_ir(v_status, (path, "status"), ctx)
         if _STATUS_RENDER.get(v_status) != obj.get("status"):
             hints = tw.hint(hints, "status", obj.get("status"))
     v_model = obj.get("model")
+    if v_model is None and "model" in obj:
+        hints = tw.hint(hints, "model", "null")
     if v_model is not None and type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_output = _output_to_ir(obj.get("output"), None, (path, "output"), ctx)
     v_output = tw.single_message(v_output, (path, "output"), ctx)
     v_usage = obj.get("usage")
+    if v_usage is None and "usage" in obj:
+        hints = tw.hint(hints, "usage", "null")
     if v_usage is not None:
         v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    if "parallel_tool_calls" not in obj:
+        hints = tw.hint(hints, "parallel_tool_calls", "absent")
+    if "tool_choice" not in obj:
+        hints = tw.hint(hints, "tool_choice", "absent")
+    if "tools" not in obj:
+        hints = tw.hint(hints, "tools", "absent")
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
     node = ir.Response(
         id=v_id,
         model=v_model,
@@ -1068,13 +1467,20 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "id"), "id is required by openai_responses; sent ''")
     if v_id is not None:
         out["id"] = v_id
-    out["object"] = "response"
+    elif hints is not None and hints.get("id") == "null":
+        out["id"] = None
+    if hints is None or "object" not in hints:
+        out["object"] = "response"
+    elif hints["object"] == "null":
+        out["object"] = None
     v_created_at = node.created
     if v_created_at is None:
         v_created_at = 0
         ctx.lose((path, "created"), "created_at is required by openai_responses; sent 0")
     if v_created_at is not None:
         out["created_at"] = v_created_at
+    elif hints is not None and hints.get("created_at") == "null":
+        out["created_at"] = None
     v_status = node.finish_reason
     if v_status is not None:
         h = hints.get("status") if hints is not None else None
@@ -1084,12 +1490,16 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             v_status = _status_from_ir(v_status, (path, "finish_reason"), ctx)
     if v_status is not None:
         out["status"] = v_status
+    elif hints is not None and hints.get("status") == "null":
+        out["status"] = None
     v_model = node.model
     if v_model is None:
         v_model = ""
         ctx.lose((path, "model"), "model is required by openai_responses; sent ''")
     if v_model is not None:
         out["model"] = v_model
+    elif hints is not None and hints.get("model") == "null":
+        out["model"] = None
     v_output, hoisted = _output_from_ir([node.message], (path, "message"), ctx)
     out["output"] = v_output
     v_usage = node.usage
@@ -1097,9 +1507,14 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
     if v_usage is not None:
         out["usage"] = v_usage
-    out["parallel_tool_calls"] = True  # required by the wire; restored fields override it
-    out["tool_choice"] = "auto"  # required by the wire; restored fields override it
-    out["tools"] = []  # required by the wire; restored fields override it
+    elif hints is not None and hints.get("usage") == "null":
+        out["usage"] = None
+    if hints is None or hints.get("parallel_tool_calls") != "absent":
+        out["parallel_tool_calls"] = True  # required by the wire; restored fields override it
+    if hints is None or hints.get("tool_choice") != "absent":
+        out["tool_choice"] = "auto"  # required by the wire; restored fields override it
+    if hints is None or hints.get("tools") != "absent":
+        out["tools"] = []  # required by the wire; restored fields override it
     if node.stop_sequence is not None:
         ctx.lose(
             (path, "stop_sequence"),
@@ -1107,6 +1522,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1116,7 +1533,24 @@ def _output_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> Any:
     if items is None:
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
-        messages.append(_output_item_to_ir(item, (path, i), ctx))
+        msg = _output_item_to_ir(item, (path, i), ctx)
+        if msg.provider_data is not None and msg.role in _GROUP_OUTPUT:
+            msg.provider_data = tw.without_key_order(msg.provider_data)
+        whole = (
+            type(item) is dict
+            and type(tag := item.get("type", None)) is str
+            and tag in _WHOLE_OUTPUT
+        )
+        if (
+            whole
+            and i
+            and prev_whole
+            and msg.role in _GROUP_OUTPUT
+            and messages[-1].role == msg.role
+        ):
+            tw.set_hint(msg, PROVIDER, "$turn", "new")
+        prev_whole = whole
+        messages.append(msg)
     return layout.normalize(messages, ctx, _GROUP_OUTPUT)
 
 
@@ -1184,11 +1618,19 @@ def _output_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'message'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    if "id" not in obj:
+        hints = tw.hint(hints, "id", "absent")
+    if "status" not in obj:
+        hints = tw.hint(hints, "status", "absent")
     v_role = obj.get("role")
     if v_role is not None and v_role != "assistant":
         raise UnknownVariantError(
             (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
         )
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
@@ -1197,6 +1639,8 @@ def _output_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+    if _ORDER_output_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_output_message, _ORDER_output_message)
     node = ir.Message(role="assistant", parts=v_content_ir)
     extra = (
         None
@@ -1215,10 +1659,18 @@ def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "message"
-    out["id"] = "msg_0"  # required by the wire; restored fields override it
-    out["status"] = "completed"  # required by the wire; restored fields override it
-    out["role"] = "assistant"
+    if hints is None or "type" not in hints:
+        out["type"] = "message"
+    elif hints["type"] == "null":
+        out["type"] = None
+    if hints is None or hints.get("id") != "absent":
+        out["id"] = "msg_0"  # required by the wire; restored fields override it
+    if hints is None or hints.get("status") != "absent":
+        out["status"] = "completed"  # required by the wire; restored fields override it
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
     v_content = tw.content_render(
         node.parts,
         (hints.get("content") if hints is not None else None),
@@ -1230,10 +1682,14 @@ def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_content is not None:
         out["content"] = v_content
+    elif hints is not None and hints.get("content") == "null":
+        out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "openai_responses has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1268,11 +1724,17 @@ def _output_text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError(
             (path, "type"), "expected " + "'output_text'" + ", got " + repr(v_type)
         )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
     if v_text is None:
         raise tw.missing((path, "text"))
     if type(v_text) is not str:
         raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    if "annotations" not in obj:
+        hints = tw.hint(hints, "annotations", "absent")
+    if _ORDER_output_text_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_output_text_part, _ORDER_output_text_part)
     node = ir.TextPart(text=v_text)
     extra = (
         None
@@ -1291,7 +1753,10 @@ def _output_text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    out["type"] = "output_text"
+    if hints is None or "type" not in hints:
+        out["type"] = "output_text"
+    elif hints["type"] == "null":
+        out["type"] = None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -1300,9 +1765,12 @@ def _output_text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     else:
         out["text"] = v_text
-    out["annotations"] = []  # required by the wire; restored fields override it
+    if hints is None or hints.get("annotations") != "absent":
+        out["annotations"] = []  # required by the wire; restored fields override it
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
 
 
@@ -1324,20 +1792,32 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
     v_input_tokens = obj.get("input_tokens")
+    if v_input_tokens is None and "input_tokens" in obj:
+        hints = tw.hint(hints, "input_tokens", "null")
     if v_input_tokens is not None and type(v_input_tokens) is not int:
         raise WrongTypeError(
             (path, "input_tokens"), "expected integer, got " + tw._json_type(v_input_tokens)
         )
+    if "input_tokens_details" not in obj:
+        hints = tw.hint(hints, "input_tokens_details", "absent")
     v_output_tokens = obj.get("output_tokens")
+    if v_output_tokens is None and "output_tokens" in obj:
+        hints = tw.hint(hints, "output_tokens", "null")
     if v_output_tokens is not None and type(v_output_tokens) is not int:
         raise WrongTypeError(
             (path, "output_tokens"), "expected integer, got " + tw._json_type(v_output_tokens)
         )
+    if "output_tokens_details" not in obj:
+        hints = tw.hint(hints, "output_tokens_details", "absent")
     v_total_tokens = obj.get("total_tokens")
+    if v_total_tokens is None and "total_tokens" in obj:
+        hints = tw.hint(hints, "total_tokens", "null")
     if v_total_tokens is not None and type(v_total_tokens) is not int:
         raise WrongTypeError(
             (path, "total_tokens"), "expected integer, got " + tw._json_type(v_total_tokens)
         )
+    if _ORDER_usage.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
     node = ir.Usage(
         input_tokens=v_input_tokens, output_tokens=v_output_tokens, total_tokens=v_total_tokens
     )
@@ -1355,21 +1835,40 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_input_tokens = node.input_tokens
+    if v_input_tokens is None:
+        v_input_tokens = 0
+        ctx.lose((path, "input_tokens"), "input_tokens is required by openai_responses; sent 0")
     if v_input_tokens is not None:
         out["input_tokens"] = v_input_tokens
-    out["input_tokens_details"] = {
-        "cached_tokens": 0,
-        "cache_write_tokens": 0,
-    }  # required by the wire; restored fields override it
+    elif hints is not None and hints.get("input_tokens") == "null":
+        out["input_tokens"] = None
+    if hints is None or hints.get("input_tokens_details") != "absent":
+        out["input_tokens_details"] = {
+            "cached_tokens": 0,
+            "cache_write_tokens": 0,
+        }  # required by the wire; restored fields override it
     v_output_tokens = node.output_tokens
+    if v_output_tokens is None:
+        v_output_tokens = 0
+        ctx.lose((path, "output_tokens"), "output_tokens is required by openai_responses; sent 0")
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
-    out["output_tokens_details"] = {
-        "reasoning_tokens": 0
-    }  # required by the wire; restored fields override it
+    elif hints is not None and hints.get("output_tokens") == "null":
+        out["output_tokens"] = None
+    if hints is None or hints.get("output_tokens_details") != "absent":
+        out["output_tokens_details"] = {
+            "reasoning_tokens": 0
+        }  # required by the wire; restored fields override it
     v_total_tokens = node.total_tokens
+    if v_total_tokens is None:
+        v_total_tokens = 0
+        ctx.lose((path, "total_tokens"), "total_tokens is required by openai_responses; sent 0")
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
+    elif hints is not None and hints.get("total_tokens") == "null":
+        out["total_tokens"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
     return out
