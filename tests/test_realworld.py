@@ -72,11 +72,13 @@ def _first_error(errors: list[str]) -> str:
 
 
 def _convert(payload: Any, source: str, target: str, kind: str) -> tuple[Any, str | None]:
-    """The converted body, or None and the error's summary."""
+    """The converted body, or None and the error's summary. Across providers ``model=`` stands in
+    for the model a Gemini / Bedrock body has in its URL (it replaces the source's model)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", toolwire.ConversionWarning)
         try:
-            return toolwire.convert(payload, source=source, target=target, kind=kind, model="model-from-url"), None
+            model = None if source == target else "model-from-url"
+            return toolwire.convert(payload, source=source, target=target, kind=kind, model=model), None
         except toolwire.ConversionError as exc:
             return None, f"{type(exc).__name__}: {str(exc)[:160]}"
 
