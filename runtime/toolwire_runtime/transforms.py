@@ -1257,29 +1257,25 @@ def required_tools_render(
             )
         choice = None
     if not tools:
-        if uses_tools:
-            ctx.lose(
-                where,
-                f"{ctx.provider} requires tool definitions whenever the conversation holds tool calls or "
-                "results, and the input declares none; add them before sending",
-            )
-        if choice is not None and choice.mode != "auto":
-            ctx.lose((path, "tool_choice"), f"a tool choice {choice.mode!r} without tools cannot be sent; dropped")
-        return None
+        return _no_tools_sent(uses_tools, choice, where, path, ctx, "the input declares none; add them before sending")
     pd = hint if type(hint) is ProviderData else None
     out = from_ir(Request(messages=[], tools=tools, tool_choice=choice, provider_data=pd), path, ctx)
     if out and not any(type(v) is list and v for v in out.values()):
         # no tool could be sent (each drop was reported): an empty or absent tool list is invalid
-        if uses_tools:
-            ctx.lose(
-                where,
-                f"{ctx.provider} requires tool definitions whenever the conversation holds tool calls or "
-                "results, and none of the input's tools can be sent",
-            )
-        if choice is not None and choice.mode != "auto":
-            ctx.lose((path, "tool_choice"), f"a tool choice {choice.mode!r} without tools cannot be sent; dropped")
-        return None
+        return _no_tools_sent(uses_tools, choice, where, path, ctx, "none of the input's tools can be sent")
     return out or None
+
+
+def _no_tools_sent(uses_tools: bool, choice: Any, where: Any, path: Any, ctx: Context, why: str) -> None:
+    """required_tools with no tool to send: report what that breaks (calls in the history, a choice)."""
+    if uses_tools:
+        ctx.lose(
+            where,
+            f"{ctx.provider} requires tool definitions whenever the conversation holds tool calls or results, and {why}",
+        )
+    if choice is not None and choice.mode != "auto":
+        ctx.lose((path, "tool_choice"), f"a tool choice {choice.mode!r} without tools cannot be sent; dropped")
+    return None
 
 
 # --- Ollama / Cohere: implied_choice, plan_text, plan_content, document_result, base64_images,
