@@ -64,7 +64,7 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "gemini": {
         "package": "google-genai",
         "roots": {
-            "request": "generator.derive:_gemini_request",
+            "request": "generator.derive:gemini_request_model",
             "response": "google.genai.types:GenerateContentResponse",
         },
     },
@@ -116,7 +116,7 @@ OVERLAYS: list[dict[str, Any]] = [
 
 #: Entries built from SDK annotations because the SDK has no model of the body (documented here).
 BUILT_ROOTS = {
-    "generator.derive:_gemini_request": (
+    "generator.derive:gemini_request_model": (
         "google-genai has no model of the REST generateContent body: its fields "
         "(https://ai.google.dev/api/generate-content#request-body) typed with google.genai.types"
     ),
@@ -127,7 +127,7 @@ BUILT_ROOTS = {
 }
 
 
-def _gemini_request() -> Any:
+def gemini_request_model() -> Any:
     from google.genai import _common
     from google.genai import types as genai
 

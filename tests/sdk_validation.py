@@ -46,6 +46,7 @@ import typing_extensions
 from google.genai import _common as genai_common
 from google.genai import types as genai
 import toolwire
+from generator.derive import gemini_request_model
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import PydanticCustomError
 from typing_extensions import Annotated, NotRequired, ReadOnly, Required
@@ -192,17 +193,10 @@ def _request_adapters() -> dict[str, TypeAdapter]:
 # --- Gemini ---------------------------------------------------------------------------------------
 
 
-class GeminiGenerateContentRequest(genai_common.BaseModel):
-    """The REST ``models.generateContent`` body, from the SDK's own part types
-    (https://ai.google.dev/api/generate-content#request-body). ``extra="forbid"``, camelCase."""
-
-    contents: list[genai.Content]
-    system_instruction: Optional[genai.Content] = None
-    tools: Optional[list[genai.Tool]] = None
-    tool_config: Optional[genai.ToolConfig] = None
-    generation_config: Optional[genai.GenerationConfig] = None
-    safety_settings: Optional[list[genai.SafetySetting]] = None
-    cached_content: Optional[str] = None
+# The REST ``models.generateContent`` body, from the SDK's own part types
+# (https://ai.google.dev/api/generate-content#request-body; ``extra="forbid"``, camelCase): the same
+# model the generator derives Gemini's wire schema from.
+GeminiGenerateContentRequest = gemini_request_model()
 
 
 SDK_TYPES[("gemini", "request")] = GeminiGenerateContentRequest
