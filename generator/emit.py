@@ -41,6 +41,11 @@ def var(text: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in text)
 
 
+def snake(key: str) -> str:
+    """The protobuf JSON mapping's other spelling of a lowerCamel field name (``fileUri`` → ``file_uri``)."""
+    return "".join("_" + c.lower() if c.isupper() else c for c in key)
+
+
 class ProviderCompiler:
     def __init__(self, spec: Spec, provider: Provider) -> None:
         self.spec = spec
@@ -95,6 +100,9 @@ class ProviderCompiler:
                 known[()].add(str(conv.hoist["wire"]))
         for prefix, keys in known.items():
             self.const(f"_KNOWN_{var(c.name)}{'_' + var('.'.join(prefix)) if prefix else ''} = frozenset({py(sorted(keys))})")
+        self.spells = self._spell_maps(c, known)
+        for prefix, spell in self.spells.items():
+            self.const(f"_SPELL_{self._order_name(c, prefix)} = {py(spell)}  # snake_case → lowerCamel (key_spelling)")
         self.orders = self._render_orders(c, known) if "provider_data" in cls.fields else {}
         for prefix, rank in self.orders.items():
             name = self._order_name(c, prefix)
@@ -102,6 +110,47 @@ class ProviderCompiler:
             self.const(f"_ORDER_{name} = {{}}  # key tuples seen → already in the render order (key_order)")
         self._object_parse(c, cls, known)
         self._object_render(c, cls, known)
+
+    def _spell_maps(self, c: Codec, known: dict) -> dict[tuple, dict]:
+        """``key_spelling: proto_json``: for each wire object of the codec, the snake_case spelling of
+        each key it maps or carries opaque → the lowerCamel key (only where the two differ)."""
+        if self.p.key_spelling != "proto_json":
+            return {}
+        keys = {prefix: set(names) for prefix, names in known.items() if not (names and all(k.isdigit() for k in names))}
+        for entry in c.opaque:
+            segs = str(entry).split(".")
+            if segs[-1] != "*" and tuple(segs[:-1]) in keys:
+                keys[tuple(segs[:-1])].add(segs[-1])
+        spells = {}
+        for prefix, names in keys.items():
+            spell = {snake(k): k for k in sorted(names) if snake(k) != k}
+            if spell:
+                spells[prefix] = spell
+        return spells
+
+    def _respell(self, c: Codec, prefix: tuple, src: str, indent: str = "") -> list[str]:
+        """Parse: an object with keys the codec does not know may spell known ones in snake_case;
+        read it under the lowerCamel keys (a copy) and keep the input's spelling as the hint ``$spell``."""
+        if prefix not in self.spells:
+            return []
+        known = f"_KNOWN_{self._order_name(c, prefix)}"
+        guard = f"{src} and " if prefix else ""
+        return [
+            f"{indent}if {guard}not {known}.issuperset({src}):",
+            f"{indent}    {src}, hints = tw.respell({src}, _SPELL_{self._order_name(c, prefix)}, hints, {py('.'.join(prefix))})",
+        ]
+
+    def _respell_read_keys(self, tr, rule: Rule, v: str) -> list[str]:
+        """The keys a transform reads inside its value (``codec_at``, ``reads``: of the object, or of
+        each item of a list) may come in snake_case too under ``key_spelling: proto_json``."""
+        if self.p.key_spelling != "proto_json":
+            return []
+        args = {k: val for k, val in rule.args.items()}
+        keys = [str(k).format(**args) for k in ([tr.codec_at] if tr.codec_at else []) + list(tr.reads)]
+        spell = {snake(k): k for k in sorted(set(keys)) if snake(k) != k}
+        if not spell:
+            return []
+        return [f"{v}, hints = tw.respell_value({v}, {py(spell)}, hints, {py(rule.wire)})"]
 
     def _render_orders(self, c: Codec, known: dict) -> dict[tuple, dict]:
         """The order in which the renderer writes the keys of each wire object of this codec (key → rank).
@@ -147,6 +196,7 @@ class ProviderCompiler:
             f"    raise WrongTypeError(path, 'expected an object, got ' + tw._json_type(obj))",
             "hints = None",
         ]
+        L.extend(self._respell(c, (), "obj"))
         # nested containers, outermost first
         for prefix in sorted(known, key=len):
             if not prefix:
@@ -163,6 +213,7 @@ class ProviderCompiler:
                     L.append(f"    ctx.lose({pp}, 'only the first of ' + str(len({psrc})) + ' items is kept')")
                 L.append(f"if type({src}) is not dict:")
                 L.append(f"    raise WrongTypeError({p}, 'expected an object')")
+                L.extend(self._respell(c, prefix, src))
                 continue
             nxt = sorted(known[prefix])
             is_list = bool(nxt) and all(k.isdigit() for k in nxt)
@@ -181,6 +232,7 @@ class ProviderCompiler:
             if not is_list and not required:  # so is an empty one ({} in, {} out)
                 L.append(f"elif not {src}:")
                 L.append(f"    hints = tw.hint(hints, {py('.'.join(prefix))}, 'empty')")
+            L.extend(self._respell(c, prefix, src))
         values: dict[str, list[str]] = {}
         for i, rule in enumerate(c.rules):
             L.extend(self._rule_parse(c, rule, i, values))
@@ -291,6 +343,7 @@ class ProviderCompiler:
         irs = rule.ir
         if rule.transform:
             tr = self.spec.transforms[rule.transform]
+            L.extend(self._respell_read_keys(tr, rule, v))
             call = self._fill(tr.parse, rule, value=v, path=p)
             targets = [f"{v}_{var(n)}" if len(irs) > 1 else f"{v}_ir" for n in irs]
             hint_var = f"{v}_hint"
@@ -427,6 +480,9 @@ class ProviderCompiler:
             L.append(f"    tw.restore(out, pd, PROVIDER, path, ctx, {py(tuple(nested))})")
             L.append("if hints is not None and '$order' in hints:  # the same-provider input's key order")
             L.append("    out = tw.apply_key_order(out, hints['$order'])")
+            if self.spells:
+                L.append("if hints is not None and '$spell' in hints:  # the same-provider input's snake_case keys")
+                L.append("    out = tw.apply_spelling(out, hints['$spell'])")
         L.append("return out")
         self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR {cls.name} → wire).", L)
 
@@ -597,11 +653,14 @@ class ProviderCompiler:
         tags = list(dict.fromkeys(v["tag"] for v in c.variants))  # a tag may have several codecs (media)
         if c.tag_by_key:
             for tag in tags:
-                L.append(f"if {py(tag)} in obj:")
+                other = snake(tag) if self.p.key_spelling == "proto_json" else tag
+                L.append(f"if {py(tag)} in obj or {py(other)} in obj:" if other != tag else f"if {py(tag)} in obj:")
                 L.extend("    " + line for line in self._tag_parse(c, tag))
             what = "a key of " + ", ".join(tags)
         else:
             default = py(c.tag_default) if c.tag_default else "None"
+            if self.p.key_spelling == "proto_json" and snake(c.tag) != c.tag:
+                default = f"obj.get({py(snake(c.tag))}, {default})"
             L.append(f"tag = obj.get({py(c.tag)}, {default})")
             for tag in tags:
                 L.append(f"if tag == {py(tag)}:")
@@ -632,7 +691,11 @@ class ProviderCompiler:
                 break
             sub = self.codec(variant["codec"])
             rule = next(r for r in sub.rules if "media_type" in r.ir and r.wire)
-            L.append(f"if tw.media_in(tw.wire_at(obj, {py(tuple(rule.segments))}), {py(tuple(variant['media']))}):")
+            if self.p.key_spelling == "proto_json":  # either spelling of each key (key_spelling)
+                at = f"tw.spelled_at(obj, {py(tuple((k, snake(k)) for k in rule.segments))})"
+            else:
+                at = f"tw.wire_at(obj, {py(tuple(rule.segments))})"
+            L.append(f"if tw.media_in({at}, {py(tuple(variant['media']))}):")
             L.extend("    " + line for line in self._variant_parse(c, variant))
         return L
 

@@ -17,8 +17,9 @@ from .loader import Errors, Located, LocatedList, load_yaml, plain
 
 PROVIDER_KEYS = {
     "provider", "extends", "title", "docs", "sdk", "wire_types", "request", "response", "cannot_express",
-    "codecs", "provider_data",
+    "codecs", "provider_data", "key_spelling",
 }
+KEY_SPELLINGS = ("exact", "proto_json")  # how input may spell wire keys (see docs/spec-language.md)
 PROVIDER_DATA = ("own", "family")  # an extending provider's provider_data: its own (default) | its parent's
 PATCH_KEYS = {"drop", "fields"}  # plus any codec key, which overrides (mappings merge)
 CODEC_KINDS = {"object", "union", "enum", "conversation"}
@@ -152,6 +153,7 @@ class Provider:
     own_wire_types: bool = True  # False when the wire types are the parent's (no second types module)
     coverage: Any = None  # generator.coverage.Coverage of the derived wire schema
     cannot_line: int = 0  # line of `cannot_express` in the provider's file
+    key_spelling: str = "exact"  # proto_json: every wire key may also come in snake_case (read as lowerCamel)
 
 
 @dataclass
@@ -232,7 +234,7 @@ def _data_group(stem: str, docs: dict, errors: Errors) -> str:
 def _resolve_extends(stem: str, docs: dict, errors: Errors, chain: tuple) -> tuple[Located, str] | None:
     """A provider spec with `extends: <parent>` inherits the parent's spec and states its differences.
 
-    Inherited: wire_types, request, response, docs, sdk, codecs; `cannot_express` lists add up.
+    Inherited: wire_types, request, response, docs, sdk, key_spelling, codecs; `cannot_express` lists add up.
     A child codec replaces the parent's codec of that name, or, written as ``{patch: {...}}``,
     edits it: ``drop`` removes the rules of the listed wire keys, ``fields`` replaces the rules of
     the same wire key (or adds them), any other key overrides (mappings such as enum tables merge).
@@ -410,6 +412,11 @@ def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provi
         cannot_express=[plain(c) for c in cannot], codecs=codecs,
     )
     provider.cannot_line = doc.line_of("cannot_express") if "cannot_express" in doc else 0
+    spelling = doc.get("key_spelling", "exact")
+    if spelling not in KEY_SPELLINGS:
+        errors.at(doc, "key_spelling", f"key_spelling must be one of {', '.join(KEY_SPELLINGS)}, got {spelling!r}")
+    else:
+        provider.key_spelling = str(spelling)
     for key in ("request", "response"):
         entry = doc.get(key)
         if entry and entry not in codecs:

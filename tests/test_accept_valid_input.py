@@ -263,3 +263,71 @@ def test_responses_results_of_server_side_calls_are_accepted(extra):
 def test_stray_results_stay_errors_where_the_provider_keeps_no_state(provider, body):
     with pytest.raises(toolwire.UnknownToolCallError):
         toolwire.to_ir(body, provider=provider)
+
+
+# --- Gemini protobuf JSON field names (key_spelling: proto_json) ---------------------------------
+
+# The REST API parses protobuf JSON, which takes the snake_case field name as well as the lowerCamel
+# one (https://protobuf.dev/programming-guides/json/ "the JSON parser accepts both the lowerCamelCase
+# name ... and the original proto field name"). Code that builds bodies from google-genai's Python
+# field names sends them so; pydantic-ai's recorded Vertex bodies mix both (fileData.file_uri).
+SNAKE_BODY = {
+    "contents": [
+        {"role": "user", "parts": [{"text": "What is in the report, and what is the weather?"},
+                                   {"file_data": {"mime_type": "application/pdf", "file_uri": "gs://bucket/report.pdf"}},
+                                   {"inline_data": {"mime_type": "image/png", "data": "iVBORw0KGgo="}}]},
+        {"role": "model", "parts": [{"function_call": {"id": "c1", "name": "get_weather", "args": {"city": "Tokyo"}},
+                                     "thought_signature": "c2lnbmF0dXJl"}]},
+        {"role": "user", "parts": [{"function_response": {"id": "c1", "name": "get_weather", "response": {"temp_c": 21},
+                                                          "parts": [{"inlineData": {"mime_type": "image/png", "data": "iVBORw0KGgo="}}]}}]},
+    ],
+    "system_instruction": {"parts": [{"text": "Be brief."}]},
+    "tools": [{"function_declarations": [{"name": "get_weather", "description": "Weather of a city",
+                                          "parameters_json_schema": {"type": "object", "properties": {"city_name": {"type": "string"}}}}]}],
+    "tool_config": {"function_calling_config": {"mode": "ANY", "allowed_function_names": ["get_weather"]}},
+    "generation_config": {"max_output_tokens": 1024, "top_k": 40},
+}
+
+
+@pytest.mark.parametrize("provider", ["gemini", "vertex"])
+def test_gemini_snake_case_field_names_are_read_and_written_back_as_spelled(provider):
+    body = json.loads(json.dumps(SNAKE_BODY))
+    if provider == "vertex":  # Vertex takes no ids (the spec's omitted_id)
+        for content in body["contents"]:
+            for part in content["parts"]:
+                for key in ("function_call", "function_response"):
+                    part.get(key, {}).pop("id", None)
+    assert validate(provider, "request", body) == []
+    req = toolwire.to_ir(body, provider=provider)
+    assert req.messages[0].role == "system" and req.messages[0].parts[0].text == "Be brief."
+    kinds = [type(p).__name__ for m in req.messages for p in m.parts]
+    assert kinds.count("ToolCall") == 1 and kinds.count("ToolResult") == 1 and "FilePart" in kinds and "ImagePart" in kinds
+    call = next(p for m in req.messages for p in m.parts if isinstance(p, ir.ToolCall))
+    assert call.name == "get_weather" and call.arguments == {"city": "Tokyo"}
+    assert [t.name for t in req.tools] == ["get_weather"]
+    assert list(req.tools[0].parameters["properties"]) == ["city_name"]  # user data is never respelled
+    assert req.tool_choice.mode == "tool" and req.tool_choice.name == "get_weather"
+    assert req.max_tokens == 1024 and req.top_k == 40
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", toolwire.ConversionWarning)
+        back = toolwire.convert(body, source=provider, target=provider)
+    assert json.dumps(back) == json.dumps(body)  # byte for byte: spelling and key order as given
+    out = quiet(toolwire.convert, body, source=provider, target="anthropic", model="m-1")
+    assert validate("anthropic", "request", out) == []
+    assert [b["type"] for b in out["messages"][1]["content"]] == ["tool_use"]
+
+
+def test_gemini_snake_case_is_canonical_camel_case_for_the_other_gemini_flavours():
+    body = gemini_request(generation_config={"max_output_tokens": 64})
+    out = toolwire.convert(body, source="gemini", target="gemini_openapi")
+    assert out["generation_config"] == {"max_output_tokens": 64}  # same family: the spelling travels
+    req = toolwire.to_ir(body, provider="gemini")
+    req.provider_data = None  # a request built from the IR alone is written in lowerCamel
+    assert toolwire.from_ir(req, provider="gemini")["generationConfig"] == {"maxOutputTokens": 64}
+
+
+def test_gemini_a_snake_key_beside_its_camel_twin_is_not_merged():
+    body = gemini_request(generationConfig={"maxOutputTokens": 64}, generation_config={"max_output_tokens": 32})
+    req = quiet(toolwire.to_ir, body, provider="gemini")
+    assert req.max_tokens == 64  # the lowerCamel key wins; the other is kept as an unknown field
+    assert json.dumps(toolwire.convert(body, source="gemini", target="gemini")) == json.dumps(body)

@@ -632,29 +632,98 @@ def _in_order(obj: dict, order: list) -> dict:
     return out
 
 
+def _slot(out: dict, prefix: str) -> tuple[Any, Any]:
+    """The container and key of the object at a dotted path inside ``out`` ((None, None) if absent)."""
+    parent: Any = None
+    target: Any = out
+    key: Any = None
+    for seg in prefix.split("."):
+        parent = target
+        if type(target) is list and seg.isdigit() and int(seg) < len(target):
+            key = int(seg)
+        elif type(target) is dict and seg in target:
+            key = seg
+        else:
+            return None, None
+        target = target[key]
+    return (parent, key) if type(target) is dict else (None, None)
+
+
 def apply_key_order(out: dict, orders: dict) -> dict:
     """Put the keys of a same-provider render back in the input's order (hint ``$order``); keys the
     input did not have stay after them."""
     for prefix, order in orders.items():
         if not prefix:
             continue
-        parent: Any = None
-        target: Any = out
-        key: Any = None
-        for seg in prefix.split("."):
-            parent = target
-            if type(target) is list and seg.isdigit() and int(seg) < len(target):
-                key = int(seg)
-            elif type(target) is dict and seg in target:
-                key = seg
-            else:
-                parent = None
-                break
-            target = target[key]
-        if parent is not None and type(target) is dict:
-            parent[key] = _in_order(target, order)
+        parent, key = _slot(out, prefix)
+        if parent is not None:
+            parent[key] = _in_order(parent[key], order)
     top = orders.get("")
     return _in_order(out, top) if top is not None else out
+
+
+def respell(obj: dict, spell: dict, hints: dict | None, prefix: str) -> tuple[dict, dict | None]:
+    """``key_spelling: proto_json`` (the protobuf JSON mapping takes ``file_uri`` for ``fileUri``):
+    ``obj`` with its snake_case keys under their lowerCamel names (a copy, in the same order). The
+    renamed keys are kept as the hint ``$spell`` (by the object's dotted path inside the codec) for
+    ``apply_spelling``. A snake key whose lowerCamel twin is also present is left as it is (unknown)."""
+    renamed = [spell[k] for k in obj if k in spell and spell[k] not in obj]
+    if not renamed:
+        return obj, hints
+    out = {(spell[k] if k in spell and spell[k] in renamed else k): v for k, v in obj.items()}
+    if hints is None:
+        hints = {}
+    spells = hints.get("$spell")
+    if spells is None:
+        spells = hints["$spell"] = {}
+    spells[prefix] = renamed
+    return out, hints
+
+
+def respell_value(value: Any, spell: dict, hints: dict | None, prefix: str) -> tuple[Any, dict | None]:
+    """``respell`` for the keys a transform reads in its value: an object's, or each list item's
+    (prefix ``<wire>.<index>``)."""
+    if type(value) is dict:
+        return respell(value, spell, hints, prefix)
+    if type(value) is list:
+        items = value
+        for i, item in enumerate(value):
+            if type(item) is dict:
+                new, hints = respell(item, spell, hints, f"{prefix}.{i}")
+                if new is not item:
+                    if items is value:
+                        items = list(value)
+                    items[i] = new
+        return items, hints
+    return value, hints
+
+
+def apply_spelling(out: dict, spells: dict) -> dict:
+    """Write back in snake_case the keys a same-provider input spelled so (hint ``$spell``), in place
+    order; inner objects first, while the paths to them still use the lowerCamel keys."""
+    for prefix in sorted(spells, key=lambda p: -p.count(".") if p else 1):
+        renamed = spells[prefix]
+        if prefix:
+            parent, key = _slot(out, prefix)
+            if parent is not None:
+                parent[key] = _snake_keys(parent[key], renamed)
+        else:
+            out = _snake_keys(out, renamed)
+    return out
+
+
+def _snake_keys(obj: dict, renamed: list) -> dict:
+    return {("".join("_" + c.lower() if c.isupper() else c for c in k) if k in renamed else k): v for k, v in obj.items()}
+
+
+def spelled_at(obj: Any, segments: tuple) -> Any:
+    """``wire_at`` for ``key_spelling: proto_json``: each step is a (lowerCamel, snake_case) pair."""
+    for camel, snake in segments:
+        if type(obj) is not dict:
+            return None
+        value = obj.get(camel)
+        obj = obj.get(snake) if value is None else value
+    return obj
 
 
 def cannot_express(node: Any, provider: str, path: Any, ctx: Context) -> None:

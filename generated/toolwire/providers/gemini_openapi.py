@@ -80,6 +80,19 @@ _KNOWN_request = frozenset(
 _KNOWN_request_generationConfig = frozenset(
     ["maxOutputTokens", "stopSequences", "temperature", "topK", "topP"]
 )
+_SPELL_request = {
+    "cached_content": "cachedContent",
+    "generation_config": "generationConfig",
+    "safety_settings": "safetySettings",
+    "system_instruction": "systemInstruction",
+    "tool_config": "toolConfig",
+}  # snake_case → lowerCamel (key_spelling)
+_SPELL_request_generationConfig = {
+    "max_output_tokens": "maxOutputTokens",
+    "stop_sequences": "stopSequences",
+    "top_k": "topK",
+    "top_p": "topP",
+}  # snake_case → lowerCamel (key_spelling)
 _RANK_request = {
     "contents": 0,
     "systemInstruction": 1,
@@ -113,30 +126,59 @@ _RANK_text_part = {"text": 0}
 _ORDER_text_part = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_inline_image = frozenset(["inlineData"])
 _KNOWN_inline_image_inlineData = frozenset(["data", "mimeType"])
+_SPELL_inline_image = {"inline_data": "inlineData"}  # snake_case → lowerCamel (key_spelling)
+_SPELL_inline_image_inlineData = {
+    "display_name": "displayName",
+    "mime_type": "mimeType",
+}  # snake_case → lowerCamel (key_spelling)
 _RANK_inline_image = {"inlineData": 0}
 _ORDER_inline_image = {}  # key tuples seen → already in the render order (key_order)
 _RANK_inline_image_inlineData = {"mimeType": 0, "data": 1}
 _ORDER_inline_image_inlineData = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_file_image = frozenset(["fileData"])
 _KNOWN_file_image_fileData = frozenset(["fileUri", "mimeType"])
+_SPELL_file_image = {"file_data": "fileData"}  # snake_case → lowerCamel (key_spelling)
+_SPELL_file_image_fileData = {
+    "display_name": "displayName",
+    "file_uri": "fileUri",
+    "mime_type": "mimeType",
+}  # snake_case → lowerCamel (key_spelling)
 _RANK_file_image = {"fileData": 0}
 _ORDER_file_image = {}  # key tuples seen → already in the render order (key_order)
 _RANK_file_image_fileData = {"mimeType": 0, "fileUri": 1}
 _ORDER_file_image_fileData = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_inline_file = frozenset(["inlineData"])
 _KNOWN_inline_file_inlineData = frozenset(["data", "mimeType"])
+_SPELL_inline_file = {"inline_data": "inlineData"}  # snake_case → lowerCamel (key_spelling)
+_SPELL_inline_file_inlineData = {
+    "display_name": "displayName",
+    "mime_type": "mimeType",
+}  # snake_case → lowerCamel (key_spelling)
 _RANK_inline_file = {"inlineData": 0}
 _ORDER_inline_file = {}  # key tuples seen → already in the render order (key_order)
 _RANK_inline_file_inlineData = {"mimeType": 0, "data": 1}
 _ORDER_inline_file_inlineData = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_file_file = frozenset(["fileData"])
 _KNOWN_file_file_fileData = frozenset(["fileUri", "mimeType"])
+_SPELL_file_file = {"file_data": "fileData"}  # snake_case → lowerCamel (key_spelling)
+_SPELL_file_file_fileData = {
+    "display_name": "displayName",
+    "file_uri": "fileUri",
+    "mime_type": "mimeType",
+}  # snake_case → lowerCamel (key_spelling)
 _RANK_file_file = {"fileData": 0}
 _ORDER_file_file = {}  # key tuples seen → already in the render order (key_order)
 _RANK_file_file_fileData = {"mimeType": 0, "fileUri": 1}
 _ORDER_file_file_fileData = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_call_part = frozenset(["functionCall"])
 _KNOWN_function_call_part_functionCall = frozenset(["args", "id", "name"])
+_SPELL_function_call_part = {
+    "function_call": "functionCall"
+}  # snake_case → lowerCamel (key_spelling)
+_SPELL_function_call_part_functionCall = {
+    "partial_args": "partialArgs",
+    "will_continue": "willContinue",
+}  # snake_case → lowerCamel (key_spelling)
 _RANK_function_call_part = {"functionCall": 0}
 _ORDER_function_call_part = {}  # key tuples seen → already in the render order (key_order)
 _RANK_function_call_part_functionCall = {"id": 0, "name": 1, "args": 2}
@@ -145,6 +187,12 @@ _ORDER_function_call_part_functionCall = (
 )  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_response_part = frozenset(["functionResponse"])
 _KNOWN_function_response_part_functionResponse = frozenset(["id", "name", "parts", "response"])
+_SPELL_function_response_part = {
+    "function_response": "functionResponse"
+}  # snake_case → lowerCamel (key_spelling)
+_SPELL_function_response_part_functionResponse = {
+    "will_continue": "willContinue"
+}  # snake_case → lowerCamel (key_spelling)
 _RANK_function_response_part = {"functionResponse": 0}
 _ORDER_function_response_part = {}  # key tuples seen → already in the render order (key_order)
 _RANK_function_response_part_functionResponse = {"id": 0, "name": 1, "response": 2, "parts": 3}
@@ -152,9 +200,18 @@ _ORDER_function_response_part_functionResponse = (
     {}
 )  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_declaration = frozenset(["description", "name", "parameters"])
+_SPELL_function_declaration = {
+    "parameters_json_schema": "parametersJsonSchema",
+    "response_json_schema": "responseJsonSchema",
+}  # snake_case → lowerCamel (key_spelling)
 _RANK_function_declaration = {"name": 0, "description": 1, "parameters": 2}
 _ORDER_function_declaration = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_config = frozenset(["functionCallingConfig"])
+_SPELL_tool_config = {
+    "function_calling_config": "functionCallingConfig",
+    "include_server_side_tool_invocations": "includeServerSideToolInvocations",
+    "retrieval_config": "retrievalConfig",
+}  # snake_case → lowerCamel (key_spelling)
 _RANK_tool_config = {"functionCallingConfig": 0}
 _ORDER_tool_config = {}  # key tuples seen → already in the render order (key_order)
 _FC_MODE_PARSE = {
@@ -168,6 +225,26 @@ _FC_MODE_RENDER = {"auto": "AUTO", "required": "ANY", "none": "NONE", "tool": "A
 _KNOWN_response = frozenset(["candidates", "modelVersion", "responseId", "usageMetadata"])
 _KNOWN_response_candidates = frozenset(["0"])
 _KNOWN_response_candidates_0 = frozenset(["content", "finishReason", "index"])
+_SPELL_response = {
+    "create_time": "createTime",
+    "model_status": "modelStatus",
+    "model_version": "modelVersion",
+    "prompt_feedback": "promptFeedback",
+    "response_id": "responseId",
+    "usage_metadata": "usageMetadata",
+}  # snake_case → lowerCamel (key_spelling)
+_SPELL_response_candidates_0 = {
+    "avg_logprobs": "avgLogprobs",
+    "citation_metadata": "citationMetadata",
+    "continuation_token": "continuationToken",
+    "finish_message": "finishMessage",
+    "finish_reason": "finishReason",
+    "grounding_metadata": "groundingMetadata",
+    "logprobs_result": "logprobsResult",
+    "safety_ratings": "safetyRatings",
+    "token_count": "tokenCount",
+    "url_context_metadata": "urlContextMetadata",
+}  # snake_case → lowerCamel (key_spelling)
 _RANK_response = {"candidates": 0, "usageMetadata": 1, "modelVersion": 2, "responseId": 3}
 _ORDER_response = {}  # key tuples seen → already in the render order (key_order)
 _RANK_response_candidates_0 = {"content": 0, "finishReason": 1, "index": 2}
@@ -209,6 +286,19 @@ _FINISH_REASON_RENDER = {
 }
 _FINISH_REASON_APPROXIMATE = frozenset(["error"])
 _KNOWN_usage = frozenset(["candidatesTokenCount", "promptTokenCount", "totalTokenCount"])
+_SPELL_usage = {
+    "cache_tokens_details": "cacheTokensDetails",
+    "cached_content_token_count": "cachedContentTokenCount",
+    "candidates_token_count": "candidatesTokenCount",
+    "candidates_tokens_details": "candidatesTokensDetails",
+    "prompt_token_count": "promptTokenCount",
+    "prompt_tokens_details": "promptTokensDetails",
+    "thoughts_token_count": "thoughtsTokenCount",
+    "tool_use_prompt_token_count": "toolUsePromptTokenCount",
+    "tool_use_prompt_tokens_details": "toolUsePromptTokensDetails",
+    "total_token_count": "totalTokenCount",
+    "traffic_type": "trafficType",
+}  # snake_case → lowerCamel (key_spelling)
 _RANK_usage = {"promptTokenCount": 0, "candidatesTokenCount": 1, "totalTokenCount": 2}
 _ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
@@ -238,6 +328,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
+    if not _KNOWN_request.issuperset(obj):
+        obj, hints = tw.respell(obj, _SPELL_request, hints, "")
     p_generationConfig = (path, "generationConfig")
     o_generationConfig = obj.get("generationConfig")
     if o_generationConfig is None:
@@ -250,12 +342,19 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     elif not o_generationConfig:
         hints = tw.hint(hints, "generationConfig", "empty")
+    if o_generationConfig and not _KNOWN_request_generationConfig.issuperset(o_generationConfig):
+        o_generationConfig, hints = tw.respell(
+            o_generationConfig, _SPELL_request_generationConfig, hints, "generationConfig"
+        )
     v_contents = _conversation_to_ir(
         obj.get("contents"), obj.get("systemInstruction"), (path, "contents"), ctx
     )
     v_tools = obj.get("tools")
     if v_tools is None and "tools" in obj:
         hints = tw.hint(hints, "tools", "null")
+    v_tools, hints = tw.respell_value(
+        v_tools, {"function_declarations": "functionDeclarations"}, hints, "tools"
+    )
     if v_tools is not None:
         v_tools_ir = tw.grouped_list_parse(
             v_tools,
@@ -433,6 +532,8 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         tw.restore(out, pd, PROVIDER, path, ctx, ("generationConfig",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
+    if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
+        out = tw.apply_spelling(out, hints["$spell"])
     return out
 
 
@@ -704,17 +805,23 @@ def _part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     if "text" in obj:
         return _text_part_to_ir(obj, path, ctx)
-    if "inlineData" in obj:
-        if tw.media_in(tw.wire_at(obj, ("inlineData", "mimeType")), ("image/", "none")):
+    if "inlineData" in obj or "inline_data" in obj:
+        if tw.media_in(
+            tw.spelled_at(obj, (("inlineData", "inline_data"), ("mimeType", "mime_type"))),
+            ("image/", "none"),
+        ):
             return _inline_image_to_ir(obj, path, ctx)
         return _inline_file_to_ir(obj, path, ctx)
-    if "fileData" in obj:
-        if tw.media_in(tw.wire_at(obj, ("fileData", "mimeType")), ("image/", "none")):
+    if "fileData" in obj or "file_data" in obj:
+        if tw.media_in(
+            tw.spelled_at(obj, (("fileData", "file_data"), ("mimeType", "mime_type"))),
+            ("image/", "none"),
+        ):
             return _file_image_to_ir(obj, path, ctx)
         return _file_file_to_ir(obj, path, ctx)
-    if "functionCall" in obj:
+    if "functionCall" in obj or "function_call" in obj:
         return _function_call_part_to_ir(obj, path, ctx)
-    if "functionResponse" in obj:
+    if "functionResponse" in obj or "function_response" in obj:
         return _function_response_part_to_ir(obj, path, ctx)
     return ir.OpaquePart(provider=PROVIDER, data=obj)
 
@@ -796,12 +903,18 @@ def _inline_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
+    if not _KNOWN_inline_image.issuperset(obj):
+        obj, hints = tw.respell(obj, _SPELL_inline_image, hints, "")
     p_inlineData = (path, "inlineData")
     o_inlineData = obj.get("inlineData")
     if o_inlineData is None:
         raise tw.missing(p_inlineData)
     elif type(o_inlineData) is not dict:
         raise WrongTypeError(p_inlineData, "expected an object, got " + tw._json_type(o_inlineData))
+    if o_inlineData and not _KNOWN_inline_image_inlineData.issuperset(o_inlineData):
+        o_inlineData, hints = tw.respell(
+            o_inlineData, _SPELL_inline_image_inlineData, hints, "inlineData"
+        )
     v_inlineData_mimeType = o_inlineData.get("mimeType")
     if v_inlineData_mimeType is None:
         raise tw.missing((p_inlineData, "mimeType"))
@@ -882,6 +995,8 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         tw.restore(out, pd, PROVIDER, path, ctx, ("inlineData",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
+    if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
+        out = tw.apply_spelling(out, hints["$spell"])
     return out
 
 
@@ -890,12 +1005,16 @@ def _file_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
+    if not _KNOWN_file_image.issuperset(obj):
+        obj, hints = tw.respell(obj, _SPELL_file_image, hints, "")
     p_fileData = (path, "fileData")
     o_fileData = obj.get("fileData")
     if o_fileData is None:
         raise tw.missing(p_fileData)
     elif type(o_fileData) is not dict:
         raise WrongTypeError(p_fileData, "expected an object, got " + tw._json_type(o_fileData))
+    if o_fileData and not _KNOWN_file_image_fileData.issuperset(o_fileData):
+        o_fileData, hints = tw.respell(o_fileData, _SPELL_file_image_fileData, hints, "fileData")
     v_fileData_mimeType = o_fileData.get("mimeType")
     if v_fileData_mimeType is None and "mimeType" in o_fileData:
         hints = tw.hint(hints, "fileData.mimeType", "null")
@@ -963,6 +1082,8 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         tw.restore(out, pd, PROVIDER, path, ctx, ("fileData",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
+    if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
+        out = tw.apply_spelling(out, hints["$spell"])
     return out
 
 
@@ -971,12 +1092,18 @@ def _inline_file_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
+    if not _KNOWN_inline_file.issuperset(obj):
+        obj, hints = tw.respell(obj, _SPELL_inline_file, hints, "")
     p_inlineData = (path, "inlineData")
     o_inlineData = obj.get("inlineData")
     if o_inlineData is None:
         raise tw.missing(p_inlineData)
     elif type(o_inlineData) is not dict:
         raise WrongTypeError(p_inlineData, "expected an object, got " + tw._json_type(o_inlineData))
+    if o_inlineData and not _KNOWN_inline_file_inlineData.issuperset(o_inlineData):
+        o_inlineData, hints = tw.respell(
+            o_inlineData, _SPELL_inline_file_inlineData, hints, "inlineData"
+        )
     v_inlineData_mimeType = o_inlineData.get("mimeType")
     if v_inlineData_mimeType is None:
         raise tw.missing((p_inlineData, "mimeType"))
@@ -1048,6 +1175,8 @@ def _inline_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         tw.restore(out, pd, PROVIDER, path, ctx, ("inlineData",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
+    if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
+        out = tw.apply_spelling(out, hints["$spell"])
     return out
 
 
@@ -1056,12 +1185,16 @@ def _file_file_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
+    if not _KNOWN_file_file.issuperset(obj):
+        obj, hints = tw.respell(obj, _SPELL_file_file, hints, "")
     p_fileData = (path, "fileData")
     o_fileData = obj.get("fileData")
     if o_fileData is None:
         raise tw.missing(p_fileData)
     elif type(o_fileData) is not dict:
         raise WrongTypeError(p_fileData, "expected an object, got " + tw._json_type(o_fileData))
+    if o_fileData and not _KNOWN_file_file_fileData.issuperset(o_fileData):
+        o_fileData, hints = tw.respell(o_fileData, _SPELL_file_file_fileData, hints, "fileData")
     v_fileData_mimeType = o_fileData.get("mimeType")
     if v_fileData_mimeType is None and "mimeType" in o_fileData:
         hints = tw.hint(hints, "fileData.mimeType", "null")
@@ -1129,6 +1262,8 @@ def _file_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         tw.restore(out, pd, PROVIDER, path, ctx, ("fileData",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
+    if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
+        out = tw.apply_spelling(out, hints["$spell"])
     return out
 
 
@@ -1136,12 +1271,18 @@ def _response_media_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     """FunctionResponsePart — media returned by a tool (Gemini 3), inline bytes or a file URI; images and other files: dispatch on the key present (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    if "inlineData" in obj:
-        if tw.media_in(tw.wire_at(obj, ("inlineData", "mimeType")), ("image/", "none")):
+    if "inlineData" in obj or "inline_data" in obj:
+        if tw.media_in(
+            tw.spelled_at(obj, (("inlineData", "inline_data"), ("mimeType", "mime_type"))),
+            ("image/", "none"),
+        ):
             return _inline_image_to_ir(obj, path, ctx)
         return _inline_file_to_ir(obj, path, ctx)
-    if "fileData" in obj:
-        if tw.media_in(tw.wire_at(obj, ("fileData", "mimeType")), ("image/", "none")):
+    if "fileData" in obj or "file_data" in obj:
+        if tw.media_in(
+            tw.spelled_at(obj, (("fileData", "file_data"), ("mimeType", "mime_type"))),
+            ("image/", "none"),
+        ):
             return _file_image_to_ir(obj, path, ctx)
         return _file_file_to_ir(obj, path, ctx)
     raise UnknownVariantError(path, "expected a key of inlineData, fileData")
@@ -1177,6 +1318,8 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
+    if not _KNOWN_function_call_part.issuperset(obj):
+        obj, hints = tw.respell(obj, _SPELL_function_call_part, hints, "")
     p_functionCall = (path, "functionCall")
     o_functionCall = obj.get("functionCall")
     if o_functionCall is None:
@@ -1184,6 +1327,10 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     elif type(o_functionCall) is not dict:
         raise WrongTypeError(
             p_functionCall, "expected an object, got " + tw._json_type(o_functionCall)
+        )
+    if o_functionCall and not _KNOWN_function_call_part_functionCall.issuperset(o_functionCall):
+        o_functionCall, hints = tw.respell(
+            o_functionCall, _SPELL_function_call_part_functionCall, hints, "functionCall"
         )
     v_functionCall_id = o_functionCall.get("id")
     if v_functionCall_id is None and "id" in o_functionCall:
@@ -1292,6 +1439,8 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         tw.restore(out, pd, PROVIDER, path, ctx, ("functionCall",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
+    if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
+        out = tw.apply_spelling(out, hints["$spell"])
     return out
 
 
@@ -1300,6 +1449,8 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
+    if not _KNOWN_function_response_part.issuperset(obj):
+        obj, hints = tw.respell(obj, _SPELL_function_response_part, hints, "")
     p_functionResponse = (path, "functionResponse")
     o_functionResponse = obj.get("functionResponse")
     if o_functionResponse is None:
@@ -1307,6 +1458,15 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     elif type(o_functionResponse) is not dict:
         raise WrongTypeError(
             p_functionResponse, "expected an object, got " + tw._json_type(o_functionResponse)
+        )
+    if o_functionResponse and not _KNOWN_function_response_part_functionResponse.issuperset(
+        o_functionResponse
+    ):
+        o_functionResponse, hints = tw.respell(
+            o_functionResponse,
+            _SPELL_function_response_part_functionResponse,
+            hints,
+            "functionResponse",
         )
     v_functionResponse_id = o_functionResponse.get("id")
     if v_functionResponse_id is None and "id" in o_functionResponse:
@@ -1456,6 +1616,8 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         tw.restore(out, pd, PROVIDER, path, ctx, ("functionResponse",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
+    if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
+        out = tw.apply_spelling(out, hints["$spell"])
     return out
 
 
@@ -1464,6 +1626,8 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
+    if not _KNOWN_function_declaration.issuperset(obj):
+        obj, hints = tw.respell(obj, _SPELL_function_declaration, hints, "")
     v_name = obj.get("name")
     if v_name is None:
         raise tw.missing((path, "name"))
@@ -1536,6 +1700,8 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
+    if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
+        out = tw.apply_spelling(out, hints["$spell"])
     return out
 
 
@@ -1544,9 +1710,17 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
+    if not _KNOWN_tool_config.issuperset(obj):
+        obj, hints = tw.respell(obj, _SPELL_tool_config, hints, "")
     v_functionCallingConfig = obj.get("functionCallingConfig")
     if v_functionCallingConfig is None and "functionCallingConfig" in obj:
         hints = tw.hint(hints, "functionCallingConfig", "null")
+    v_functionCallingConfig, hints = tw.respell_value(
+        v_functionCallingConfig,
+        {"allowed_function_names": "allowedFunctionNames"},
+        hints,
+        "functionCallingConfig",
+    )
     if v_functionCallingConfig is not None:
         (
             v_functionCallingConfig_mode,
@@ -1622,6 +1796,8 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
+    if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
+        out = tw.apply_spelling(out, hints["$spell"])
     return out
 
 
@@ -1640,6 +1816,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
+    if not _KNOWN_response.issuperset(obj):
+        obj, hints = tw.respell(obj, _SPELL_response, hints, "")
     p_candidates = (path, "candidates")
     o_candidates = obj.get("candidates")
     if o_candidates is None:
@@ -1652,6 +1830,10 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         ctx.lose(p_candidates, "only the first of " + str(len(o_candidates)) + " items is kept")
     if type(o_candidates_0) is not dict:
         raise WrongTypeError(p_candidates_0, "expected an object")
+    if o_candidates_0 and not _KNOWN_response_candidates_0.issuperset(o_candidates_0):
+        o_candidates_0, hints = tw.respell(
+            o_candidates_0, _SPELL_response_candidates_0, hints, "candidates.0"
+        )
     v_candidates_0_content = o_candidates_0.get("content")
     if v_candidates_0_content is None:
         hints = tw.hint(
@@ -1804,6 +1986,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         tw.restore(out, pd, PROVIDER, path, ctx, ("candidates.0",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
+    if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
+        out = tw.apply_spelling(out, hints["$spell"])
     return out
 
 
@@ -1824,6 +2008,8 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
+    if not _KNOWN_usage.issuperset(obj):
+        obj, hints = tw.respell(obj, _SPELL_usage, hints, "")
     v_promptTokenCount = obj.get("promptTokenCount")
     if v_promptTokenCount is None:
         hints = tw.hint(
@@ -1924,4 +2110,6 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
+    if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
+        out = tw.apply_spelling(out, hints["$spell"])
     return out
