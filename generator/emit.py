@@ -890,7 +890,8 @@ class ProviderCompiler:
         return L
 
     def _conversation_render(self, c: Codec, element: Codec) -> None:
-        L = []
+        # a message made only of another provider's opaque parts would be sent empty: it goes, reported
+        L = ["messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)"]
         if c.require_answers and not (c.merge or "assistant" in c.group):  # consecutive call turns become one message
             L.append("messages = layout.join_call_turns(messages)")
         if c.require_answers:

@@ -392,3 +392,33 @@ def test_an_image_with_neither_data_nor_url_is_dropped_whole_and_reported():
             out = toolwire.from_ir(req, provider=target)
         assert "{}" not in json.dumps(out), target
         assert any("cannot express ImagePart" in str(w.message) for w in caught), target
+
+
+# A turn made only of content the target cannot express (a Gemini executableCode / codeExecutionResult
+# turn, an Anthropic turn of server tool blocks) would be sent with empty content, which the APIs
+# reject (Anthropic: "all messages must have non-empty content except for the optional final
+# assistant message"; OpenAI Chat: "empty array. Expected an array with minimum length 1").
+_CODE_TURN = {"contents": [
+    {"role": "user", "parts": [{"text": "Compute 2**10."}]},
+    {"role": "model", "parts": [{"executableCode": {"language": "PYTHON", "code": "print(2**10)"}},
+                                {"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "1024\n"}}]},
+    {"role": "user", "parts": [{"text": "And 2**11?"}]},
+]}
+
+
+@pytest.mark.parametrize("target", sorted(set(toolwire.PROVIDERS) - {"gemini", "vertex", "gemini_openapi"}))
+def test_a_turn_of_only_foreign_content_is_dropped_whole_and_reported(target):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = toolwire.convert(_CODE_TURN, source="gemini", target=target, model="m-1")
+    messages = out.get("messages", out.get("input"))
+    assert all(m.get("content") not in ([], "", None) for m in messages if isinstance(m, dict) and "content" in m)
+    assert "Compute 2**10." in json.dumps(out) and "And 2**11?" in json.dumps(out)
+    assert validate(target, "request", out) == []
+    assert any("nothing " + target + " can express; dropped" in str(w.message) for w in caught)
+
+
+def test_a_turn_of_only_foreign_content_stays_for_its_own_family():
+    assert json.dumps(toolwire.convert(_CODE_TURN, source="gemini", target="gemini")) == json.dumps(_CODE_TURN)
+    out = toolwire.convert(_CODE_TURN, source="gemini", target="vertex")
+    assert out["contents"][1] == _CODE_TURN["contents"][1]  # vertex shares gemini's provider data

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from toolwire.ir import Message, ProviderData, TextPart, ToolCall, ToolResult
+from toolwire.ir import Message, OpaquePart, ProviderData, TextPart, ToolCall, ToolResult
 
 from .context import Context
 from .errors import ResultCountError, UnansweredToolCallError, UnknownToolCallError
@@ -333,6 +333,25 @@ def reorder_results(messages: list[Message]) -> list[Message]:
             if parts != msg.parts:
                 msg = Message(role=msg.role, parts=parts, name=msg.name, provider_data=msg.provider_data)
         out.append(msg)
+    return out
+
+
+def drop_foreign_only(messages: list[Message], provider: str, path: Any, ctx: Context) -> list[Message]:
+    """A message whose parts are all another provider's opaque parts (a Gemini turn of only
+    ``executableCode``, an Anthropic turn of only server tool blocks) would reach the target with empty
+    content, which the APIs reject ("all messages must have non-empty content"): the whole message is
+    left out and reported. Consecutive turns of one role that this leaves are merged by the layout
+    passes of providers that need it."""
+    out = messages
+    for i, msg in enumerate(messages):
+        parts = msg.parts
+        if parts and type(parts[0]) is OpaquePart and all(type(p) is OpaquePart and p.provider != provider for p in parts):
+            if out is messages:
+                out = messages[:i]
+            kinds = sorted({str(p.data.get("type", next(iter(p.data), "item"))) if type(p.data) is dict and p.data else "item" for p in parts})
+            ctx.lose((path, i), f"{msg.role} message of only {parts[0].provider} content ({', '.join(kinds)}) has nothing {provider} can express; dropped")
+        elif out is not messages:
+            out.append(msg)
     return out
 
 

@@ -563,6 +563,7 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system hoisted to `system`; the results of a turn and the user text after them form one user message (IR messages → wire)."""
+    messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)
     layout.check_answers(messages, path, ctx, frozenset({"assistant"}))
     system, messages = layout.hoist_system(messages, ctx, PROVIDER)
     hoisted = None

@@ -402,6 +402,7 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system messages stay in place; N tool messages form one IR tool turn (IR messages → wire)."""
+    messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)
     messages = layout.join_call_turns(messages)
     layout.check_answers(messages, path, ctx)
     hoisted = None

@@ -560,6 +560,7 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """contents[] — system hoisted to systemInstruction; results of a turn in one user Content, in call order (IR messages → wire)."""
+    messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)
     layout.check_answers(messages, path, ctx, frozenset({"assistant"}))
     system, messages = layout.hoist_system(messages, ctx, PROVIDER)
     hoisted = None

@@ -388,6 +388,7 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
 
 def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """input[] — message items, function_call items (joined to the assistant turn) and function_call_output items (one IR tool turn) (IR messages → wire)."""
+    messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)
     layout.check_answers(messages, path, ctx, frozenset({"assistant"}), stray_results=True)
     system, messages = layout.hoist_system(messages, ctx, PROVIDER, text_only=True)
     hoisted = None
@@ -1556,6 +1557,7 @@ def _output_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> Any:
 
 def _output_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """output[] — message, function_call and reasoning items of one assistant turn (IR messages → wire)."""
+    messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)
     hoisted = None
     out = []
     for i, msg in enumerate(messages):
