@@ -927,7 +927,7 @@ class ProviderCompiler:
         if c.role_map or c.merge:
             role_map = py(dict(c.role_map))
             if c.merge:
-                L.append(f"messages = layout.merge_turns(messages, {role_map}, PROVIDER)")
+                L.append(f"messages = layout.merge_turns(messages, {role_map}, PROVIDER, path, ctx)")
             else:
                 L.append(f"messages = layout.map_roles(messages, {role_map})")
         if c.drop_empty_text:

@@ -422,3 +422,31 @@ def test_a_turn_of_only_foreign_content_stays_for_its_own_family():
     assert json.dumps(toolwire.convert(_CODE_TURN, source="gemini", target="gemini")) == json.dumps(_CODE_TURN)
     out = toolwire.convert(_CODE_TURN, source="gemini", target="vertex")
     assert out["contents"][1] == _CODE_TURN["contents"][1]  # vertex shares gemini's provider data
+
+
+# Two consecutive user messages become one turn where the target merges turns. A carried field of
+# the second message used to vanish with it (the merged turn kept only the first's provider data).
+@pytest.mark.parametrize("target", ["anthropic", "gemini", "bedrock_converse", "cohere"])
+def test_fields_of_a_message_merged_into_the_previous_one_are_reported_not_lost(target):
+    body = {"model": "gpt-4.1", "messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b", "x_tag": 1}]}
+    out, caught = convert(body, source="openai_chat", target=target, model="m-1")
+    assert "x_tag" not in json.dumps(out)
+    assert any("x_tag" in w for w in caught), caught
+
+
+def test_merged_messages_keep_both_carried_fields_and_report_a_conflict():
+    from toolwire import ir
+    from toolwire_runtime import layout
+    from toolwire_runtime.context import Context
+
+    def msg(text, **fields):
+        return ir.Message(role="user", parts=[ir.TextPart(text=text)], provider_data=ir.ProviderData(provider="p", fields=fields))
+
+    ctx = Context("q")
+    merged = layout.merge_turns([msg("a", k1=1, same=0), msg("b", k2=2, same=0)], {}, "q", "messages", ctx)
+    assert len(merged) == 1 and merged[0].provider_data.fields == {"k1": 1, "same": 0, "k2": 2}
+    assert ctx.losses == []
+    ctx = Context("q")
+    merged = layout.merge_turns([msg("a", k=1), msg("b", k=2)], {}, "q", "messages", ctx)
+    assert merged[0].provider_data.fields == {"k": 1}
+    assert [m for _, m in ctx.losses] == ["p fields k of a message merged into the previous one have no place; dropped"]

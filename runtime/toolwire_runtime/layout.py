@@ -270,28 +270,51 @@ def _plain_text(msg: Message) -> bool:
     return not parts or (len(parts) == 1 and type(parts[0]) is TextPart and _plain(parts[0]))
 
 
-def merge_turns(messages: Iterable[Message], role_map: dict[str, str], provider: str | None = None) -> list[Message]:
+def merge_turns(
+    messages: Iterable[Message], role_map: dict[str, str], provider: str | None = None, path: Any = None, ctx: Context | None = None,
+) -> list[Message]:
     """role_map + merge: map IR roles to wire roles, then merge consecutive same-role messages.
 
     Tool results stay first in a merged user turn (Anthropic rejects text before tool_result).
     A message that was a separate wire turn of ``provider``'s family (hint ``$turn: new``, see
-    ``normalize``) stays separate when rendering for that family.
+    ``normalize``) stays separate when rendering for that family. The carried fields of the merged
+    messages are merged too (``_merged_data``): a field only the later message had is not lost.
     """
     out: list[Message] = []
-    for msg in messages:
+    for i, msg in enumerate(messages):
         role = role_map.get(msg.role, msg.role)
         if out and out[-1].role == role and not (provider is not None and msg.provider_data is not None and _new_turn(msg, provider)):
             last = out[-1]
             parts = last.parts + msg.parts
             if msg.role == "tool" and any(type(p) is not ToolResult for p in last.parts):
                 parts = [p for p in parts if type(p) is ToolResult] + [p for p in parts if type(p) is not ToolResult]
-            pd = last.provider_data if last.provider_data is not None else msg.provider_data  # results split from their turn
+            pd = _merged_data(last.provider_data, msg.provider_data, (path, i), ctx)
             out[-1] = Message(role=role, parts=parts, name=last.name, provider_data=pd)
         elif role != msg.role:
             out.append(Message(role=role, parts=msg.parts, name=msg.name, provider_data=msg.provider_data))
         else:
             out.append(msg)
     return out
+
+
+def _merged_data(first: ProviderData | None, later: ProviderData | None, path: Any, ctx: Context | None) -> ProviderData | None:
+    """The provider_data of two messages sent as one: the first's hints (its spelling of the turn),
+    and the carried fields of both. A field of the later message that the first has with another
+    value, or that comes from another provider, has no place: it is reported."""
+    if later is None or not later.fields:
+        return first if first is not None else later  # e.g. results split from their turn
+    if first is None:
+        return ProviderData(provider=later.provider, fields=dict(later.fields))
+    fields = dict(first.fields or {})
+    lost = []
+    for key, value in later.fields.items():
+        if later.provider != first.provider or (key in fields and fields[key] != value):
+            lost.append(key)
+        else:
+            fields[key] = value
+    if lost and ctx is not None:
+        ctx.lose(path, f"{later.provider} fields {', '.join(sorted(lost))} of a message merged into the previous one have no place; dropped")
+    return ProviderData(provider=first.provider, fields=fields or None, hints=first.hints)
 
 
 def join_call_turns(messages: list[Message]) -> list[Message]:

@@ -360,7 +360,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             ctx,
             _text_block_from_ir,
         )
-    messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER)
+    messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER, path, ctx)
     messages = layout.drop_empty_text(messages)
     messages = layout.trim_prefill(messages, path, ctx)
     out = []

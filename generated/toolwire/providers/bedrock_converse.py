@@ -571,7 +571,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
         first = system[0]
         parts = [p for m in system for p in m.parts]
         hoisted = tw.nonblank_blocks_render(parts, (path, 0), ctx, _system_block_from_ir)
-    messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER)
+    messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER, path, ctx)
     messages = layout.trim_prefill(messages, path, ctx)
     out = []
     for i, msg in enumerate(messages):

@@ -578,7 +578,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
         )
         hoisted = _system_instruction_from_ir(merged, (path, 0), ctx)
     messages = layout.reorder_results(messages)
-    messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER)
+    messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER, path, ctx)
     out = []
     for i, msg in enumerate(messages):
         rendered = _content_from_ir(msg, (path, i), ctx)
