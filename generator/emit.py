@@ -108,6 +108,11 @@ class ProviderCompiler:
             name = self._order_name(c, prefix)
             self.const(f"_RANK_{name} = {py(rank)}")
             self.const(f"_ORDER_{name} = {{}}  # key tuples seen → already in the render order (key_order)")
+        self.value_orders = self._value_orders(c) if "provider_data" in cls.fields else {}
+        for wire, rank in self.value_orders.items():
+            name = self._order_name(c, (wire,))
+            self.const(f"_VRANK_{name} = {py(rank)}  # the render order of the keys {self.spec.transforms[self._rule_at(c, wire).transform].name} writes")
+            self.const(f"_VORDER_{name} = {{}}  # key tuples seen → already in that order (key_order)")
         self._object_parse(c, cls, known)
         self._object_render(c, cls, known)
 
@@ -180,6 +185,21 @@ class ProviderCompiler:
                     add(tuple(segs[:i]), rule.alias)
         list_prefixes = {p for p, keys in known.items() if keys and all(k.isdigit() for k in keys)}
         return {p: r for p, r in orders.items() if p not in list_prefixes}
+
+    def _value_orders(self, c: Codec) -> dict[str, dict]:
+        """For each rule whose transform declares ``key_order`` (the value is an object it builds, or
+        a list of such): wire key → rank of each key in the order the transform's render writes them.
+        An input whose keys are in another order gets the hint ``$order`` for that value too."""
+        out = {}
+        for rule in c.rules:
+            tr = self.spec.transforms.get(rule.transform or "")
+            if tr is not None and tr.key_order and rule.wire:
+                keys = [str(k).format(**rule.args) for k in tr.key_order]
+                out[rule.wire] = {k: i for i, k in enumerate(dict.fromkeys(keys))}
+        return out
+
+    def _rule_at(self, c: Codec, wire: str) -> Rule:
+        return next(r for r in c.rules if r.wire == wire)
 
     def _order_name(self, c: Codec, prefix: tuple) -> str:
         return var(c.name) + ("_" + var(".".join(prefix)) if prefix else "")
@@ -344,6 +364,10 @@ class ProviderCompiler:
         if rule.transform:
             tr = self.spec.transforms[rule.transform]
             L.extend(self._respell_read_keys(tr, rule, v))
+            if rule.wire in self.value_orders:  # key order of the object(s) the transform builds: a hint only when not its order
+                name = self._order_name(c, (rule.wire,))
+                L.append(f"if {v} is not None:")
+                L.append(f"    hints = tw.value_key_order(hints, {py(rule.wire)}, {v}, _VRANK_{name}, _VORDER_{name})")
             call = self._fill(tr.parse, rule, value=v, path=p)
             targets = [f"{v}_{var(n)}" if len(irs) > 1 else f"{v}_ir" for n in irs]
             hint_var = f"{v}_hint"
@@ -843,9 +867,6 @@ class ProviderCompiler:
             L.append(f"    messages.append(_{element.name}_to_ir(item, (path, i), ctx))")
         else:
             L.append(f"    msg = _{element.name}_to_ir(item, (path, i), ctx)")
-            if c.group:  # a key-order hint alone does not keep a message from its group (normalize)
-                L.append(f"    if msg.provider_data is not None and msg.role in _GROUP_{var(c.name).upper()}:")
-                L.append("        msg.provider_data = tw.without_key_order(msg.provider_data)")
             if c.hoist:  # a system message the list itself held stays in the list for this provider
                 L.append("    if msg.role == 'system':")
                 L.append("        tw.set_hint(msg, PROVIDER, '$inline', True)")

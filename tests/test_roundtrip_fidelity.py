@@ -134,14 +134,25 @@ def test_gemini_function_calling_config_round_trips_as_given(config):
     assert same(payload, "gemini") == payload
 
 
-def test_gemini_validated_mode_is_auto_for_other_targets():
-    payload = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
-               "tools": [{"functionDeclarations": [{"name": "a"}]}],
-               "toolConfig": {"functionCallingConfig": {"mode": "VALIDATED"}}}
-    assert toolwire.to_ir(payload, provider="gemini").tool_choice.mode == "auto"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        assert toolwire.convert(payload, source="gemini", target="openai_chat", model="m")["tool_choice"] == "auto"
+_VALIDATED = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+              "tools": [{"functionDeclarations": [{"name": "a"}]}],
+              "toolConfig": {"functionCallingConfig": {"mode": "VALIDATED"}}}
+
+
+@pytest.mark.parametrize("target", sorted(set(toolwire.PROVIDERS) - {"gemini", "vertex", "gemini_openapi"}))
+def test_gemini_validated_mode_is_auto_with_a_report_for_other_targets(target):
+    # FunctionCallingConfigMode.VALIDATED: auto, with the calls held to their schemas by constrained
+    # decoding. No other provider has that mode: auto is sent, and the lost guarantee is reported.
+    choice = toolwire.to_ir(_VALIDATED, provider="gemini").tool_choice
+    assert (choice.mode, choice.validated) == ("auto", True)
+    with pytest.warns(toolwire.ConversionWarning, match=r"tool_choice\.validated: .*no place for ToolChoice\.validated"):
+        out = toolwire.convert(_VALIDATED, source="gemini", target=target, model="m")
+    assert out.get("tool_choice") in (None, "auto", {"type": "auto"})
+
+
+@pytest.mark.parametrize("target", ["gemini", "vertex", "gemini_openapi"])
+def test_gemini_validated_mode_travels_within_the_family(target):
+    assert toolwire.convert(_VALIDATED, source="gemini", target=target)["toolConfig"] == _VALIDATED["toolConfig"]
 
 
 def test_openai_responses_input_items_stay_where_and_as_they_were():
@@ -216,6 +227,29 @@ def test_key_order_of_the_input_comes_back_for_the_same_provider():
                           "usage": {"input_tokens": 1, "output_tokens": 1, "service_tier": "standard"}}
     assert_identical(anthropic_response, "anthropic", "response")
     assert_identical(_sorted_keys(anthropic_response), "anthropic", "response")
+
+
+# The order SDKs serialise their types in (the pydantic-ai cassettes of ../shared/realworld/:
+# TypedDict field order, e.g. Base64ImageSourceParam data, media_type, type), inside objects that a
+# transform builds whole, and on a message that joins its group (a Responses assistant message
+# followed by its function_call items).
+@pytest.mark.parametrize("provider, payload", [
+    ("anthropic", {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": [
+        {"type": "image", "source": {"data": "iVBORw0KGgo=", "media_type": "image/png", "type": "base64"}},
+        {"type": "document", "source": {"file_id": "file_011CNha8iCJcU1wXNR6q4V8w", "type": "file"}},
+        {"type": "image", "source": {"url": "https://example.com/a.png", "type": "url"}}]}]}),
+    ("gemini", {"contents": [{"role": "user", "parts": [{"text": "x"}]}], "tools": [{"functionDeclarations": [{"name": "f"}, {"name": "g"}]}],
+                "toolConfig": {"functionCallingConfig": {"allowedFunctionNames": ["f", "g"], "mode": "ANY"}}}),
+    ("openai_responses", {"model": "gpt-5", "input": "x", "tools": [{"type": "function", "name": "f", "parameters": {}, "strict": False}],
+                          "tool_choice": {"mode": "required", "tools": [{"name": "f", "type": "function"}], "type": "allowed_tools"}}),
+    ("openai_responses", {"model": "gpt-5", "input": [
+        {"content": "Weather?", "role": "user"}, {"content": "Checking.", "role": "assistant"},
+        {"arguments": "{}", "call_id": "call_1", "name": "f", "type": "function_call"},
+        {"call_id": "call_1", "output": "sunny", "type": "function_call_output"}]}),
+], ids=["anthropic-sources", "gemini-function-calling-config", "responses-allowed-tools", "responses-grouped-message"])
+def test_key_order_inside_transform_built_objects_comes_back(provider, payload):
+    assert_identical(payload, provider)
+    assert_identical(_sorted_keys(payload), provider)
 
 
 def test_key_order_hint_is_not_used_for_another_provider():

@@ -175,6 +175,10 @@ class ToolChoice:
     mode: Literal["auto", "none", "required", "tool"]
     name: str | None = None
     allowed_names: list[str] | None = None
+    validated: bool | None = None
+    """
+    With auto: calls the model makes are held to the declared parameter schemas by constrained decoding (Gemini mode VALIDATED). A target without such a mode gets auto, reported.
+    """
     provider_data: ProviderData | None = None
 
 

@@ -79,11 +79,18 @@ def _new_turn(msg: Message, provider: str | None) -> bool:
 def _append(out: list[Message], msg: Message, group_roles: frozenset[str]) -> None:
     if out and msg.role in group_roles:
         last = out[-1]
-        if last.role == msg.role and last.provider_data is None and msg.provider_data is None:
-            if last.name == msg.name:
-                out[-1] = Message(role=last.role, parts=last.parts + msg.parts, name=last.name)
-                return
+        if last.role == msg.role and last.name == msg.name and _groups(last.provider_data) and _groups(msg.provider_data):
+            pd = last.provider_data if last.provider_data is not None else msg.provider_data
+            out[-1] = Message(role=last.role, parts=last.parts + msg.parts, name=last.name, provider_data=pd)
+            return
     out.append(msg)
+
+
+def _groups(pd: ProviderData | None) -> bool:
+    """May a message with this provider data join its group? Yes without any, or with only the key
+    order of its own item (hint ``$order``: at most one of the group's items has it, the message
+    item among call items, and it goes with the merged message to that item's render)."""
+    return pd is None or (not pd.fields and pd.hints is not None and len(pd.hints) == 1 and "$order" in pd.hints)
 
 
 def link(messages: list[Message], ctx: Context, stray_results: bool = False) -> None:

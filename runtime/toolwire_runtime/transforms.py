@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import calendar
+import dataclasses
 import json
 import re
 import time
@@ -613,14 +614,17 @@ def key_order(hints: dict | None, prefix: str, keys: tuple, rank: dict, seen: di
     return hints
 
 
-def without_key_order(pd: Any) -> Any:
-    """The provider data of a message without a lone ``$order`` hint (None when nothing else is
-    left): messages of a grouped role merge only when they carry no provider data (layout._append),
-    and the order of a message's own keys is not worth splitting a turn for."""
-    hints = pd.hints
-    if pd.fields is None and hints is not None and len(hints) == 1 and "$order" in hints:
-        return None
-    return pd
+def value_key_order(hints: dict | None, prefix: str, value: Any, rank: dict, seen: dict) -> dict | None:
+    """``key_order`` for a value a transform builds (transforms.yaml ``key_order``): the object, or
+    each object of a list (by the dotted path ``prefix.i``)."""
+    if type(value) is dict:
+        if seen.get(keys := tuple(value)) is not True:
+            hints = key_order(hints, prefix, keys, rank, seen)
+    elif type(value) is list:
+        for i, item in enumerate(value):
+            if type(item) is dict and seen.get(keys := tuple(item)) is not True:
+                hints = key_order(hints, f"{prefix}.{i}", keys, rank, seen)
+    return hints
 
 
 def _in_order(obj: dict, order: list) -> dict:
@@ -897,33 +901,37 @@ def grouped_list_render(tools: Any, path: Any, ctx: Context, from_ir: Any, key: 
     return out
 
 
-def named_choice_parse(value: Any, path: Any, ctx: Context, to_ir: Any, names_key: str) -> tuple:
-    """Returns (mode, name, allowed_names, hint); the hint is the wire mode ("" when left out)."""
+def named_choice_parse(value: Any, path: Any, ctx: Context, to_ir: Any, names_key: str, validated_mode: str) -> tuple:
+    """Returns (mode, name, allowed_names, validated, hint); the hint is the wire mode ("" when left out)."""
     value = expect_object(value, path)
     wire_mode = value.get("mode")
     mode = to_ir(wire_mode, (path, "mode"), ctx) if wire_mode is not None else "auto"
+    validated = True if wire_mode == validated_mode else None
     hint = wire_mode if wire_mode is not None else ""
     names = value.get(names_key)
     if names is None:
-        return mode, None, None, hint
+        return mode, None, None, validated, hint
     names = expect_list(names, (path, names_key))
     for i, name in enumerate(names):
         if type(name) is not str:
             raise WrongTypeError(((path, names_key), i), f"expected a function name, got {_json_type(name)}")
     if mode == "required" and len(names) == 1:
-        return "tool", names[0], None, hint
-    return mode, None, names, hint
+        return "tool", names[0], None, validated, hint
+    return mode, None, names, validated, hint
 
 
 def named_choice_render(
-    mode: Any, name: Any, allowed: Any, path: Any, ctx: Context, from_ir: Any, names_key: str, hint: Any = None, to_ir: Any = None,
+    mode: Any, name: Any, allowed: Any, validated: Any, path: Any, ctx: Context, from_ir: Any, names_key: str, validated_mode: str,
+    hint: Any = None, to_ir: Any = None,
 ) -> dict:
+    if validated and mode != "auto":
+        ctx.lose((path, "validated"), f"{ctx.provider} validates calls only in mode auto ({validated_mode}); sent mode {mode} without it")
     if mode == "tool":
         return {"mode": from_ir("required", path, ctx), names_key: [name]}
-    wire_mode = from_ir(mode, path, ctx)
-    if hint == "" and mode == "auto":  # the same-provider input left the mode out
+    wire_mode = validated_mode if validated and mode == "auto" else from_ir(mode, path, ctx)
+    if hint == "" and mode == "auto" and not validated:  # the same-provider input left the mode out
         out = {}
-    elif type(hint) is str and hint and hint != wire_mode and to_ir is not None and to_ir(hint, path, ctx) == mode:
+    elif type(hint) is str and hint and hint != wire_mode and to_ir is not None and to_ir(hint, path, ctx) == mode and hint != validated_mode:
         out = {"mode": hint}  # the same-provider input's own spelling of this IR mode
     else:
         out = {"mode": wire_mode}
@@ -1369,6 +1377,9 @@ def implied_choice_parse(value: Any, path: Any, modes: dict) -> tuple[Any, Any]:
     return ToolChoice(mode=mode), None
 
 
+_IMPLIED_CHOICE_UNSENT = tuple(f.name for f in dataclasses.fields(ToolChoice) if f.name not in ("mode", "name", "allowed_names", "provider_data"))
+
+
 def implied_choice_render(choice: Any, path: Any, ctx: Context, modes: dict) -> Any:
     """The wire word for a choice, or None: auto is the absence of the field; a mode the provider
     has no word for is reported (a named tool becomes the provider's `required` word, if any)."""
@@ -1379,6 +1390,9 @@ def implied_choice_render(choice: Any, path: Any, ctx: Context, modes: dict) -> 
         words.setdefault(mode, wire)
     if choice.allowed_names:
         ctx.lose((path, "allowed_names"), f"{ctx.provider} cannot restrict the choice to some tools; allowed_names not sent")
+    for other in _IMPLIED_CHOICE_UNSENT:  # every other IR field of the choice (e.g. validated): no word for it
+        if getattr(choice, other):
+            ctx.lose((path, other), f"{ctx.provider} has no place for ToolChoice.{other}; dropped")
     mode = choice.mode
     if mode == "auto":
         return None

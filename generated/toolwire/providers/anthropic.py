@@ -98,9 +98,25 @@ _ORDER_text_block = {}  # key tuples seen → already in the render order (key_o
 _KNOWN_image_block = frozenset(["source", "type"])
 _RANK_image_block = {"type": 0, "source": 1}
 _ORDER_image_block = {}  # key tuples seen → already in the render order (key_order)
+_VRANK_image_block_source = {
+    "type": 0,
+    "media_type": 1,
+    "data": 2,
+    "url": 3,
+    "file_id": 4,
+}  # the render order of the keys media_source writes
+_VORDER_image_block_source = {}  # key tuples seen → already in that order (key_order)
 _KNOWN_document_block = frozenset(["source", "title", "type"])
 _RANK_document_block = {"type": 0, "source": 1, "title": 2}
 _ORDER_document_block = {}  # key tuples seen → already in the render order (key_order)
+_VRANK_document_block_source = {
+    "type": 0,
+    "media_type": 1,
+    "data": 2,
+    "url": 3,
+    "file_id": 4,
+}  # the render order of the keys media_source writes
+_VORDER_document_block_source = {}  # key tuples seen → already in that order (key_order)
 _KNOWN_tool_use_block = frozenset(["id", "input", "name", "type"])
 _RANK_tool_use_block = {"type": 0, "id": 1, "name": 2, "input": 3}
 _ORDER_tool_use_block = {}  # key tuples seen → already in the render order (key_order)
@@ -700,6 +716,10 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_source = obj.get("source")
     if v_source is None:
         raise tw.missing((path, "source"))
+    if v_source is not None:
+        hints = tw.value_key_order(
+            hints, "source", v_source, _VRANK_image_block_source, _VORDER_image_block_source
+        )
     v_source_url, v_source_media_type, v_source_data, v_source_file_id, v_source_hint = (
         tw.media_source_parse(v_source, (path, "source"))
     )
@@ -768,6 +788,10 @@ def _document_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_source = obj.get("source")
     if v_source is None:
         raise tw.missing((path, "source"))
+    if v_source is not None:
+        hints = tw.value_key_order(
+            hints, "source", v_source, _VRANK_document_block_source, _VORDER_document_block_source
+        )
     v_source_url, v_source_media_type, v_source_data, v_source_file_id, v_source_hint = (
         tw.media_source_parse(v_source, (path, "source"))
     )
@@ -1217,6 +1241,8 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose(
             (path, "allowed_names"), "anthropic has no place for ToolChoice.allowed_names; dropped"
         )
+    if node.validated is not None:
+        ctx.lose((path, "validated"), "anthropic has no place for ToolChoice.validated; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order

@@ -2125,6 +2125,11 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "allowed_names"),
             "bedrock_converse has no place for ToolChoice.allowed_names here; dropped",
         )
+    if node.validated:
+        ctx.lose(
+            (path, "validated"),
+            "bedrock_converse has no place for ToolChoice.validated here; dropped",
+        )
     return _choice_mode_from_ir(node.mode, path, ctx)
 
 
@@ -2164,6 +2169,10 @@ def _choice_auto_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose(
             (path, "allowed_names"),
             "bedrock_converse has no place for ToolChoice.allowed_names; dropped",
+        )
+    if node.validated is not None:
+        ctx.lose(
+            (path, "validated"), "bedrock_converse has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
@@ -2208,6 +2217,10 @@ def _choice_any_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose(
             (path, "allowed_names"),
             "bedrock_converse has no place for ToolChoice.allowed_names; dropped",
+        )
+    if node.validated is not None:
+        ctx.lose(
+            (path, "validated"), "bedrock_converse has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
@@ -2268,6 +2281,10 @@ def _choice_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose(
             (path, "allowed_names"),
             "bedrock_converse has no place for ToolChoice.allowed_names; dropped",
+        )
+    if node.validated is not None:
+        ctx.lose(
+            (path, "validated"), "bedrock_converse has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("tool",))

@@ -346,8 +346,6 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         msg = _message_to_ir(item, (path, i), ctx)
-        if msg.provider_data is not None and msg.role in _GROUP_CONVERSATION:
-            msg.provider_data = tw.without_key_order(msg.provider_data)
         whole = (
             type(item) is dict
             and type(tag := item.get("role", None)) is str

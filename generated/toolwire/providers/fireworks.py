@@ -421,8 +421,6 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         msg = _message_to_ir(item, (path, i), ctx)
-        if msg.provider_data is not None and msg.role in _GROUP_CONVERSATION:
-            msg.provider_data = tw.without_key_order(msg.provider_data)
         whole = (
             type(item) is dict
             and type(tag := item.get("role", None)) is str
@@ -1656,6 +1654,10 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "allowed_names"),
             "fireworks has no place for ToolChoice.allowed_names here; dropped",
         )
+    if node.validated:
+        ctx.lose(
+            (path, "validated"), "fireworks has no place for ToolChoice.validated here; dropped"
+        )
     return _choice_mode_from_ir(node.mode, path, ctx)
 
 
@@ -1736,6 +1738,8 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose(
             (path, "allowed_names"), "fireworks has no place for ToolChoice.allowed_names; dropped"
         )
+    if node.validated is not None:
+        ctx.lose((path, "validated"), "fireworks has no place for ToolChoice.validated; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order

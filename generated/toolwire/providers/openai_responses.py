@@ -123,6 +123,11 @@ _ORDER_function_tool = {}  # key tuples seen → already in the render order (ke
 _KNOWN_tool_choice_allowed = frozenset(["mode", "tools", "type"])
 _RANK_tool_choice_allowed = {"type": 0, "mode": 1, "tools": 2}
 _ORDER_tool_choice_allowed = {}  # key tuples seen → already in the render order (key_order)
+_VRANK_tool_choice_allowed_tools = {
+    "type": 0,
+    "name": 1,
+}  # the render order of the keys name_list writes
+_VORDER_tool_choice_allowed_tools = {}  # key tuples seen → already in that order (key_order)
 _ALLOWED_MODE_PARSE = {"auto": "auto", "required": "required"}
 _ALLOWED_MODE_RENDER = {"auto": "auto", "required": "required", "none": "auto", "tool": "required"}
 _ALLOWED_MODE_APPROXIMATE = frozenset(["none", "tool"])
@@ -364,8 +369,6 @@ def _conversation_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> An
         items = []
     for i, item in enumerate(tw.expect_list(items, path)):
         msg = _input_item_to_ir(item, (path, i), ctx)
-        if msg.provider_data is not None and msg.role in _GROUP_CONVERSATION:
-            msg.provider_data = tw.without_key_order(msg.provider_data)
         if msg.role == "system":
             tw.set_hint(msg, PROVIDER, "$inline", True)
         whole = (
@@ -1226,6 +1229,11 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "allowed_names"),
             "openai_responses has no place for ToolChoice.allowed_names here; dropped",
         )
+    if node.validated:
+        ctx.lose(
+            (path, "validated"),
+            "openai_responses has no place for ToolChoice.validated here; dropped",
+        )
     return _choice_mode_from_ir(node.mode, path, ctx)
 
 
@@ -1249,6 +1257,14 @@ def _tool_choice_allowed_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_tools = obj.get("tools")
     if v_tools is None:
         raise tw.missing((path, "tools"))
+    if v_tools is not None:
+        hints = tw.value_key_order(
+            hints,
+            "tools",
+            v_tools,
+            _VRANK_tool_choice_allowed_tools,
+            _VORDER_tool_choice_allowed_tools,
+        )
     v_tools_ir, v_tools_hint = tw.name_list_parse(v_tools, (path, "tools"), "function", "name")
     if v_tools_hint is not None:
         hints = tw.hint(hints, "tools", v_tools_hint)
@@ -1302,6 +1318,10 @@ def _tool_choice_allowed_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tools"] = None
     if node.name is not None:
         ctx.lose((path, "name"), "openai_responses has no place for ToolChoice.name; dropped")
+    if node.validated is not None:
+        ctx.lose(
+            (path, "validated"), "openai_responses has no place for ToolChoice.validated; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1372,6 +1392,10 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose(
             (path, "allowed_names"),
             "openai_responses has no place for ToolChoice.allowed_names; dropped",
+        )
+    if node.validated is not None:
+        ctx.lose(
+            (path, "validated"), "openai_responses has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
@@ -1535,8 +1559,6 @@ def _output_to_ir(items: Any, hoisted: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing(path)
     for i, item in enumerate(tw.expect_list(items, path)):
         msg = _output_item_to_ir(item, (path, i), ctx)
-        if msg.provider_data is not None and msg.role in _GROUP_OUTPUT:
-            msg.provider_data = tw.without_key_order(msg.provider_data)
         whole = (
             type(item) is dict
             and type(tag := item.get("type", None)) is str

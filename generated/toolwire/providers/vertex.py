@@ -221,6 +221,13 @@ _SPELL_tool_config = {
 }  # snake_case → lowerCamel (key_spelling)
 _RANK_tool_config = {"functionCallingConfig": 0}
 _ORDER_tool_config = {}  # key tuples seen → already in the render order (key_order)
+_VRANK_tool_config_functionCallingConfig = {
+    "mode": 0,
+    "allowedFunctionNames": 1,
+}  # the render order of the keys named_choice writes
+_VORDER_tool_config_functionCallingConfig = (
+    {}
+)  # key tuples seen → already in that order (key_order)
 _FC_MODE_PARSE = {
     "AUTO": "auto",
     "ANY": "required",
@@ -1745,10 +1752,19 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         "functionCallingConfig",
     )
     if v_functionCallingConfig is not None:
+        hints = tw.value_key_order(
+            hints,
+            "functionCallingConfig",
+            v_functionCallingConfig,
+            _VRANK_tool_config_functionCallingConfig,
+            _VORDER_tool_config_functionCallingConfig,
+        )
+    if v_functionCallingConfig is not None:
         (
             v_functionCallingConfig_mode,
             v_functionCallingConfig_name,
             v_functionCallingConfig_allowed_names,
+            v_functionCallingConfig_validated,
             v_functionCallingConfig_hint,
         ) = tw.named_choice_parse(
             v_functionCallingConfig,
@@ -1756,6 +1772,7 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             ctx,
             _fc_mode_to_ir,
             "allowedFunctionNames",
+            "VALIDATED",
         )
         if v_functionCallingConfig_hint is not None:
             hints = tw.hint(hints, "functionCallingConfig", v_functionCallingConfig_hint)
@@ -1764,7 +1781,8 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             v_functionCallingConfig_mode,
             v_functionCallingConfig_name,
             v_functionCallingConfig_allowed_names,
-        ) = ("auto", None, None)
+            v_functionCallingConfig_validated,
+        ) = ("auto", None, None, None)
         if "functionCallingConfig" not in obj:
             hints = tw.hint(hints, "functionCallingConfig", "absent")
     if _ORDER_tool_config.get(order := tuple(obj)) is not True:
@@ -1773,6 +1791,7 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         mode=v_functionCallingConfig_mode,
         name=v_functionCallingConfig_name,
         allowed_names=v_functionCallingConfig_allowed_names,
+        validated=v_functionCallingConfig_validated,
     )
     extra = None if _KNOWN_tool_config.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_config)
     if extra is not None or hints is not None:
@@ -1793,6 +1812,7 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         and node.mode == "auto"
         and not node.name
         and not node.allowed_names
+        and not node.validated
     ):
         v_functionCallingConfig = None
     else:
@@ -1800,10 +1820,12 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             node.mode,
             node.name,
             node.allowed_names,
+            node.validated,
             (path, "mode"),
             ctx,
             _fc_mode_from_ir,
             "allowedFunctionNames",
+            "VALIDATED",
             (
                 hints.get("functionCallingConfig")
                 if hints is not None and hints.get("functionCallingConfig") != "absent"
