@@ -94,12 +94,12 @@ def build(spec: Spec, out: Path) -> None:
         )
         for p in spec.providers:
             if p.wire_schema is not None and p.own_wire_types:
-                files[pkg / "types" / f"{p.name}.py"] = _datamodel(p.wire_schema, p.name, f"spec/{p.wire_types}", work)
+                files[pkg / "types" / f"{p.name}.py"] = _datamodel(p.wire_schema, p.name, f"spec/wire/derived/{p.wire_types}.json", work)
     files[pkg / "__init__.py"] = env.get_template("package_init.py.j2").render(providers=spec.providers)
     files[pkg / "providers" / "__init__.py"] = env.get_template("providers_init.py.j2").render(providers=spec.providers)
     files[pkg / "types" / "__init__.py"] = (
-        HEADER.format(source="spec/wire/")
-        + '"""Wire types of each provider as dataclasses (import a submodule, e.g. toolwire.types.anthropic)."""\n'
+        HEADER.format(source="spec/wire/derived/")
+        + '"""Wire types of each provider as dataclasses, derived from the official SDKs / service models (import a submodule, e.g. toolwire.types.anthropic)."""\n'
     )
     template = env.get_template("provider.py.j2")
     for p in spec.providers:

@@ -7,6 +7,7 @@ traceback for a bad spec.
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +40,7 @@ JSON_TYPES = {
 }
 PART_CLASSES = {"TextPart", "ImagePart", "FilePart", "ToolCall", "ToolResult", "OpaquePart"}
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+DERIVED_DIR = "spec/wire/derived"  # one JSON Schema per wire family (generator/derive.py)
 
 
 @dataclass
@@ -398,12 +400,14 @@ def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provi
         codecs[cname] = _codec(cname, cdoc, errors)
     wire_schema = None
     wire_file = doc.get("wire_types")
-    if wire_file:
-        wire_path = root / "spec" / str(wire_file)
-        if not wire_path.exists():
-            errors.at(doc, "wire_types", f"wire_types file {wire_file!r} does not exist (relative to spec/)")
+    if wire_file:  # a wire family: its types are derived from the official source (generator/derive.py)
+        wire_path = root / DERIVED_DIR / f"{wire_file}.json"
+        if not NAME_RE.match(str(wire_file)):
+            errors.at(doc, "wire_types", f"wire_types must name a wire family (e.g. anthropic), got {wire_file!r}")
+        elif not wire_path.exists():
+            errors.at(doc, "wire_types", f"wire family {wire_file!r} has no derived schema {DERIVED_DIR}/{wire_file}.json (add it to FAMILIES in generator/derive.py and run `make generate`)")
         else:
-            wire_schema = load_yaml(wire_path, f"spec/{wire_file}", errors)
+            wire_schema = json.loads(wire_path.read_text(encoding="utf-8"))
     cannot = doc.get("cannot_express") or []
     if not isinstance(cannot, list) or any(not isinstance(c, dict) or not {"what", "reason"} <= set(c) for c in cannot):
         errors.at(doc, "cannot_express", "cannot_express must be a list of {what, reason}")
@@ -696,7 +700,7 @@ def _check_wire_required(provider: Provider, codec: Codec, errors: Errors) -> No
         return
     schema = provider.wire_schema.get("$defs", {}).get(codec.wire_type)
     if schema is None:
-        errors.at(codec.node, "wire_type", f"codec {codec.name!r}: wire type {codec.wire_type!r} is not in {provider.wire_types}")
+        errors.at(codec.node, "wire_type", f"codec {codec.name!r}: wire type {codec.wire_type!r} is not in {DERIVED_DIR}/{provider.wire_types}.json")
         return
     filled = {r.segments[0] for r in codec.rules if r.wire}
     conv = [provider.codecs.get(r.conversation) for r in codec.rules if r.conversation]
