@@ -700,7 +700,9 @@ def _check_wire_required(provider: Provider, codec: Codec, errors: Errors) -> No
         return
     schema = provider.wire_schema.get("$defs", {}).get(codec.wire_type)
     if schema is None:
-        errors.at(codec.node, "wire_type", f"codec {codec.name!r}: wire type {codec.wire_type!r} is not in {DERIVED_DIR}/{provider.wire_types}.json")
+        close = difflib.get_close_matches(str(codec.wire_type), sorted(provider.wire_schema.get("$defs", {})), n=3, cutoff=0.5)
+        hint = f"; did you mean {' / '.join(close)}?" if close else ""
+        errors.at(codec.node, "wire_type", f"codec {codec.name!r}: wire type {codec.wire_type!r} is not in {DERIVED_DIR}/{provider.wire_types}.json{hint}")
         return
     filled = {r.segments[0] for r in codec.rules if r.wire}
     conv = [provider.codecs.get(r.conversation) for r in codec.rules if r.conversation]
