@@ -1544,3 +1544,21 @@ def test_ai_sdk_schema_cases(case):
     out, _ = convert(case["input"])
     expected = AI_SDK_DIFFERENCES.get(case["id"], _gemini_spelling(case["expected"]))
     assert out == expected
+
+
+def test_legacy_parameters_in_protobuf_json_spelling_become_json_schema():
+    # The protobuf JSON mapping accepts snake_case field names (any_of, max_items) and writes int64
+    # fields as strings ("3"): google.genai.types.Schema takes both. Property names are not keywords.
+    from toolwire_runtime.schema import from_openapi_schema
+
+    legacy = {"type": "OBJECT", "property_ordering": ["tags", "max_items"], "properties": {
+        "tags": {"type": "ARRAY", "items": {"type": "STRING"}, "max_items": "3", "min_items": 1},
+        "id": {"any_of": [{"type": "STRING"}, {"type": "INTEGER", "nullable": True}]},
+        "max_items": {"type": "STRING", "max_length": "8"},
+    }}
+    genai.Schema.model_validate(legacy)  # the SDK's own type accepts this spelling
+    assert from_openapi_schema(legacy) == {"type": "object", "propertyOrdering": ["tags", "max_items"], "properties": {
+        "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 3, "minItems": 1},
+        "id": {"anyOf": [{"type": "string"}, {"type": ["integer", "null"]}]},
+        "max_items": {"type": "string", "maxLength": 8},
+    }}

@@ -36,6 +36,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 from typing import Any, Callable
 from urllib.parse import unquote
 
@@ -1032,6 +1033,12 @@ def _describe(node: dict) -> str:
     return "not null"
 
 
+_SNAKE_KEYWORDS = {re.sub(r"[A-Z]", lambda m: "_" + m.group().lower(), k): k for k in GEMINI_SCHEMA_FIELDS if not k.islower()}
+_PROTO_KEYS = frozenset(_SNAKE_KEYWORDS)
+_INT64_KEYWORDS = frozenset(("minProperties", "maxProperties", "minItems", "maxItems", "minLength", "maxLength"))
+_INT_TEXT = re.compile(r"-?[0-9]+")
+
+
 def from_openapi_schema(schema: Any) -> Any:
     """Gemini's OpenAPI-subset ``Schema`` → JSON Schema (the IR's form of tool parameters).
 
@@ -1042,9 +1049,14 @@ def from_openapi_schema(schema: Any) -> Any:
         return [from_openapi_schema(x) for x in schema]
     if type(schema) is not dict:
         return schema
+    if not _PROTO_KEYS.isdisjoint(schema):  # the protobuf JSON mapping's snake_case keywords (any_of, max_items)
+        schema = {(_SNAKE_KEYWORDS[k] if k in _SNAKE_KEYWORDS and _SNAKE_KEYWORDS[k] not in schema else k): v for k, v in schema.items()}
     out: dict = {}
     nullable = schema.get("nullable") is True
     for key, value in schema.items():
+        if key in _INT64_KEYWORDS and type(value) is str and _INT_TEXT.fullmatch(value):
+            out[key] = int(value)  # int64 in the protobuf JSON mapping is a string ("3"); JSON Schema wants 3
+            continue
         if key == "nullable":
             continue
         if key == "type" and type(value) is str:
