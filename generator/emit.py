@@ -706,9 +706,14 @@ class ProviderCompiler:
     def _tag_parse(self, c: Codec, tag: str) -> list[str]:
         """The codec for one tag; several codecs of one tag are told apart by the item's media type."""
         variants = [v for v in c.variants if v["tag"] == tag]
-        if len(variants) == 1:
-            return self._variant_parse(c, variants[0])
         L = []
+        for variant in variants:  # opaque_if: e.g. a server-side tool's call or result, run by the provider
+            if variant.get("opaque_if"):
+                inner = f"obj.get({py(tag)})" if c.tag_by_key else "obj"
+                L.append(f"if type(v := {inner}) is dict and {py(variant['opaque_if'])} in v:")
+                L.append("    return ir.OpaquePart(provider=PROVIDER, data=obj)")
+        if len(variants) == 1:
+            return L + self._variant_parse(c, variants[0])
         for variant in variants:
             if not variant.get("media"):
                 L.extend(self._variant_parse(c, variant))

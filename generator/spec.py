@@ -26,7 +26,7 @@ PATCH_KEYS = {"drop", "fields"}  # plus any codec key, which overrides (mappings
 CODEC_KINDS = {"object", "union", "enum", "conversation"}
 OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type", "derived", "opaque"}
 UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar", "derived", "opaque"}
-VARIANT_KEYS = {"codec", "part_of", "hint_only", "when", "media"}
+VARIANT_KEYS = {"codec", "part_of", "hint_only", "when", "media", "opaque_if"}
 ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate", "derived", "opaque"}
 CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist", "passes", "string_as", "stray_results"}
 HOIST_KEYS = {"wire", "codec", "transform", "args", "text_only"}
@@ -508,6 +508,8 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
                     entry["media"] = [str(m) for m in media]
                 elif n < len(alternatives) - 1:
                     errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: every codec but the last of a list needs 'media'")
+                if "opaque_if" in entry and not (isinstance(entry["opaque_if"], str) and entry["opaque_if"]):
+                    errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: opaque_if must be a wire key (its presence makes the item opaque)")
                 entry["tag"] = str(tag)
                 entry["line"] = variants.line_of(tag)
                 codec.variants.append(entry)

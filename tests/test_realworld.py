@@ -10,7 +10,9 @@ and every real tool definition, wrapped in a minimal request of its own format, 
 provider with a valid result.
 
 What does not hold yet is listed in ``tests/realworld_gaps.json`` (issue 9), one key per payload (and
-target), with the first error for a reader. The tests fail on any failure not listed there and on any
+target), with the first error for a reader. Its ``api_rejects`` section is different: bodies that
+the SDK types accept but the provider's API itself rejects by a documented rule (the reason says
+which); toolwire must refuse them with a ConversionError, and they are not counted as valid. The tests fail on any failure not listed there and on any
 listed entry that now passes, so the list can only shrink. After a fix, rewrite it with
 ``TOOLWIRE_UPDATE_GAPS=1 pytest tests/test_realworld.py`` and review the diff.
 
@@ -101,7 +103,8 @@ def _results() -> dict[str, Any]:
     round_trip: dict[str, str] = {}
     convert: dict[str, str] = {}
     tools: dict[str, str] = {}
-    counts = {"bodies": 0, "valid": 0, "conversions": 0, "tools": 0, "tool_conversions": 0}
+    counts = {"bodies": 0, "valid": 0, "conversions": 0, "tools": 0, "tool_conversions": 0, "api_rejects": 0}
+    api_rejects = json.loads(GAPS_FILE.read_text(encoding="utf-8")).get("api_rejects", {})
     for name in CONVERSATIONS:
         for key, row in _rows(name):
             provider, kind, payload = row["provider"], row["kind"], row["payload"]
@@ -110,6 +113,9 @@ def _results() -> dict[str, Any]:
                 continue
             if _errors(provider, kind, payload):
                 continue  # a recording of an error case, or an SDK-level dict: not a valid body
+            if key in api_rejects:
+                counts["api_rejects"] += 1
+                continue
             counts["valid"] += 1
             back, error = _convert(payload, provider, provider, kind)
             if error is None and back != payload:
@@ -136,6 +142,7 @@ def _gaps() -> dict[str, dict[str, str]]:
     if os.environ.get("TOOLWIRE_UPDATE_GAPS"):
         found = _results()
         data = {check: dict(sorted(found[check].items())) for check in ("round_trip", "convert", "tools")}
+        data["api_rejects"] = json.loads(GAPS_FILE.read_text(encoding="utf-8")).get("api_rejects", {})
         GAPS_FILE.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return json.loads(GAPS_FILE.read_text(encoding="utf-8"))
 
@@ -163,3 +170,21 @@ def test_every_valid_body_converts_to_every_target_validly() -> None:
 
 def test_every_real_tool_schema_converts_to_every_target_validly() -> None:
     _compare("tools")
+
+
+def _row(key: str) -> dict:
+    name, number = key.rsplit(":", 1)
+    with open(REALWORLD / f"{name}.jsonl", encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if n == int(number):
+                return json.loads(line)
+    raise KeyError(key)
+
+
+def test_bodies_the_api_rejects_are_refused_with_a_path() -> None:
+    rejects = _gaps().get("api_rejects", {})
+    for key in rejects:
+        row = _row(key)
+        assert _errors(row["provider"], row["kind"], row["payload"]) == [], f"{key}: the SDK types reject it; not an API-only rule"
+        back, error = _convert(row["payload"], row["provider"], row["provider"], row["kind"])
+        assert back is None and error, f"{key} is listed as rejected by the API ({rejects[key]}) but converts"

@@ -9,6 +9,7 @@ lists what Converse cannot express.
 from __future__ import annotations
 
 import copy
+import json
 import warnings
 
 import botocore.session
@@ -469,3 +470,42 @@ def test_finish_reasons_bedrock_has_no_word_for_are_reported():
     body, warns = convert(responses, source="openai_responses", kind="response")
     assert body["stopReason"] == "malformed_model_output"
     assert any("stopReason for 'error'" in w for w in warns)
+
+
+# A server-side tool (Amazon Nova's built-in code interpreter, systemTool nova_code_interpreter):
+# Bedrock runs it and returns its call and result in the same assistant turn — ToolUseBlock.type
+# "server_tool_use" and a ToolResultBlock with a `type` (service model shapes ToolUseType, String).
+# Shape as recorded in ../shared/realworld/conv_pydantic_ai.jsonl (pydantic-ai test_bedrock cassette).
+NOVA_SERVER_TOOL = {
+    "messages": [
+        {"role": "user", "content": [{"text": "What is 1234 * 5678?"}]},
+        {"role": "assistant", "content": [
+            {"toolUse": {"toolUseId": "tooluse_srv1", "name": "nova_code_interpreter", "type": "server_tool_use", "input": {"snippet": "1234 * 5678"}}},
+            {"toolResult": {"toolUseId": "tooluse_srv1", "type": "nova_code_interpreter_result", "status": "success",
+                            "content": [{"json": {"exitCode": 0, "stdOut": "7006652", "stdErr": "", "isError": False}}]}},
+            {"toolUse": {"toolUseId": "tooluse_cli1", "name": "final_result", "input": {"result": 7006652}}},
+        ]},
+        {"role": "user", "content": [{"toolResult": {"toolUseId": "tooluse_cli1", "content": [{"text": "done"}]}}]},
+    ],
+    "toolConfig": {"tools": [
+        {"toolSpec": {"name": "final_result", "inputSchema": {"json": {"type": "object", "properties": {"result": {"type": "number"}}}}}},
+        {"systemTool": {"name": "nova_code_interpreter"}},
+    ]},
+}
+
+
+def test_a_server_tool_call_and_its_result_stay_in_place_for_bedrock():
+    out, warned = convert(NOVA_SERVER_TOOL, source=P)
+    assert out == NOVA_SERVER_TOOL and warned == []
+    parts = toolwire.to_ir(NOVA_SERVER_TOOL, provider=P).messages[1].parts
+    assert [type(p).__name__ for p in parts] == ["OpaquePart", "OpaquePart", "ToolCall"]  # not a client call
+
+
+@pytest.mark.parametrize("target", ["anthropic", "openai_chat", "gemini", "mistral"])
+def test_a_server_tool_call_and_its_result_are_reported_elsewhere_and_the_client_call_goes(target):
+    out, warned = convert(NOVA_SERVER_TOOL, source=P, target=target, model="m-1")
+    text = str(out)
+    assert "tooluse_srv1" not in text and "final_result" in text
+    assert any("no " + target + " equivalent; dropped" in w for w in warned)
+    assert any("'systemTool nova_code_interpreter'" in w for w in warned)
+    assert "[]" not in json.dumps(out).replace('"required": []', "")  # no content left as an empty array

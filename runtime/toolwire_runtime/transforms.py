@@ -485,6 +485,8 @@ def content_render(
         item = part_from_ir(part, (path, i), ctx)
         if item is not None:
             out.append(item)
+    if not out:  # every part was dropped (reported): what no parts render as, not an empty array
+        return {"null": None, "absent": None, "[]": []}.get(empty, empty)
     return out
 
 
@@ -864,8 +866,18 @@ def provider_tool_render(node: Any, provider: str, path: Any, ctx: Context) -> A
     """A provider-only tool goes back verbatim to its own provider and is reported anywhere else."""
     if node.provider == provider:
         return node.data
-    ctx.lose(path, f"{node.provider} tool {node.data.get('type') or node.data.get('name')!r} has no {provider} equivalent; dropped")
+    ctx.lose(path, f"{node.provider} tool {_tool_label(node.data)!r} has no {provider} equivalent; dropped")
     return None
+
+
+def _tool_label(data: dict) -> str:
+    """What a provider tool is called: its type or name, or, for a one-key object (Bedrock
+    ``{"systemTool": {"name": ...}}``), the key and the name inside."""
+    label = data.get("type") or data.get("name")
+    if label is None and len(data) == 1:
+        key, inner = next(iter(data.items()))
+        label = f"{key} {inner.get('name') or inner.get('type') or ''}".strip() if type(inner) is dict else key
+    return str(label)
 
 
 def grouped_list_parse(value: Any, path: Any, ctx: Context, to_ir: Any, key: str, provider: str) -> list:

@@ -752,8 +752,12 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if "audio" in obj:
         return _audio_block_to_ir(obj, path, ctx)
     if "toolUse" in obj:
+        if type(v := obj.get("toolUse")) is dict and "type" in v:
+            return ir.OpaquePart(provider=PROVIDER, data=obj)
         return _tool_use_block_to_ir(obj, path, ctx)
     if "toolResult" in obj:
+        if type(v := obj.get("toolResult")) is dict and "type" in v:
+            return ir.OpaquePart(provider=PROVIDER, data=obj)
         return _tool_result_block_to_ir(obj, path, ctx)
     return ir.OpaquePart(provider=PROVIDER, data=obj)
 
