@@ -115,3 +115,38 @@ def test_every_error_is_a_conversion_error_with_a_path():
         err = cls(("messages", 2), "expected something")
         assert isinstance(err, toolwire.ConversionError)
         assert (err.path, str(err)) == ("messages[2]", "messages[2]: expected something")
+
+
+# --- a newcomer's mistakes get advice ------------------------------------------------------------
+
+@pytest.mark.parametrize("name, suggested", [("openai", "'openai_chat'"), ("antropic", "'anthropic'"), ("gemini-2", "'gemini'")])
+def test_an_unknown_provider_name_suggests_the_closest(name, suggested):
+    with pytest.raises(ValueError, match=f"unknown provider '{name}'; did you mean .*{suggested}"):
+        toolwire.convert({}, source=name, target="anthropic")
+
+
+CHAT_RESPONSE = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4.1",
+                 "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}]}
+CHAT_REQUEST = {"model": "gpt-4.1", "messages": [{"role": "user", "content": "hi"}]}
+
+
+def test_a_response_passed_as_a_request_says_which_kind_it_is():
+    with pytest.raises(toolwire.MissingFieldError, match=r"^messages: required field is missing \(this is a response body: pass kind='response'\)$"):
+        toolwire.convert(CHAT_RESPONSE, source="openai_chat", target="anthropic")
+    with pytest.raises(toolwire.MissingFieldError, match=r"pass kind='request'"):
+        toolwire.to_ir(CHAT_REQUEST, provider="openai_chat", kind="response")
+
+
+def test_a_body_wrong_for_both_kinds_gets_no_kind_advice():
+    with pytest.raises(toolwire.WrongTypeError) as info:
+        toolwire.convert({"model": "m", "messages": [{"role": "user", "content": 5}]}, source="openai_chat", target="anthropic")
+    assert "kind=" not in str(info.value)
+
+
+def test_loss_warnings_point_at_the_callers_line():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        toolwire.convert(CHAT_REQUEST, source="openai_chat", target="gemini")  # the model goes in the URL
+        toolwire.to_ir({"contents": [{"role": "user", "parts": [{"text": "x"}]}], "toolConfig": {"functionCallingConfig": {"mode": "VALIDATED"}}}, provider="gemini")
+        toolwire.from_ir(toolwire.to_ir(CHAT_REQUEST, provider="openai_chat"), provider="gemini")
+    assert caught and {w.filename for w in caught} == {__file__}

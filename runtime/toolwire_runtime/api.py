@@ -10,6 +10,7 @@ from toolwire import ir
 
 from . import layout
 from .context import Context
+from .errors import ConversionError
 
 KINDS = ("request", "response")
 
@@ -26,7 +27,12 @@ class Registry:
         if module is None:
             name = self.modules.get(provider)
             if name is None:
-                raise ValueError(f"unknown provider {provider!r}; expected one of {', '.join(self.modules)}")
+                import difflib  # only for the error message
+
+                close = difflib.get_close_matches(str(provider), list(self.modules), n=2, cutoff=0.5)
+                close += [p for p in self.modules if str(provider) and p.startswith(str(provider)) and p not in close]
+                hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
+                raise ValueError(f"unknown provider {provider!r}; {hint}expected one of {', '.join(self.modules)}")
             module = self.loaded[provider] = importlib.import_module(name)
         return module
 
@@ -36,14 +42,33 @@ def _check_kind(kind: str) -> None:
         raise ValueError(f"kind must be 'request' or 'response', got {kind!r}")
 
 
+def _parse(module: Any, payload: Any, kind: str, ctx: Context) -> Any:
+    """The IR of a request or response body. When it does not parse as ``kind`` but does as the
+    other kind, the error says so (a response passed without ``kind="response"``)."""
+    try:
+        if kind == "request":
+            return module.request_to_ir(payload, ctx)
+        return layout.finish_response(module.response_to_ir(payload, ctx), ctx)
+    except ConversionError as exc:
+        other = "response" if kind == "request" else "request"
+        if _parses_as(module, payload, other):
+            exc.add_hint(f"this is a {other} body: pass kind={other!r}")
+        raise
+
+
+def _parses_as(module: Any, payload: Any, kind: str) -> bool:
+    try:
+        (module.request_to_ir if kind == "request" else module.response_to_ir)(payload, Context(module.PROVIDER))
+    except ConversionError:
+        return False
+    return True
+
+
 def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bool, tool_names: Any = None) -> Any:
     _check_kind(kind)
     module = registry.get(provider)
     ctx = Context(provider, strict, tool_names)
-    if kind == "request":
-        node = module.request_to_ir(payload, ctx)
-    else:
-        node = layout.finish_response(module.response_to_ir(payload, ctx), ctx)
+    node = _parse(module, payload, kind, ctx)
     ctx.flush()
     return node
 
@@ -77,17 +102,10 @@ def convert(
     src = registry.get(source)
     dst = registry.get(target)
     ctx = Context(source, strict, tool_names)
-    if kind == "request":
-        node = src.request_to_ir(payload, ctx)
-        if model is not None:
-            node.model = model
-        ctx.provider = target
-        out = dst.request_from_ir(node, ctx)
-    else:
-        node = layout.finish_response(src.response_to_ir(payload, ctx), ctx)
-        if model is not None:
-            node.model = model
-        ctx.provider = target
-        out = dst.response_from_ir(node, ctx)
+    node = _parse(src, payload, kind, ctx)
+    if model is not None:
+        node.model = model
+    ctx.provider = target
+    out = dst.request_from_ir(node, ctx) if kind == "request" else dst.response_from_ir(node, ctx)
     ctx.flush()
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import Any
 
@@ -48,12 +49,26 @@ class Context:
                 first[message] = [path, 0]
             else:
                 entry[1] += 1
+        level = _caller_level()
         for message, (path, more) in first.items():
             if more:
                 message += f" (and at {more} more place{'s' if more > 1 else ''})"
-            warnings.warn(ConversionWarning(path, message), stacklevel=3)
+            warnings.warn(ConversionWarning(path, message), stacklevel=level)
         self.losses.clear()
 
     def loss_report(self) -> list[tuple[str, str]]:
         """The losses so far as (path, message) pairs with formatted paths."""
         return [(format_path(p), m) for p, m in self.losses]
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first frame outside toolwire, so that a warning points at the
+    caller's line (whichever public function, CLI or wrapper it came through)."""
+    level, frame = 2, sys._getframe(2)  # 1 is flush, 2 its caller
+    while frame is not None:
+        name = frame.f_globals.get("__name__", "")
+        if not (name == "toolwire" or name.startswith(("toolwire.", "toolwire_runtime"))):
+            return level
+        frame = frame.f_back
+        level += 1
+    return level

@@ -15,6 +15,11 @@ class ConversionError(ValueError):
         self.message = message
         super().__init__(f"{self.path or '<root>'}: {message}")
 
+    def add_hint(self, hint: str) -> None:
+        """Append advice to the message (e.g. the kind of body the payload looks like)."""
+        self.message = f"{self.message} ({hint})"
+        self.args = (f"{self.path or '<root>'}: {self.message}",)
+
 
 def format_path(path: object) -> str:
     """Paths are built cheaply as nested ``(parent, key)`` tuples and formatted only when shown."""
@@ -82,3 +87,8 @@ class ConversionWarning(UserWarning):
         self.path = format_path(path)
         self.message = message
         super().__init__(f"{self.path or '<root>'}: {message}")
+
+    def add_hint(self, hint: str) -> None:
+        """Append advice to the message (e.g. the kind of body the payload looks like)."""
+        self.message = f"{self.message} ({hint})"
+        self.args = (f"{self.path or '<root>'}: {self.message}",)
