@@ -1,0 +1,32 @@
+"""The README's quick example runs verbatim, and each ``print`` shows what the comment under it says."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import warnings
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _quick_example() -> str:
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Quick example"):]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+def test_quick_example_runs_and_prints_what_its_comments_say():
+    code = _quick_example()
+    lines = code.splitlines()
+    expected = []
+    for n, line in enumerate(lines):
+        if line.startswith("print(") and n + 1 < len(lines) and lines[n + 1].startswith("# "):
+            expected.append(lines[n + 1][2:])
+    assert len(expected) >= 3, "the example shows its results with print() and a comment under each"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exec(compile(code, str(README), "exec"), {})
+    assert out.getvalue().splitlines() == expected
