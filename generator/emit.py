@@ -678,7 +678,8 @@ class ProviderCompiler:
         if c.tag_by_key:
             for tag in tags:
                 other = snake(tag) if self.p.key_spelling == "proto_json" else tag
-                L.append(f"if {py(tag)} in obj or {py(other)} in obj:" if other != tag else f"if {py(tag)} in obj:")
+                # a key that holds null is not there (an SDK's model_dump() writes every unset field as null)
+                L.append(f"if obj.get({py(tag)}) is not None or obj.get({py(other)}) is not None:" if other != tag else f"if obj.get({py(tag)}) is not None:")
                 L.extend("    " + line for line in self._tag_parse(c, tag))
             what = "a key of " + ", ".join(tags)
         else:

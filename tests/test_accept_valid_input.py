@@ -331,3 +331,43 @@ def test_gemini_a_snake_key_beside_its_camel_twin_is_not_merged():
     req = quiet(toolwire.to_ir, body, provider="gemini")
     assert req.max_tokens == 64  # the lowerCamel key wins; the other is kept as an unknown field
     assert json.dumps(toolwire.convert(body, source="gemini", target="gemini")) == json.dumps(body)
+
+
+# --- SDK objects dumped with model_dump(): every unset field is a null ---------------------------
+
+def _sdk_responses():
+    from anthropic.types import Message
+    from google.genai import types as genai
+    from openai.types.chat import ChatCompletion
+
+    yield "openai_chat", ChatCompletion.model_validate({
+        "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4.1",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "logprobs": None, "message": {
+            "role": "assistant", "content": None, "refusal": None,
+            "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{\"a\":1}"}}]}}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3}})
+    yield "anthropic", Message.model_validate({
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": 1}}],
+        "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 2}})
+    yield "gemini", genai.GenerateContentResponse.model_validate({
+        "candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {"a": 1}}}]}, "finishReason": "STOP"}],
+        "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 2, "totalTokenCount": 3}})
+
+
+@pytest.mark.parametrize("source, obj", list(_sdk_responses()), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("mode", ["python", "json"])
+def test_an_sdk_objects_model_dump_converts_like_its_clean_json(source, obj, mode):
+    # the nulls of unset fields hold nothing: no extra loss warnings, the same result
+    clean = obj.model_dump(mode="json", by_alias=True, exclude_none=True)
+    for target in ("openai_chat", "anthropic", "gemini"):
+        if target == source:
+            continue
+        with warnings.catch_warnings(record=True) as want:
+            warnings.simplefilter("always")
+            expected = toolwire.convert(clean, source=source, target=target, kind="response", model="m")
+        with warnings.catch_warnings(record=True) as got:
+            warnings.simplefilter("always")
+            out = toolwire.convert(obj.model_dump(mode=mode), source=source, target=target, kind="response", model="m")
+        assert out == expected
+        assert [str(w.message) for w in got] == [str(w.message) for w in want]

@@ -13,7 +13,7 @@ from toolwire.ir import Message, OpaquePart, ProviderData, TextPart, ToolCall, T
 
 from .context import Context
 from .errors import ResultCountError, UnansweredToolCallError, UnknownToolCallError
-from .transforms import _plain
+from .transforms import _plain, lost_keys
 
 
 def normalize(
@@ -316,7 +316,8 @@ def _merged_data(first: ProviderData | None, later: ProviderData | None, path: A
     lost = []
     for key, value in later.fields.items():
         if later.provider != first.provider or (key in fields and fields[key] != value):
-            lost.append(key)
+            if lost_keys({key: value}):
+                lost.append(key)
         else:
             fields[key] = value
     if lost and ctx is not None:
@@ -506,7 +507,7 @@ def flag_prefill(messages: list[Message], provider: str, key: str, value: Any, p
         pd = ProviderData(provider=provider, fields={**(pd.fields or {}), key: value}, hints=pd.hints)
     else:
         if pd is not None and pd.fields:
-            lost = sorted(k for k, v in pd.fields.items() if v is not None)
+            lost = lost_keys(pd.fields)
             if lost:
                 ctx.lose((path, len(messages) - 1), f"{pd.provider} fields {', '.join(lost)} have no {provider} equivalent; dropped")
         pd = ProviderData(provider=provider, fields={key: value})

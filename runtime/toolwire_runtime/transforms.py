@@ -537,10 +537,22 @@ def extra_fields(obj: dict, known: frozenset) -> dict | None:
     return {k: v for k, v in obj.items() if k not in known}
 
 
+def lost_keys(fields: dict) -> list:
+    """The carried keys worth reporting when they cannot go: not those that hold nothing (null, or
+    objects of nulls — what an SDK's ``model_dump()`` writes for every unset field)."""
+    return sorted(k for k, v in fields.items() if _holds_something(v))
+
+
+def _holds_something(value: Any) -> bool:
+    if type(value) is dict:
+        return any(_holds_something(v) for v in value.values())
+    return value is not None
+
+
 def unkept_fields(pd: Any, provider: str, path: Any, ctx: Context) -> None:
     """Report the carried fields of a node rendered in a form that has no room for them (a union's
     bare-string form, e.g. tool_choice "auto" from a Gemini toolConfig with other settings)."""
-    lost = sorted(k for k, v in pd.fields.items() if v is not None)
+    lost = lost_keys(pd.fields)
     if lost:
         ctx.lose(path, f"{pd.provider} fields {', '.join(lost)} have no {provider} equivalent here; dropped")
 
@@ -571,7 +583,7 @@ def restore(out: dict, pd: Any, provider: str, path: Any, ctx: Context, nested: 
             else:
                 out[key] = value
     else:
-        lost = sorted(k for k, v in fields.items() if v is not None)
+        lost = lost_keys(fields)
         if lost:
             ctx.lose(path, f"{pd.provider} fields {', '.join(lost)} have no {provider} equivalent; dropped")
 

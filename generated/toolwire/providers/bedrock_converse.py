@@ -721,7 +721,7 @@ def _system_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     """SystemContentBlock — text; cachePoint and guardContent kept opaque: dispatch on the key present (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    if "text" in obj:
+    if obj.get("text") is not None:
         return _text_block_to_ir(obj, path, ctx)
     return ir.OpaquePart(provider=PROVIDER, data=obj)
 
@@ -741,21 +741,21 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     """ContentBlock — exactly one of text, image, document, video, audio, toolUse, toolResult; reasoningContent, cachePoint, ... kept opaque: dispatch on the key present (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    if "text" in obj:
+    if obj.get("text") is not None:
         return _text_block_to_ir(obj, path, ctx)
-    if "image" in obj:
+    if obj.get("image") is not None:
         return _image_block_to_ir(obj, path, ctx)
-    if "document" in obj:
+    if obj.get("document") is not None:
         return _document_block_to_ir(obj, path, ctx)
-    if "video" in obj:
+    if obj.get("video") is not None:
         return _video_block_to_ir(obj, path, ctx)
-    if "audio" in obj:
+    if obj.get("audio") is not None:
         return _audio_block_to_ir(obj, path, ctx)
-    if "toolUse" in obj:
+    if obj.get("toolUse") is not None:
         if type(v := obj.get("toolUse")) is dict and "type" in v:
             return ir.OpaquePart(provider=PROVIDER, data=obj)
         return _tool_use_block_to_ir(obj, path, ctx)
-    if "toolResult" in obj:
+    if obj.get("toolResult") is not None:
         if type(v := obj.get("toolResult")) is dict and "type" in v:
             return ir.OpaquePart(provider=PROVIDER, data=obj)
         return _tool_result_block_to_ir(obj, path, ctx)
@@ -1769,13 +1769,13 @@ def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     """ToolResultContentBlock — text, image, document or video (the json block is the result itself, json_block_result). searchResult blocks are an UnknownVariantError.: dispatch on the key present (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    if "text" in obj:
+    if obj.get("text") is not None:
         return _text_block_to_ir(obj, path, ctx)
-    if "image" in obj:
+    if obj.get("image") is not None:
         return _image_block_to_ir(obj, path, ctx)
-    if "document" in obj:
+    if obj.get("document") is not None:
         return _document_block_to_ir(obj, path, ctx)
-    if "video" in obj:
+    if obj.get("video") is not None:
         return _video_block_to_ir(obj, path, ctx)
     raise UnknownVariantError(path, "expected a key of text, image, document, video")
 
@@ -1923,7 +1923,7 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     """toolConfig.tools[] — toolSpec; systemTool and cachePoint kept as provider tools: dispatch on the key present (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    if "toolSpec" in obj:
+    if obj.get("toolSpec") is not None:
         return _tool_spec_to_ir(obj, path, ctx)
     return ir.ProviderTool(provider=PROVIDER, data=obj)
 
@@ -2103,11 +2103,11 @@ def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return ir.ToolChoice(mode=_choice_mode_to_ir(obj, path, ctx))
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    if "auto" in obj:
+    if obj.get("auto") is not None:
         return _choice_auto_to_ir(obj, path, ctx)
-    if "any" in obj:
+    if obj.get("any") is not None:
         return _choice_any_to_ir(obj, path, ctx)
-    if "tool" in obj:
+    if obj.get("tool") is not None:
         return _choice_tool_to_ir(obj, path, ctx)
     raise UnknownVariantError(path, "expected a key of auto, any, tool")
 

@@ -818,25 +818,25 @@ def _part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     """Part — exactly one of text, inlineData, fileData, functionCall, functionResponse; others (thought, executableCode, ...) kept opaque: dispatch on the key present (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    if "text" in obj:
+    if obj.get("text") is not None:
         return _text_part_to_ir(obj, path, ctx)
-    if "inlineData" in obj or "inline_data" in obj:
+    if obj.get("inlineData") is not None or obj.get("inline_data") is not None:
         if tw.media_in(
             tw.spelled_at(obj, (("inlineData", "inline_data"), ("mimeType", "mime_type"))),
             ("image/", "none"),
         ):
             return _inline_image_to_ir(obj, path, ctx)
         return _inline_file_to_ir(obj, path, ctx)
-    if "fileData" in obj or "file_data" in obj:
+    if obj.get("fileData") is not None or obj.get("file_data") is not None:
         if tw.media_in(
             tw.spelled_at(obj, (("fileData", "file_data"), ("mimeType", "mime_type"))),
             ("image/", "none"),
         ):
             return _file_image_to_ir(obj, path, ctx)
         return _file_file_to_ir(obj, path, ctx)
-    if "functionCall" in obj or "function_call" in obj:
+    if obj.get("functionCall") is not None or obj.get("function_call") is not None:
         return _function_call_part_to_ir(obj, path, ctx)
-    if "functionResponse" in obj or "function_response" in obj:
+    if obj.get("functionResponse") is not None or obj.get("function_response") is not None:
         return _function_response_part_to_ir(obj, path, ctx)
     return ir.OpaquePart(provider=PROVIDER, data=obj)
 
@@ -1286,14 +1286,14 @@ def _response_media_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     """FunctionResponsePart — media returned by a tool (Gemini 3), inline bytes or a file URI; images and other files: dispatch on the key present (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    if "inlineData" in obj or "inline_data" in obj:
+    if obj.get("inlineData") is not None or obj.get("inline_data") is not None:
         if tw.media_in(
             tw.spelled_at(obj, (("inlineData", "inline_data"), ("mimeType", "mime_type"))),
             ("image/", "none"),
         ):
             return _inline_image_to_ir(obj, path, ctx)
         return _inline_file_to_ir(obj, path, ctx)
-    if "fileData" in obj or "file_data" in obj:
+    if obj.get("fileData") is not None or obj.get("file_data") is not None:
         if tw.media_in(
             tw.spelled_at(obj, (("fileData", "file_data"), ("mimeType", "mime_type"))),
             ("image/", "none"),
