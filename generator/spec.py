@@ -18,7 +18,7 @@ from .loader import Errors, Located, LocatedList, load_yaml, plain
 
 PROVIDER_KEYS = {
     "provider", "extends", "title", "docs", "sdk", "wire_types", "request", "response", "cannot_express",
-    "codecs", "provider_data", "key_spelling",
+    "codecs", "provider_data", "key_spelling", "models",
 }
 KEY_SPELLINGS = ("exact", "proto_json")  # how input may spell wire keys (see docs/spec-language.md)
 PROVIDER_DATA = ("own", "family")  # an extending provider's provider_data: its own (default) | its parent's
@@ -157,6 +157,7 @@ class Provider:
     coverage: Any = None  # generator.coverage.Coverage of the derived wire schema
     cannot_line: int = 0  # line of `cannot_express` in the provider's file
     key_spelling: str = "exact"  # proto_json: every wire key may also come in snake_case (read as lowerCamel)
+    models: tuple | None = None  # glob patterns of the model names it serves (None: any name)
 
 
 @dataclass
@@ -237,7 +238,7 @@ def _data_group(stem: str, docs: dict, errors: Errors) -> str:
 def _resolve_extends(stem: str, docs: dict, errors: Errors, chain: tuple) -> tuple[Located, str] | None:
     """A provider spec with `extends: <parent>` inherits the parent's spec and states its differences.
 
-    Inherited: wire_types, request, response, docs, sdk, key_spelling, codecs; `cannot_express` lists add up.
+    Inherited: wire_types, request, response, docs, sdk, key_spelling, models, codecs; `cannot_express` lists add up.
     A child codec replaces the parent's codec of that name, or, written as ``{patch: {...}}``,
     edits it: ``drop`` removes the rules of the listed wire keys, ``fields`` replaces the rules of
     the same wire key (or adds them), any other key overrides (mappings such as enum tables merge).
@@ -420,6 +421,12 @@ def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provi
         cannot_express=[plain(c) for c in cannot], codecs=codecs,
     )
     provider.cannot_line = doc.line_of("cannot_express") if "cannot_express" in doc else 0
+    models = doc.get("models", "any")
+    if models != "any":
+        if not isinstance(models, list) or not models or not all(isinstance(m, str) and m for m in models):
+            errors.at(doc, "models", "models must be `any` or a list of glob patterns of the model names the provider serves (e.g. [claude-*])")
+        else:
+            provider.models = tuple(str(m) for m in models)
     spelling = doc.get("key_spelling", "exact")
     if spelling not in KEY_SPELLINGS:
         errors.at(doc, "key_spelling", f"key_spelling must be one of {', '.join(KEY_SPELLINGS)}, got {spelling!r}")

@@ -359,7 +359,8 @@ def _convert(case: dict, strict: bool) -> tuple[dict, list[str]]:
     body = chat_body(case)
     ids = _orphan_prefix_chat(body) if case["kind"] == "messages" else []
     if not ids and "input_ir" not in case:
-        return toolwire.convert(body, source="openai_chat", target=target, strict=strict), []
+        # the model name goes along as the caller's choice (the AI SDK cases do not test models)
+        return toolwire.convert(body, source="openai_chat", target=target, strict=strict, model=body.get("model")), []
     req = toolwire.to_ir(body, provider="openai_chat", strict=strict)
     _patch_results(req, case.get("input_ir") or {})
     return toolwire.from_ir(req, provider=target, strict=strict), ids

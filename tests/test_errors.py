@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import warnings
 
 import pytest
@@ -150,3 +151,25 @@ def test_loss_warnings_point_at_the_callers_line():
         toolwire.to_ir({"contents": [{"role": "user", "parts": [{"text": "x"}]}], "toolConfig": {"functionCallingConfig": {"mode": "VALIDATED"}}}, provider="gemini")
         toolwire.from_ir(toolwire.to_ir(CHAT_REQUEST, provider="openai_chat"), provider="gemini")
     assert caught and {w.filename for w in caught} == {__file__}
+
+
+@pytest.mark.parametrize("target, reported", [("anthropic", True), ("mistral", True), ("deepseek", True), ("openai_responses", False),
+                                              ("groq", False), ("ollama", False), ("fireworks", False)])
+def test_a_source_model_name_the_target_does_not_serve_is_reported(target, reported):
+    # spec `models:` — the glob patterns of the names a provider serves (groq, fireworks, ollama: any)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = toolwire.convert(CHAT_REQUEST, source="openai_chat", target=target)
+    assert out["model"] == "gpt-4.1"
+    said = [str(w.message) for w in caught if "is not a model name" in str(w.message)]
+    patterns = ", ".join(importlib.import_module("toolwire.providers." + target).MODELS or ())
+    want = f"model: 'gpt-4.1' is not a model name {target} serves ({patterns}); sent as it is — pass model= to name the target's model"
+    assert said == ([want] if reported else [])
+
+
+def test_a_model_given_by_the_caller_is_not_questioned_and_strict_mode_refuses_a_foreign_one():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert toolwire.convert({**CHAT_REQUEST, "max_tokens": 64}, source="openai_chat", target="anthropic", model="claude-sonnet-4-5")["model"] == "claude-sonnet-4-5"
+    with pytest.raises(toolwire.LossError, match=r"^model: anthropic cannot express this: 'gpt-4.1' is not a model name anthropic serves"):
+        toolwire.convert(CHAT_REQUEST, source="openai_chat", target="anthropic", strict=True)

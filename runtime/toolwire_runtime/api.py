@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import importlib
 from typing import Any
 
@@ -40,6 +41,11 @@ class Registry:
 def _check_kind(kind: str) -> None:
     if kind not in KINDS:
         raise ValueError(f"kind must be 'request' or 'response', got {kind!r}")
+
+
+def _serves(patterns: tuple | None, model: str) -> bool:
+    """Can ``model`` name a model of a provider that serves ``patterns`` (spec ``models:``)?"""
+    return patterns is None or type(model) is not str or any(fnmatch.fnmatchcase(model, p) for p in patterns)
 
 
 def _parse(module: Any, payload: Any, kind: str, ctx: Context) -> Any:
@@ -103,9 +109,11 @@ def convert(
     dst = registry.get(target)
     ctx = Context(source, strict, tool_names)
     node = _parse(src, payload, kind, ctx)
+    ctx.provider = target
     if model is not None:
         node.model = model
-    ctx.provider = target
+    elif kind == "request" and node.model and target != source and not _serves(dst.MODELS, node.model):
+        ctx.lose("model", f"{node.model!r} is not a model name {target} serves ({', '.join(dst.MODELS)}); sent as it is — pass model= to name the target's model")
     out = dst.request_from_ir(node, ctx) if kind == "request" else dst.response_from_ir(node, ctx)
     ctx.flush()
     return out

@@ -30,6 +30,10 @@ PROVIDER = "bedrock_converse"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "bedrock_converse"
 
+#: The model names it serves, as glob patterns (None: any name); a request converted from another
+#: provider whose model matches none of them is reported (pass ``model=``).
+MODELS = None
+
 #: What AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (

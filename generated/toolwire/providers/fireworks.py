@@ -29,6 +29,10 @@ PROVIDER = "fireworks"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_chat"
 
+#: The model names it serves, as glob patterns (None: any name); a request converted from another
+#: provider whose model matches none of them is reported (pass ``model=``).
+MODELS = None
+
 #: What Fireworks AI Chat Completions (OpenAI-compatible) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (

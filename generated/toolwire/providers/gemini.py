@@ -28,6 +28,10 @@ PROVIDER = "gemini"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "gemini"
 
+#: The model names it serves, as glob patterns (None: any name); a request converted from another
+#: provider whose model matches none of them is reported (pass ``model=``).
+MODELS = None
+
 #: What Google Gemini generateContent (REST JSON) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (

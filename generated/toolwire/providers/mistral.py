@@ -29,6 +29,21 @@ PROVIDER = "mistral"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "mistral"
 
+#: The model names it serves, as glob patterns (None: any name); a request converted from another
+#: provider whose model matches none of them is reported (pass ``model=``).
+MODELS = (
+    "mistral-*",
+    "open-mistral-*",
+    "open-mixtral-*",
+    "codestral-*",
+    "devstral-*",
+    "magistral-*",
+    "ministral-*",
+    "pixtral-*",
+    "voxtral-*",
+    "ft:*",
+)
+
 #: What Mistral Chat Completions cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (

@@ -28,6 +28,10 @@ PROVIDER = "ollama"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "ollama"
 
+#: The model names it serves, as glob patterns (None: any name); a request converted from another
+#: provider whose model matches none of them is reported (pass ``model=``).
+MODELS = None
+
 #: What Ollama native chat (/api/chat) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (

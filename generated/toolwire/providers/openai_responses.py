@@ -28,6 +28,10 @@ PROVIDER = "openai_responses"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_responses"
 
+#: The model names it serves, as glob patterns (None: any name); a request converted from another
+#: provider whose model matches none of them is reported (pass ``model=``).
+MODELS = ("gpt-*", "chatgpt-*", "o[0-9]*", "codex-*", "computer-use-*", "ft:*")
+
 #: What OpenAI Responses cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
