@@ -682,7 +682,7 @@ class ProviderCompiler:
     def _tag_parse(self, c: Codec, tag: str) -> list[str]:
         """The codec for one tag; several codecs of one tag are told apart by the item's media type."""
         variants = [v for v in c.variants if v["tag"] == tag]
-        if len(variants) == 1:
+        if len({v["codec"] for v in variants}) == 1:  # one codec under several render conditions
             return self._variant_parse(c, variants[0])
         L = []
         for variant in variants:
@@ -776,6 +776,10 @@ class ProviderCompiler:
                     whens = [when] if isinstance(when, str) else list(when)
                     tests = []
                     for w in whens:
+                        if isinstance(w, dict):  # {field, hint: {wire key: value}}: a value the same-provider input spelled so
+                            (key, value), = w["hint"].items()
+                            tests.append(f"(node.{w['field']} is not None and tw.hint_of(node, PROVIDER, {py(key)}) == {py(value)})")
+                            continue
                         name, _, prefix = w.partition(" ")
                         tests.append(f"tw.starts_with(node.{name}, {py(prefix)})" if prefix else f"node.{name} is not None")
                     test = " or ".join(tests)

@@ -500,6 +500,15 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
                     entry["media"] = [str(m) for m in media]
                 elif n < len(alternatives) - 1:
                     errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: every codec but the last of a list needs 'media'")
+                if "when" in entry:
+                    whens = entry["when"] if isinstance(entry["when"], list) else [entry["when"]]
+                    for w in whens:
+                        ok = isinstance(w, str) or (
+                            isinstance(w, dict) and set(w) == {"field", "hint"} and isinstance(w["field"], str)
+                            and isinstance(w["hint"], dict) and len(w["hint"]) == 1)
+                        if not ok:
+                            errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: a 'when' entry is an IR field name, "
+                                      "'field prefix', or {field: F, hint: {wire key: hint value}}")
                 entry["tag"] = str(tag)
                 entry["line"] = variants.line_of(tag)
                 codec.variants.append(entry)

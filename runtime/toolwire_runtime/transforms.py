@@ -1713,15 +1713,48 @@ def file_ref_render(file_id: Any, hint: Any, path: Any, ctx: Context) -> Any:
     return file_id
 
 
+_FILE_SIGNATURES = ((b"%PDF-", "application/pdf"),)
+
+# media types of the document extensions the providers take (Anthropic, Bedrock, Gemini, Mistral)
+_FILE_EXTENSIONS = {
+    "pdf": "application/pdf", "txt": "text/plain", "md": "text/markdown", "csv": "text/csv",
+    "html": "text/html", "htm": "text/html", "doc": "application/msword",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "xls": "application/vnd.ms-excel", "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
+def sniff_file_type(data: str) -> Any:
+    """The media type the first bytes of base64 file data show (a PDF), or None."""
+    head = data[:24]
+    head = head[: len(head) - len(head) % 4]
+    try:
+        raw = base64.b64decode(head, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    for signature, media_type in _FILE_SIGNATURES:
+        if raw.startswith(signature):
+            return media_type
+    return None
+
+
+def url_file_type(url: str) -> Any:
+    """The media type a URL's path shows by its extension (``.../report.pdf``), or None."""
+    name = url.partition("?")[0].partition("#")[0].rpartition("/")[2]
+    stem, dot, ext = name.rpartition(".")
+    return _FILE_EXTENSIONS.get(ext.lower()) if dot and stem else None
+
+
 def file_data_parse(value: Any, path: Any) -> tuple[Any, Any, Any]:
-    """(media_type, data, hint) of file data given as a data: URL or as bare base64 (hint "raw")."""
+    """(media_type, data, hint) of file data given as a data: URL or as bare base64 (hint "raw",
+    its media type read from the bytes)."""
     if type(value) is not str:
         raise WrongTypeError(path, f"expected a string, got {_json_type(value)}")
     if value.startswith("data:"):
         head, sep, data = value.partition(",")
         if sep and head.endswith(";base64"):
             return head[5:-7] or None, data, None
-    return None, value, "raw"
+    return sniff_file_type(value), value, "raw"
 
 
 def file_data_render(media_type: Any, data: Any, hint: Any) -> Any:
@@ -1730,6 +1763,21 @@ def file_data_render(media_type: Any, data: Any, hint: Any) -> Any:
     if hint == "raw":
         return data
     return f"data:{media_type or 'application/octet-stream'};base64,{data}"
+
+
+def file_data_or_url_parse(value: Any, path: Any) -> tuple[Any, Any, Any, Any]:
+    """(url, media_type, data, hint): file_data, or an http(s) URL (hint "url", its media type read
+    from the file extension)."""
+    if type(value) is str and value.startswith(("https://", "http://")):
+        return value, url_file_type(value), None, "url"
+    return (None, *file_data_parse(value, path))
+
+
+def file_data_or_url_render(url: Any, media_type: Any, data: Any, hint: Any) -> Any:
+    """A URL only where the same-provider input had it in file_data; else as file_data."""
+    if data is None and hint == "url":
+        return url
+    return file_data_render(media_type, data, hint)
 
 
 def optional_data_url_render(url: Any, media_type: Any, data: Any) -> Any:

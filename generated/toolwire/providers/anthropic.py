@@ -618,7 +618,13 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if (
         t is ir.FilePart
         and (node.data is not None or node.url is not None or node.file_id is not None)
-        and tw.media_in(node.media_type, ("application/pdf", "text/plain", "none"))
+        and tw.media_in(node.media_type, ("application/pdf", "text/plain"))
+    ):
+        return _document_block_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.url is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("none",))
     ):
         return _document_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
@@ -1031,7 +1037,13 @@ def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if (
         t is ir.FilePart
         and (node.data is not None or node.url is not None or node.file_id is not None)
-        and tw.media_in(node.media_type, ("application/pdf", "text/plain", "none"))
+        and tw.media_in(node.media_type, ("application/pdf", "text/plain"))
+    ):
+        return _document_block_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.url is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("none",))
     ):
         return _document_block_from_ir(node, path, ctx)
     if t is ir.TextPart:

@@ -40,7 +40,7 @@ CANNOT_EXPRESS = (
     ),
     (
         "FileParts by URL, audio other than wav and mp3, video, ImagePart.file_id",
-        "User content takes files as `file` parts (base64 file_data or an uploaded file_id, no URL) and audio as `input_audio` (base64 wav or mp3 only); image_url takes a URL or data: URL, not a file id. Such parts are dropped whole and reported. Files and audio in tool results: see ToolResult.parts.",
+        "User content takes files as `file` parts (base64 file_data or an uploaded file_id, no URL; a URL in file_data, as OpenRouter takes it, goes back only to openai_chat) and audio as `input_audio` (base64 wav or mp3 only); image_url takes a URL or data: URL, not a file id. Such parts are dropped whole and reported. Files and audio in tool results: see ToolResult.parts.",
     ),
     (
         "file ids of another provider",
@@ -1286,7 +1286,7 @@ def _audio_format_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64) or an uploaded file's file_id (wire → IR FilePart)."""
+    """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64; an http(s) URL as OpenRouter takes it, https://openrouter.ai/docs/features/multimodal/pdfs) or an uploaded file's file_id (wire → IR FilePart)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
@@ -1309,13 +1309,16 @@ def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_file_file_data is None and "file_data" in o_file:
         hints = tw.hint(hints, "file.file_data", "null")
     if v_file_file_data is not None:
-        v_file_file_data_media_type, v_file_file_data_data, v_file_file_data_hint = (
-            tw.file_data_parse(v_file_file_data, (p_file, "file_data"))
-        )
+        (
+            v_file_file_data_url,
+            v_file_file_data_media_type,
+            v_file_file_data_data,
+            v_file_file_data_hint,
+        ) = tw.file_data_or_url_parse(v_file_file_data, (p_file, "file_data"))
         if v_file_file_data_hint is not None:
             hints = tw.hint(hints, "file.file_data", v_file_file_data_hint)
     else:
-        v_file_file_data_media_type, v_file_file_data_data = None, None
+        v_file_file_data_url, v_file_file_data_media_type, v_file_file_data_data = None, None, None
     v_file_file_id = o_file.get("file_id")
     if v_file_file_id is None and "file_id" in o_file:
         hints = tw.hint(hints, "file.file_id", "null")
@@ -1341,6 +1344,7 @@ def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.FilePart(
         media_type=v_file_file_data_media_type,
         data=v_file_file_data_data,
+        url=v_file_file_data_url,
         file_id=v_file_file_id_ir,
         filename=v_file_filename,
     )
@@ -1353,7 +1357,7 @@ def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64) or an uploaded file's file_id (IR FilePart → wire)."""
+    """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64; an http(s) URL as OpenRouter takes it, https://openrouter.ai/docs/features/multimodal/pdfs) or an uploaded file's file_id (IR FilePart → wire)."""
     if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
         return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
@@ -1364,8 +1368,11 @@ def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints["type"] == "null":
         out["type"] = None
     w_file = out["file"] = {}
-    v_file_file_data = tw.file_data_render(
-        node.media_type, node.data, (hints.get("file.file_data") if hints is not None else None)
+    v_file_file_data = tw.file_data_or_url_render(
+        node.url,
+        node.media_type,
+        node.data,
+        (hints.get("file.file_data") if hints is not None else None),
     )
     if v_file_file_data is not None:
         w_file["file_data"] = v_file_file_data
@@ -1391,8 +1398,6 @@ def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             del out["file"]
         elif hints["file"] == "null":  # kept as the same-provider input had it
             out["file"] = None
-    if node.url is not None:
-        ctx.lose((path, "url"), "deepseek has no place for FilePart.url; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("file",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
