@@ -563,6 +563,11 @@ class ProviderCompiler:
                 L.extend(self._null_back(rule, slot))
             return L
         L.append(f"{v} = {exprs[0]}")
+        bounds = self.p.coverage.bounds.get((c.name, rule.wire)) if self.p.coverage is not None else None
+        if bounds is not None:  # the derived schema's range: a value outside it is reported, not sent (never clamped)
+            lo, hi, where = bounds
+            L.append(f"if {v} is not None:")
+            L.append(f"    {v} = tw.in_range({v}, {py(lo)}, {py(hi)}, {py(where)}, ({p}, {py(irs[0])}), ctx)")
         if rule.codec:
             sub = self.codec(rule.codec)
             L.append(f"if {v} is not None:")

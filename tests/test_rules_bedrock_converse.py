@@ -469,3 +469,29 @@ def test_finish_reasons_bedrock_has_no_word_for_are_reported():
     body, warns = convert(responses, source="openai_responses", kind="response")
     assert body["stopReason"] == "malformed_model_output"
     assert any("stopReason for 'error'" in w for w in warns)
+
+
+# --- numeric ranges of the service model (InferenceConfiguration: temperature and topP 0..1,
+# maxTokens ≥ 1; botocore shapes InferenceConfigurationTemperatureFloat, ...TopPFloat, ...MaxTokensInteger)
+
+
+@pytest.mark.parametrize("field, value, wire", [
+    ("temperature", -1, "temperature"),   # recorded: an OpenAI Responses request the API rejected
+    ("temperature", 1.5, "temperature"),  # valid for OpenAI (0..2), outside Bedrock's 0..1
+    ("top_p", 1.01, "topP"),
+    ("max_tokens", 0, "maxTokens"),
+])
+def test_a_value_outside_the_service_models_range_is_reported_and_not_sent_never_clamped(field, value, wire):
+    body = {"model": "gpt-4.1", "messages": [{"role": "user", "content": "Hi"}], field: value, "stop": ["END"]}
+    out, warns = convert(body)
+    assert wire not in out["inferenceConfig"] and out["inferenceConfig"]["stopSequences"] == ["END"]
+    assert any(w.startswith(f"{field}: {value!r} is outside the range bedrock_converse accepts") for w in warns), warns
+    with pytest.raises(toolwire.LossError):
+        toolwire.convert(body, source="openai_chat", target=P, strict=True)
+
+
+def test_values_at_the_bounds_of_the_range_are_sent_as_they_are():
+    body = {"model": "gpt-4.1", "messages": [{"role": "user", "content": "Hi"}], "temperature": 0, "top_p": 1, "max_tokens": 1}
+    out, warns = convert(body)
+    assert out["inferenceConfig"] == {"maxTokens": 1, "temperature": 0, "topP": 1}
+    assert not any("outside the range" in w for w in warns)

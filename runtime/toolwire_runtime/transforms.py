@@ -1622,6 +1622,18 @@ def flat_usage_render(usage: Any, out: dict, path: Any, ctx: Context, output_key
 # --- media: documents, audio, video and files (FilePart), file ids --------------------------------
 
 
+def in_range(value: Any, minimum: Any, maximum: Any, where: str, path: Any, ctx: Context) -> Any:
+    """A number the target's wire schema bounds (derived minimum / maximum, ``where`` names the field
+    there): sent as it is when inside, else reported and not sent (the target's default applies).
+    Never clamped: a clamped value would be a setting the user did not ask for."""
+    if (minimum is None or value >= minimum) and (maximum is None or value <= maximum):
+        return value
+    lo = "" if minimum is None else minimum
+    hi = "" if maximum is None else maximum
+    ctx.lose(path, f"{value!r} is outside the range {ctx.provider} accepts ({lo}..{hi}, {where}); not sent")
+    return None
+
+
 def wire_at(obj: Any, segments: tuple) -> Any:
     """The wire value at a dotted path (None when a step is missing or not an object)."""
     for key in segments:

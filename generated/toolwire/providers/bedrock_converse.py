@@ -485,15 +485,42 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     w_inferenceConfig = out["inferenceConfig"] = {}
     v_inferenceConfig_maxTokens = node.max_tokens
     if v_inferenceConfig_maxTokens is not None:
+        v_inferenceConfig_maxTokens = tw.in_range(
+            v_inferenceConfig_maxTokens,
+            1,
+            None,
+            "ConverseRequest.inferenceConfig.maxTokens",
+            (path, "max_tokens"),
+            ctx,
+        )
+    if v_inferenceConfig_maxTokens is not None:
         w_inferenceConfig["maxTokens"] = v_inferenceConfig_maxTokens
     elif hints is not None and hints.get("inferenceConfig.maxTokens") == "null":
         w_inferenceConfig["maxTokens"] = None
     v_inferenceConfig_temperature = node.temperature
     if v_inferenceConfig_temperature is not None:
+        v_inferenceConfig_temperature = tw.in_range(
+            v_inferenceConfig_temperature,
+            0,
+            1,
+            "ConverseRequest.inferenceConfig.temperature",
+            (path, "temperature"),
+            ctx,
+        )
+    if v_inferenceConfig_temperature is not None:
         w_inferenceConfig["temperature"] = v_inferenceConfig_temperature
     elif hints is not None and hints.get("inferenceConfig.temperature") == "null":
         w_inferenceConfig["temperature"] = None
     v_inferenceConfig_topP = node.top_p
+    if v_inferenceConfig_topP is not None:
+        v_inferenceConfig_topP = tw.in_range(
+            v_inferenceConfig_topP,
+            0,
+            1,
+            "ConverseRequest.inferenceConfig.topP",
+            (path, "top_p"),
+            ctx,
+        )
     if v_inferenceConfig_topP is not None:
         w_inferenceConfig["topP"] = v_inferenceConfig_topP
     elif hints is not None and hints.get("inferenceConfig.topP") == "null":
@@ -2464,6 +2491,10 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_inputTokens = node.input_tokens
+    if v_inputTokens is not None:
+        v_inputTokens = tw.in_range(
+            v_inputTokens, 0, None, "TokenUsage.inputTokens", (path, "input_tokens"), ctx
+        )
     if v_inputTokens is None:
         v_inputTokens = 0
         ctx.lose((path, "input_tokens"), "inputTokens is required by bedrock_converse; sent 0")
@@ -2475,6 +2506,10 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["inputTokens"] = v_inputTokens
     v_outputTokens = node.output_tokens
+    if v_outputTokens is not None:
+        v_outputTokens = tw.in_range(
+            v_outputTokens, 0, None, "TokenUsage.outputTokens", (path, "output_tokens"), ctx
+        )
     if v_outputTokens is None:
         v_outputTokens = 0
         ctx.lose((path, "output_tokens"), "outputTokens is required by bedrock_converse; sent 0")
@@ -2486,6 +2521,10 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["outputTokens"] = v_outputTokens
     v_totalTokens = node.total_tokens
+    if v_totalTokens is not None:
+        v_totalTokens = tw.in_range(
+            v_totalTokens, 0, None, "TokenUsage.totalTokens", (path, "total_tokens"), ctx
+        )
     if v_totalTokens is None:
         v_totalTokens = 0
         ctx.lose((path, "total_tokens"), "totalTokens is required by bedrock_converse; sent 0")
