@@ -704,6 +704,16 @@ class ProviderCompiler:
             L.extend("    " + line for line in self._variant_parse(c, variant))
         return L
 
+    def _kept_media(self, c: Codec, variant: dict) -> tuple | None:
+        """The media types the variant's codec takes on render under its tag (None: any), for a
+        union whose variants filter by media type."""
+        same = [v for v in c.variants if v["tag"] == variant["tag"] and v["codec"] == variant["codec"] and not v.get("hint_only")]
+        if not same or any(not v.get("media") for v in same):
+            return None
+        if len({v["codec"] for v in c.variants if v["tag"] == variant["tag"]}) > 1:
+            return None  # several codecs under one tag are chosen by the wire's media type: always taken back
+        return tuple(dict.fromkeys(m for v in same for m in v["media"]))
+
     def _variant_parse(self, c: Codec, variant: dict) -> list[str]:
         sub = self.codec(variant["codec"])
         call = f"_{sub.name}_to_ir(obj, path, ctx)"
@@ -713,6 +723,13 @@ class ProviderCompiler:
         elif variant.get("hint_only"):
             L.append(f"node = {call}")
             L.append(f"tw.set_hint(node, PROVIDER, '$tag', {py(variant['tag'])})")
+            L.append("return node")
+        elif self._kept_media(c, variant) is not None:
+            # a part of a media type this variant does not take from elsewhere: marked, so that it
+            # goes back through it on a same-provider round trip (an audio file in input_file)
+            L.append(f"node = {call}")
+            L.append(f"if not tw.media_in(node.media_type, {py(self._kept_media(c, variant))}):")
+            L.append(f"    tw.set_hint(node, PROVIDER, '$tag', {py(variant['tag'])})")
             L.append("return node")
         else:
             L.append(f"return {call}")
@@ -763,9 +780,10 @@ class ProviderCompiler:
             L.append("t = type(node)")
             seen_classes = []
             hinted = [v for v in variants if v.get("hint_only")]
-            if hinted:
+            kept = list({v["tag"]: v for v in variants if not v.get("hint_only") and self._kept_media(c, v) is not None}.values())
+            if hinted or kept:
                 L.append("tag = tw.hint_of(node, PROVIDER, '$tag')")
-                for v in hinted:
+                for v in hinted + kept:
                     L.append(f"if tag == {py(v['tag'])} and t is ir.{self.codec(v['codec']).ir}:")
                     L.append(f"    return _{v['codec']}_from_ir(node, path, ctx)")
             # codecs that take only some media types are tried before the others of their class

@@ -223,3 +223,15 @@ def test_base64_data_of_unknown_media_type_is_not_sent_to_anthropic_as_an_octet_
     out, warns = convert(body, "openai_chat", "anthropic")
     assert "AAECAwQF" not in str(out) and any("cannot express FilePart" in w for w in warns)
     assert validate("anthropic", "request", out) == []
+
+
+def test_a_part_of_a_media_type_the_variant_takes_from_nowhere_else_round_trips_through_it():
+    # Recorded (pydantic-ai test_multimodal_tool_return_matrix, openai_responses): an mp3 as a
+    # Responses input_file (ResponseInputFileParam takes any file_data). Converted elsewhere, Responses
+    # has no audio input and drops such a part (reported); its own part goes back as it came.
+    part = {"file_data": "data:audio/mpeg;base64," + MP3, "filename": "filename.mp3", "type": "input_file"}
+    body = {"model": "gpt-4.1", "input": [{"role": "user", "content": [part]}]}
+    round_trips(body, "openai_responses")
+    gemini, _ = convert(body, "openai_responses", "gemini")
+    back, warns = convert(gemini, "gemini", "openai_responses", model="gpt-4.1")
+    assert MP3 not in str(back) and any("FilePart (audio/mpeg)" in w for w in warns)

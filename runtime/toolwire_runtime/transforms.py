@@ -31,7 +31,8 @@ from toolwire.ir import (
 
 from .context import Context
 from .errors import ConversionError, InvalidArgumentsError, MissingFieldError, UnknownVariantError, UnsupportedError, WrongTypeError
-from .names import fit_name_parse, fit_render  # noqa: F401  (fit_id / fit_name, called as tw.*)
+from . import names
+from .names import fit_id_render, fit_name_parse, fit_render  # noqa: F401  (fit_id / fit_name, called as tw.*)
 from .schema import from_openapi_schema, standard_types, to_keyword_subset, to_openapi_schema
 
 _JSONDecodeError = json.JSONDecodeError
@@ -936,6 +937,14 @@ def string_parse(value: Any, path: Any) -> str:
     if type(value) is not str:
         raise WrongTypeError(path, f"expected a string, got {_json_type(value)}")
     return value
+
+
+def fit_id_parse(value: Any, path: Any, chars: str, max_len: int | None, exact: bool) -> tuple[str, Any]:
+    """Parse side of fit_id: (id, hint); the hint "kept" marks an id that breaks the provider's own
+    rule, so that a same-provider render sends it back as it came (the input had it; e.g. a 50-character
+    Chat id an OpenAI-compatible API took)."""
+    string_parse(value, path)
+    return value, (None if names.fits(value, chars, max_len, exact) else "kept")
 
 
 def optional_id_parse(value: Any, path: Any) -> str:

@@ -773,11 +773,67 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if "image" in obj:
         return _image_block_to_ir(obj, path, ctx)
     if "document" in obj:
-        return _document_block_to_ir(obj, path, ctx)
+        node = _document_block_to_ir(obj, path, ctx)
+        if not tw.media_in(
+            node.media_type,
+            (
+                "application/pdf",
+                "text/csv",
+                "application/msword",
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                "application/vnd.ms-excel",
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                "text/html",
+                "text/plain",
+                "text/markdown",
+                "none",
+            ),
+        ):
+            tw.set_hint(node, PROVIDER, "$tag", "document")
+        return node
     if "video" in obj:
-        return _video_block_to_ir(obj, path, ctx)
+        node = _video_block_to_ir(obj, path, ctx)
+        if not tw.media_in(
+            node.media_type,
+            (
+                "video/x-matroska",
+                "video/quicktime",
+                "video/mp4",
+                "video/webm",
+                "video/x-flv",
+                "video/mpeg",
+                "video/mpg",
+                "video/x-ms-wmv",
+                "video/3gpp",
+            ),
+        ):
+            tw.set_hint(node, PROVIDER, "$tag", "video")
+        return node
     if "audio" in obj:
-        return _audio_block_to_ir(obj, path, ctx)
+        node = _audio_block_to_ir(obj, path, ctx)
+        if not tw.media_in(
+            node.media_type,
+            (
+                "audio/mpeg",
+                "audio/mp3",
+                "audio/opus",
+                "audio/wav",
+                "audio/x-wav",
+                "audio/aac",
+                "audio/flac",
+                "audio/mp4",
+                "audio/ogg",
+                "audio/x-matroska",
+                "audio/x-aac",
+                "audio/x-m4a",
+                "audio/m4a",
+                "audio/mpga",
+                "audio/pcm",
+                "audio/webm",
+            ),
+        ):
+            tw.set_hint(node, PROVIDER, "$tag", "audio")
+        return node
     if "toolUse" in obj:
         return _tool_use_block_to_ir(obj, path, ctx)
     if "toolResult" in obj:
@@ -788,6 +844,13 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ContentBlock — exactly one of text, image, document, video, audio, toolUse, toolResult; reasoningContent, cachePoint, ... kept opaque (IR → wire)."""
     t = type(node)
+    tag = tw.hint_of(node, PROVIDER, "$tag")
+    if tag == "document" and t is ir.FilePart:
+        return _document_block_from_ir(node, path, ctx)
+    if tag == "video" and t is ir.FilePart:
+        return _video_block_from_ir(node, path, ctx)
+    if tag == "audio" and t is ir.FilePart:
+        return _audio_block_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
         and (node.data is not None or tw.starts_with(node.url, "s3://"))
@@ -1579,7 +1642,11 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_toolUse_toolUseId = o_toolUse.get("toolUseId")
     if v_toolUse_toolUseId is None:
         raise tw.missing((p_toolUse, "toolUseId"))
-    v_toolUse_toolUseId_ir = tw.string_parse(v_toolUse_toolUseId, (p_toolUse, "toolUseId"))
+    v_toolUse_toolUseId_ir, v_toolUse_toolUseId_hint = tw.fit_id_parse(
+        v_toolUse_toolUseId, (p_toolUse, "toolUseId"), "a-zA-Z0-9_.:-", 64, False
+    )
+    if v_toolUse_toolUseId_hint is not None:
+        hints = tw.hint(hints, "toolUse.toolUseId", v_toolUse_toolUseId_hint)
     v_toolUse_name = o_toolUse.get("name")
     if v_toolUse_name is None:
         raise tw.missing((p_toolUse, "name"))
@@ -1628,8 +1695,14 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_toolUse = out["toolUse"] = {}
-    v_toolUse_toolUseId = tw.fit_render(
-        node.id, "call id", (path, "id"), ctx, "a-zA-Z0-9_.:-", None, 64, False
+    v_toolUse_toolUseId = tw.fit_id_render(
+        node.id,
+        (hints.get("toolUse.toolUseId") if hints is not None else None),
+        (path, "id"),
+        ctx,
+        "a-zA-Z0-9_.:-",
+        64,
+        False,
     )
     if v_toolUse_toolUseId is not None:
         w_toolUse["toolUseId"] = v_toolUse_toolUseId
@@ -1675,7 +1748,11 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_toolResult_toolUseId = o_toolResult.get("toolUseId")
     if v_toolResult_toolUseId is None:
         raise tw.missing((p_toolResult, "toolUseId"))
-    v_toolResult_toolUseId_ir = tw.string_parse(v_toolResult_toolUseId, (p_toolResult, "toolUseId"))
+    v_toolResult_toolUseId_ir, v_toolResult_toolUseId_hint = tw.fit_id_parse(
+        v_toolResult_toolUseId, (p_toolResult, "toolUseId"), "a-zA-Z0-9_.:-", 64, False
+    )
+    if v_toolResult_toolUseId_hint is not None:
+        hints = tw.hint(hints, "toolResult.toolUseId", v_toolResult_toolUseId_hint)
     v_toolResult_content = o_toolResult.get("content")
     if v_toolResult_content is None:
         raise tw.missing((p_toolResult, "content"))
@@ -1745,8 +1822,14 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_toolResult = out["toolResult"] = {}
-    v_toolResult_toolUseId = tw.fit_render(
-        node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "a-zA-Z0-9_.:-", None, 64, False
+    v_toolResult_toolUseId = tw.fit_id_render(
+        node.tool_call_id,
+        (hints.get("toolResult.toolUseId") if hints is not None else None),
+        (path, "tool_call_id"),
+        ctx,
+        "a-zA-Z0-9_.:-",
+        64,
+        False,
     )
     if v_toolResult_toolUseId is not None:
         w_toolResult["toolUseId"] = v_toolResult_toolUseId
@@ -1797,15 +1880,53 @@ def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if "image" in obj:
         return _image_block_to_ir(obj, path, ctx)
     if "document" in obj:
-        return _document_block_to_ir(obj, path, ctx)
+        node = _document_block_to_ir(obj, path, ctx)
+        if not tw.media_in(
+            node.media_type,
+            (
+                "application/pdf",
+                "text/csv",
+                "application/msword",
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                "application/vnd.ms-excel",
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                "text/html",
+                "text/plain",
+                "text/markdown",
+                "none",
+            ),
+        ):
+            tw.set_hint(node, PROVIDER, "$tag", "document")
+        return node
     if "video" in obj:
-        return _video_block_to_ir(obj, path, ctx)
+        node = _video_block_to_ir(obj, path, ctx)
+        if not tw.media_in(
+            node.media_type,
+            (
+                "video/x-matroska",
+                "video/quicktime",
+                "video/mp4",
+                "video/webm",
+                "video/x-flv",
+                "video/mpeg",
+                "video/mpg",
+                "video/x-ms-wmv",
+                "video/3gpp",
+            ),
+        ):
+            tw.set_hint(node, PROVIDER, "$tag", "video")
+        return node
     raise UnknownVariantError(path, "expected a key of text, image, document, video")
 
 
 def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ToolResultContentBlock — text, image, document or video (the json block is the result itself, json_block_result). searchResult blocks are an UnknownVariantError. (IR → wire)."""
     t = type(node)
+    tag = tw.hint_of(node, PROVIDER, "$tag")
+    if tag == "document" and t is ir.FilePart:
+        return _document_block_from_ir(node, path, ctx)
+    if tag == "video" and t is ir.FilePart:
+        return _video_block_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
         and (node.data is not None or tw.starts_with(node.url, "s3://"))

@@ -922,7 +922,11 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_tool_call_id = obj.get("tool_call_id")
     if v_tool_call_id is None:
         raise tw.missing((path, "tool_call_id"))
-    v_tool_call_id_ir = tw.string_parse(v_tool_call_id, (path, "tool_call_id"))
+    v_tool_call_id_ir, v_tool_call_id_hint = tw.fit_id_parse(
+        v_tool_call_id, (path, "tool_call_id"), "\\s\\S", 40, False
+    )
+    if v_tool_call_id_hint is not None:
+        hints = tw.hint(hints, "tool_call_id", v_tool_call_id_hint)
     v_content = obj.get("content")
     if v_content is None and "content" in obj:
         hints = tw.hint(hints, "content", "null")
@@ -963,8 +967,14 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["role"] = "tool"
     elif hints["role"] == "null":
         out["role"] = None
-    v_tool_call_id = tw.fit_render(
-        node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "\\s\\S", None, 40, False
+    v_tool_call_id = tw.fit_id_render(
+        node.tool_call_id,
+        (hints.get("tool_call_id") if hints is not None else None),
+        (path, "tool_call_id"),
+        ctx,
+        "\\s\\S",
+        40,
+        False,
     )
     if v_tool_call_id is not None:
         out["tool_call_id"] = v_tool_call_id
@@ -1419,7 +1429,9 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_id = obj.get("id")
     if v_id is None:
         raise tw.missing((path, "id"))
-    v_id_ir = tw.string_parse(v_id, (path, "id"))
+    v_id_ir, v_id_hint = tw.fit_id_parse(v_id, (path, "id"), "\\s\\S", 40, False)
+    if v_id_hint is not None:
+        hints = tw.hint(hints, "id", v_id_hint)
     v_type = obj.get("type")
     if v_type is not None and v_type != "function":
         raise UnknownVariantError(
@@ -1469,7 +1481,15 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v_id = tw.fit_render(node.id, "call id", (path, "id"), ctx, "\\s\\S", None, 40, False)
+    v_id = tw.fit_id_render(
+        node.id,
+        (hints.get("id") if hints is not None else None),
+        (path, "id"),
+        ctx,
+        "\\s\\S",
+        40,
+        False,
+    )
     if v_id is not None:
         out["id"] = v_id
     elif hints is not None and hints.get("id") == "null":
