@@ -36,7 +36,7 @@ CANNOT_EXPRESS = (
     ),
     (
         "audio and video (FileParts of audio/* or video/* types)",
-        "Message content is input_text, input_image and input_file (documents and text files); audio and video are dropped whole and reported.",
+        "Message content is input_text, input_image and input_file (documents and text files); audio and video are dropped whole and reported (an input_file of another media type that came from Responses goes back as it came).",
     ),
     (
         "file ids of another provider",
