@@ -43,6 +43,8 @@ class Coverage:
     variants: dict[tuple[str, str], str] = field(default_factory=dict)
     bound: dict[str, set[str]] = field(default_factory=dict)  # codec → derived defs
     unbound: list[str] = field(default_factory=list)  # object / union / enum codecs no binding reached
+    # (codec, wire) → (minimum, maximum, "Def.prop") of a number rule whose schema bounds the value
+    bounds: dict[tuple[str, str], tuple[Any, Any, str]] = field(default_factory=dict)
 
     def line(self, name: str) -> str:
         both = list(self.fields.values()) + list(self.variants.values())
@@ -192,6 +194,7 @@ class _Checker:
                 self.classify(codec, path, True, "fields", f"field {path!r}")
                 for rule in exact:
                     self.follow(rule, pschema)
+                    self.bound_rule(codec, rule, pschema)
             elif deeper:
                 self.classify(codec, path, True, "fields", f"field {path!r}")
                 segs = deeper[0].wire[len(path) + 1:].split(".")
@@ -212,6 +215,26 @@ class _Checker:
                         self.bind(conv.hoist.get("codec"), pschema)
             else:
                 self.classify(codec, path, False, "fields", f"field {path!r}")
+
+    def bound_rule(self, codec: Any, rule: Any, schema: Any) -> None:
+        """Record the numeric range (``minimum`` / ``maximum``) the schema gives a plain number rule's
+        value; the renderer refuses a value outside it (reported, never clamped). Several bound
+        definitions give the narrowest range."""
+        if rule.type not in ("number", "integer") or rule.transform or rule.codec or rule.list_of:
+            return
+        _, s = self.deref(schema)
+        alts = [s, *(self.deref(a)[1] for a in s.get("anyOf") or s.get("oneOf") or [])]
+        lows = [a["minimum"] for a in alts if isinstance(a.get("minimum"), (int, float))]
+        highs = [a["maximum"] for a in alts if isinstance(a.get("maximum"), (int, float))]
+        if not lows and not highs:
+            return
+        key = (codec.name, rule.wire)
+        lo, hi = (max(lows) if lows else None), (min(highs) if highs else None)
+        if key in self.cov.bounds:
+            old_lo, old_hi, _ = self.cov.bounds[key]
+            lo = lo if old_lo is None else old_lo if lo is None else max(lo, old_lo)
+            hi = hi if old_hi is None else old_hi if hi is None else min(hi, old_hi)
+        self.cov.bounds[key] = (lo, hi, self.where)
 
     def follow(self, rule: Any, schema: Any) -> None:
         tr = self.transforms.get(rule.transform or "")

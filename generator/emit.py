@@ -587,6 +587,11 @@ class ProviderCompiler:
                 L.extend(self._null_back(rule, slot))
             return L
         L.append(f"{v} = {exprs[0]}")
+        bounds = self.p.coverage.bounds.get((c.name, rule.wire)) if self.p.coverage is not None else None
+        if bounds is not None:  # the derived schema's range: a value outside it is reported, not sent (never clamped)
+            lo, hi, where = bounds
+            L.append(f"if {v} is not None:")
+            L.append(f"    {v} = tw.in_range({v}, {py(lo)}, {py(hi)}, {py(where)}, ({p}, {py(irs[0])}), ctx)")
         if rule.codec:
             sub = self.codec(rule.codec)
             L.append(f"if {v} is not None:")
@@ -713,7 +718,7 @@ class ProviderCompiler:
                 inner = f"obj.get({py(tag)})" if c.tag_by_key else "obj"
                 L.append(f"if type(v := {inner}) is dict and {py(variant['opaque_if'])} in v:")
                 L.append("    return ir.OpaquePart(provider=PROVIDER, data=obj)")
-        if len(variants) == 1:
+        if len({v["codec"] for v in variants}) == 1:  # one codec (under one or several render conditions)
             return L + self._variant_parse(c, variants[0])
         for variant in variants:
             if not variant.get("media"):
@@ -729,6 +734,16 @@ class ProviderCompiler:
             L.extend("    " + line for line in self._variant_parse(c, variant))
         return L
 
+    def _kept_media(self, c: Codec, variant: dict) -> tuple | None:
+        """The media types the variant's codec takes on render under its tag (None: any), for a
+        union whose variants filter by media type."""
+        same = [v for v in c.variants if v["tag"] == variant["tag"] and v["codec"] == variant["codec"] and not v.get("hint_only")]
+        if not same or any(not v.get("media") for v in same):
+            return None
+        if len({v["codec"] for v in c.variants if v["tag"] == variant["tag"]}) > 1:
+            return None  # several codecs under one tag are chosen by the wire's media type: always taken back
+        return tuple(dict.fromkeys(m for v in same for m in v["media"]))
+
     def _variant_parse(self, c: Codec, variant: dict) -> list[str]:
         sub = self.codec(variant["codec"])
         call = f"_{sub.name}_to_ir(obj, path, ctx)"
@@ -738,6 +753,13 @@ class ProviderCompiler:
         elif variant.get("hint_only"):
             L.append(f"node = {call}")
             L.append(f"tw.set_hint(node, PROVIDER, '$tag', {py(variant['tag'])})")
+            L.append("return node")
+        elif self._kept_media(c, variant) is not None:
+            # a part of a media type this variant does not take from elsewhere: marked, so that it
+            # goes back through it on a same-provider round trip (an audio file in input_file)
+            L.append(f"node = {call}")
+            L.append(f"if not tw.media_in(node.media_type, {py(self._kept_media(c, variant))}):")
+            L.append(f"    tw.set_hint(node, PROVIDER, '$tag', {py(variant['tag'])})")
             L.append("return node")
         else:
             L.append(f"return {call}")
@@ -788,9 +810,10 @@ class ProviderCompiler:
             L.append("t = type(node)")
             seen_classes = []
             hinted = [v for v in variants if v.get("hint_only")]
-            if hinted:
+            kept = list({v["tag"]: v for v in variants if not v.get("hint_only") and self._kept_media(c, v) is not None}.values())
+            if hinted or kept:
                 L.append("tag = tw.hint_of(node, PROVIDER, '$tag')")
-                for v in hinted:
+                for v in hinted + kept:
                     L.append(f"if tag == {py(v['tag'])} and t is ir.{self.codec(v['codec']).ir}:")
                     L.append(f"    return _{v['codec']}_from_ir(node, path, ctx)")
             # codecs that take only some media types are tried before the others of their class
@@ -806,6 +829,10 @@ class ProviderCompiler:
                     whens = [when] if isinstance(when, str) else list(when)
                     tests = []
                     for w in whens:
+                        if isinstance(w, dict):  # {field, hint: {wire key: value}}: a value the same-provider input spelled so
+                            (key, value), = w["hint"].items()
+                            tests.append(f"(node.{w['field']} is not None and tw.hint_of(node, PROVIDER, {py(key)}) == {py(value)})")
+                            continue
                         name, _, prefix = w.partition(" ")
                         tests.append(f"tw.starts_with(node.{name}, {py(prefix)})" if prefix else f"node.{name} is not None")
                     test = " or ".join(tests)

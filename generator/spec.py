@@ -517,6 +517,15 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
                     errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: every codec but the last of a list needs 'media'")
                 if "opaque_if" in entry and not (isinstance(entry["opaque_if"], str) and entry["opaque_if"]):
                     errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: opaque_if must be a wire key (its presence makes the item opaque)")
+                if "when" in entry:
+                    whens = entry["when"] if isinstance(entry["when"], list) else [entry["when"]]
+                    for w in whens:
+                        ok = isinstance(w, str) or (
+                            isinstance(w, dict) and set(w) == {"field", "hint"} and isinstance(w["field"], str)
+                            and isinstance(w["hint"], dict) and len(w["hint"]) == 1)
+                        if not ok:
+                            errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: a 'when' entry is an IR field name, "
+                                      "'field prefix', or {field: F, hint: {wire key: hint value}}")
                 entry["tag"] = str(tag)
                 entry["line"] = variants.line_of(tag)
                 codec.variants.append(entry)

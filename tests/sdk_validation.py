@@ -387,28 +387,60 @@ def _validate(family: str, kind: str, text: str, streamed: bool) -> Any:
     return SDK_TYPES[family, kind].model_validate_json(text, strict=True)
 
 
+# Request fields a provider documents beyond its family's wire, checked here instead of by the
+# family's SDK types (which forbid them), each against the type its API reference gives. Only
+# fields the provider's spec maps are listed; the provider's own SDK types check the rest
+# (tests/test_sdk_fireworks.py).
+EXTRA_REQUEST_FIELDS: dict[str, dict[str, Any]] = {
+    "fireworks": {
+        # https://docs.fireworks.ai/api-reference/post-chatcompletions (ChatCompletionRequest.top_k:
+        # integer, "Must be between 0 and 100"); fireworks-ai CompletionCreateParamsBase.top_k
+        "top_k": Annotated[Optional[int], Field(ge=0, le=100)],
+    },
+}
+_EXTRA_FIELD_ADAPTERS = {
+    (provider, key): TypeAdapter(tp) for provider, fields in EXTRA_REQUEST_FIELDS.items() for key, tp in fields.items()
+}
+
+
+def _extra_field_errors(provider: str, payload: dict) -> tuple[dict, list[str]]:
+    """The payload without the provider's declared extra request fields, and their errors."""
+    extra = EXTRA_REQUEST_FIELDS[provider].keys() & payload.keys()
+    errors = []
+    for key in sorted(extra):
+        try:
+            _EXTRA_FIELD_ADAPTERS[provider, key].validate_python(payload[key], strict=True)
+        except ValidationError as exc:
+            errors += [f"{key}: {e['msg']} (got {json.dumps(e['input'], default=str)[:80]})" for e in exc.errors()]
+    return {k: v for k, v in payload.items() if k not in extra}, errors
+
+
 def validate(provider: str, kind: str, payload: Any) -> list[str]:
     """Errors of ``payload``, a ``kind`` ("request", "response") body of ``provider``."""
     family = SAME_WIRE_AS.get(provider, provider)
     if (family, kind) not in SDK_TYPES:
         raise ValueError(f"no SDK type known for a {provider} {kind}")
+    extra_errors = []
+    if kind == "request" and provider in EXTRA_REQUEST_FIELDS and isinstance(payload, dict):
+        payload, extra_errors = _extra_field_errors(provider, payload)
     try:
         text = json.dumps(payload, allow_nan=False)
     except (TypeError, ValueError) as exc:
         return [f"<root>: not JSON: {exc}"]
-    errors, explained = [], set()
+    errors, explained = extra_errors, set()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             streamed = isinstance(payload, dict) and payload.get("stream") is True
             result = _validate(family, kind, text, streamed)
         except ValidationError as exc:
-            errors = _errors(exc, payload)
+            errors += _errors(exc, payload)
         else:
             if family == "gemini":
-                errors, explained = _gemini_checks(result, payload)
+                gemini_errors, explained = _gemini_checks(result, payload)
+                errors += gemini_errors
             elif isinstance(result, BaseModel):
-                errors = _undeclared_keys(result)
+                errors += _undeclared_keys(result)
     # A warning is the SDK accepting something it does not know (CaseInSensitiveEnum): an error.
     return errors + [
         f"<root>: SDK warning: {w.message}" for w in caught if str(w.message) not in explained

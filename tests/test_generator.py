@@ -124,3 +124,16 @@ def test_coverage_binds_the_main_unions_and_declares_every_variant():
     assert anthropic.variants[("content_block", "tool_use")] == "mapped"
     assert anthropic.variants[("content_block", "thinking")] == "opaque"
     assert anthropic.fields[("tool_choice", "disable_parallel_tool_use")] == "mapped"  # read by embedded_flag
+
+
+def test_coverage_records_the_numeric_ranges_of_the_derived_schema():
+    """A plain number rule bound to a property with minimum / maximum in the derived schema carries
+    that range (botocore's bedrock-runtime model: InferenceConfiguration.temperature 0..1, maxTokens
+    ≥ 1); the generated renderer refuses values outside it (tests/test_rules_bedrock_converse.py)."""
+    spec, errors = load_spec(ROOT)
+    assert not errors
+    bounds = {p.name: p.coverage.bounds for p in spec.providers if p.coverage is not None}
+    assert bounds["bedrock_converse"][("request", "inferenceConfig.temperature")][:2] == (0, 1)
+    assert bounds["bedrock_converse"][("request", "inferenceConfig.topP")][:2] == (0, 1)
+    assert bounds["bedrock_converse"][("request", "inferenceConfig.maxTokens")][:2] == (1, None)
+    assert not bounds["openai_chat"]  # the openai SDK types give no ranges

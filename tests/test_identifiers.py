@@ -109,3 +109,24 @@ def test_openai_names_starting_with_a_digit_are_fitted_for_gemini():
 def test_strict_mode_refuses_to_rename():
     with pytest.raises(toolwire.LossError):
         toolwire.convert(gemini_request("c1", "a.b"), source="gemini", target="openai_chat", strict=True)
+
+
+def test_an_id_the_same_provider_sent_comes_back_unchanged_even_if_it_breaks_the_rule():
+    # Recorded (pydantic-ai test_openrouter_google_nested_schema): a 50-character Chat call id that
+    # OpenRouter (an OpenAI-compatible API) took; OpenAI's own limit is 40. The payload had it, so a
+    # same-provider round trip sends it back as it is; another target still gets a fitted id.
+    long_id = "tool_insert_level_with_spaces_3ZiChYzj8xER8HixJe7W"
+    body = {"model": "google/gemini-2.5-flash", "messages": [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": long_id, "type": "function", "function": {"name": "insert_level", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": long_id, "content": "ok"},
+    ]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert toolwire.convert(body, source="openai_chat", target="openai_chat") == body
+    groq = quiet(toolwire.convert, body, source="openai_chat", target="groq")  # own provider data: fitted
+    fitted = groq["messages"][1]["tool_calls"][0]["id"]
+    assert len(fitted) == 40 and groq["messages"][2]["tool_call_id"] == fitted
+    mistral = quiet(toolwire.convert, body, source="openai_chat", target="mistral")
+    assert len(mistral["messages"][1]["tool_calls"][0]["id"]) == 9

@@ -158,3 +158,80 @@ def test_bedrock_documents_videos_and_audio_round_trip_with_s3_locations():
     out, warns = convert(http, "anthropic", "bedrock_converse")
     assert out["messages"][0]["content"] == [{"text": "Read."}]
     assert any("cannot express FilePart" in w for w in warns)
+
+
+# An OpenAI Chat `file` part whose file_data is a URL: OpenAI documents file_data as base64 file data
+# (openai.types.chat ChatCompletionContentPartParam File.file_data, "The base64 encoded file data");
+# OpenRouter takes PDF URLs there (https://openrouter.ai/docs/features/multimodal/pdfs). Recorded in
+# pydantic-ai's test_openrouter_document_url_no_force_download cassette.
+PDF_URL = "https://www.w3.org/WAI/ER/tests/xhtml/testfiles/resources/pdf/dummy.pdf"
+URL_FILE_BODY = {"model": "openai/gpt-4.1-mini", "messages": [{"role": "user", "content": [
+    {"type": "text", "text": "What is the main content of this document?"},
+    {"type": "file", "file": {"file_data": PDF_URL, "filename": "filename.pdf"}},
+]}]}
+
+
+def test_a_url_in_chat_file_data_is_the_parts_url_and_comes_back_identical():
+    part = toolwire.to_ir(URL_FILE_BODY, provider="openai_chat").messages[0].parts[1]
+    assert (part.url, part.data, part.media_type, part.filename) == (PDF_URL, None, "application/pdf", "filename.pdf")
+    round_trips(URL_FILE_BODY, "openai_chat")
+
+
+@pytest.mark.parametrize("target, expected", [
+    ("anthropic", {"type": "document", "source": {"type": "url", "url": PDF_URL}, "title": "filename.pdf"}),
+    ("gemini", {"fileData": {"mimeType": "application/pdf", "fileUri": PDF_URL}}),
+    ("openai_responses", {"type": "input_file", "file_url": PDF_URL, "filename": "filename.pdf"}),
+    ("mistral", {"type": "document_url", "document_url": PDF_URL, "document_name": "filename.pdf"}),
+])
+def test_a_url_in_chat_file_data_goes_where_the_target_takes_urls(target, expected):
+    out, _ = convert(URL_FILE_BODY, "openai_chat", target, model="m-1")
+    messages = out.get("messages") or out.get("contents") or out.get("input")
+    content = messages[0].get("content") or messages[0].get("parts")
+    assert content[1] == expected
+    assert validate(target, "request", out) == []
+
+
+def test_a_url_in_chat_file_data_is_dropped_and_reported_where_the_target_takes_no_urls():
+    out, warns = convert(URL_FILE_BODY, "openai_chat", "bedrock_converse")
+    assert PDF_URL not in str(out) and any("FilePart (application/pdf)" in w for w in warns)
+    assert validate("bedrock_converse", "request", out) == []
+
+
+def test_a_document_url_from_elsewhere_is_not_sent_as_chat_file_data():
+    # OpenAI's file_data takes base64 only: an Anthropic URL document is dropped and reported
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": [{"role": "user", "content": [
+        {"type": "text", "text": "Read it."}, {"type": "document", "source": {"type": "url", "url": PDF_URL}}]}]}
+    out, warns = convert(body, "anthropic", "openai_chat")
+    assert PDF_URL not in str(out) and any("cannot express FilePart" in w for w in warns)
+
+
+def test_bare_base64_file_data_gets_its_media_type_from_the_bytes():
+    body = {"model": "gpt-4.1", "messages": [{"role": "user", "content": [
+        {"type": "text", "text": "Read it."}, {"type": "file", "file": {"file_data": PDF, "filename": "a.pdf"}}]}]}
+    assert toolwire.to_ir(body, provider="openai_chat").messages[0].parts[1].media_type == "application/pdf"
+    round_trips(body, "openai_chat")
+    anthropic, _ = convert(body, "openai_chat", "anthropic")
+    assert anthropic["messages"][0]["content"][1]["source"] == {"type": "base64", "media_type": "application/pdf", "data": PDF}
+    assert validate("anthropic", "request", anthropic) == []
+
+
+def test_base64_data_of_unknown_media_type_is_not_sent_to_anthropic_as_an_octet_stream_document():
+    # Anthropic base64 documents are application/pdf (DocumentBlockParam Base64PDFSourceParam); a file of
+    # unknown type is dropped and reported rather than sent with a media type the API rejects
+    body = {"model": "gpt-4.1", "messages": [{"role": "user", "content": [
+        {"type": "text", "text": "Read it."}, {"type": "file", "file": {"file_data": "AAECAwQF", "filename": "blob"}}]}]}
+    out, warns = convert(body, "openai_chat", "anthropic")
+    assert "AAECAwQF" not in str(out) and any("cannot express FilePart" in w for w in warns)
+    assert validate("anthropic", "request", out) == []
+
+
+def test_a_part_of_a_media_type_the_variant_takes_from_nowhere_else_round_trips_through_it():
+    # Recorded (pydantic-ai test_multimodal_tool_return_matrix, openai_responses): an mp3 as a
+    # Responses input_file (ResponseInputFileParam takes any file_data). Converted elsewhere, Responses
+    # has no audio input and drops such a part (reported); its own part goes back as it came.
+    part = {"file_data": "data:audio/mpeg;base64," + MP3, "filename": "filename.mp3", "type": "input_file"}
+    body = {"model": "gpt-4.1", "input": [{"role": "user", "content": [part]}]}
+    round_trips(body, "openai_responses")
+    gemini, _ = convert(body, "openai_responses", "gemini")
+    back, warns = convert(gemini, "gemini", "openai_responses", model="gpt-4.1")
+    assert MP3 not in str(back) and any("FilePart (audio/mpeg)" in w for w in warns)

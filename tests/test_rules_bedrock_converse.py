@@ -509,3 +509,29 @@ def test_a_server_tool_call_and_its_result_are_reported_elsewhere_and_the_client
     assert any("no " + target + " equivalent; dropped" in w for w in warned)
     assert any("'systemTool nova_code_interpreter'" in w for w in warned)
     assert "[]" not in json.dumps(out).replace('"required": []', "")  # no content left as an empty array
+
+
+# --- numeric ranges of the service model (InferenceConfiguration: temperature and topP 0..1,
+# maxTokens ≥ 1; botocore shapes InferenceConfigurationTemperatureFloat, ...TopPFloat, ...MaxTokensInteger)
+
+
+@pytest.mark.parametrize("field, value, wire", [
+    ("temperature", -1, "temperature"),   # recorded: an OpenAI Responses request the API rejected
+    ("temperature", 1.5, "temperature"),  # valid for OpenAI (0..2), outside Bedrock's 0..1
+    ("top_p", 1.01, "topP"),
+    ("max_tokens", 0, "maxTokens"),
+])
+def test_a_value_outside_the_service_models_range_is_reported_and_not_sent_never_clamped(field, value, wire):
+    body = {"model": "gpt-4.1", "messages": [{"role": "user", "content": "Hi"}], field: value, "stop": ["END"]}
+    out, warns = convert(body)
+    assert wire not in out["inferenceConfig"] and out["inferenceConfig"]["stopSequences"] == ["END"]
+    assert any(w.startswith(f"{field}: {value!r} is outside the range bedrock_converse accepts") for w in warns), warns
+    with pytest.raises(toolwire.LossError):
+        toolwire.convert(body, source="openai_chat", target=P, strict=True)
+
+
+def test_values_at_the_bounds_of_the_range_are_sent_as_they_are():
+    body = {"model": "gpt-4.1", "messages": [{"role": "user", "content": "Hi"}], "temperature": 0, "top_p": 1, "max_tokens": 1}
+    out, warns = convert(body)
+    assert out["inferenceConfig"] == {"maxTokens": 1, "temperature": 0, "topP": 1}
+    assert not any("outside the range" in w for w in warns)

@@ -177,3 +177,26 @@ def test_rejects_undeclared_response_keys():
     assert any("system_fingerprint" in e for e in errors), errors
     errors = _errors_after("response", lambda p: p["choices"][0]["message"].update(refusal=None))
     assert any("refusal" in e for e in errors), errors
+
+
+def test_the_family_checker_knows_the_request_fields_fireworks_documents_beyond_openai():
+    """tests/sdk_validation.py checks Fireworks bodies with openai.types.chat plus a declared list of
+    Fireworks' own request fields: each must be a Fireworks field (fireworks-ai's
+    CompletionCreateParamsBase) that OpenAI's params lack, and be checked against its declared type."""
+    from openai.types.chat import completion_create_params as openai_params
+
+    from sdk_validation import EXTRA_REQUEST_FIELDS, validate
+
+    fireworks_keys = set(fireworks_chat.completion_create_params.CompletionCreateParamsBase.__annotations__)
+    openai_keys = set(openai_params.CompletionCreateParamsBase.__annotations__)
+    assert EXTRA_REQUEST_FIELDS[PROVIDER]
+    for key in EXTRA_REQUEST_FIELDS[PROVIDER]:
+        assert key in fireworks_keys and key not in openai_keys, key
+    body = {"model": "accounts/fireworks/models/llama-v3p1-8b-instruct", "messages": [{"role": "user", "content": "Hi"}]}
+    assert validate(PROVIDER, "request", {**body, "top_k": 40}) == []
+    assert validate(PROVIDER, "request", {**body, "top_k": 101}) == ["top_k: Input should be less than or equal to 100 (got 101)"]
+    assert validate(PROVIDER, "request", {**body, "top_k": "40"})
+    assert validate("openai_chat", "request", {**body, "top_k": 40}) == ["top_k: Extra inputs are not permitted"]
+    out = toolwire.convert({"contents": [{"role": "user", "parts": [{"text": "Hi"}]}], "generationConfig": {"topK": 40}},
+                           source="gemini", target=PROVIDER, model=body["model"])
+    assert out["top_k"] == 40 and validate(PROVIDER, "request", out) == []

@@ -44,6 +44,11 @@ def _digest(value: str, size: int) -> str:
     return "".join(out)
 
 
+def fits(value: str, chars: str, max_len: int | None, exact: bool) -> bool:
+    """Whether an id satisfies the rule as it is."""
+    return _rule(chars, None, max_len, exact)[0].fullmatch(value) is not None
+
+
 def fit(value: str, chars: str, first: str | None = None, max_len: int | None = None, exact: bool = False) -> str:
     """``value`` if it satisfies the rule, else its deterministic valid replacement."""
     valid, invalid = _rule(chars, first, max_len, exact)
@@ -75,6 +80,17 @@ def fit_render(value: Any, kind: str, path: Any, ctx: Context, chars: str, first
     if out != value:
         ctx.lose(path, f"{kind}s that break {ctx.provider}'s rule are mapped to valid ones (e.g. {value!r} → {out!r})")
     return out
+
+
+def fit_id_render(value: Any, hint: Any, path: Any, ctx: Context, chars: str, max_len: int | None, exact: bool) -> Any:
+    """Render side of fit_id: an id the same provider sent is sent back as it is (hint "kept");
+    any other is fitted (fit_render)."""
+    if hint == "kept" and type(value) is str:
+        seen = ctx.fitted.setdefault(("call id", value), value)
+        if seen != value:
+            raise NameCollisionError(path, f"call ids {seen!r} and {value!r} both become {value!r} on {ctx.provider}; rename one of them")
+        return value
+    return fit_render(value, "call id", path, ctx, chars, None, max_len, exact)
 
 
 def fit_name_parse(value: Any, path: Any, ctx: Context, chars: str, first: str | None, max_len: int | None) -> str:

@@ -32,7 +32,8 @@ from toolwire.ir import (
 
 from .context import Context
 from .errors import ConversionError, InvalidArgumentsError, MissingFieldError, UnknownVariantError, UnsupportedError, WrongTypeError
-from .names import fit_name_parse, fit_render  # noqa: F401  (fit_id / fit_name, called as tw.*)
+from . import names
+from .names import fit_id_render, fit_name_parse, fit_render  # noqa: F401  (fit_id / fit_name, called as tw.*)
 from .schema import from_openapi_schema, standard_types, to_keyword_subset, to_openapi_schema
 
 _JSONDecodeError = json.JSONDecodeError
@@ -970,6 +971,14 @@ def string_parse(value: Any, path: Any) -> str:
     return value
 
 
+def fit_id_parse(value: Any, path: Any, chars: str, max_len: int | None, exact: bool) -> tuple[str, Any]:
+    """Parse side of fit_id: (id, hint); the hint "kept" marks an id that breaks the provider's own
+    rule, so that a same-provider render sends it back as it came (the input had it; e.g. a 50-character
+    Chat id an OpenAI-compatible API took)."""
+    string_parse(value, path)
+    return value, (None if names.fits(value, chars, max_len, exact) else "kept")
+
+
 def optional_id_parse(value: Any, path: Any) -> str:
     if value is None:
         return ""
@@ -1660,6 +1669,18 @@ def flat_usage_render(usage: Any, out: dict, path: Any, ctx: Context, output_key
 # --- media: documents, audio, video and files (FilePart), file ids --------------------------------
 
 
+def in_range(value: Any, minimum: Any, maximum: Any, where: str, path: Any, ctx: Context) -> Any:
+    """A number the target's wire schema bounds (derived minimum / maximum, ``where`` names the field
+    there): sent as it is when inside, else reported and not sent (the target's default applies).
+    Never clamped: a clamped value would be a setting the user did not ask for."""
+    if (minimum is None or value >= minimum) and (maximum is None or value <= maximum):
+        return value
+    lo = "" if minimum is None else minimum
+    hi = "" if maximum is None else maximum
+    ctx.lose(path, f"{value!r} is outside the range {ctx.provider} accepts ({lo}..{hi}, {where}); not sent")
+    return None
+
+
 def wire_at(obj: Any, segments: tuple) -> Any:
     """The wire value at a dotted path (None when a step is missing or not an object)."""
     for key in segments:
@@ -1751,15 +1772,48 @@ def file_ref_render(file_id: Any, hint: Any, path: Any, ctx: Context) -> Any:
     return file_id
 
 
+_FILE_SIGNATURES = ((b"%PDF-", "application/pdf"),)
+
+# media types of the document extensions the providers take (Anthropic, Bedrock, Gemini, Mistral)
+_FILE_EXTENSIONS = {
+    "pdf": "application/pdf", "txt": "text/plain", "md": "text/markdown", "csv": "text/csv",
+    "html": "text/html", "htm": "text/html", "doc": "application/msword",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "xls": "application/vnd.ms-excel", "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
+def sniff_file_type(data: str) -> Any:
+    """The media type the first bytes of base64 file data show (a PDF), or None."""
+    head = data[:24]
+    head = head[: len(head) - len(head) % 4]
+    try:
+        raw = base64.b64decode(head, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    for signature, media_type in _FILE_SIGNATURES:
+        if raw.startswith(signature):
+            return media_type
+    return None
+
+
+def url_file_type(url: str) -> Any:
+    """The media type a URL's path shows by its extension (``.../report.pdf``), or None."""
+    name = url.partition("?")[0].partition("#")[0].rpartition("/")[2]
+    stem, dot, ext = name.rpartition(".")
+    return _FILE_EXTENSIONS.get(ext.lower()) if dot and stem else None
+
+
 def file_data_parse(value: Any, path: Any) -> tuple[Any, Any, Any]:
-    """(media_type, data, hint) of file data given as a data: URL or as bare base64 (hint "raw")."""
+    """(media_type, data, hint) of file data given as a data: URL or as bare base64 (hint "raw",
+    its media type read from the bytes)."""
     if type(value) is not str:
         raise WrongTypeError(path, f"expected a string, got {_json_type(value)}")
     if value.startswith("data:"):
         head, sep, data = value.partition(",")
         if sep and head.endswith(";base64"):
             return head[5:-7] or None, data, None
-    return None, value, "raw"
+    return sniff_file_type(value), value, "raw"
 
 
 def file_data_render(media_type: Any, data: Any, hint: Any) -> Any:
@@ -1768,6 +1822,21 @@ def file_data_render(media_type: Any, data: Any, hint: Any) -> Any:
     if hint == "raw":
         return data
     return f"data:{media_type or 'application/octet-stream'};base64,{data}"
+
+
+def file_data_or_url_parse(value: Any, path: Any) -> tuple[Any, Any, Any, Any]:
+    """(url, media_type, data, hint): file_data, or an http(s) URL (hint "url", its media type read
+    from the file extension)."""
+    if type(value) is str and value.startswith(("https://", "http://")):
+        return value, url_file_type(value), None, "url"
+    return (None, *file_data_parse(value, path))
+
+
+def file_data_or_url_render(url: Any, media_type: Any, data: Any, hint: Any) -> Any:
+    """A URL only where the same-provider input had it in file_data; else as file_data."""
+    if data is None and hint == "url":
+        return url
+    return file_data_render(media_type, data, hint)
 
 
 def optional_data_url_render(url: Any, media_type: Any, data: Any) -> Any:

@@ -624,7 +624,10 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if tag == "image":
         return _image_block_to_ir(obj, path, ctx)
     if tag == "document":
-        return _document_block_to_ir(obj, path, ctx)
+        node = _document_block_to_ir(obj, path, ctx)
+        if not tw.media_in(node.media_type, ("application/pdf", "text/plain", "none")):
+            tw.set_hint(node, PROVIDER, "$tag", "document")
+        return node
     if tag == "tool_use":
         return _tool_use_block_to_ir(obj, path, ctx)
     if tag == "tool_result":
@@ -635,10 +638,19 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """content block — text, image, document, tool_use, tool_result; thinking and server-tool blocks are kept opaque (IR → wire)."""
     t = type(node)
+    tag = tw.hint_of(node, PROVIDER, "$tag")
+    if tag == "document" and t is ir.FilePart:
+        return _document_block_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
         and (node.data is not None or node.url is not None or node.file_id is not None)
-        and tw.media_in(node.media_type, ("application/pdf", "text/plain", "none"))
+        and tw.media_in(node.media_type, ("application/pdf", "text/plain"))
+    ):
+        return _document_block_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.url is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("none",))
     ):
         return _document_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
@@ -877,7 +889,9 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_id = obj.get("id")
     if v_id is None:
         raise tw.missing((path, "id"))
-    v_id_ir = tw.string_parse(v_id, (path, "id"))
+    v_id_ir, v_id_hint = tw.fit_id_parse(v_id, (path, "id"), "a-zA-Z0-9_-", None, False)
+    if v_id_hint is not None:
+        hints = tw.hint(hints, "id", v_id_hint)
     v_name = obj.get("name")
     if v_name is None:
         raise tw.missing((path, "name"))
@@ -913,7 +927,15 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["type"] = "tool_use"
     elif hints["type"] == "null":
         out["type"] = None
-    v_id = tw.fit_render(node.id, "call id", (path, "id"), ctx, "a-zA-Z0-9_-", None, None, False)
+    v_id = tw.fit_id_render(
+        node.id,
+        (hints.get("id") if hints is not None else None),
+        (path, "id"),
+        ctx,
+        "a-zA-Z0-9_-",
+        None,
+        False,
+    )
     if v_id is not None:
         out["id"] = v_id
     elif hints is not None and hints.get("id") == "null":
@@ -954,7 +976,11 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_tool_use_id = obj.get("tool_use_id")
     if v_tool_use_id is None:
         raise tw.missing((path, "tool_use_id"))
-    v_tool_use_id_ir = tw.string_parse(v_tool_use_id, (path, "tool_use_id"))
+    v_tool_use_id_ir, v_tool_use_id_hint = tw.fit_id_parse(
+        v_tool_use_id, (path, "tool_use_id"), "a-zA-Z0-9_-", None, False
+    )
+    if v_tool_use_id_hint is not None:
+        hints = tw.hint(hints, "tool_use_id", v_tool_use_id_hint)
     v_content = obj.get("content")
     if v_content is None and "content" in obj:
         hints = tw.hint(hints, "content", "null")
@@ -1006,8 +1032,14 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["type"] = "tool_result"
     elif hints["type"] == "null":
         out["type"] = None
-    v_tool_use_id = tw.fit_render(
-        node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "a-zA-Z0-9_-", None, None, False
+    v_tool_use_id = tw.fit_id_render(
+        node.tool_call_id,
+        (hints.get("tool_use_id") if hints is not None else None),
+        (path, "tool_call_id"),
+        ctx,
+        "a-zA-Z0-9_-",
+        None,
+        False,
     )
     if v_tool_use_id is not None:
         out["tool_use_id"] = v_tool_use_id
@@ -1049,17 +1081,29 @@ def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if tag == "image":
         return _image_block_to_ir(obj, path, ctx)
     if tag == "document":
-        return _document_block_to_ir(obj, path, ctx)
+        node = _document_block_to_ir(obj, path, ctx)
+        if not tw.media_in(node.media_type, ("application/pdf", "text/plain", "none")):
+            tw.set_hint(node, PROVIDER, "$tag", "document")
+        return node
     return ir.OpaquePart(provider=PROVIDER, data=obj)
 
 
 def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_result content block — text, image, document; search_result and tool_reference blocks are kept opaque (IR → wire)."""
     t = type(node)
+    tag = tw.hint_of(node, PROVIDER, "$tag")
+    if tag == "document" and t is ir.FilePart:
+        return _document_block_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
         and (node.data is not None or node.url is not None or node.file_id is not None)
-        and tw.media_in(node.media_type, ("application/pdf", "text/plain", "none"))
+        and tw.media_in(node.media_type, ("application/pdf", "text/plain"))
+    ):
+        return _document_block_from_ir(node, path, ctx)
+    if (
+        t is ir.FilePart
+        and (node.url is not None or node.file_id is not None)
+        and tw.media_in(node.media_type, ("none",))
     ):
         return _document_block_from_ir(node, path, ctx)
     if t is ir.TextPart:

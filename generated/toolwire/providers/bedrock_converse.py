@@ -489,15 +489,42 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     w_inferenceConfig = out["inferenceConfig"] = {}
     v_inferenceConfig_maxTokens = node.max_tokens
     if v_inferenceConfig_maxTokens is not None:
+        v_inferenceConfig_maxTokens = tw.in_range(
+            v_inferenceConfig_maxTokens,
+            1,
+            None,
+            "ConverseRequest.inferenceConfig.maxTokens",
+            (path, "max_tokens"),
+            ctx,
+        )
+    if v_inferenceConfig_maxTokens is not None:
         w_inferenceConfig["maxTokens"] = v_inferenceConfig_maxTokens
     elif hints is not None and hints.get("inferenceConfig.maxTokens") == "null":
         w_inferenceConfig["maxTokens"] = None
     v_inferenceConfig_temperature = node.temperature
     if v_inferenceConfig_temperature is not None:
+        v_inferenceConfig_temperature = tw.in_range(
+            v_inferenceConfig_temperature,
+            0,
+            1,
+            "ConverseRequest.inferenceConfig.temperature",
+            (path, "temperature"),
+            ctx,
+        )
+    if v_inferenceConfig_temperature is not None:
         w_inferenceConfig["temperature"] = v_inferenceConfig_temperature
     elif hints is not None and hints.get("inferenceConfig.temperature") == "null":
         w_inferenceConfig["temperature"] = None
     v_inferenceConfig_topP = node.top_p
+    if v_inferenceConfig_topP is not None:
+        v_inferenceConfig_topP = tw.in_range(
+            v_inferenceConfig_topP,
+            0,
+            1,
+            "ConverseRequest.inferenceConfig.topP",
+            (path, "top_p"),
+            ctx,
+        )
     if v_inferenceConfig_topP is not None:
         w_inferenceConfig["topP"] = v_inferenceConfig_topP
     elif hints is not None and hints.get("inferenceConfig.topP") == "null":
@@ -750,11 +777,67 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if obj.get("image") is not None:
         return _image_block_to_ir(obj, path, ctx)
     if obj.get("document") is not None:
-        return _document_block_to_ir(obj, path, ctx)
+        node = _document_block_to_ir(obj, path, ctx)
+        if not tw.media_in(
+            node.media_type,
+            (
+                "application/pdf",
+                "text/csv",
+                "application/msword",
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                "application/vnd.ms-excel",
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                "text/html",
+                "text/plain",
+                "text/markdown",
+                "none",
+            ),
+        ):
+            tw.set_hint(node, PROVIDER, "$tag", "document")
+        return node
     if obj.get("video") is not None:
-        return _video_block_to_ir(obj, path, ctx)
+        node = _video_block_to_ir(obj, path, ctx)
+        if not tw.media_in(
+            node.media_type,
+            (
+                "video/x-matroska",
+                "video/quicktime",
+                "video/mp4",
+                "video/webm",
+                "video/x-flv",
+                "video/mpeg",
+                "video/mpg",
+                "video/x-ms-wmv",
+                "video/3gpp",
+            ),
+        ):
+            tw.set_hint(node, PROVIDER, "$tag", "video")
+        return node
     if obj.get("audio") is not None:
-        return _audio_block_to_ir(obj, path, ctx)
+        node = _audio_block_to_ir(obj, path, ctx)
+        if not tw.media_in(
+            node.media_type,
+            (
+                "audio/mpeg",
+                "audio/mp3",
+                "audio/opus",
+                "audio/wav",
+                "audio/x-wav",
+                "audio/aac",
+                "audio/flac",
+                "audio/mp4",
+                "audio/ogg",
+                "audio/x-matroska",
+                "audio/x-aac",
+                "audio/x-m4a",
+                "audio/m4a",
+                "audio/mpga",
+                "audio/pcm",
+                "audio/webm",
+            ),
+        ):
+            tw.set_hint(node, PROVIDER, "$tag", "audio")
+        return node
     if obj.get("toolUse") is not None:
         if type(v := obj.get("toolUse")) is dict and "type" in v:
             return ir.OpaquePart(provider=PROVIDER, data=obj)
@@ -769,6 +852,13 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ContentBlock — exactly one of text, image, document, video, audio, toolUse, toolResult; reasoningContent, cachePoint, ... kept opaque (IR → wire)."""
     t = type(node)
+    tag = tw.hint_of(node, PROVIDER, "$tag")
+    if tag == "document" and t is ir.FilePart:
+        return _document_block_from_ir(node, path, ctx)
+    if tag == "video" and t is ir.FilePart:
+        return _video_block_from_ir(node, path, ctx)
+    if tag == "audio" and t is ir.FilePart:
+        return _audio_block_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
         and (node.data is not None or tw.starts_with(node.url, "s3://"))
@@ -1560,7 +1650,11 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_toolUse_toolUseId = o_toolUse.get("toolUseId")
     if v_toolUse_toolUseId is None:
         raise tw.missing((p_toolUse, "toolUseId"))
-    v_toolUse_toolUseId_ir = tw.string_parse(v_toolUse_toolUseId, (p_toolUse, "toolUseId"))
+    v_toolUse_toolUseId_ir, v_toolUse_toolUseId_hint = tw.fit_id_parse(
+        v_toolUse_toolUseId, (p_toolUse, "toolUseId"), "a-zA-Z0-9_.:-", 64, False
+    )
+    if v_toolUse_toolUseId_hint is not None:
+        hints = tw.hint(hints, "toolUse.toolUseId", v_toolUse_toolUseId_hint)
     v_toolUse_name = o_toolUse.get("name")
     if v_toolUse_name is None:
         raise tw.missing((p_toolUse, "name"))
@@ -1609,8 +1703,14 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_toolUse = out["toolUse"] = {}
-    v_toolUse_toolUseId = tw.fit_render(
-        node.id, "call id", (path, "id"), ctx, "a-zA-Z0-9_.:-", None, 64, False
+    v_toolUse_toolUseId = tw.fit_id_render(
+        node.id,
+        (hints.get("toolUse.toolUseId") if hints is not None else None),
+        (path, "id"),
+        ctx,
+        "a-zA-Z0-9_.:-",
+        64,
+        False,
     )
     if v_toolUse_toolUseId is not None:
         w_toolUse["toolUseId"] = v_toolUse_toolUseId
@@ -1656,7 +1756,11 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_toolResult_toolUseId = o_toolResult.get("toolUseId")
     if v_toolResult_toolUseId is None:
         raise tw.missing((p_toolResult, "toolUseId"))
-    v_toolResult_toolUseId_ir = tw.string_parse(v_toolResult_toolUseId, (p_toolResult, "toolUseId"))
+    v_toolResult_toolUseId_ir, v_toolResult_toolUseId_hint = tw.fit_id_parse(
+        v_toolResult_toolUseId, (p_toolResult, "toolUseId"), "a-zA-Z0-9_.:-", 64, False
+    )
+    if v_toolResult_toolUseId_hint is not None:
+        hints = tw.hint(hints, "toolResult.toolUseId", v_toolResult_toolUseId_hint)
     v_toolResult_content = o_toolResult.get("content")
     if v_toolResult_content is None:
         raise tw.missing((p_toolResult, "content"))
@@ -1726,8 +1830,14 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     w_toolResult = out["toolResult"] = {}
-    v_toolResult_toolUseId = tw.fit_render(
-        node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "a-zA-Z0-9_.:-", None, 64, False
+    v_toolResult_toolUseId = tw.fit_id_render(
+        node.tool_call_id,
+        (hints.get("toolResult.toolUseId") if hints is not None else None),
+        (path, "tool_call_id"),
+        ctx,
+        "a-zA-Z0-9_.:-",
+        64,
+        False,
     )
     if v_toolResult_toolUseId is not None:
         w_toolResult["toolUseId"] = v_toolResult_toolUseId
@@ -1778,15 +1888,53 @@ def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if obj.get("image") is not None:
         return _image_block_to_ir(obj, path, ctx)
     if obj.get("document") is not None:
-        return _document_block_to_ir(obj, path, ctx)
+        node = _document_block_to_ir(obj, path, ctx)
+        if not tw.media_in(
+            node.media_type,
+            (
+                "application/pdf",
+                "text/csv",
+                "application/msword",
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                "application/vnd.ms-excel",
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                "text/html",
+                "text/plain",
+                "text/markdown",
+                "none",
+            ),
+        ):
+            tw.set_hint(node, PROVIDER, "$tag", "document")
+        return node
     if obj.get("video") is not None:
-        return _video_block_to_ir(obj, path, ctx)
+        node = _video_block_to_ir(obj, path, ctx)
+        if not tw.media_in(
+            node.media_type,
+            (
+                "video/x-matroska",
+                "video/quicktime",
+                "video/mp4",
+                "video/webm",
+                "video/x-flv",
+                "video/mpeg",
+                "video/mpg",
+                "video/x-ms-wmv",
+                "video/3gpp",
+            ),
+        ):
+            tw.set_hint(node, PROVIDER, "$tag", "video")
+        return node
     raise UnknownVariantError(path, "expected a key of text, image, document, video")
 
 
 def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ToolResultContentBlock — text, image, document or video (the json block is the result itself, json_block_result). searchResult blocks are an UnknownVariantError. (IR → wire)."""
     t = type(node)
+    tag = tw.hint_of(node, PROVIDER, "$tag")
+    if tag == "document" and t is ir.FilePart:
+        return _document_block_from_ir(node, path, ctx)
+    if tag == "video" and t is ir.FilePart:
+        return _video_block_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
         and (node.data is not None or tw.starts_with(node.url, "s3://"))
@@ -2489,6 +2637,10 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
     v_inputTokens = node.input_tokens
+    if v_inputTokens is not None:
+        v_inputTokens = tw.in_range(
+            v_inputTokens, 0, None, "TokenUsage.inputTokens", (path, "input_tokens"), ctx
+        )
     if v_inputTokens is None:
         v_inputTokens = 0
         ctx.lose((path, "input_tokens"), "inputTokens is required by bedrock_converse; sent 0")
@@ -2500,6 +2652,10 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["inputTokens"] = v_inputTokens
     v_outputTokens = node.output_tokens
+    if v_outputTokens is not None:
+        v_outputTokens = tw.in_range(
+            v_outputTokens, 0, None, "TokenUsage.outputTokens", (path, "output_tokens"), ctx
+        )
     if v_outputTokens is None:
         v_outputTokens = 0
         ctx.lose((path, "output_tokens"), "outputTokens is required by bedrock_converse; sent 0")
@@ -2511,6 +2667,10 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["outputTokens"] = v_outputTokens
     v_totalTokens = node.total_tokens
+    if v_totalTokens is not None:
+        v_totalTokens = tw.in_range(
+            v_totalTokens, 0, None, "TokenUsage.totalTokens", (path, "total_tokens"), ctx
+        )
     if v_totalTokens is None:
         v_totalTokens = 0
         ctx.lose((path, "total_tokens"), "totalTokens is required by bedrock_converse; sent 0")

@@ -45,7 +45,7 @@ CANNOT_EXPRESS = (
     ),
     (
         "FileParts by URL, audio other than wav and mp3, video, ImagePart.file_id",
-        "User content takes files as `file` parts (base64 file_data or an uploaded file_id, no URL) and audio as `input_audio` (base64 wav or mp3 only); image_url takes a URL or data: URL, not a file id. Such parts are dropped whole and reported. Files and audio in tool results: see ToolResult.parts.",
+        "User content takes files as `file` parts (base64 file_data or an uploaded file_id, no URL; a URL in file_data, as OpenRouter takes it, goes back only to openai_chat) and audio as `input_audio` (base64 wav or mp3 only); image_url takes a URL or data: URL, not a file id. Such parts are dropped whole and reported. Files and audio in tool results: see ToolResult.parts.",
     ),
     (
         "file ids of another provider",
@@ -930,7 +930,11 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_tool_call_id = obj.get("tool_call_id")
     if v_tool_call_id is None:
         raise tw.missing((path, "tool_call_id"))
-    v_tool_call_id_ir = tw.string_parse(v_tool_call_id, (path, "tool_call_id"))
+    v_tool_call_id_ir, v_tool_call_id_hint = tw.fit_id_parse(
+        v_tool_call_id, (path, "tool_call_id"), "\\s\\S", 40, False
+    )
+    if v_tool_call_id_hint is not None:
+        hints = tw.hint(hints, "tool_call_id", v_tool_call_id_hint)
     v_content = obj.get("content")
     if v_content is None and "content" in obj:
         hints = tw.hint(hints, "content", "null")
@@ -971,8 +975,14 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["role"] = "tool"
     elif hints["role"] == "null":
         out["role"] = None
-    v_tool_call_id = tw.fit_render(
-        node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "\\s\\S", None, 40, False
+    v_tool_call_id = tw.fit_id_render(
+        node.tool_call_id,
+        (hints.get("tool_call_id") if hints is not None else None),
+        (path, "tool_call_id"),
+        ctx,
+        "\\s\\S",
+        40,
+        False,
     )
     if v_tool_call_id is not None:
         out["tool_call_id"] = v_tool_call_id
@@ -1298,7 +1308,7 @@ def _audio_format_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64) or an uploaded file's file_id (wire → IR FilePart)."""
+    """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64; an http(s) URL as OpenRouter takes it, https://openrouter.ai/docs/features/multimodal/pdfs) or an uploaded file's file_id (wire → IR FilePart)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
@@ -1321,13 +1331,16 @@ def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_file_file_data is None and "file_data" in o_file:
         hints = tw.hint(hints, "file.file_data", "null")
     if v_file_file_data is not None:
-        v_file_file_data_media_type, v_file_file_data_data, v_file_file_data_hint = (
-            tw.file_data_parse(v_file_file_data, (p_file, "file_data"))
-        )
+        (
+            v_file_file_data_url,
+            v_file_file_data_media_type,
+            v_file_file_data_data,
+            v_file_file_data_hint,
+        ) = tw.file_data_or_url_parse(v_file_file_data, (p_file, "file_data"))
         if v_file_file_data_hint is not None:
             hints = tw.hint(hints, "file.file_data", v_file_file_data_hint)
     else:
-        v_file_file_data_media_type, v_file_file_data_data = None, None
+        v_file_file_data_url, v_file_file_data_media_type, v_file_file_data_data = None, None, None
     v_file_file_id = o_file.get("file_id")
     if v_file_file_id is None and "file_id" in o_file:
         hints = tw.hint(hints, "file.file_id", "null")
@@ -1353,6 +1366,7 @@ def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.FilePart(
         media_type=v_file_file_data_media_type,
         data=v_file_file_data_data,
+        url=v_file_file_data_url,
         file_id=v_file_file_id_ir,
         filename=v_file_filename,
     )
@@ -1365,7 +1379,7 @@ def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64) or an uploaded file's file_id (IR FilePart → wire)."""
+    """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64; an http(s) URL as OpenRouter takes it, https://openrouter.ai/docs/features/multimodal/pdfs) or an uploaded file's file_id (IR FilePart → wire)."""
     if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
         return tw.cannot_express(node, PROVIDER, path, ctx)
     out = {}
@@ -1376,8 +1390,11 @@ def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints["type"] == "null":
         out["type"] = None
     w_file = out["file"] = {}
-    v_file_file_data = tw.file_data_render(
-        node.media_type, node.data, (hints.get("file.file_data") if hints is not None else None)
+    v_file_file_data = tw.file_data_or_url_render(
+        node.url,
+        node.media_type,
+        node.data,
+        (hints.get("file.file_data") if hints is not None else None),
     )
     if v_file_file_data is not None:
         w_file["file_data"] = v_file_file_data
@@ -1403,8 +1420,6 @@ def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             del out["file"]
         elif hints["file"] == "null":  # kept as the same-provider input had it
             out["file"] = None
-    if node.url is not None:
-        ctx.lose((path, "url"), "fireworks has no place for FilePart.url; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("file",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1426,7 +1441,9 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_id = obj.get("id")
     if v_id is None:
         raise tw.missing((path, "id"))
-    v_id_ir = tw.string_parse(v_id, (path, "id"))
+    v_id_ir, v_id_hint = tw.fit_id_parse(v_id, (path, "id"), "\\s\\S", 40, False)
+    if v_id_hint is not None:
+        hints = tw.hint(hints, "id", v_id_hint)
     v_type = obj.get("type")
     if v_type is not None and v_type != "function":
         raise UnknownVariantError(
@@ -1476,7 +1493,15 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v_id = tw.fit_render(node.id, "call id", (path, "id"), ctx, "\\s\\S", None, 40, False)
+    v_id = tw.fit_id_render(
+        node.id,
+        (hints.get("id") if hints is not None else None),
+        (path, "id"),
+        ctx,
+        "\\s\\S",
+        40,
+        False,
+    )
     if v_id is not None:
         out["id"] = v_id
     elif hints is not None and hints.get("id") == "null":

@@ -613,7 +613,10 @@ def _user_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if tag == "image_url":
         return _image_part_to_ir(obj, path, ctx)
     if tag == "document_url":
-        return _document_url_part_to_ir(obj, path, ctx)
+        node = _document_url_part_to_ir(obj, path, ctx)
+        if not tw.media_in(node.media_type, ("application/pdf", "none")):
+            tw.set_hint(node, PROVIDER, "$tag", "document_url")
+        return node
     if tag == "file":
         return _file_part_to_ir(obj, path, ctx)
     return ir.OpaquePart(provider=PROVIDER, data=obj)
@@ -622,6 +625,9 @@ def _user_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """content chunk of user messages — text, image_url, document_url, file; input_audio, reference chunks kept opaque (IR → wire)."""
     t = type(node)
+    tag = tw.hint_of(node, PROVIDER, "$tag")
+    if tag == "document_url" and t is ir.FilePart:
+        return _document_url_part_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
         and (node.data is not None or node.url is not None)
@@ -876,7 +882,11 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_tool_call_id = obj.get("tool_call_id")
     if v_tool_call_id is None:
         raise tw.missing((path, "tool_call_id"))
-    v_tool_call_id_ir = tw.string_parse(v_tool_call_id, (path, "tool_call_id"))
+    v_tool_call_id_ir, v_tool_call_id_hint = tw.fit_id_parse(
+        v_tool_call_id, (path, "tool_call_id"), "a-zA-Z0-9", 9, True
+    )
+    if v_tool_call_id_hint is not None:
+        hints = tw.hint(hints, "tool_call_id", v_tool_call_id_hint)
     v_content = obj.get("content")
     if v_content is None:
         hints = tw.hint(hints, "content", "null" if "content" in obj else "absent")
@@ -917,8 +927,14 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["role"] = "tool"
     elif hints["role"] == "null":
         out["role"] = None
-    v_tool_call_id = tw.fit_render(
-        node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "a-zA-Z0-9", None, 9, True
+    v_tool_call_id = tw.fit_id_render(
+        node.tool_call_id,
+        (hints.get("tool_call_id") if hints is not None else None),
+        (path, "tool_call_id"),
+        ctx,
+        "a-zA-Z0-9",
+        9,
+        True,
     )
     if v_tool_call_id is not None:
         out["tool_call_id"] = v_tool_call_id
@@ -1081,7 +1097,9 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_id = obj.get("id")
     if v_id is None:
         raise tw.missing((path, "id"))
-    v_id_ir = tw.string_parse(v_id, (path, "id"))
+    v_id_ir, v_id_hint = tw.fit_id_parse(v_id, (path, "id"), "a-zA-Z0-9", 9, True)
+    if v_id_hint is not None:
+        hints = tw.hint(hints, "id", v_id_hint)
     v_type = obj.get("type")
     if v_type is not None and v_type != "function":
         raise UnknownVariantError(
@@ -1131,7 +1149,15 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v_id = tw.fit_render(node.id, "call id", (path, "id"), ctx, "a-zA-Z0-9", None, 9, True)
+    v_id = tw.fit_id_render(
+        node.id,
+        (hints.get("id") if hints is not None else None),
+        (path, "id"),
+        ctx,
+        "a-zA-Z0-9",
+        9,
+        True,
+    )
     if v_id is not None:
         out["id"] = v_id
     elif hints is not None and hints.get("id") == "null":

@@ -40,7 +40,7 @@ CANNOT_EXPRESS = (
     ),
     (
         "audio and video (FileParts of audio/* or video/* types)",
-        "Message content is input_text, input_image and input_file (documents and text files); audio and video are dropped whole and reported.",
+        "Message content is input_text, input_image and input_file (documents and text files); audio and video are dropped whole and reported (an input_file of another media type that came from Responses goes back as it came).",
     ),
     (
         "file ids of another provider",
@@ -594,7 +594,10 @@ def _content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if tag == "input_image":
         return _input_image_to_ir(obj, path, ctx)
     if tag == "input_file":
-        return _input_file_to_ir(obj, path, ctx)
+        node = _input_file_to_ir(obj, path, ctx)
+        if not tw.media_in(node.media_type, ("application/", "text/", "none")):
+            tw.set_hint(node, PROVIDER, "$tag", "input_file")
+        return node
     return ir.OpaquePart(provider=PROVIDER, data=obj)
 
 
@@ -604,6 +607,8 @@ def _content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     tag = tw.hint_of(node, PROVIDER, "$tag")
     if tag == "output_text" and t is ir.TextPart:
         return _output_text_from_ir(node, path, ctx)
+    if tag == "input_file" and t is ir.FilePart:
+        return _input_file_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
         and (node.data is not None or node.url is not None or node.file_id is not None)
@@ -932,7 +937,11 @@ def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_call_id = obj.get("call_id")
     if v_call_id is None:
         raise tw.missing((path, "call_id"))
-    v_call_id_ir = tw.string_parse(v_call_id, (path, "call_id"))
+    v_call_id_ir, v_call_id_hint = tw.fit_id_parse(
+        v_call_id, (path, "call_id"), "\\s\\S", 64, False
+    )
+    if v_call_id_hint is not None:
+        hints = tw.hint(hints, "call_id", v_call_id_hint)
     v_name = obj.get("name")
     if v_name is None:
         raise tw.missing((path, "name"))
@@ -973,7 +982,15 @@ def _function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["type"] = "function_call"
     elif hints["type"] == "null":
         out["type"] = None
-    v_call_id = tw.fit_render(node.id, "call id", (path, "id"), ctx, "\\s\\S", None, 64, False)
+    v_call_id = tw.fit_id_render(
+        node.id,
+        (hints.get("call_id") if hints is not None else None),
+        (path, "id"),
+        ctx,
+        "\\s\\S",
+        64,
+        False,
+    )
     if v_call_id is not None:
         out["call_id"] = v_call_id
     elif hints is not None and hints.get("call_id") == "null":
@@ -1012,7 +1029,11 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_call_id = obj.get("call_id")
     if v_call_id is None:
         raise tw.missing((path, "call_id"))
-    v_call_id_ir = tw.string_parse(v_call_id, (path, "call_id"))
+    v_call_id_ir, v_call_id_hint = tw.fit_id_parse(
+        v_call_id, (path, "call_id"), "\\s\\S", 64, False
+    )
+    if v_call_id_hint is not None:
+        hints = tw.hint(hints, "call_id", v_call_id_hint)
     v_output = obj.get("output")
     if v_output is None:
         raise tw.missing((path, "output"))
@@ -1054,8 +1075,14 @@ def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> An
         out["type"] = "function_call_output"
     elif hints["type"] == "null":
         out["type"] = None
-    v_call_id = tw.fit_render(
-        node.tool_call_id, "call id", (path, "tool_call_id"), ctx, "\\s\\S", None, 64, False
+    v_call_id = tw.fit_id_render(
+        node.tool_call_id,
+        (hints.get("call_id") if hints is not None else None),
+        (path, "tool_call_id"),
+        ctx,
+        "\\s\\S",
+        64,
+        False,
     )
     if v_call_id is not None:
         out["call_id"] = v_call_id
