@@ -484,3 +484,24 @@ from sdk_validation_bedrock_converse import BEDROCK_SDK_TYPES, validate_bedrock_
 
 CHECKERS["bedrock_converse"] = validate_bedrock_converse
 SDK_TYPES.update({("bedrock_converse", kind): tp for kind, tp in BEDROCK_SDK_TYPES.items()})
+
+# DeepSeek speaks OpenAI Chat and is checked with the openai SDK's types, which lack one value its API
+# reference documents (https://api-docs.deepseek.com/api/create-chat-completion, response
+# choices[].finish_reason: "insufficient_system_resource" — the request was interrupted for lack of
+# inference resources). A DeepSeek response carrying it is checked as the same body with "length"
+# there (another truncated-output value); for every other provider the value stays an error.
+
+DOCUMENTED_EXTRA_FINISH_REASONS = {"deepseek": {"insufficient_system_resource": "length"}}
+_validate_family = validate
+
+
+def validate(provider: str, kind: str, payload: Any) -> list[str]:  # noqa: F811 (extends the dispatch above)
+    """Errors of ``payload``, a ``kind`` ("request", "response") body of ``provider``."""
+    extra = DOCUMENTED_EXTRA_FINISH_REASONS.get(provider)
+    if extra and kind == "response" and isinstance(payload, dict) and isinstance(payload.get("choices"), list):
+        choices = [
+            {**c, "finish_reason": extra[c["finish_reason"]]} if isinstance(c, dict) and c.get("finish_reason") in extra else c
+            for c in payload["choices"]
+        ]
+        payload = {**payload, "choices": choices}
+    return _validate_family(provider, kind, payload)

@@ -286,3 +286,30 @@ def test_vertex_sends_no_ids_and_shares_gemini_provider_data():
     calls, answers = back.messages[1].parts, back.messages[2].parts
     assert [c.synthetic_id for c in calls] == [True, True]
     assert [a.tool_call_id for a in answers] == [c.id for c in calls]
+
+
+def _responses_response(output):
+    return {"id": "resp_1", "object": "response", "created_at": 1741476542, "status": "completed", "model": "gpt-4.1",
+            "output": output, "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
+
+
+def _output_message(item_id, text):
+    return {"type": "message", "id": item_id, "status": "completed", "role": "assistant",
+            "content": [{"type": "output_text", "text": text, "annotations": []}]}
+
+
+def test_responses_output_message_keeps_its_item_id_beside_other_items():
+    """single_message: the output message's carried id / status survive the merge into one IR message."""
+    call = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather", "arguments": '{"city":"Paris"}', "status": "completed"}
+    body = _responses_response([_output_message("msg_abc", "Let me check."), call])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", toolwire.ConversionWarning)
+        back = toolwire.convert(body, source="openai_responses", target="openai_responses", kind="response")
+    assert json.dumps(back) == json.dumps(body)
+
+
+def test_responses_second_output_message_fields_are_reported_not_dropped_silently():
+    call = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather", "arguments": '{"city":"Paris"}', "status": "completed"}
+    body = _responses_response([_output_message("msg_a", "Let me check."), call, _output_message("msg_b", "Done.")])
+    with pytest.warns(toolwire.ConversionWarning, match="fields id of a later output message"):
+        toolwire.to_ir(body, provider="openai_responses", kind="response")

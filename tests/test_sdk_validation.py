@@ -215,3 +215,13 @@ def test_sdk_classes_are_left_as_they_were() -> None:
         {"model": "m", "max_tokens": 1, "messages": [], "bogus": 1}
     )
     assert "bogus" not in lax
+
+
+def test_deepseek_documented_finish_reason() -> None:
+    """DeepSeek documents finish_reason "insufficient_system_resource", which the openai SDK types lack:
+    valid in a DeepSeek response, still an error in an OpenAI Chat one."""
+    body = {"id": "7c1e2b9a-5d3f-4e8a-9b6c-1a2b3c4d5e6f", "object": "chat.completion", "created": 1741571119, "model": "deepseek-chat",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": ""}, "logprobs": None, "finish_reason": "insufficient_system_resource"}],
+            "usage": {"prompt_tokens": 12, "completion_tokens": 0, "total_tokens": 12}}
+    assert validate("deepseek", "response", body) == []
+    assert validate("openai_chat", "response", body) != []

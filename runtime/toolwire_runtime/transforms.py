@@ -1026,13 +1026,28 @@ def result_id_render(call_id: str, ctx: Context, hint: Any = None) -> Any:
 
 
 def single_message(messages: list, path: Any, ctx: Context) -> Any:
-    """A response's output items as one assistant message (reasoning, text and calls in order)."""
+    """A response's output items as one assistant message (reasoning, text and calls in order).
+
+    The carried fields of the message item (e.g. a Responses item's ``id`` / ``status``) stay on
+    the merged message, which renders its text as that item again; a second item's fields that
+    differ have no place in one message and are reported."""
     if len(messages) == 1:
         return messages[0]
     parts = [p for m in messages for p in m.parts]
     if any(m.role != "assistant" for m in messages):
         ctx.lose(path, "output items of other roles than assistant merged into the assistant message")
-    return Message(role="assistant", parts=parts)
+    carried = [m.provider_data for m in messages if m.provider_data is not None and m.provider_data.fields]
+    if not carried:
+        return Message(role="assistant", parts=parts)
+    first = carried[0]
+    lost = sorted({
+        key for pd in carried[1:] for key, value in pd.fields.items()
+        if pd.provider != first.provider or key not in first.fields or first.fields[key] != value
+    })
+    if lost:
+        ctx.lose(path, f"fields {', '.join(lost)} of a later output message merged into the first have no place; dropped")
+    hints = {k: v for k, v in (first.hints or {}).items() if k != "$turn"} or None
+    return Message(role="assistant", parts=parts, provider_data=ProviderData(provider=first.provider, fields=dict(first.fields), hints=hints))
 
 
 # --- openapi_schema (Gemini's legacy function parameters) ------------------------------------------

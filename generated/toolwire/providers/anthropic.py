@@ -60,14 +60,6 @@ CANNOT_EXPRESS = (
         "The current Messages API (anthropic-version 2026-10-21, anthropic SDK >= 1.0) rejects sampling parameters; they are reported and not sent.",
     ),
     ("stop as a bare string", "stop_sequences is always a list."),
-    (
-        "wire message variants system (not yet mapped)",
-        "Not yet mapped (coverage check) — the SDK has these message variants; parsing one raises UnknownVariantError.",
-    ),
-    (
-        "wire result_block variants search_result, document, tool_reference, browser_state (not yet mapped)",
-        "Not yet mapped (coverage check) — the SDK has these result_block variants; parsing one raises UnknownVariantError.",
-    ),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
@@ -1072,7 +1064,7 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """tool_result content block — text, image, document; search_result and tool_reference blocks are kept opaque: dispatch on type (wire → IR)."""
+    """tool_result content block — text, image, document; search_result, tool_reference and browser_state blocks are kept opaque: dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
@@ -1089,7 +1081,7 @@ def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """tool_result content block — text, image, document; search_result and tool_reference blocks are kept opaque (IR → wire)."""
+    """tool_result content block — text, image, document; search_result, tool_reference and browser_state blocks are kept opaque (IR → wire)."""
     t = type(node)
     tag = tw.hint_of(node, PROVIDER, "$tag")
     if tag == "document" and t is ir.FilePart:

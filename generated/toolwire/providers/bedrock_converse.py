@@ -114,8 +114,8 @@ CANNOT_EXPRESS = (
         "Not yet mapped (coverage check) — the SDK has these message variants; parsing one raises UnknownVariantError.",
     ),
     (
-        "wire result_block variants document, searchResult, video (not yet mapped)",
-        "Not yet mapped (coverage check) — the SDK has these result_block variants; parsing one raises UnknownVariantError.",
+        "wire result_block variant searchResult (not yet mapped)",
+        "Not yet mapped (coverage check) — the SDK has this result_block variant; parsing one raises UnknownVariantError.",
     ),
 )
 
