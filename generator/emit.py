@@ -311,7 +311,7 @@ class ProviderCompiler:
             hoisted = f"obj.get({py(str(conv.hoist['wire']))})" if conv.hoist else "None"
             L.append(f"{v} = _{conv.name}_to_ir(obj.get({py(segs[-1])}), {hoisted}, (path, {py(segs[-1])}), ctx)")
             if self._single(c, rule):
-                L.append(f"{v} = tw.single_message({v}, (path, {py(segs[-1])}), ctx)")
+                L.append(f"{v} = tw.single_message({v}, (path, {py(segs[-1])}), ctx, PROVIDER)")
             values.setdefault(rule.ir[0], []).append(v)
             return L
         if rule.has_fill:  # a fill the input did not have is not added on a same-provider render
@@ -676,7 +676,14 @@ class ProviderCompiler:
         if c.scalar:
             sc = c.scalar
             L.append("if type(obj) is str:")
-            L.append(f"    return ir.{sc['ir']}({sc['field']}=_{sc['codec']}_to_ir(obj, path, ctx))")
+            enum = self.codec(sc["codec"])
+            if enum.kind == "enum" and self._enum_not_injective(enum):  # e.g. Mistral "any" and "required": one IR mode
+                L.append(f"    node = ir.{sc['ir']}({sc['field']}=_{sc['codec']}_to_ir(obj, path, ctx))")
+                L.append(f"    if _{var(enum.name).upper()}_RENDER.get(node.{sc['field']}) != obj:  # the input's own word, for a same-provider render")
+                L.append("        node.provider_data = ir.ProviderData(provider=PROVIDER, hints={'$scalar': obj})")
+                L.append("    return node")
+            else:
+                L.append(f"    return ir.{sc['ir']}({sc['field']}=_{sc['codec']}_to_ir(obj, path, ctx))")
         L.append("if type(obj) is not dict:")
         L.append("    raise WrongTypeError(path, 'expected an object, got ' + tw._json_type(obj))")
         tags = list(dict.fromkeys(v["tag"] for v in c.variants))  # a tag may have several codecs (media)
@@ -805,6 +812,12 @@ class ProviderCompiler:
                     L.append(f"if node.{fname}:")
                     what = f"{self.p.name} has no place for {sc['ir']}.{fname} here; dropped"
                     L.append(f"    ctx.lose((path, {py(fname)}), {py(what)})")
+            enum = self.codec(sc["codec"])
+            if enum.kind == "enum" and self._enum_not_injective(enum):
+                L.append("pd = node.provider_data")
+                L.append("if pd is not None and pd.provider == PROVIDER and pd.hints and '$scalar' in pd.hints:")
+                L.append(f"    if _{sc['codec']}_to_ir(pd.hints['$scalar'], path, ctx) == node.{sc['field']}:")
+                L.append("        return pd.hints['$scalar']  # the same-provider input's own word for this mode")
             L.append(f"return _{sc['codec']}_from_ir(node.{sc['field']}, path, ctx)")
         else:
             L.append("t = type(node)")
@@ -858,6 +871,19 @@ class ProviderCompiler:
         self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR → wire).", L)
 
     # --- enums -------------------------------------------------------------------------------------
+
+    def _inline_tags(self, element: Codec) -> set:
+        """The tags of the content-part unions inside the element's whole-message variants (same tag
+        key): an OpaquePart with one of them came from inside a message, not from an item list."""
+        tags: set = set()
+        for v in element.variants:
+            if v.get("part_of"):
+                continue
+            for rule in getattr(self.codec(v["codec"]), "rules", []):
+                sub = self.p.codecs.get(rule.codec or "")
+                if sub is not None and sub.kind == "union" and sub.tag == element.tag:
+                    tags |= {w["tag"] for w in sub.variants} | {str(o) for o in sub.opaque}
+        return tags
 
     def _enum_not_injective(self, c: Codec) -> bool:
         return any(c.render_table.get(ir_v) != wire_v for wire_v, ir_v in c.parse_table.items())
@@ -989,6 +1015,8 @@ class ProviderCompiler:
         if c.trim_prefill:
             L.append("messages = layout.trim_prefill(messages, path, ctx)")
         part_variants = [v for v in element.variants if v.get("part_of")] if element.kind == "union" else []
+        L.append("if len(messages) == 1 and not messages[0].parts and tw.hint_of(messages[0], PROVIDER, '$no_items'):")
+        L.append("    messages = []  # a response without output items (single_message) has none again")
         L.append("out = []")
         L.append("for i, msg in enumerate(messages):")
         if part_variants:
@@ -999,7 +1027,12 @@ class ProviderCompiler:
                 opaque = element.unknown_part_of == role
                 classes = ", ".join([f"ir.{self.codec(v['codec']).ir}" for v in vs] + (["ir.OpaquePart"] if opaque else []))
                 L.append(f"    if msg.role == {py(role)}:")
-                L.append(f"        for standalone, item in layout.runs(msg.parts, ({classes},)):")
+                inline = self._inline_tags(element) if opaque else ()
+                if inline:  # an opaque content part (a refusal) stays inside its message item
+                    self.const(f"_INLINE_{var(c.name).upper()} = frozenset({py(sorted(inline))})  # tags of content parts, not items")
+                    L.append(f"        for standalone, item in layout.runs(msg.parts, ({classes},), _INLINE_{var(c.name).upper()}, {py(element.tag)}):")
+                else:
+                    L.append(f"        for standalone, item in layout.runs(msg.parts, ({classes},)):")
                 L.append("            if standalone:")
                 first = True
                 for v in vs:

@@ -146,9 +146,10 @@ def test_tool_choice_modes(wire, mode):
     body = mistral([{"role": "user", "content": "hi"}], tool_choice=wire)
     assert toolwire.to_ir(body, provider="mistral").tool_choice.mode == mode
     # `any` and `required` mean the same ("`any` or `required` means the model must call one or
-    # more tools"); `any` is sent. (A bare-string tool_choice goes through the union's scalar enum,
-    # which keeps no spelling hint, so `required` comes back as `any`.)
-    assert round_trip(body) == (body if wire != "required" else {**body, "tool_choice": "any"})
+    # more tools"); `any` is sent for other sources, and the input's own word back to Mistral.
+    assert round_trip(body) == body
+    chat = {**body, "model": "gpt-4.1", "tool_choice": mode}
+    assert toolwire.convert(chat, source="openai_chat", target="mistral", model="mistral-large-latest")["tool_choice"] == ("any" if mode == "required" else mode)
 
 
 def test_required_from_other_providers_is_sent_as_any():

@@ -415,17 +415,19 @@ def trim_prefill(messages: list[Message], path: Any, ctx: Context) -> list[Messa
     return [*messages[:-1], Message(role=last.role, parts=[*last.parts[:-1], trimmed], name=last.name, provider_data=last.provider_data)]
 
 
-def runs(parts: list[Any], standalone: tuple[type, ...]) -> list[tuple[bool, Any]]:
+def runs(parts: list[Any], standalone: tuple[type, ...], inline: frozenset = frozenset(), tag: str = "type") -> list[tuple[bool, Any]]:
     """split: parts rendered as items of their own (``standalone`` types) vs runs of other parts.
 
-    Returns ``(True, part)`` for a standalone part and ``(False, [parts...])`` for a run.
+    Returns ``(True, part)`` for a standalone part and ``(False, [parts...])`` for a run. An
+    OpaquePart whose ``tag`` is in ``inline`` was a content part of a message (a Responses refusal),
+    so it stays in the run.
     """
     if not parts:  # a message without parts is still one item (a Responses assistant message "")
         return [(False, [])]
     out: list[tuple[bool, Any]] = []
     run: list[Any] = []
     for part in parts:
-        if isinstance(part, standalone):
+        if isinstance(part, standalone) and not (inline and type(part) is OpaquePart and type(part.data) is dict and type(t := part.data.get(tag)) is str and t in inline):
             if run:
                 out.append((False, run))
                 run = []

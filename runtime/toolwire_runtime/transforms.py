@@ -1025,14 +1025,17 @@ def result_id_render(call_id: str, ctx: Context, hint: Any = None) -> Any:
     return call_id
 
 
-def single_message(messages: list, path: Any, ctx: Context) -> Any:
+def single_message(messages: list, path: Any, ctx: Context, provider: str | None = None) -> Any:
     """A response's output items as one assistant message (reasoning, text and calls in order).
 
     The carried fields of the message item (e.g. a Responses item's ``id`` / ``status``) stay on
     the merged message, which renders its text as that item again; a second item's fields that
-    differ have no place in one message and are reported."""
+    differ have no place in one message and are reported. No items at all (a queued, cancelled or
+    failed Responses response) is an empty message with the hint ``$no_items``: no items again."""
     if len(messages) == 1:
         return messages[0]
+    if not messages:
+        return Message(role="assistant", parts=[], provider_data=ProviderData(provider=provider, hints={"$no_items": True}) if provider else None)
     parts = [p for m in messages for p in m.parts]
     if any(m.role != "assistant" for m in messages):
         ctx.lose(path, "output items of other roles than assistant merged into the assistant message")

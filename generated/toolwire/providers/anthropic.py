@@ -375,6 +375,12 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER, path, ctx)
     messages = layout.drop_empty_text(messages)
     messages = layout.trim_prefill(messages, path, ctx)
+    if (
+        len(messages) == 1
+        and not messages[0].parts
+        and tw.hint_of(messages[0], PROVIDER, "$no_items")
+    ):
+        messages = []  # a response without output items (single_message) has none again
     out = []
     for i, msg in enumerate(messages):
         rendered = _message_from_ir(msg, (path, i), ctx)

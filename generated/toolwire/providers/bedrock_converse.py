@@ -604,6 +604,12 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
         hoisted = tw.nonblank_blocks_render(parts, (path, 0), ctx, _system_block_from_ir)
     messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER, path, ctx)
     messages = layout.trim_prefill(messages, path, ctx)
+    if (
+        len(messages) == 1
+        and not messages[0].parts
+        and tw.hint_of(messages[0], PROVIDER, "$no_items")
+    ):
+        messages = []  # a response without output items (single_message) has none again
     out = []
     for i, msg in enumerate(messages):
         rendered = _message_from_ir(msg, (path, i), ctx)
@@ -2252,7 +2258,12 @@ def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     """ToolChoice — {auto: {}} | {any: {}} | {tool: {name}}, picked by the IR mode (the `scalar` enum serves that dispatch; mode none never reaches it: required_tools leaves it out and reports it). A bare string is not a Converse spelling; "auto" is read leniently.: dispatch on the key present (wire → IR)."""
     if type(obj) is str:
-        return ir.ToolChoice(mode=_choice_mode_to_ir(obj, path, ctx))
+        node = ir.ToolChoice(mode=_choice_mode_to_ir(obj, path, ctx))
+        if (
+            _CHOICE_MODE_RENDER.get(node.mode) != obj
+        ):  # the input's own word, for a same-provider render
+            node.provider_data = ir.ProviderData(provider=PROVIDER, hints={"$scalar": obj})
+        return node
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     if obj.get("auto") is not None:
@@ -2286,6 +2297,10 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "validated"),
             "bedrock_converse has no place for ToolChoice.validated here; dropped",
         )
+    pd = node.provider_data
+    if pd is not None and pd.provider == PROVIDER and pd.hints and "$scalar" in pd.hints:
+        if _choice_mode_to_ir(pd.hints["$scalar"], path, ctx) == node.mode:
+            return pd.hints["$scalar"]  # the same-provider input's own word for this mode
     return _choice_mode_from_ir(node.mode, path, ctx)
 
 

@@ -449,6 +449,12 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     messages = layout.join_call_turns(messages)
     layout.check_answers(messages, path, ctx)
     hoisted = None
+    if (
+        len(messages) == 1
+        and not messages[0].parts
+        and tw.hint_of(messages[0], PROVIDER, "$no_items")
+    ):
+        messages = []  # a response without output items (single_message) has none again
     out = []
     for i, msg in enumerate(messages):
         if msg.role == "tool":
@@ -1659,7 +1665,12 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     """tool_choice — "auto" | "none" | "required" | {type function, function {name}}: dispatch on type (wire → IR)."""
     if type(obj) is str:
-        return ir.ToolChoice(mode=_choice_mode_to_ir(obj, path, ctx))
+        node = ir.ToolChoice(mode=_choice_mode_to_ir(obj, path, ctx))
+        if (
+            _CHOICE_MODE_RENDER.get(node.mode) != obj
+        ):  # the input's own word, for a same-provider render
+            node.provider_data = ir.ProviderData(provider=PROVIDER, hints={"$scalar": obj})
+        return node
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
@@ -1687,6 +1698,10 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose(
             (path, "validated"), "fireworks has no place for ToolChoice.validated here; dropped"
         )
+    pd = node.provider_data
+    if pd is not None and pd.provider == PROVIDER and pd.hints and "$scalar" in pd.hints:
+        if _choice_mode_to_ir(pd.hints["$scalar"], path, ctx) == node.mode:
+            return pd.hints["$scalar"]  # the same-provider input's own word for this mode
     return _choice_mode_from_ir(node.mode, path, ctx)
 
 

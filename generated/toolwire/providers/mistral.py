@@ -398,6 +398,12 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     layout.check_answers(messages, path, ctx)
     hoisted = None
     messages = layout.flag_prefill(messages, PROVIDER, "prefix", True, path, ctx)
+    if (
+        len(messages) == 1
+        and not messages[0].parts
+        and tw.hint_of(messages[0], PROVIDER, "$no_items")
+    ):
+        messages = []  # a response without output items (single_message) has none again
     out = []
     for i, msg in enumerate(messages):
         if msg.role == "tool":
@@ -1321,7 +1327,12 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     """tool_choice — "auto" | "none" | "any" | "required" | {type function, function {name}} (type defaults to function): dispatch on type (wire → IR)."""
     if type(obj) is str:
-        return ir.ToolChoice(mode=_choice_mode_to_ir(obj, path, ctx))
+        node = ir.ToolChoice(mode=_choice_mode_to_ir(obj, path, ctx))
+        if (
+            _CHOICE_MODE_RENDER.get(node.mode) != obj
+        ):  # the input's own word, for a same-provider render
+            node.provider_data = ir.ProviderData(provider=PROVIDER, hints={"$scalar": obj})
+        return node
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", "function")
@@ -1347,6 +1358,10 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if node.validated:
         ctx.lose((path, "validated"), "mistral has no place for ToolChoice.validated here; dropped")
+    pd = node.provider_data
+    if pd is not None and pd.provider == PROVIDER and pd.hints and "$scalar" in pd.hints:
+        if _choice_mode_to_ir(pd.hints["$scalar"], path, ctx) == node.mode:
+            return pd.hints["$scalar"]  # the same-provider input's own word for this mode
     return _choice_mode_from_ir(node.mode, path, ctx)
 
 

@@ -415,6 +415,12 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     messages = layout.join_call_turns(messages)
     layout.check_answers(messages, path, ctx)
     hoisted = None
+    if (
+        len(messages) == 1
+        and not messages[0].parts
+        and tw.hint_of(messages[0], PROVIDER, "$no_items")
+    ):
+        messages = []  # a response without output items (single_message) has none again
     out = []
     for i, msg in enumerate(messages):
         if msg.role == "tool":

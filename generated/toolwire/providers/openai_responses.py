@@ -98,6 +98,9 @@ _RANK_request = {
 _ORDER_request = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset(["assistant", "tool"])
 _WHOLE_CONVERSATION = frozenset(["message"])
+_INLINE_CONVERSATION = frozenset(
+    ["input_file", "input_image", "input_text", "output_text", "refusal"]
+)  # tags of content parts, not items
 _KNOWN_message_item = frozenset(["content", "role", "type"])
 _RANK_message_item = {"type": 0, "role": 1, "content": 2}
 _ORDER_message_item = {}  # key tuples seen → already in the render order (key_order)
@@ -156,6 +159,7 @@ _RANK_response = {
 _ORDER_response = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_OUTPUT = frozenset(["assistant"])
 _WHOLE_OUTPUT = frozenset(["message"])
+_INLINE_OUTPUT = frozenset(["output_text", "refusal"])  # tags of content parts, not items
 _KNOWN_output_message = frozenset(["content", "role", "type"])
 _RANK_output_message = {"type": 0, "id": 1, "status": 2, "role": 3, "content": 4}
 _ORDER_output_message = {}  # key tuples seen → already in the render order (key_order)
@@ -415,6 +419,12 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             ctx,
             _input_text_from_ir,
         )
+    if (
+        len(messages) == 1
+        and not messages[0].parts
+        and tw.hint_of(messages[0], PROVIDER, "$no_items")
+    ):
+        messages = []  # a response without output items (single_message) has none again
     out = []
     for i, msg in enumerate(messages):
         if msg.role == "assistant":
@@ -424,6 +434,8 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
                     ir.ToolCall,
                     ir.OpaquePart,
                 ),
+                _INLINE_CONVERSATION,
+                "type",
             ):
                 if standalone:
                     if type(item) is ir.ToolCall:
@@ -1482,7 +1494,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_model is not None and type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_output = _output_to_ir(obj.get("output"), None, (path, "output"), ctx)
-    v_output = tw.single_message(v_output, (path, "output"), ctx)
+    v_output = tw.single_message(v_output, (path, "output"), ctx, PROVIDER)
     v_usage = obj.get("usage")
     if v_usage is None and "usage" in obj:
         hints = tw.hint(hints, "usage", "null")
@@ -1612,6 +1624,12 @@ def _output_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """output[] — message, function_call and reasoning items of one assistant turn (IR messages → wire)."""
     messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)
     hoisted = None
+    if (
+        len(messages) == 1
+        and not messages[0].parts
+        and tw.hint_of(messages[0], PROVIDER, "$no_items")
+    ):
+        messages = []  # a response without output items (single_message) has none again
     out = []
     for i, msg in enumerate(messages):
         if msg.role == "assistant":
@@ -1621,6 +1639,8 @@ def _output_from_ir(messages: list, path: Any, ctx: Context) -> Any:
                     ir.ToolCall,
                     ir.OpaquePart,
                 ),
+                _INLINE_OUTPUT,
+                "type",
             ):
                 if standalone:
                     if type(item) is ir.ToolCall:

@@ -593,6 +593,12 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
         hoisted = _system_instruction_from_ir(merged, (path, 0), ctx)
     messages = layout.reorder_results(messages)
     messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER, path, ctx)
+    if (
+        len(messages) == 1
+        and not messages[0].parts
+        and tw.hint_of(messages[0], PROVIDER, "$no_items")
+    ):
+        messages = []  # a response without output items (single_message) has none again
     out = []
     for i, msg in enumerate(messages):
         rendered = _content_from_ir(msg, (path, i), ctx)
