@@ -497,7 +497,11 @@ class ProviderCompiler:
             if schema.get("type") == "array" or "array" in (schema.get("type") or []):
                 cond = f"node.{fname}"
             L.append(f"if {cond}:")
-            L.append(f"    ctx.lose((path, {py(fname)}), {py(f'{self.p.name} has no place for {cls.name}.{fname}; dropped')})")
+            where = self.p.outside_body.get(f"{cls.name}.{fname}")
+            if where is not None:  # not a loss: the caller passes it where the target takes it
+                L.append(f"    ctx.outside_body((path, {py(fname)}), {py(f'{self.p.name} takes {cls.name}.{fname} outside the body, not sent in it: {where}')})")
+            else:
+                L.append(f"    ctx.lose((path, {py(fname)}), {py(f'{self.p.name} has no place for {cls.name}.{fname}; dropped')})")
         if has_pd:
             nested = sorted(".".join(p) for p, keys in known.items() if p and not (keys and all(k.isdigit() for k in keys)))
             L.append("if pd is not None and pd.fields:")
@@ -577,7 +581,7 @@ class ProviderCompiler:
             if rule.has_fallback:
                 L.append(f"if {v} is None:")
                 L.append(f"    {v} = {py(rule.fallback)}")
-                L.append(f"    ctx.lose(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name}; sent {rule.fallback!r}')})")
+                L.append(f"    ctx.assume(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name}; sent {rule.fallback!r}')})")
             if rule.emit_null:
                 L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
                 L.append(f"    {slot} = {v}")
@@ -625,7 +629,7 @@ class ProviderCompiler:
         if rule.has_fallback:
             L.append(f"if {v} is None:")
             L.append(f"    {v} = {py(rule.fallback)}")
-            L.append(f"    ctx.lose(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name}; sent {rule.fallback!r}')})")
+            L.append(f"    ctx.assume(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name}; sent {rule.fallback!r}')})")
         if rule.list_of and not rule.required:
             L.append(f"if {v}:")
             L.append(f"    {slot} = {v}")

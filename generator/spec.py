@@ -158,6 +158,7 @@ class Provider:
     cannot_line: int = 0  # line of `cannot_express` in the provider's file
     key_spelling: str = "exact"  # proto_json: every wire key may also come in snake_case (read as lowerCamel)
     models: tuple | None = None  # glob patterns of the model names it serves (None: any name)
+    outside_body: dict = field(default_factory=dict)  # IR "Class.field" → where the target takes it (cannot_express)
 
 
 @dataclass
@@ -421,6 +422,15 @@ def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provi
         cannot_express=[plain(c) for c in cannot], codecs=codecs,
     )
     provider.cannot_line = doc.line_of("cannot_express") if "cannot_express" in doc else 0
+    for entry in cannot:  # outside_body: IR Class.field — a value the target takes outside the body (its URL)
+        ref = entry.get("outside_body")
+        if ref is None:
+            continue
+        cls_name, _, fname = str(ref).partition(".")
+        if cls_name not in ir_classes or fname not in ir_classes[cls_name].fields:
+            errors.at(entry, "outside_body", f"outside_body must name an IR field as Class.field (e.g. Request.model), got {ref!r}")
+        else:
+            provider.outside_body[str(ref)] = str(entry.get("reason", ""))
     models = doc.get("models", "any")
     if models != "any":
         if not isinstance(models, list) or not models or not all(isinstance(m, str) and m for m in models):

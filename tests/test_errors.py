@@ -173,3 +173,32 @@ def test_a_model_given_by_the_caller_is_not_questioned_and_strict_mode_refuses_a
         assert toolwire.convert({**CHAT_REQUEST, "max_tokens": 64}, source="openai_chat", target="anthropic", model="claude-sonnet-4-5")["model"] == "claude-sonnet-4-5"
     with pytest.raises(toolwire.LossError, match=r"^model: anthropic cannot express this: 'gpt-4.1' is not a model name anthropic serves"):
         toolwire.convert(CHAT_REQUEST, source="openai_chat", target="anthropic", strict=True)
+
+
+# --- warning categories: real losses apart from assumptions and values that go outside the body --
+
+def test_warnings_have_categories_and_strict_mode_raises_for_losses_only():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        toolwire.convert(CHAT_REQUEST, source="openai_chat", target="gemini")  # the model goes in the URL
+        toolwire.convert(CHAT_REQUEST, source="openai_chat", target="anthropic", model="claude-sonnet-4-5")  # no max_tokens
+    categories = [(w.category, str(w.message).split(":")[0]) for w in caught]
+    assert categories == [(toolwire.OutsideBodyWarning, "model"), (toolwire.AssumptionWarning, "max_tokens")]
+    assert all(issubclass(c, toolwire.ConversionWarning) for c, _ in categories)
+    # neither is a loss: strict mode converts
+    assert toolwire.convert(CHAT_REQUEST, source="openai_chat", target="gemini", strict=True) == {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    assert toolwire.convert(CHAT_REQUEST, source="openai_chat", target="anthropic", model="claude-sonnet-4-5", strict=True)["max_tokens"] == 4096
+    # a real loss is a LossWarning, and raises in strict mode
+    named = {**CHAT_REQUEST, "messages": [{"role": "user", "content": "hi", "name": "ann"}]}
+    with pytest.warns(toolwire.LossWarning):
+        toolwire.convert(named, source="openai_chat", target="gemini")
+    with pytest.raises(toolwire.LossError):
+        toolwire.convert(named, source="openai_chat", target="gemini", strict=True)
+
+
+def test_a_category_can_be_filtered_out():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.simplefilter("ignore", toolwire.OutsideBodyWarning)
+        toolwire.convert(CHAT_REQUEST, source="openai_chat", target="gemini")
+    assert caught == []

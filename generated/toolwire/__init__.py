@@ -16,12 +16,15 @@ from typing import Any
 from toolwire import ir
 from toolwire_runtime import api as _api
 from toolwire_runtime.errors import (
+    AssumptionWarning,
     ConversionError,
     ConversionWarning,
     InvalidArgumentsError,
     LossError,
+    LossWarning,
     MissingFieldError,
     NameCollisionError,
+    OutsideBodyWarning,
     ResultCountError,
     UnansweredToolCallError,
     UnknownToolCallError,
@@ -102,10 +105,12 @@ def convert(
 ) -> dict:
     """Convert a request (or, with ``kind="response"``, a response) body from one provider to another.
 
-    What the target cannot express is reported as a ``ConversionWarning`` (``strict=True`` raises
-    ``LossError`` instead). Tool names and call ids that break the target's rules are mapped to
-    valid ones; to map names in the target's response back, convert it with
-    ``tool_names=[original names]``. ``model`` sets the target's model name (the source's is
+    What the target cannot express is reported as a ``LossWarning`` (``strict=True`` raises
+    ``LossError`` instead); a default filled in for a value the target requires is an
+    ``AssumptionWarning``, a value the target takes outside the body (Gemini's model) an
+    ``OutsideBodyWarning`` (all three are ``ConversionWarning``s; strict mode raises for losses
+    only). Tool names and call ids that break the target's rules are mapped to valid ones; to
+    map names in the target's response back, convert it with ``tool_names=[original names]``. ``model`` sets the target's model name (the source's is
     passed through otherwise; Gemini bodies have none).
     """
     return _api.convert(_registry, payload, source, target, kind, strict, tool_names, model)
@@ -117,12 +122,15 @@ __all__ = [
     "to_ir",
     "from_ir",
     "ir",
+    "AssumptionWarning",
     "ConversionError",
     "ConversionWarning",
     "InvalidArgumentsError",
     "LossError",
+    "LossWarning",
     "MissingFieldError",
     "NameCollisionError",
+    "OutsideBodyWarning",
     "ResultCountError",
     "UnansweredToolCallError",
     "UnknownToolCallError",

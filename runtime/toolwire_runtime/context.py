@@ -6,7 +6,7 @@ import sys
 import warnings
 from typing import Any
 
-from .errors import ConversionWarning, LossError, format_path
+from .errors import AssumptionWarning, LossError, LossWarning, OutsideBodyWarning, format_path
 
 
 class Context:
@@ -18,12 +18,12 @@ class Context:
     names fitted to a provider's rule back (names.py).
     """
 
-    __slots__ = ("provider", "strict", "losses", "origins", "synthetic_ids", "fitted", "tool_names", "names_back")
+    __slots__ = ("provider", "strict", "reports", "origins", "synthetic_ids", "fitted", "tool_names", "names_back")
 
     def __init__(self, provider: str, strict: bool = False, tool_names: Any = None) -> None:
         self.provider = provider
         self.strict = strict
-        self.losses: list[tuple[object, str]] = []
+        self.reports: list[tuple[object, str, type]] = []  # (path, message, warning category), in order
         self.origins: list[tuple[Any, object]] = []
         self.synthetic_ids: set[str] = set()
         self.fitted: dict[tuple[str, str], str] = {}  # (kind, value sent) → original, for collisions
@@ -34,31 +34,45 @@ class Context:
         """Report that the target cannot express something (raise in strict mode)."""
         if self.strict:
             raise LossError(path, f"{self.provider} cannot express this: {message}")
-        self.losses.append((path, message))
+        self.reports.append((path, message, LossWarning))
+
+    def assume(self, path: object, message: str) -> None:
+        """Report a value the target requires that the input lacks, filled in with a default: an
+        assumption, not a loss (``strict=True`` does not raise for it)."""
+        self.reports.append((path, message, AssumptionWarning))
+
+    def outside_body(self, path: object, message: str) -> None:
+        """Report a value the target takes outside the body (the model in Gemini's URL)."""
+        self.reports.append((path, message, OutsideBodyWarning))
+
+    @property
+    def losses(self) -> list[tuple[object, str]]:
+        """The losses reported so far (path, message), without assumptions and outside-body notes."""
+        return [(p, m) for p, m, category in self.reports if category is LossWarning]
 
     def flush(self) -> None:
-        """Emit the collected losses as ConversionWarnings, one per distinct message.
+        """Emit the collected reports as warnings of their category, one per distinct message.
 
         The same loss at many places (say, every call id of a conversation) is one warning at the
         first place, with the count of the others.
         """
         first: dict[str, list] = {}
-        for path, message in self.losses:
+        for path, message, category in self.reports:
             entry = first.get(message)
             if entry is None:
-                first[message] = [path, 0]
+                first[message] = [path, 0, category]
             else:
                 entry[1] += 1
         level = _caller_level()
-        for message, (path, more) in first.items():
+        for message, (path, more, category) in first.items():
             if more:
                 message += f" (and at {more} more place{'s' if more > 1 else ''})"
-            warnings.warn(ConversionWarning(path, message), stacklevel=level)
-        self.losses.clear()
+            warnings.warn(category(path, message), stacklevel=level)
+        self.reports.clear()
 
     def loss_report(self) -> list[tuple[str, str]]:
-        """The losses so far as (path, message) pairs with formatted paths."""
-        return [(format_path(p), m) for p, m in self.losses]
+        """The reports so far as (path, message) pairs with formatted paths."""
+        return [(format_path(p), m) for p, m, _ in self.reports]
 
 
 def _caller_level() -> int:

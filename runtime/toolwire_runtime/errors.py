@@ -81,14 +81,25 @@ class UnsupportedError(ConversionError):
 
 
 class ConversionWarning(UserWarning):
-    """Something was dropped or degraded because the target cannot express it."""
+    """Something the caller should know about a conversion; the base of the three categories below
+    (filter them apart with ``warnings.filterwarnings(..., category=...)``)."""
 
     def __init__(self, path: object, message: str) -> None:
         self.path = format_path(path)
         self.message = message
         super().__init__(f"{self.path or '<root>'}: {message}")
 
-    def add_hint(self, hint: str) -> None:
-        """Append advice to the message (e.g. the kind of body the payload looks like)."""
-        self.message = f"{self.message} ({hint})"
-        self.args = (f"{self.path or '<root>'}: {self.message}",)
+
+class LossWarning(ConversionWarning):
+    """Something the input holds was dropped or changed because the target cannot express it
+    (``strict=True`` raises ``LossError`` instead)."""
+
+
+class AssumptionWarning(ConversionWarning):
+    """A value the target requires and the input does not have was filled in with a default
+    (Anthropic ``max_tokens`` 4096, a response's ``created`` 0). Nothing of the input is lost."""
+
+
+class OutsideBodyWarning(ConversionWarning):
+    """A value the target takes outside the request body (Gemini's and Bedrock's model is in the
+    URL): not in the body, to be passed where the target takes it. Nothing of the input is lost."""

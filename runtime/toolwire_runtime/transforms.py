@@ -1579,13 +1579,20 @@ _IMAGE_SIGNATURES = (
 )
 
 
-def sniff_image_type(data: str) -> Any:
-    """The media type the first bytes of base64 image data show (PNG, JPEG, GIF, WebP, BMP), or None."""
+def _first_bytes(data: str) -> bytes | None:
+    """The first bytes of base64 text (enough for a signature), or None when it is not base64."""
     head = data[:24]
     head = head[: len(head) - len(head) % 4]
     try:
-        raw = base64.b64decode(head, validate=True)
+        return base64.b64decode(head, validate=True)
     except (binascii.Error, ValueError):
+        return None
+
+
+def sniff_image_type(data: str) -> Any:
+    """The media type the first bytes of base64 image data show (PNG, JPEG, GIF, WebP, BMP), or None."""
+    raw = _first_bytes(data)
+    if raw is None:
         return None
     if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
         return "image/webp"
@@ -1803,11 +1810,8 @@ _FILE_EXTENSIONS = {
 
 def sniff_file_type(data: str) -> Any:
     """The media type the first bytes of base64 file data show (a PDF), or None."""
-    head = data[:24]
-    head = head[: len(head) - len(head) % 4]
-    try:
-        raw = base64.b64decode(head, validate=True)
-    except (binascii.Error, ValueError):
+    raw = _first_bytes(data)
+    if raw is None:
         return None
     for signature, media_type in _FILE_SIGNATURES:
         if raw.startswith(signature):

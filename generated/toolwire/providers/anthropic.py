@@ -271,7 +271,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_max_tokens = node.max_tokens
     if v_max_tokens is None:
         v_max_tokens = 4096
-        ctx.lose((path, "max_tokens"), "max_tokens is required by anthropic; sent 4096")
+        ctx.assume((path, "max_tokens"), "max_tokens is required by anthropic; sent 4096")
     if v_max_tokens is not None:
         out["max_tokens"] = v_max_tokens
     elif hints is not None and hints.get("max_tokens") == "null":
@@ -1213,7 +1213,7 @@ def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_input_schema is None:
         v_input_schema = {"type": "object", "properties": {}}
-        ctx.lose(
+        ctx.assume(
             (path, "parameters"),
             "input_schema is required by anthropic; sent {'type': 'object', 'properties': {}}",
         )
@@ -1386,7 +1386,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_id = node.id
     if v_id is None:
         v_id = ""
-        ctx.lose((path, "id"), "id is required by anthropic; sent ''")
+        ctx.assume((path, "id"), "id is required by anthropic; sent ''")
     if v_id is not None:
         out["id"] = v_id
     elif hints is not None and hints.get("id") == "null":
@@ -1402,7 +1402,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_model = node.model
     if v_model is None:
         v_model = ""
-        ctx.lose((path, "model"), "model is required by anthropic; sent ''")
+        ctx.assume((path, "model"), "model is required by anthropic; sent ''")
     if v_model is not None:
         out["model"] = v_model
     elif hints is not None and hints.get("model") == "null":
@@ -1433,7 +1433,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
     if v_usage is None:
         v_usage = {"input_tokens": 0, "output_tokens": 0}
-        ctx.lose(
+        ctx.assume(
             (path, "usage"),
             "usage is required by anthropic; sent {'input_tokens': 0, 'output_tokens': 0}",
         )
@@ -1500,7 +1500,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_input_tokens = node.input_tokens
     if v_input_tokens is None:
         v_input_tokens = 0
-        ctx.lose((path, "input_tokens"), "input_tokens is required by anthropic; sent 0")
+        ctx.assume((path, "input_tokens"), "input_tokens is required by anthropic; sent 0")
     if v_input_tokens is not None:
         out["input_tokens"] = v_input_tokens
     elif hints is not None and hints.get("input_tokens") == "null":
@@ -1508,7 +1508,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_output_tokens = node.output_tokens
     if v_output_tokens is None:
         v_output_tokens = 0
-        ctx.lose((path, "output_tokens"), "output_tokens is required by anthropic; sent 0")
+        ctx.assume((path, "output_tokens"), "output_tokens is required by anthropic; sent 0")
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
     elif hints is not None and hints.get("output_tokens") == "null":

@@ -553,7 +553,10 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["inferenceConfig"] == "null":  # kept as the same-provider input had it
             out["inferenceConfig"] = None
     if node.model is not None:
-        ctx.lose((path, "model"), "bedrock_converse has no place for Request.model; dropped")
+        ctx.outside_body(
+            (path, "model"),
+            "bedrock_converse takes Request.model outside the body, not sent in it: The model is part of the URL (POST /model/{modelId}/converse), not of the body; responses do not name it.",
+        )
     if node.parallel_tool_calls is not None:
         ctx.lose(
             (path, "parallel_tool_calls"),
@@ -1238,7 +1241,7 @@ def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_document_name = node.filename
     if v_document_name is None:
         v_document_name = "document"
-        ctx.lose((path, "filename"), "name is required by bedrock_converse; sent 'document'")
+        ctx.assume((path, "filename"), "name is required by bedrock_converse; sent 'document'")
     if v_document_name is None:
         ctx.lose(
             (path, "filename"),
@@ -2048,7 +2051,10 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("toolChoice") == "null":
         out["toolChoice"] = None
     if node.model is not None:
-        ctx.lose((path, "model"), "bedrock_converse has no place for Request.model; dropped")
+        ctx.outside_body(
+            (path, "model"),
+            "bedrock_converse takes Request.model outside the body, not sent in it: The model is part of the URL (POST /model/{modelId}/converse), not of the body; responses do not name it.",
+        )
     if node.messages:
         ctx.lose((path, "messages"), "bedrock_converse has no place for Request.messages; dropped")
     if node.parallel_tool_calls is not None:
@@ -2225,7 +2231,7 @@ def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_toolSpec_inputSchema_json is None:
         v_toolSpec_inputSchema_json = {"type": "object", "properties": {}}
-        ctx.lose(
+        ctx.assume(
             (path, "parameters"),
             "json is required by bedrock_converse; sent {'type': 'object', 'properties': {}}",
         )
@@ -2544,7 +2550,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             v_stopReason = _stop_reason_from_ir(v_stopReason, (path, "finish_reason"), ctx)
     if v_stopReason is None:
         v_stopReason = "end_turn"
-        ctx.lose(
+        ctx.assume(
             (path, "finish_reason"), "stopReason is required by bedrock_converse; sent 'end_turn'"
         )
     if v_stopReason is None:
@@ -2559,7 +2565,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
     if v_usage is None:
         v_usage = {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}
-        ctx.lose(
+        ctx.assume(
             (path, "usage"),
             "usage is required by bedrock_converse; sent {'inputTokens': 0, 'outputTokens': 0, 'totalTokens': 0}",
         )
@@ -2658,7 +2664,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if v_inputTokens is None:
         v_inputTokens = 0
-        ctx.lose((path, "input_tokens"), "inputTokens is required by bedrock_converse; sent 0")
+        ctx.assume((path, "input_tokens"), "inputTokens is required by bedrock_converse; sent 0")
     if v_inputTokens is None:
         ctx.lose(
             (path, "input_tokens"),
@@ -2673,7 +2679,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if v_outputTokens is None:
         v_outputTokens = 0
-        ctx.lose((path, "output_tokens"), "outputTokens is required by bedrock_converse; sent 0")
+        ctx.assume((path, "output_tokens"), "outputTokens is required by bedrock_converse; sent 0")
     if v_outputTokens is None:
         ctx.lose(
             (path, "output_tokens"),
@@ -2688,7 +2694,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if v_totalTokens is None:
         v_totalTokens = 0
-        ctx.lose((path, "total_tokens"), "totalTokens is required by bedrock_converse; sent 0")
+        ctx.assume((path, "total_tokens"), "totalTokens is required by bedrock_converse; sent 0")
     if v_totalTokens is None:
         ctx.lose(
             (path, "total_tokens"),

@@ -1160,7 +1160,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_function_parameters is None:
         v_function_parameters = {"type": "object", "properties": {}}
-        ctx.lose(
+        ctx.assume(
             (path, "parameters"),
             "parameters is required by cohere; sent {'type': 'object', 'properties': {}}",
         )
@@ -1228,7 +1228,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_id = node.id
     if v_id is None:
         v_id = ""
-        ctx.lose((path, "id"), "id is required by cohere; sent ''")
+        ctx.assume((path, "id"), "id is required by cohere; sent ''")
     if v_id is None:
         ctx.lose(
             (path, "id"), "id is required by cohere and the input has none; add it before sending"
@@ -1244,7 +1244,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             v_finish_reason = _finish_reason_from_ir(v_finish_reason, (path, "finish_reason"), ctx)
     if v_finish_reason is None:
         v_finish_reason = "COMPLETE"
-        ctx.lose((path, "finish_reason"), "finish_reason is required by cohere; sent 'COMPLETE'")
+        ctx.assume((path, "finish_reason"), "finish_reason is required by cohere; sent 'COMPLETE'")
     if v_finish_reason is None:
         ctx.lose(
             (path, "finish_reason"),

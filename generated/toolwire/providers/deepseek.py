@@ -1881,7 +1881,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_id = node.id
     if v_id is None:
         v_id = ""
-        ctx.lose((path, "id"), "id is required by deepseek; sent ''")
+        ctx.assume((path, "id"), "id is required by deepseek; sent ''")
     if v_id is not None:
         out["id"] = v_id
     elif hints is not None and hints.get("id") == "null":
@@ -1893,7 +1893,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_created = node.created
     if v_created is None:
         v_created = 0
-        ctx.lose((path, "created"), "created is required by deepseek; sent 0")
+        ctx.assume((path, "created"), "created is required by deepseek; sent 0")
     if v_created is not None:
         out["created"] = v_created
     elif hints is not None and hints.get("created") == "null":
@@ -1901,7 +1901,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_model = node.model
     if v_model is None:
         v_model = ""
-        ctx.lose((path, "model"), "model is required by deepseek; sent ''")
+        ctx.assume((path, "model"), "model is required by deepseek; sent ''")
     if v_model is not None:
         out["model"] = v_model
     elif hints is not None and hints.get("model") == "null":
@@ -1930,7 +1930,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if v_choices_0_finish_reason is None:
         v_choices_0_finish_reason = "stop"
-        ctx.lose((path, "finish_reason"), "finish_reason is required by deepseek; sent 'stop'")
+        ctx.assume((path, "finish_reason"), "finish_reason is required by deepseek; sent 'stop'")
     if v_choices_0_finish_reason is not None:
         w_choices_0["finish_reason"] = v_choices_0_finish_reason
     elif hints is not None and hints.get("choices.0.finish_reason") == "null":
@@ -2020,7 +2020,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_prompt_tokens = node.input_tokens
     if v_prompt_tokens is None:
         v_prompt_tokens = 0
-        ctx.lose((path, "input_tokens"), "prompt_tokens is required by deepseek; sent 0")
+        ctx.assume((path, "input_tokens"), "prompt_tokens is required by deepseek; sent 0")
     if v_prompt_tokens is not None:
         out["prompt_tokens"] = v_prompt_tokens
     elif hints is not None and hints.get("prompt_tokens") == "null":
@@ -2028,7 +2028,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_completion_tokens = node.output_tokens
     if v_completion_tokens is None:
         v_completion_tokens = 0
-        ctx.lose((path, "output_tokens"), "completion_tokens is required by deepseek; sent 0")
+        ctx.assume((path, "output_tokens"), "completion_tokens is required by deepseek; sent 0")
     if v_completion_tokens is not None:
         out["completion_tokens"] = v_completion_tokens
     elif hints is not None and hints.get("completion_tokens") == "null":
@@ -2036,7 +2036,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_total_tokens = node.total_tokens
     if v_total_tokens is None:
         v_total_tokens = 0
-        ctx.lose((path, "total_tokens"), "total_tokens is required by deepseek; sent 0")
+        ctx.assume((path, "total_tokens"), "total_tokens is required by deepseek; sent 0")
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
     elif hints is not None and hints.get("total_tokens") == "null":

@@ -537,7 +537,10 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["generationConfig"] == "null":  # kept as the same-provider input had it
             out["generationConfig"] = None
     if node.model is not None:
-        ctx.lose((path, "model"), "gemini has no place for Request.model; dropped")
+        ctx.outside_body(
+            (path, "model"),
+            "gemini takes Request.model outside the body, not sent in it: The model is part of the URL (models/{model}:generateContent), not of the body; responses carry it as modelVersion.",
+        )
     if node.parallel_tool_calls is not None:
         ctx.lose(
             (path, "parallel_tool_calls"),

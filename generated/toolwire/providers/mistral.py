@@ -1299,7 +1299,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_function_parameters is None:
         v_function_parameters = {"type": "object", "properties": {}}
-        ctx.lose(
+        ctx.assume(
             (path, "parameters"),
             "parameters is required by mistral; sent {'type': 'object', 'properties': {}}",
         )
@@ -1562,7 +1562,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_id = node.id
     if v_id is None:
         v_id = ""
-        ctx.lose((path, "id"), "id is required by mistral; sent ''")
+        ctx.assume((path, "id"), "id is required by mistral; sent ''")
     if v_id is not None:
         out["id"] = v_id
     elif hints is not None and hints.get("id") == "null":
@@ -1574,7 +1574,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_created = node.created
     if v_created is None:
         v_created = 0
-        ctx.lose((path, "created"), "created is required by mistral; sent 0")
+        ctx.assume((path, "created"), "created is required by mistral; sent 0")
     if v_created is not None:
         out["created"] = v_created
     elif hints is not None and hints.get("created") == "null":
@@ -1582,7 +1582,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_model = node.model
     if v_model is None:
         v_model = ""
-        ctx.lose((path, "model"), "model is required by mistral; sent ''")
+        ctx.assume((path, "model"), "model is required by mistral; sent ''")
     if v_model is not None:
         out["model"] = v_model
     elif hints is not None and hints.get("model") == "null":
@@ -1615,7 +1615,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             )
     if v_choices_0_finish_reason is None:
         v_choices_0_finish_reason = "stop"
-        ctx.lose((path, "finish_reason"), "finish_reason is required by mistral; sent 'stop'")
+        ctx.assume((path, "finish_reason"), "finish_reason is required by mistral; sent 'stop'")
     if v_choices_0_finish_reason is not None:
         w_choices_0["finish_reason"] = v_choices_0_finish_reason
     elif hints is not None and hints.get("choices.0.finish_reason") == "null":
@@ -1625,7 +1625,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
     if v_usage is None:
         v_usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
-        ctx.lose(
+        ctx.assume(
             (path, "usage"),
             "usage is required by mistral; sent {'prompt_tokens': 0, 'completion_tokens': 0, 'total_tokens': 0}",
         )

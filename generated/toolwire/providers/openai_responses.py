@@ -1532,7 +1532,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_id = node.id
     if v_id is None:
         v_id = ""
-        ctx.lose((path, "id"), "id is required by openai_responses; sent ''")
+        ctx.assume((path, "id"), "id is required by openai_responses; sent ''")
     if v_id is not None:
         out["id"] = v_id
     elif hints is not None and hints.get("id") == "null":
@@ -1544,7 +1544,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_created_at = node.created
     if v_created_at is None:
         v_created_at = 0
-        ctx.lose((path, "created"), "created_at is required by openai_responses; sent 0")
+        ctx.assume((path, "created"), "created_at is required by openai_responses; sent 0")
     if v_created_at is not None:
         out["created_at"] = v_created_at
     elif hints is not None and hints.get("created_at") == "null":
@@ -1563,7 +1563,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_model = node.model
     if v_model is None:
         v_model = ""
-        ctx.lose((path, "model"), "model is required by openai_responses; sent ''")
+        ctx.assume((path, "model"), "model is required by openai_responses; sent ''")
     if v_model is not None:
         out["model"] = v_model
     elif hints is not None and hints.get("model") == "null":
@@ -1912,7 +1912,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_input_tokens = node.input_tokens
     if v_input_tokens is None:
         v_input_tokens = 0
-        ctx.lose((path, "input_tokens"), "input_tokens is required by openai_responses; sent 0")
+        ctx.assume((path, "input_tokens"), "input_tokens is required by openai_responses; sent 0")
     if v_input_tokens is not None:
         out["input_tokens"] = v_input_tokens
     elif hints is not None and hints.get("input_tokens") == "null":
@@ -1925,7 +1925,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_output_tokens = node.output_tokens
     if v_output_tokens is None:
         v_output_tokens = 0
-        ctx.lose((path, "output_tokens"), "output_tokens is required by openai_responses; sent 0")
+        ctx.assume((path, "output_tokens"), "output_tokens is required by openai_responses; sent 0")
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
     elif hints is not None and hints.get("output_tokens") == "null":
@@ -1937,7 +1937,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_total_tokens = node.total_tokens
     if v_total_tokens is None:
         v_total_tokens = 0
-        ctx.lose((path, "total_tokens"), "total_tokens is required by openai_responses; sent 0")
+        ctx.assume((path, "total_tokens"), "total_tokens is required by openai_responses; sent 0")
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
     elif hints is not None and hints.get("total_tokens") == "null":
