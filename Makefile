@@ -7,7 +7,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: generate check test bench clean venv
+.PHONY: generate check test test-fast bench clean venv
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,12 @@ check: $(STAMP)
 
 test: check
 	$(PY) -m pytest
+
+# The inner loop while editing one provider's spec: regenerate (without re-deriving the wire
+# schemas), then the tests of that provider (P=name), without the corpus and hypothesis suites.
+test-fast: $(STAMP)
+	$(PY) -m generator generate
+	$(PY) -m pytest -q -x --ignore=tests/test_realworld.py --ignore=tests/test_fuzz.py --ignore=tests/test_properties.py $(if $(P),-k $(P))
 
 bench: $(STAMP)
 	$(PY) bench/bench.py $(ARGS)
