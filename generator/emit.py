@@ -99,6 +99,8 @@ class ProviderCompiler:
             if conv.hoist:
                 known[()].add(str(conv.hoist["wire"]))
         for prefix, keys in known.items():
+            if prefix and keys and all(k.isdigit() for k in keys):
+                continue  # a list (choices.0): its items' keys are the next prefix's
             self.const(f"_KNOWN_{var(c.name)}{'_' + var('.'.join(prefix)) if prefix else ''} = frozenset({py(sorted(keys))})")
         self.spells = self._spell_maps(c, known)
         for prefix, spell in self.spells.items():
@@ -342,17 +344,17 @@ class ProviderCompiler:
         elif rule.emit_null:  # null and absent differ for a field rendered even when null
             L.append(f"if {v} is None:")
             L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'null' if {py(key)} in {src} else 'absent')")
-        elif not rule.has_const:  # an explicit null is put back on a same-provider render
+        elif not rule.has_const and not rule.has_absent_as:  # an explicit null is put back on a same-provider render
             L.append(f"if {v} is None and {py(key)} in {src}:")
             L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'null')")
         jt = JSON_TYPES.get(rule.type or "any")
         if jt and not rule.transform:
             check = {"number": f"type({v}) not in (int, float)", "int": f"type({v}) is not int"}.get(jt, f"type({v}) is not {jt}")
-            L.append(f"if {check}:" if rule.required else f"if {v} is not None and {check}:")
+            L.append(f"if {check}:" if rule.required or rule.has_absent_as else f"if {v} is not None and {check}:")
             L.append(f"    raise WrongTypeError({p}, 'expected {rule.type}, got ' + tw._json_type({v}))")
         if rule.has_const:
             L.append(f"if {v} is not None and {v} != {py(rule.const)}:")
-            L.append(f"    raise UnknownVariantError({p}, 'expected ' + {py(repr(rule.const))} + ', got ' + repr({v}))")
+            L.append(f"    raise UnknownVariantError({p}, {py('expected ' + repr(rule.const) + ', got ')} + repr({v}))")
             if rule.emit == "if_seen":
                 L.append(f"if {v} is not None:")
                 L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, 'seen')")
@@ -398,18 +400,23 @@ class ProviderCompiler:
         target = irs[0]
         if rule.codec:
             sub = self.codec(rule.codec)
-            L.append(f"if {v} is not None:")
-            L.append(f"    {v} = _{sub.name}_to_ir({v}, {p}, ctx)")
+            # absent_as: never None here (an absent key was read as that value)
+            pad = "" if rule.has_absent_as else "    "
+            if not rule.has_absent_as:
+                L.append(f"if {v} is not None:")
+            L.append(f"{pad}{v} = _{sub.name}_to_ir({v}, {p}, ctx)")
             if sub.kind == "enum" and self._enum_not_injective(sub):
-                L.append(f"    if _{var(sub.name).upper()}_RENDER.get({v}) != {src}.get({py(key)}):")
-                L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, {src}.get({py(key)}))")
+                L.append(f"{pad}if _{var(sub.name).upper()}_RENDER.get({v}) != {src}.get({py(key)}):")
+                L.append(f"{pad}    hints = tw.hint(hints, {py(rule.wire)}, {src}.get({py(key)}))")
         elif rule.list_of:
             sub = self.codec(rule.list_of)
-            L.append(f"if {v} is not None:")
-            L.append(f"    {v} = [_{sub.name}_to_ir(x, ({p}, i), ctx) for i, x in enumerate(tw.expect_list({v}, {p}))]")
+            pad = "" if rule.has_absent_as else "    "  # absent_as: never None here
+            if not rule.has_absent_as:
+                L.append(f"if {v} is not None:")
+            L.append(f"{pad}{v} = [_{sub.name}_to_ir(x, ({p}, i), ctx) for i, x in enumerate(tw.expect_list({v}, {p}))]")
             if not rule.required:
-                L.append(f"    if not {v}{' and ' + py(key) + ' in ' + src if rule.has_absent_as else ''}:")
-                L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, 'empty')")
+                L.append(f"{pad}if not {v}{' and ' + py(key) + ' in ' + src if rule.has_absent_as else ''}:")
+                L.append(f"{pad}    hints = tw.hint(hints, {py(rule.wire)}, 'empty')")
         if rule.has_default:
             # the provider's default: the IR says None ("provider default"); the spelling is a hint
             L.append(f"if {v} == {py(rule.default)}:")

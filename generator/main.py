@@ -49,6 +49,7 @@ def _env() -> jinja2.Environment:
         autoescape=False,
     )
     env.filters["pyrepr"] = repr
+    env.filters["article"] = lambda noun: "an" if str(noun)[:1].upper() in "AEIOU" else "a"  # an Anthropic, an AWS, a Google
     return env
 
 

@@ -137,3 +137,16 @@ def test_coverage_records_the_numeric_ranges_of_the_derived_schema():
     assert bounds["bedrock_converse"][("request", "inferenceConfig.topP")][:2] == (0, 1)
     assert bounds["bedrock_converse"][("request", "inferenceConfig.maxTokens")][:2] == (1, None)
     assert not bounds["openai_chat"]  # the openai SDK types give no ranges
+
+
+def test_generated_code_reads_like_hand_written_code():
+    """No module constant that nothing uses, no string constants glued at run time ("a" + "b"),
+    articles that fit the provider's name."""
+    import re
+
+    for path in sorted((ROOT / "generated" / "toolwire" / "providers").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        unused = [n for n in re.findall(r"^(_[A-Z][A-Za-z0-9_]*) = ", text, re.M) if len(re.findall(rf"\b{n}\b", text)) == 1]
+        assert unused == [], f"{path.name}: unused constants {unused}"
+        assert not re.search(r'"[^"\n]*" \+ "', text), f"{path.name}: string constants concatenated at run time"
+        assert not re.search(r"→ a [AEIOU]", text), f"{path.name}: 'a' before a vowel in a docstring"

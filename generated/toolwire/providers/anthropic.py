@@ -171,7 +171,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
-    """IR Request → a Anthropic Messages request body."""
+    """IR Request → an Anthropic Messages request body."""
     return _request_from_ir(request, "", ctx)
 
 
@@ -181,7 +181,7 @@ def response_to_ir(payload: Any, ctx: Context) -> ir.Response:
 
 
 def response_from_ir(response: ir.Response, ctx: Context) -> dict:
-    """IR Response → a Anthropic Messages response body."""
+    """IR Response → an Anthropic Messages response body."""
     return _response_from_ir(response, "", ctx)
 
 
@@ -425,9 +425,7 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "system":
-        raise UnknownVariantError(
-            (path, "role"), "expected " + "'system'" + ", got " + repr(v_role)
-        )
+        raise UnknownVariantError((path, "role"), "expected 'system', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -491,7 +489,7 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
-        raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+        raise UnknownVariantError((path, "role"), "expected 'user', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -553,9 +551,7 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "assistant":
-        raise UnknownVariantError(
-            (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
-        )
+        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -674,7 +670,7 @@ def _text_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "text":
-        raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v_type))
+        raise UnknownVariantError((path, "type"), "expected 'text', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
@@ -724,7 +720,7 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "image":
-        raise UnknownVariantError((path, "type"), "expected " + "'image'" + ", got " + repr(v_type))
+        raise UnknownVariantError((path, "type"), "expected 'image', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_source = obj.get("source")
@@ -794,9 +790,7 @@ def _document_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "document":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'document'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'document', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_source = obj.get("source")
@@ -879,9 +873,7 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "tool_use":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'tool_use'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'tool_use', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_id = obj.get("id")
@@ -966,9 +958,7 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "tool_result":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'tool_result'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'tool_result', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_tool_use_id = obj.get("tool_use_id")
@@ -1144,9 +1134,7 @@ def _custom_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "custom":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'custom'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'custom', got " + repr(v_type))
     if v_type is not None:
         hints = tw.hint(hints, "type", "seen")
     v_name = obj.get("name")
@@ -1318,16 +1306,12 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
     v_type = obj.get("type")
     if v_type is not None and v_type != "message":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'message'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'message', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_role = obj.get("role")
     if v_role is not None and v_role != "assistant":
-        raise UnknownVariantError(
-            (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
-        )
+        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_model = obj.get("model")

@@ -358,7 +358,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
-    """IR Request → a AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) request body."""
+    """IR Request → an AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) request body."""
     return _request_from_ir(request, "", ctx)
 
 
@@ -368,7 +368,7 @@ def response_to_ir(payload: Any, ctx: Context) -> ir.Response:
 
 
 def response_from_ir(response: ir.Response, ctx: Context) -> dict:
-    """IR Response → a AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) response body."""
+    """IR Response → an AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) response body."""
     return _response_from_ir(response, "", ctx)
 
 
@@ -652,7 +652,7 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
-        raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+        raise UnknownVariantError((path, "role"), "expected 'user', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -706,9 +706,7 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "assistant":
-        raise UnknownVariantError(
-            (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
-        )
+        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -2317,7 +2315,7 @@ def _choice_auto_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_auto = obj.get("auto")
     if v_auto is not None and v_auto != {}:
-        raise UnknownVariantError((path, "auto"), "expected " + "{}" + ", got " + repr(v_auto))
+        raise UnknownVariantError((path, "auto"), "expected {}, got " + repr(v_auto))
     if v_auto is None:
         hints = tw.hint(hints, "auto", "null" if "auto" in obj else "absent")
     if _ORDER_choice_auto.get(order := tuple(obj)) is not True:
@@ -2365,7 +2363,7 @@ def _choice_any_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_any = obj.get("any")
     if v_any is not None and v_any != {}:
-        raise UnknownVariantError((path, "any"), "expected " + "{}" + ", got " + repr(v_any))
+        raise UnknownVariantError((path, "any"), "expected {}, got " + repr(v_any))
     if v_any is None:
         hints = tw.hint(hints, "any", "null" if "any" in obj else "absent")
     if _ORDER_choice_any.get(order := tuple(obj)) is not True:

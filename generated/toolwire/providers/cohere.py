@@ -439,9 +439,7 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "system":
-        raise UnknownVariantError(
-            (path, "role"), "expected " + "'system'" + ", got " + repr(v_role)
-        )
+        raise UnknownVariantError((path, "role"), "expected 'system', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -505,7 +503,7 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
-        raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+        raise UnknownVariantError((path, "role"), "expected 'user', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -567,9 +565,7 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "assistant":
-        raise UnknownVariantError(
-            (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
-        )
+        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_tool_plan = obj.get("tool_plan")
@@ -691,7 +687,7 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "tool":
-        raise UnknownVariantError((path, "role"), "expected " + "'tool'" + ", got " + repr(v_role))
+        raise UnknownVariantError((path, "role"), "expected 'tool', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_tool_call_id = obj.get("tool_call_id")
@@ -775,7 +771,7 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "text":
-        raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v_type))
+        raise UnknownVariantError((path, "type"), "expected 'text', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
@@ -879,9 +875,7 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(p_image_url, "expected an object, got " + tw._json_type(o_image_url))
     v_type = obj.get("type")
     if v_type is not None and v_type != "image_url":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'image_url'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'image_url', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_image_url_url = o_image_url.get("url")
@@ -982,9 +976,7 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
     v_type = obj.get("type")
     if v_type is not None and v_type != "function":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'function', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
@@ -1080,9 +1072,7 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(p_function, "expected an object, got " + tw._json_type(o_function))
     v_type = obj.get("type")
     if v_type is not None and v_type != "function":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'function', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
@@ -1289,9 +1279,7 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "assistant":
-        raise UnknownVariantError(
-            (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
-        )
+        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_tool_plan = obj.get("tool_plan")

@@ -197,7 +197,6 @@ _ORDER_tool_choice_named_function = {}  # key tuples seen → already in the ren
 _CHOICE_MODE_PARSE = {"auto": "auto", "none": "none", "required": "required", "any": "required"}
 _CHOICE_MODE_RENDER = {"auto": "auto", "none": "none", "required": "required"}
 _KNOWN_response = frozenset(["choices", "created", "id", "model", "object", "usage"])
-_KNOWN_response_choices = frozenset(["0"])
 _KNOWN_response_choices_0 = frozenset(["finish_reason", "index", "message"])
 _RANK_response = {"id": 0, "object": 1, "created": 2, "model": 3, "choices": 4, "usage": 5}
 _ORDER_response = {}  # key tuples seen → already in the render order (key_order)
@@ -514,9 +513,7 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "system":
-        raise UnknownVariantError(
-            (path, "role"), "expected " + "'system'" + ", got " + repr(v_role)
-        )
+        raise UnknownVariantError((path, "role"), "expected 'system', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -583,9 +580,7 @@ def _developer_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "developer":
-        raise UnknownVariantError(
-            (path, "role"), "expected " + "'developer'" + ", got " + repr(v_role)
-        )
+        raise UnknownVariantError((path, "role"), "expected 'developer', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -681,7 +676,7 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
-        raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+        raise UnknownVariantError((path, "role"), "expected 'user', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -746,9 +741,7 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "assistant":
-        raise UnknownVariantError(
-            (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
-        )
+        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -838,9 +831,7 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "assistant":
-        raise UnknownVariantError(
-            (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
-        )
+        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -930,7 +921,7 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "tool":
-        raise UnknownVariantError((path, "role"), "expected " + "'tool'" + ", got " + repr(v_role))
+        raise UnknownVariantError((path, "role"), "expected 'tool', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_tool_call_id = obj.get("tool_call_id")
@@ -1048,7 +1039,7 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "text":
-        raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v_type))
+        raise UnknownVariantError((path, "type"), "expected 'text', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
@@ -1104,9 +1095,7 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(p_image_url, "expected an object, got " + tw._json_type(o_image_url))
     v_type = obj.get("type")
     if v_type is not None and v_type != "image_url":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'image_url'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'image_url', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_image_url_url = o_image_url.get("url")
@@ -1204,9 +1193,7 @@ def _input_audio_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     v_type = obj.get("type")
     if v_type is not None and v_type != "input_audio":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'input_audio'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'input_audio', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_input_audio_data = o_input_audio.get("data")
@@ -1330,7 +1317,7 @@ def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "file", "empty")
     v_type = obj.get("type")
     if v_type is not None and v_type != "file":
-        raise UnknownVariantError((path, "type"), "expected " + "'file'" + ", got " + repr(v_type))
+        raise UnknownVariantError((path, "type"), "expected 'file', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_file_file_data = o_file.get("file_data")
@@ -1452,9 +1439,7 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "id", v_id_hint)
     v_type = obj.get("type")
     if v_type is not None and v_type != "function":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'function', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
@@ -1554,9 +1539,7 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(p_function, "expected an object, got " + tw._json_type(o_function))
     v_type = obj.get("type")
     if v_type is not None and v_type != "function":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'function', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
@@ -1718,9 +1701,7 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(p_function, "expected an object, got " + tw._json_type(o_function))
     v_type = obj.get("type")
     if v_type is not None and v_type != "function":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'function', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
@@ -1826,7 +1807,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_object = obj.get("object")
     if v_object is not None and v_object != "chat.completion":
         raise UnknownVariantError(
-            (path, "object"), "expected " + "'chat.completion'" + ", got " + repr(v_object)
+            (path, "object"), "expected 'chat.completion', got " + repr(v_object)
         )
     if v_object is None:
         hints = tw.hint(hints, "object", "null" if "object" in obj else "absent")
@@ -1843,7 +1824,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_choices_0_index = o_choices_0.get("index")
     if v_choices_0_index is not None and v_choices_0_index != 0:
         raise UnknownVariantError(
-            (p_choices_0, "index"), "expected " + "0" + ", got " + repr(v_choices_0_index)
+            (p_choices_0, "index"), "expected 0, got " + repr(v_choices_0_index)
         )
     if v_choices_0_index is None:
         hints = tw.hint(hints, "choices.0.index", "null" if "index" in o_choices_0 else "absent")

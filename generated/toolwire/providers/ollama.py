@@ -146,7 +146,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
-    """IR Request → a Ollama native chat (/api/chat) request body."""
+    """IR Request → an Ollama native chat (/api/chat) request body."""
     return _request_from_ir(request, "", ctx)
 
 
@@ -156,7 +156,7 @@ def response_to_ir(payload: Any, ctx: Context) -> ir.Response:
 
 
 def response_from_ir(response: ir.Response, ctx: Context) -> dict:
-    """IR Response → a Ollama native chat (/api/chat) response body."""
+    """IR Response → an Ollama native chat (/api/chat) response body."""
     return _response_from_ir(response, "", ctx)
 
 
@@ -447,9 +447,7 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "system":
-        raise UnknownVariantError(
-            (path, "role"), "expected " + "'system'" + ", got " + repr(v_role)
-        )
+        raise UnknownVariantError((path, "role"), "expected 'system', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -516,7 +514,7 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "user":
-        raise UnknownVariantError((path, "role"), "expected " + "'user'" + ", got " + repr(v_role))
+        raise UnknownVariantError((path, "role"), "expected 'user', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -595,9 +593,7 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "assistant":
-        raise UnknownVariantError(
-            (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
-        )
+        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -689,7 +685,7 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_role = obj.get("role")
     if v_role is not None and v_role != "tool":
-        raise UnknownVariantError((path, "role"), "expected " + "'tool'" + ", got " + repr(v_role))
+        raise UnknownVariantError((path, "role"), "expected 'tool', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -790,7 +786,7 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "text":
-        raise UnknownVariantError((path, "type"), "expected " + "'text'" + ", got " + repr(v_type))
+        raise UnknownVariantError((path, "type"), "expected 'text', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
@@ -955,9 +951,7 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(p_function, "expected an object, got " + tw._json_type(o_function))
     v_type = obj.get("type")
     if v_type is not None and v_type != "function":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'function', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_function_name = o_function.get("name")
@@ -1096,7 +1090,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "done_reason", obj.get("done_reason"))
     v_done = obj.get("done")
     if v_done is not None and v_done != True:
-        raise UnknownVariantError((path, "done"), "expected " + "True" + ", got " + repr(v_done))
+        raise UnknownVariantError((path, "done"), "expected True, got " + repr(v_done))
     if v_done is None:
         hints = tw.hint(hints, "done", "null" if "done" in obj else "absent")
     v_prompt_eval_count = obj.get("prompt_eval_count")

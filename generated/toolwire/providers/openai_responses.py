@@ -201,7 +201,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
-    """IR Request → a OpenAI Responses request body."""
+    """IR Request → an OpenAI Responses request body."""
     return _request_from_ir(request, "", ctx)
 
 
@@ -211,7 +211,7 @@ def response_to_ir(payload: Any, ctx: Context) -> ir.Response:
 
 
 def response_from_ir(response: ir.Response, ctx: Context) -> dict:
-    """IR Response → a OpenAI Responses response body."""
+    """IR Response → an OpenAI Responses response body."""
     return _response_from_ir(response, "", ctx)
 
 
@@ -506,9 +506,7 @@ def _message_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "message":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'message'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'message', got " + repr(v_type))
     if v_type is not None:
         hints = tw.hint(hints, "type", "seen")
     v_role = obj.get("role")
@@ -646,9 +644,7 @@ def _input_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "input_text":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'input_text'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'input_text', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
@@ -698,9 +694,7 @@ def _output_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "output_text":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'output_text'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'output_text', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")
@@ -750,9 +744,7 @@ def _input_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "input_image":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'input_image'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'input_image', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_image_url = obj.get("image_url")
@@ -838,9 +830,7 @@ def _input_file_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "input_file":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'input_file'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'input_file', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_file_data = obj.get("file_data")
@@ -941,9 +931,7 @@ def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "function_call":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'function_call'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'function_call', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_call_id = obj.get("call_id")
@@ -1034,7 +1022,7 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_type = obj.get("type")
     if v_type is not None and v_type != "function_call_output":
         raise UnknownVariantError(
-            (path, "type"), "expected " + "'function_call_output'" + ", got " + repr(v_type)
+            (path, "type"), "expected 'function_call_output', got " + repr(v_type)
         )
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
@@ -1149,9 +1137,7 @@ def _function_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "function":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'function', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_name = obj.get("name")
@@ -1287,9 +1273,7 @@ def _tool_choice_allowed_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "allowed_tools":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'allowed_tools'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'allowed_tools', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_mode = obj.get("mode")
@@ -1391,9 +1375,7 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "function":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'function'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'function', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_name = obj.get("name")
@@ -1469,9 +1451,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
     v_object = obj.get("object")
     if v_object is not None and v_object != "response":
-        raise UnknownVariantError(
-            (path, "object"), "expected " + "'response'" + ", got " + repr(v_object)
-        )
+        raise UnknownVariantError((path, "object"), "expected 'response', got " + repr(v_object))
     if v_object is None:
         hints = tw.hint(hints, "object", "null" if "object" in obj else "absent")
     v_created_at = obj.get("created_at")
@@ -1690,9 +1670,7 @@ def _output_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "message":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'message'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'message', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     if "id" not in obj:
@@ -1701,9 +1679,7 @@ def _output_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "status", "absent")
     v_role = obj.get("role")
     if v_role is not None and v_role != "assistant":
-        raise UnknownVariantError(
-            (path, "role"), "expected " + "'assistant'" + ", got " + repr(v_role)
-        )
+        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_content = obj.get("content")
@@ -1796,9 +1772,7 @@ def _output_text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     hints = None
     v_type = obj.get("type")
     if v_type is not None and v_type != "output_text":
-        raise UnknownVariantError(
-            (path, "type"), "expected " + "'output_text'" + ", got " + repr(v_type)
-        )
+        raise UnknownVariantError((path, "type"), "expected 'output_text', got " + repr(v_type))
     if v_type is None:
         hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
     v_text = obj.get("text")

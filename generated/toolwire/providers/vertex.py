@@ -241,7 +241,6 @@ _FC_MODE_PARSE = {
 }
 _FC_MODE_RENDER = {"auto": "AUTO", "required": "ANY", "none": "NONE", "tool": "ANY"}
 _KNOWN_response = frozenset(["candidates", "modelVersion", "responseId", "usageMetadata"])
-_KNOWN_response_candidates = frozenset(["0"])
 _KNOWN_response_candidates_0 = frozenset(["content", "finishReason", "index"])
 _SPELL_response = {
     "create_time": "createTime",
@@ -685,23 +684,17 @@ def _candidate_content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_role is None:
         hints = tw.hint(hints, "role", "absent" if "role" not in obj else "null")
         v_role = "model"
-    if v_role is None and "role" in obj:
-        hints = tw.hint(hints, "role", "null")
-    if v_role is not None:
-        v_role = _role_to_ir(v_role, (path, "role"), ctx)
+    v_role = _role_to_ir(v_role, (path, "role"), ctx)
     v_parts = obj.get("parts")
     if v_parts is None:
         hints = tw.hint(hints, "parts", "absent" if "parts" not in obj else "null")
         v_parts = []
-    if v_parts is None and "parts" in obj:
-        hints = tw.hint(hints, "parts", "null")
-    if v_parts is not None:
-        v_parts = [
-            _part_to_ir(x, ((path, "parts"), i), ctx)
-            for i, x in enumerate(tw.expect_list(v_parts, (path, "parts")))
-        ]
-        if not v_parts and "parts" in obj:
-            hints = tw.hint(hints, "parts", "empty")
+    v_parts = [
+        _part_to_ir(x, ((path, "parts"), i), ctx)
+        for i, x in enumerate(tw.expect_list(v_parts, (path, "parts")))
+    ]
+    if not v_parts and "parts" in obj:
+        hints = tw.hint(hints, "parts", "empty")
     if _ORDER_candidate_content.get(order := tuple(obj)) is not True:
         hints = tw.key_order(hints, "", order, _RANK_candidate_content, _ORDER_candidate_content)
     node = ir.Message(role=v_role, parts=v_parts)
@@ -1898,12 +1891,9 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints, "candidates.0.content", "absent" if "content" not in o_candidates_0 else "null"
         )
         v_candidates_0_content = {}
-    if v_candidates_0_content is None and "content" in o_candidates_0:
-        hints = tw.hint(hints, "candidates.0.content", "null")
-    if v_candidates_0_content is not None:
-        v_candidates_0_content = _candidate_content_to_ir(
-            v_candidates_0_content, (p_candidates_0, "content"), ctx
-        )
+    v_candidates_0_content = _candidate_content_to_ir(
+        v_candidates_0_content, (p_candidates_0, "content"), ctx
+    )
     v_candidates_0_finishReason = o_candidates_0.get("finishReason")
     if v_candidates_0_finishReason is None and "finishReason" in o_candidates_0:
         hints = tw.hint(hints, "candidates.0.finishReason", "null")
@@ -1918,7 +1908,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_candidates_0_index = o_candidates_0.get("index")
     if v_candidates_0_index is not None and v_candidates_0_index != 0:
         raise UnknownVariantError(
-            (p_candidates_0, "index"), "expected " + "0" + ", got " + repr(v_candidates_0_index)
+            (p_candidates_0, "index"), "expected 0, got " + repr(v_candidates_0_index)
         )
     if v_candidates_0_index is not None:
         hints = tw.hint(hints, "candidates.0.index", "seen")
@@ -2071,9 +2061,7 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints, "promptTokenCount", "absent" if "promptTokenCount" not in obj else "null"
         )
         v_promptTokenCount = 0
-    if v_promptTokenCount is None and "promptTokenCount" in obj:
-        hints = tw.hint(hints, "promptTokenCount", "null")
-    if v_promptTokenCount is not None and type(v_promptTokenCount) is not int:
+    if type(v_promptTokenCount) is not int:
         raise WrongTypeError(
             (path, "promptTokenCount"), "expected integer, got " + tw._json_type(v_promptTokenCount)
         )
@@ -2083,9 +2071,7 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints, "candidatesTokenCount", "absent" if "candidatesTokenCount" not in obj else "null"
         )
         v_candidatesTokenCount = 0
-    if v_candidatesTokenCount is None and "candidatesTokenCount" in obj:
-        hints = tw.hint(hints, "candidatesTokenCount", "null")
-    if v_candidatesTokenCount is not None and type(v_candidatesTokenCount) is not int:
+    if type(v_candidatesTokenCount) is not int:
         raise WrongTypeError(
             (path, "candidatesTokenCount"),
             "expected integer, got " + tw._json_type(v_candidatesTokenCount),
@@ -2096,9 +2082,7 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints, "totalTokenCount", "absent" if "totalTokenCount" not in obj else "null"
         )
         v_totalTokenCount = 0
-    if v_totalTokenCount is None and "totalTokenCount" in obj:
-        hints = tw.hint(hints, "totalTokenCount", "null")
-    if v_totalTokenCount is not None and type(v_totalTokenCount) is not int:
+    if type(v_totalTokenCount) is not int:
         raise WrongTypeError(
             (path, "totalTokenCount"), "expected integer, got " + tw._json_type(v_totalTokenCount)
         )
