@@ -682,6 +682,8 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
                     for cls_name in rule.select:
                         if cls_name not in PART_CLASSES and cls_name != "rest":
                             errors.at(rnode, "select", f"codec {codec.name!r}: select {cls_name!r} is not a part class ({', '.join(sorted(PART_CLASSES))}) or 'rest'")
+                if len(rule.ir) == 1 and rule.ir[0] in cls.fields and not rule.transform and not rule.conversation:
+                    _check_rule_shape(codec, rule, cls, codecs, ir_classes, errors)
             for ir_field, rules in ir_seen.items():
                 if len(rules) > 1 and sum(1 for r in rules if not r.select) > 1:
                     errors.at(rules[1].node, "ir", f"codec {codec.name!r}: two rules write IR field {ir_field!r}; give each a 'select' (part classes) but at most one")
@@ -720,6 +722,88 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
             for role in list(codec.group) + list(codec.role_map) + list(codec.role_map.values()):
                 if role not in roles:
                     errors.at(cdoc, None, f"codec {codec.name!r}: {role!r} is not an IR role ({', '.join(sorted(roles))})")
+
+
+def _ir_shape(schema: Any) -> tuple[set, set, set]:
+    """The JSON types of an IR field's schema, the IR classes it refers to, and (for an array) the
+    IR classes of its items: ({"array"}, set(), {"ToolDefinition"}) for Request.tools."""
+    types: set = set()
+    refs: set = set()
+    items: set = set()
+    if not isinstance(schema, dict):
+        return types, refs, items
+    if "$ref" in schema:
+        refs.add(str(schema["$ref"]).rsplit("/", 1)[-1])
+        types.add("object")
+    for alt in schema.get("anyOf") or schema.get("oneOf") or []:
+        t, r, i = _ir_shape(alt)
+        types |= t
+        refs |= r
+        items |= i
+    declared = schema.get("type")
+    types |= ({declared} if isinstance(declared, str) else set(declared or [])) - {"null"}
+    if not declared and ("enum" in schema or "const" in schema):
+        types.add("string")
+    if "array" in types:
+        _, item_refs, _ = _ir_shape(schema.get("items"))
+        items |= item_refs
+    return types, refs, items
+
+
+def _codec_classes(codec: Codec, codecs: dict) -> set:
+    """The IR classes a codec produces: its own (object), its variants' (union)."""
+    if codec.kind == "object":
+        return {codec.ir} if codec.ir else set()
+    if codec.kind == "union":
+        out = set()
+        for variant in codec.variants:
+            sub = codecs.get(variant["codec"])
+            if sub is not None and sub.kind == "object" and sub.ir:
+                out.add("Message" if variant.get("part_of") else sub.ir)
+        return out
+    return set()
+
+
+_WIRE_FITS = {"string": {"string"}, "integer": {"integer", "number"}, "number": {"number"}, "boolean": {"boolean"},
+              "object": {"object"}, "array": {"array"}}
+
+
+def _check_rule_shape(codec: Codec, rule: Rule, cls: IRClass, codecs: dict, ir_classes: dict, errors: Errors) -> None:
+    """A rule must be able to fill its IR field: a wire `type` of the field's JSON type, a `codec`
+    producing the field's class (or an enum for a string), a `list_of` for an array of that class."""
+    field_name = rule.ir[0]
+    schema = cls.fields[field_name]
+    types, refs, items = _ir_shape(schema)
+    if not types and not refs:
+        return  # untyped (any JSON): anything fits
+    where = f"codec {codec.name!r}: rule for {rule.wire!r} fills {cls.name}.{field_name}"
+    shape = " | ".join(sorted(refs) + sorted(t for t in types if not (refs and t == "object"))) + (f" of {' | '.join(sorted(items))}" if items else "")
+    if rule.type and rule.type != "any" and not rule.codec and not rule.list_of:
+        fits = _WIRE_FITS.get(rule.type, set())
+        if refs or not (fits & types):
+            errors.at(rule.node, "type", f"{where} ({shape}), but its wire type is {rule.type}")
+        return
+    sub = codecs.get(rule.codec or rule.list_of or "")
+    if sub is None:
+        return  # an undefined codec is reported elsewhere
+    if rule.codec:
+        if sub.kind == "enum":
+            if "string" not in types:
+                errors.at(rule.node, "codec", f"{where} ({shape}), but enum codec {sub.name!r} gives a string")
+            return
+        made = _codec_classes(sub, codecs)
+        if "array" in types and not refs:
+            errors.at(rule.node, "codec", f"{where} ({shape}): a list; read its items with list_of: {sub.name}, not codec")
+        elif made and refs and not made <= refs:
+            errors.at(rule.node, "codec", f"{where} ({shape}), but codec {sub.name!r} gives {' | '.join(sorted(made))}")
+        elif made and not refs:
+            errors.at(rule.node, "codec", f"{where} ({shape}), but codec {sub.name!r} gives {' | '.join(sorted(made))}")
+    elif rule.list_of:
+        made = _codec_classes(sub, codecs)
+        if "array" not in types:
+            errors.at(rule.node, "list_of", f"{where} ({shape}), not a list; use codec: {sub.name}")
+        elif made and items and not made <= items:
+            errors.at(rule.node, "list_of", f"{where} ({shape}), but codec {sub.name!r} gives {' | '.join(sorted(made))}")
 
 
 def _check_wire_required(provider: Provider, codec: Codec, errors: Errors) -> None:

@@ -1457,10 +1457,14 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_created_at = obj.get("created_at")
     if v_created_at is None and "created_at" in obj:
         hints = tw.hint(hints, "created_at", "null")
-    if v_created_at is not None and type(v_created_at) not in (int, float):
-        raise WrongTypeError(
-            (path, "created_at"), "expected number, got " + tw._json_type(v_created_at)
+    if v_created_at is not None:
+        v_created_at_ir, v_created_at_hint = tw.whole_number_parse(
+            v_created_at, (path, "created_at")
         )
+        if v_created_at_hint is not None:
+            hints = tw.hint(hints, "created_at", v_created_at_hint)
+    else:
+        v_created_at_ir = None
     v_status = obj.get("status")
     if v_status is None and "status" in obj:
         hints = tw.hint(hints, "status", "null")
@@ -1491,7 +1495,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.Response(
         id=v_id,
         model=v_model,
-        created=v_created_at,
+        created=v_created_at_ir,
         message=v_output,
         finish_reason=v_status,
         usage=v_usage,
@@ -1521,7 +1525,9 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["object"] = "response"
     elif hints["object"] == "null":
         out["object"] = None
-    v_created_at = node.created
+    v_created_at = tw.whole_number_render(
+        node.created, (hints.get("created_at") if hints is not None else None)
+    )
     if v_created_at is None:
         v_created_at = 0
         ctx.assume((path, "created"), "created_at is required by openai_responses; sent 0")
