@@ -835,8 +835,8 @@ class ProviderCompiler:
             seen_classes = []
             hinted = [v for v in variants if v.get("hint_only")]
             kept = list({v["tag"]: v for v in variants if not v.get("hint_only") and self._kept_media(c, v) is not None}.values())
-            if hinted or kept:
-                L.append("tag = tw.hint_of(node, PROVIDER, '$tag')")
+            if hinted or kept:  # (most parts carry no provider data: skip the call for them)
+                L.append("tag = tw.hint_of(node, PROVIDER, '$tag') if getattr(node, 'provider_data', None) is not None else None")
                 for v in hinted + kept:
                     L.append(f"if tag == {py(v['tag'])} and t is ir.{self.codec(v['codec']).ir}:")
                     L.append(f"    return _{v['codec']}_from_ir(node, path, ctx)")

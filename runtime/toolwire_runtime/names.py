@@ -44,9 +44,15 @@ def _digest(value: str, size: int) -> str:
     return "".join(out)
 
 
+_matchers: dict[tuple, Any] = {}  # (chars, max_len, exact) → the rule's bound fullmatch (the hot path)
+
+
 def fits(value: str, chars: str, max_len: int | None, exact: bool) -> bool:
     """Whether an id satisfies the rule as it is."""
-    return _rule(chars, None, max_len, exact)[0].fullmatch(value) is not None
+    match = _matchers.get((chars, max_len, exact))
+    if match is None:
+        match = _matchers[chars, max_len, exact] = _rule(chars, None, max_len, exact)[0].fullmatch
+    return match(value) is not None
 
 
 def fit(value: str, chars: str, first: str | None = None, max_len: int | None = None, exact: bool = False) -> str:

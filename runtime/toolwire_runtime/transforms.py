@@ -975,7 +975,8 @@ def fit_id_parse(value: Any, path: Any, chars: str, max_len: int | None, exact: 
     """Parse side of fit_id: (id, hint); the hint "kept" marks an id that breaks the provider's own
     rule, so that a same-provider render sends it back as it came (the input had it; e.g. a 50-character
     Chat id an OpenAI-compatible API took)."""
-    string_parse(value, path)
+    if type(value) is not str:
+        raise WrongTypeError(path, f"expected a string, got {_json_type(value)}")
     return value, (None if names.fits(value, chars, max_len, exact) else "kept")
 
 

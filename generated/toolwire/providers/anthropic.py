@@ -632,7 +632,11 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """content block — text, image, document, tool_use, tool_result; thinking and server-tool blocks are kept opaque (IR → wire)."""
     t = type(node)
-    tag = tw.hint_of(node, PROVIDER, "$tag")
+    tag = (
+        tw.hint_of(node, PROVIDER, "$tag")
+        if getattr(node, "provider_data", None) is not None
+        else None
+    )
     if tag == "document" and t is ir.FilePart:
         return _document_block_from_ir(node, path, ctx)
     if (
@@ -1079,7 +1083,11 @@ def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_result content block — text, image, document; search_result, tool_reference and browser_state blocks are kept opaque (IR → wire)."""
     t = type(node)
-    tag = tw.hint_of(node, PROVIDER, "$tag")
+    tag = (
+        tw.hint_of(node, PROVIDER, "$tag")
+        if getattr(node, "provider_data", None) is not None
+        else None
+    )
     if tag == "document" and t is ir.FilePart:
         return _document_block_from_ir(node, path, ctx)
     if (

@@ -859,7 +859,11 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ContentBlock — exactly one of text, image, document, video, audio, toolUse, toolResult; reasoningContent, cachePoint, ... kept opaque (IR → wire)."""
     t = type(node)
-    tag = tw.hint_of(node, PROVIDER, "$tag")
+    tag = (
+        tw.hint_of(node, PROVIDER, "$tag")
+        if getattr(node, "provider_data", None) is not None
+        else None
+    )
     if tag == "document" and t is ir.FilePart:
         return _document_block_from_ir(node, path, ctx)
     if tag == "video" and t is ir.FilePart:
@@ -1937,7 +1941,11 @@ def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ToolResultContentBlock — text, image, document or video (the json block is the result itself, json_block_result). searchResult blocks are an UnknownVariantError. (IR → wire)."""
     t = type(node)
-    tag = tw.hint_of(node, PROVIDER, "$tag")
+    tag = (
+        tw.hint_of(node, PROVIDER, "$tag")
+        if getattr(node, "provider_data", None) is not None
+        else None
+    )
     if tag == "document" and t is ir.FilePart:
         return _document_block_from_ir(node, path, ctx)
     if tag == "video" and t is ir.FilePart:

@@ -628,7 +628,11 @@ def _user_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """content chunk of user messages — text, image_url, document_url, file; input_audio, reference chunks kept opaque (IR → wire)."""
     t = type(node)
-    tag = tw.hint_of(node, PROVIDER, "$tag")
+    tag = (
+        tw.hint_of(node, PROVIDER, "$tag")
+        if getattr(node, "provider_data", None) is not None
+        else None
+    )
     if tag == "document_url" and t is ir.FilePart:
         return _document_url_part_from_ir(node, path, ctx)
     if (

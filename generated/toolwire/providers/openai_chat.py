@@ -1038,7 +1038,11 @@ def _user_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """user_part (IR → wire)."""
     t = type(node)
-    tag = tw.hint_of(node, PROVIDER, "$tag")
+    tag = (
+        tw.hint_of(node, PROVIDER, "$tag")
+        if getattr(node, "provider_data", None) is not None
+        else None
+    )
     if tag == "input_audio" and t is ir.FilePart:
         return _input_audio_part_from_ir(node, path, ctx)
     if tag == "file" and t is ir.FilePart:

@@ -614,7 +614,11 @@ def _content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """input/output content — input_text, output_text, input_image, input_file; refusal kept opaque (IR → wire)."""
     t = type(node)
-    tag = tw.hint_of(node, PROVIDER, "$tag")
+    tag = (
+        tw.hint_of(node, PROVIDER, "$tag")
+        if getattr(node, "provider_data", None) is not None
+        else None
+    )
     if tag == "output_text" and t is ir.TextPart:
         return _output_text_from_ir(node, path, ctx)
     if tag == "input_file" and t is ir.FilePart:
