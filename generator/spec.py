@@ -648,6 +648,10 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
             for rule in codec.rules:
                 rnode = rule.node
                 if rule.wire:
+                    segs = rule.segments
+                    if segs[0].isdigit() or segs[-1].isdigit() or any(a.isdigit() and b.isdigit() for a, b in zip(segs, segs[1:])):
+                        errors.at(rnode, "wire", f"codec {codec.name!r}: wire path {rule.wire!r}: a list index must sit between two keys "
+                                  "(choices.0.message: a key of the list's first item); to read a whole list use list_of")
                     if rule.wire in wire_seen:
                         errors.at(rnode, "wire", f"codec {codec.name!r}: wire field {rule.wire!r} is written by two rules (first at line {wire_seen[rule.wire]})")
                     wire_seen.setdefault(rule.wire, rnode.line)
