@@ -56,6 +56,8 @@ class Context:
         The same loss at many places (say, every call id of a conversation) is one warning at the
         first place, with the count of the others.
         """
+        if not self.reports:
+            return
         first: dict[str, list] = {}
         for path, message, category in self.reports:
             entry = first.get(message)
