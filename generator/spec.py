@@ -265,7 +265,14 @@ def _resolve_extends(stem: str, docs: dict, errors: Errors, chain: tuple) -> tup
         if key == "codecs":
             continue
         if key == "cannot_express" and isinstance(value, list) and isinstance(parent.get(key), list):
-            merged[key] = [*parent[key], *value]
+            # a child states its own losses; `{retract: <what>}` withdraws one of its parent's
+            retract = {str(e["retract"]) for e in value if isinstance(e, dict) and "retract" in e}
+            for entry in value:
+                if isinstance(entry, dict) and "retract" in entry and not any(
+                        isinstance(pe, dict) and str(pe.get("what")) == str(entry["retract"]) for pe in parent[key]):
+                    errors.at(entry, "retract", f"retract {entry['retract']!r}: {parent_name!r} has no cannot_express entry with that what")
+            kept = [pe for pe in parent[key] if not (isinstance(pe, dict) and str(pe.get("what")) in retract)]
+            merged[key] = [*kept, *(e for e in value if not (isinstance(e, dict) and "retract" in e))]
         else:
             merged[key] = value
     codecs = _located(parent.get("codecs") or Located(), parent.get("codecs") or {})
@@ -825,6 +832,7 @@ def _check_wire_required(provider: Provider, codec: Codec, errors: Errors) -> No
     for c in conv:
         if c is not None and c.hoist:
             filled.add(str(c.hoist["wire"]))
+    declared = {str(k) for entry in provider.cannot_express for k in ([entry.get("wire")] if isinstance(entry.get("wire"), str) else entry.get("wire") or [])}
     for key in schema.get("required", []):
-        if key not in filled:
+        if key not in filled and f"{codec.name}.{key}" not in declared:  # a flavour may declare it cannot send it (its URL has it)
             errors.at(codec.node, "wire_type", f"codec {codec.name!r}: required wire field {key!r} of {codec.wire_type} is filled by no rule")

@@ -150,3 +150,69 @@ def test_generated_code_reads_like_hand_written_code():
         assert unused == [], f"{path.name}: unused constants {unused}"
         assert not re.search(r'"[^"\n]*" \+ "', text), f"{path.name}: string constants concatenated at run time"
         assert not re.search(r"→ a [AEIOU]", text), f"{path.name}: 'a' before a vowel in a docstring"
+
+
+# A flavour in YAML alone (issue 10 §1): Anthropic's Messages body as Bedrock InvokeModel takes it —
+# no `model` (it is in the URL, POST /model/{modelId}/invoke), `anthropic_version` fixed to
+# "bedrock-2023-05-31" (docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages.html).
+BEDROCK_FLAVOUR = """\
+provider: anthropic_bedrock
+extends: anthropic
+title: Anthropic Claude on Amazon Bedrock (InvokeModel body)
+models: any
+cannot_express:
+  - what: model
+    outside_body: Request.model
+    wire: [request.model]
+    reason: The model is part of the URL (POST /model/{modelId}/invoke), not of the body.
+  - retract: temperature, top_p, top_k
+codecs:
+  request:
+    patch:
+      drop: [model]
+      fields:
+        - {wire: anthropic_version, const: bedrock-2023-05-31, required: true}
+"""
+
+
+def _compiled(spec, name):
+    from generator.emit import ProviderCompiler
+    from generator.main import _env
+
+    provider = next(p for p in spec.providers if p.name == name)
+    source = _env().get_template("provider.py.j2").render(p=provider, module=ProviderCompiler(spec, provider).compile())
+    namespace: dict = {}
+    exec(compile(source, name, "exec"), namespace)
+    return namespace
+
+
+def test_a_flavour_drops_a_required_field_fixes_a_constant_and_retracts_a_loss_in_yaml_alone(tmp_path):
+    from toolwire_runtime.context import Context
+
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    (tmp_path / "spec" / "providers" / "anthropic_bedrock.yaml").write_text(BEDROCK_FLAVOUR, encoding="utf-8")
+    spec, errors = load_spec(tmp_path)
+    assert spec is not None, [str(e) for e in errors.items]
+    child, parent = _compiled(spec, "anthropic_bedrock"), _compiled(spec, "anthropic")
+    assert "temperature, top_p, top_k" not in [what for what, _ in child["CANNOT_EXPRESS"]]
+    assert "temperature, top_p, top_k" in [what for what, _ in parent["CANNOT_EXPRESS"]]
+    body = {"anthropic_version": "bedrock-2023-05-31", "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]}
+    ctx = Context("anthropic_bedrock")
+    request = child["request_to_ir"](body, ctx)
+    assert child["request_from_ir"](request, ctx) == body
+    request.model = "anthropic.claude-sonnet-4-5-20250929-v1:0"
+    ctx = Context("anthropic_bedrock")
+    assert child["request_from_ir"](request, ctx) == body  # the model goes in the URL: reported, not a loss
+    assert [category.__name__ for _, _, category in ctx.reports] == ["OutsideBodyWarning"]
+    rendered = parent["request_from_ir"](request, Context("anthropic"))  # nothing leaks into the parent's body
+    assert "anthropic_version" not in rendered and rendered["model"] == request.model
+
+
+def test_retracting_a_loss_the_parent_does_not_have_is_a_spec_error(tmp_path):
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    (tmp_path / "spec" / "providers" / "anthropic_bedrock.yaml").write_text(
+        BEDROCK_FLAVOUR.replace("retract: temperature, top_p, top_k", "retract: no such loss"), encoding="utf-8")
+    spec, errors = load_spec(tmp_path)
+    assert spec is None
+    assert [str(e) for e in errors.items] == [
+        "spec/providers/anthropic_bedrock.yaml:10: retract 'no such loss': 'anthropic' has no cannot_express entry with that what"]
