@@ -13,7 +13,7 @@ from toolwire.ir import Message, OpaquePart, ProviderData, TextPart, ToolCall, T
 
 from .context import Context
 from .errors import ResultCountError, UnansweredToolCallError, UnknownToolCallError
-from .transforms import _plain, lost_keys
+from .transforms import _plain, lost_keys, merge_carried
 
 
 def normalize(
@@ -285,7 +285,7 @@ def merge_turns(
     Tool results stay first in a merged user turn (Anthropic rejects text before tool_result).
     A message that was a separate wire turn of ``provider``'s family (hint ``$turn: new``, see
     ``normalize``) stays separate when rendering for that family. The carried fields of the merged
-    messages are merged too (``_merged_data``): a field only the later message had is not lost.
+    messages are merged too (``transforms.merge_carried``): a field only the later message had is not lost.
     """
     out: list[Message] = []
     for i, msg in enumerate(messages):
@@ -295,34 +295,14 @@ def merge_turns(
             parts = last.parts + msg.parts
             if msg.role == "tool" and any(type(p) is not ToolResult for p in last.parts):
                 parts = [p for p in parts if type(p) is ToolResult] + [p for p in parts if type(p) is not ToolResult]
-            pd = _merged_data(last.provider_data, msg.provider_data, (path, i), ctx)
+            pd = merge_carried(last.provider_data, msg.provider_data, (path, i), ctx,
+                               "{provider} fields {keys} of a message merged into the previous one have no place; dropped")
             out[-1] = Message(role=role, parts=parts, name=last.name, provider_data=pd)
         elif role != msg.role:
             out.append(Message(role=role, parts=msg.parts, name=msg.name, provider_data=msg.provider_data))
         else:
             out.append(msg)
     return out
-
-
-def _merged_data(first: ProviderData | None, later: ProviderData | None, path: Any, ctx: Context | None) -> ProviderData | None:
-    """The provider_data of two messages sent as one: the first's hints (its spelling of the turn),
-    and the carried fields of both. A field of the later message that the first has with another
-    value, or that comes from another provider, has no place: it is reported."""
-    if later is None or not later.fields:
-        return first if first is not None else later  # e.g. results split from their turn
-    if first is None:
-        return ProviderData(provider=later.provider, fields=dict(later.fields))
-    fields = dict(first.fields or {})
-    lost = []
-    for key, value in later.fields.items():
-        if later.provider != first.provider or (key in fields and fields[key] != value):
-            if lost_keys({key: value}):
-                lost.append(key)
-        else:
-            fields[key] = value
-    if lost and ctx is not None:
-        ctx.lose(path, f"{later.provider} fields {', '.join(sorted(lost))} of a message merged into the previous one have no place; dropped")
-    return ProviderData(provider=first.provider, fields=fields or None, hints=first.hints)
 
 
 def join_call_turns(messages: list[Message]) -> list[Message]:

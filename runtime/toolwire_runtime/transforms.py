@@ -550,6 +550,27 @@ def _holds_something(value: Any) -> bool:
     return value is not None
 
 
+def merge_carried(first: Any, later: Any, path: Any, ctx: Any, message: str) -> Any:
+    """The provider data of two messages sent as one: the first's hints (its spelling of the turn)
+    and the carried fields of both. A field of the later one that the first has with another value,
+    or that comes from another provider, has no place: reported with ``message`` ({keys}, {provider})."""
+    if later is None or not later.fields:
+        return first if first is not None else later  # e.g. results split from their turn
+    if first is None:
+        return ProviderData(provider=later.provider, fields=dict(later.fields))
+    fields = dict(first.fields or {})
+    lost = []
+    for key, value in later.fields.items():
+        if later.provider != first.provider or (key in fields and fields[key] != value):
+            if lost_keys({key: value}):
+                lost.append(key)
+        else:
+            fields[key] = value
+    if lost and ctx is not None:
+        ctx.lose(path, message.format(keys=", ".join(sorted(lost)), provider=later.provider))
+    return ProviderData(provider=first.provider, fields=fields or None, hints=first.hints)
+
+
 def unkept_fields(pd: Any, provider: str, path: Any, ctx: Context) -> None:
     """Report the carried fields of a node rendered in a form that has no room for them (a union's
     bare-string form, e.g. tool_choice "auto" from a Gemini toolConfig with other settings)."""
@@ -1044,14 +1065,10 @@ def single_message(messages: list, path: Any, ctx: Context, provider: str | None
     if not carried:
         return Message(role="assistant", parts=parts)
     first = carried[0]
-    lost = sorted({
-        key for pd in carried[1:] for key, value in pd.fields.items()
-        if pd.provider != first.provider or key not in first.fields or first.fields[key] != value
-    })
-    if lost:
-        ctx.lose(path, f"fields {', '.join(lost)} of a later output message merged into the first have no place; dropped")
+    for later in carried[1:]:
+        first = merge_carried(first, later, path, ctx, "fields {keys} of a later output message merged into the first have no place; dropped")
     hints = {k: v for k, v in (first.hints or {}).items() if k != "$turn"} or None
-    return Message(role="assistant", parts=parts, provider_data=ProviderData(provider=first.provider, fields=dict(first.fields), hints=hints))
+    return Message(role="assistant", parts=parts, provider_data=ProviderData(provider=first.provider, fields=first.fields, hints=hints))
 
 
 # --- openapi_schema (Gemini's legacy function parameters) ------------------------------------------
