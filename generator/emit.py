@@ -462,7 +462,7 @@ class ProviderCompiler:
         return L
 
     def _fill(self, template: str, rule: Rule, value: str = "", path: str = "", irs: list[str] | None = None, hint: str = "None") -> str:
-        subs = {"value": value, "path": path, "hint": hint}
+        subs = {"value": value, "path": path, "hint": hint, "request": "ctx.request"}  # {request}: the IR Request being rendered
         # parse only: whether the value was read under the rule's alias key
         subs["aliased"] = f"(hints is not None and hints.get({py(rule.wire)}) == 'alias')" if rule.alias else "False"
         if rule.codec:

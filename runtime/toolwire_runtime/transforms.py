@@ -1383,11 +1383,12 @@ def required_tools_parse(value: Any, path: Any, ctx: Context, to_ir: Any) -> tup
 
 
 def required_tools_render(
-    tools: Any, choice: Any, messages: list, hint: Any, path: Any, ctx: Context, from_ir: Any
+    tools: Any, choice: Any, request: Any, hint: Any, path: Any, ctx: Context, from_ir: Any
 ) -> Any:
     """required_tools, IR → wire (spec/transforms.yaml): the tool configuration of a provider that has
     no tool choice "none" and needs the tools declared whenever the conversation holds tool calls or
-    results. ``messages`` are the conversation of the Request being rendered."""
+    results. ``request`` is the whole Request being rendered (its conversation)."""
+    messages = request.messages if request is not None else ()
     uses_tools = any(type(p) in (ToolCall, ToolResult) for m in messages for p in m.parts)
     where = (path, "tools")
     if choice is not None and choice.mode == "none":

@@ -397,6 +397,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → an AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) request body."""
+    ctx.request = request  # the whole request, for transforms that read it ({request})
     return _request_from_ir(request, "", ctx)
 
 
@@ -575,7 +576,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_toolConfig = tw.required_tools_render(
         node.tools,
         node.tool_choice,
-        node.messages,
+        ctx.request,
         (hints.get("toolConfig") if hints is not None else None),
         path,
         ctx,
