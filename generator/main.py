@@ -49,8 +49,18 @@ def _env() -> jinja2.Environment:
         autoescape=False,
     )
     env.filters["pyrepr"] = repr
+    env.filters["md"] = lambda text: " ".join(str(text).split()).replace("|", "\\|")  # one table cell
+    env.filters["effects"] = _effects_cell
     env.filters["article"] = lambda noun: "an" if str(noun)[:1].upper() in "AEIOU" else "a"  # an Anthropic, an AWS, a Google
     return env
+
+
+def _effects_cell(effects) -> str:
+    """A cannot_express entry's `ir:` effects as one Markdown table cell (YAML flow style)."""
+    if not effects:
+        return ""
+    items = effects if isinstance(effects, list) else [effects]
+    return "<br>".join("`" + json.dumps(e, ensure_ascii=False, separators=(", ", ": ")).replace("|", "\\|") + "`" for e in items)
 
 
 def _black(source: str, name: str) -> str:
@@ -108,6 +118,8 @@ def build(spec: Spec, out: Path) -> None:
         files[pkg / "providers" / f"{p.name}.py"] = template.render(p=p, module=module)
     for path, text in files.items():
         path.write_text(_black(text, str(path.relative_to(out))), encoding="utf-8")
+    # the providers and their losses, for readers: what a new spec adds to the docs by itself
+    (out / "PROVIDERS.md").write_text(env.get_template("providers.md.j2").render(providers=spec.providers), encoding="utf-8")
     schema = dict(spec.ir_schema)
     (pkg / "ir.schema.json").write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     (pkg / "py.typed").write_text("", encoding="utf-8")
