@@ -80,6 +80,10 @@ CANNOT_EXPRESS = (
         "reasoning_content (grok-3-mini)",
         "A response's assistant message may carry reasoning_content; toolwire keeps it verbatim for xAI and reports it as dropped elsewhere.",
     ),
+    (
+        "search_parameters (Live Search)",
+        'Retired: xAI answers 410 Gone ("Live search is deprecated. Please switch to the Agent Tools API", Live Search guide, deprecated by January 12, 2026). Not declared: a body carrying it keeps it as an unknown field, given back to xai only.',
+    ),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
