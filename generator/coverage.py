@@ -49,13 +49,16 @@ class Coverage:
     unbound: list[str] = field(default_factory=list)  # object / union / enum codecs no binding reached
     # (codec, wire) → (minimum, maximum, "Def.prop") of a number rule whose schema bounds the value
     bounds: dict[tuple[str, str], tuple[Any, Any, str]] = field(default_factory=dict)
+    extra: list[tuple[str, str]] = field(default_factory=list)  # (codec, key) declared beyond the derived schema
 
     def line(self, name: str) -> str:
         both = list(self.fields.values()) + list(self.variants.values())
         counts = {k: both.count(k) for k in ("mapped", "opaque", "cannot_express")}
         return (
             f"{name}: {len(self.fields)} fields, {len(self.variants)} variants — {counts['mapped']} mapped, "
-            f"{counts['opaque']} opaque, {counts['cannot_express']} cannot_express ({len(self.bound)} codecs bound"
+            f"{counts['opaque']} opaque, {counts['cannot_express']} cannot_express"
+            + (f", {len(self.extra)} extra" if self.extra else "")
+            + f" ({len(self.bound)} codecs bound"
             + (f"; not bound: {', '.join(self.unbound)})" if self.unbound else ")")
         )
 
@@ -362,4 +365,6 @@ def check(provider: Any, root: Path, errors: Errors, transforms: dict | None = N
                 errors.add(file, line, f"codec {codec.name!r}: extra key {key!r} must be a wire key or a dotted path (choices.0.content_filter_results), no pattern")
             elif fnmatch.filter(checked, key):
                 errors.add(file, line, f"codec {codec.name!r}: extra key {key!r} is a field of its derived definitions ({', '.join(sorted(checker.cov.bound[codec.name]))}): map it or declare it opaque")
+            else:
+                checker.cov.extra.append((codec.name, key))
     return checker.cov
