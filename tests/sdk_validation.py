@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import collections.abc
 import copy
+import functools
 import enum
 import importlib
 import json
@@ -565,6 +566,7 @@ class FlavourDifferences:
     enums: list  # (path, {flavour wire value: family wire value})
 
 
+@functools.lru_cache(maxsize=None)
 def _differences(provider: str, kind: str) -> Optional[FlavourDifferences]:
     spec = _SPECS.get(provider)
     if spec is None or not spec.extends:
