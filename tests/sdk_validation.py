@@ -627,6 +627,16 @@ def flavour_body(provider: str, kind: str, payload: Any) -> tuple[Any, list[str]
     return payload, errors
 
 
+def as_flavour(provider: str, kind: str, payload: Any) -> Any:
+    """A ``kind`` body of ``provider``'s family as ``provider`` takes it: the outside-body keys left out,
+    the flavour constants added (last, where the renderer writes them). The other differences (extra
+    keys, enum values) are the flavour's own additions: a family body needs none of them."""
+    diff = _differences(provider, kind)
+    if diff is None or not isinstance(payload, dict):
+        return payload
+    return {**{k: v for k, v in payload.items() if k not in diff.outside}, **diff.consts}
+
+
 _validate_family = validate
 
 
