@@ -189,19 +189,24 @@ class _Checker:
             conv = self.p.codecs.get(rule.conversation or "")
             if conv is not None and conv.hoist:
                 hoisted.add(str(conv.hoist["wire"]))
+        rules, owner = list(codec.rules), {}
+        for rule in codec.rules:  # a flat sub-object's keys are keys of this object
+            sub = self.p.codecs.get(rule.flat or "")
+            rules += getattr(sub, "rules", [])
+            owner.update((id(r), sub) for r in getattr(sub, "rules", []))
         for prop, pschema in sorted(schema.get("properties", {}).items()):
             path = prefix + prop
-            exact = [r for r in codec.rules if r.wire == path or r.alias == path]
+            exact = [r for r in rules if r.wire == path or r.alias == path]
             if not exact and path in reads:  # read by the transform of the rule that hands the value here
                 self.classify(codec, path, True, "fields", f"field {path!r}")
                 continue
-            deeper = [r for r in codec.rules if r.wire and r.wire.startswith(path + ".")]
+            deeper = [r for r in rules if r.wire and r.wire.startswith(path + ".")]
             self.where = f"{def_name}.{path}" if def_name else path
             if exact:
                 self.classify(codec, path, True, "fields", f"field {path!r}")
                 for rule in exact:
                     self.follow(rule, pschema)
-                    self.bound_rule(codec, rule, pschema)
+                    self.bound_rule(owner.get(id(rule), codec), rule, pschema)
             elif deeper:
                 self.classify(codec, path, True, "fields", f"field {path!r}")
                 segs = deeper[0].wire[len(path) + 1:].split(".")

@@ -51,11 +51,14 @@ class ProviderCompiler:
         self.spec = spec
         self.p = provider
         self.module = Module(provider)
+        # codecs used by a `flat` rule → the codec whose object their keys sit in
+        self.flat_owners = {r.flat: c.name for c in provider.codecs.values() for r in c.rules if r.flat}
 
     def compile(self) -> Module:
         for codec in self.p.codecs.values():
             getattr(self, f"_{codec.kind}")(codec)
-        self.module.defaults = [(w, v) for w, v in sorted({(r.wire, r.default) for c in self.p.codecs.values() for r in c.rules if r.has_default and r.wire}, key=repr)]
+        defaults = {repr((r.wire, r.default)): (r.wire, r.default) for c in self.p.codecs.values() for r in c.rules if r.has_default and r.wire}
+        self.module.defaults = [defaults[k] for k in sorted(defaults)]  # any JSON value: deduplicated by its repr
         return self.module
 
     # --- helpers ---------------------------------------------------------------------------------
@@ -95,6 +98,8 @@ class ProviderCompiler:
         for rule in c.rules:
             if rule.alias:
                 known.setdefault(tuple(rule.segments[:-1]), set()).add(rule.alias)
+            if rule.flat:  # a sub-object whose keys sit in this object: they are this object's keys
+                known[()].update(self._flat_keys(rule))
         for conv in (self.codec(r.conversation) for r in c.rules if r.conversation):
             if conv.hoist:
                 known[()].add(str(conv.hoist["wire"]))
@@ -106,6 +111,8 @@ class ProviderCompiler:
         for prefix, spell in self.spells.items():
             self.const(f"_SPELL_{self._order_name(c, prefix)} = {py(spell)}  # snake_case → lowerCamel (key_spelling)")
         self.orders = self._render_orders(c, known) if "provider_data" in cls.fields else {}
+        if c.name in self.flat_owners:  # its keys' order is the object's it sits in
+            self.orders.pop((), None)
         for prefix, rank in self.orders.items():
             name = self._order_name(c, prefix)
             self.const(f"_RANK_{name} = {py(rank)}")
@@ -173,6 +180,10 @@ class ProviderCompiler:
 
         for rule in c.rules:
             segs = rule.segments
+            if rule.flat:
+                for key in self._flat_keys(rule):
+                    add((), key)
+                continue
             if rule.conversation:
                 add((), segs[-1])
                 conv = self.codec(rule.conversation)
@@ -200,6 +211,15 @@ class ProviderCompiler:
                 out[rule.wire] = {k: i for i, k in enumerate(dict.fromkeys(keys))}
         return out
 
+    def _flat_keys(self, rule: Rule) -> list[str]:
+        """The keys a flat rule's codec reads from the object it sits in, in its rule order."""
+        keys: list[str] = []
+        for sub in self.codec(rule.flat).rules:
+            for key in ([sub.segments[0]] if sub.wire and not sub.has_fill else []) + ([sub.alias] if sub.alias and len(sub.segments) == 1 else []):
+                if key not in keys:
+                    keys.append(key)
+        return keys
+
     def _rule_at(self, c: Codec, wire: str) -> Rule:
         return next(r for r in c.rules if r.wire == wire)
 
@@ -213,11 +233,11 @@ class ProviderCompiler:
         return "path" if not prefix else "p_" + var("_".join(prefix))
 
     def _object_parse(self, c: Codec, cls, known) -> None:
-        L = [
+        L = [] if c.name in self.flat_owners else [  # flat: the object it sits in was checked
             "if type(obj) is not dict:",
             f"    raise WrongTypeError(path, 'expected an object, got ' + tw._json_type(obj))",
-            "hints = None",
         ]
+        L.append("hints = None")
         L.extend(self._respell(c, (), "obj"))
         # nested containers, outermost first
         for prefix in sorted(known, key=len):
@@ -288,14 +308,22 @@ class ProviderCompiler:
                 continue
             kname = f"_KNOWN_{var(c.name)}{'_' + var('.'.join(prefix)) if prefix else ''}"
             extras.append((prefix, kname))
-        L.append(f"extra = None if {extras[0][1]}.issuperset(obj) else tw.extra_fields(obj, {extras[0][1]})")
+        flat = c.name in self.flat_owners  # the keys around it are those of the object it sits in
+        if not flat:
+            L.append(f"extra = None if {extras[0][1]}.issuperset(obj) else tw.extra_fields(obj, {extras[0][1]})")
+        elif extras[1:]:
+            L.append("extra = None")
         for prefix, kname in extras[1:]:
             src = self._src(prefix)
             L.append(f"if {src} and not {kname}.issuperset({src}):")
             L.append(f"    extra = tw.nested_extra(extra, {py('.'.join(prefix))}, tw.extra_fields({src}, {kname}))")
         if cls.name in ("ToolCall", "ToolResult"):
             L.append("ctx.origins.append((node, path))  # so errors found later can point at the input")
-        if "provider_data" in cls.fields:
+        if flat and not extras[1:]:  # no unknown keys of its own: only spelling hints to keep
+            if "provider_data" in cls.fields:
+                L.append("if hints is not None:")
+                L.append("    node.provider_data = ir.ProviderData(provider=PROVIDER, hints=hints)")
+        elif "provider_data" in cls.fields:
             L.append("if extra is not None or hints is not None:")
             L.append("    node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)")
         else:
@@ -314,6 +342,14 @@ class ProviderCompiler:
             L.append(f"{v} = _{conv.name}_to_ir(obj.get({py(segs[-1])}), {hoisted}, (path, {py(segs[-1])}), ctx)")
             if self._single(c, rule):
                 L.append(f"{v} = tw.single_message({v}, (path, {py(segs[-1])}), ctx, PROVIDER)")
+            values.setdefault(rule.ir[0], []).append(v)
+            return L
+        if rule.flat:  # the sub-object's keys sit in this object: present when any of them is
+            sub = self.codec(rule.flat)
+            if rule.required:
+                L.append(f"{v} = _{sub.name}_to_ir(obj, path, ctx)")
+            else:
+                L.append(f"{v} = None if _KNOWN_{var(sub.name)}.isdisjoint(obj) else _{sub.name}_to_ir(obj, path, ctx)")
             values.setdefault(rule.ir[0], []).append(v)
             return L
         if rule.has_fill:  # a fill the input did not have is not added on a same-provider render
@@ -464,6 +500,10 @@ class ProviderCompiler:
                     L.append("if hoisted is not None:")
                     L.append(f"    out[{py(str(conv.hoist['wire']))}] = hoisted")
                 continue
+            if rule.flat:  # the sub-object's keys go into this object
+                L.append(f"if node.{rule.ir[0]} is not None:")
+                L.append(f"    out.update(_{rule.flat}_from_ir(node.{rule.ir[0]}, (path, {py(rule.ir[0])}), ctx))")
+                continue
             if not segs:
                 continue
             for i in range(1, len(segs)):
@@ -513,8 +553,9 @@ class ProviderCompiler:
             nested = sorted(".".join(p) for p, keys in known.items() if p and not (keys and all(k.isdigit() for k in keys)))
             L.append("if pd is not None and pd.fields:")
             L.append(f"    tw.restore(out, pd, PROVIDER, path, ctx, {py(tuple(nested))})")
-            L.append("if hints is not None and '$order' in hints:  # the same-provider input's key order")
-            L.append("    out = tw.apply_key_order(out, hints['$order'])")
+            if self.orders:  # (a flat codec's keys are ordered by the object they sit in)
+                L.append("if hints is not None and '$order' in hints:  # the same-provider input's key order")
+                L.append("    out = tw.apply_key_order(out, hints['$order'])")
             if self.spells:
                 L.append("if hints is not None and '$spell' in hints:  # the same-provider input's snake_case keys")
                 L.append("    out = tw.apply_spelling(out, hints['$spell'])")
@@ -853,12 +894,11 @@ class ProviderCompiler:
                     whens = [when] if isinstance(when, str) else list(when)
                     tests = []
                     for w in whens:
-                        if isinstance(w, dict):  # {field, hint: {wire key: value}}: a value the same-provider input spelled so
-                            (key, value), = w["hint"].items()
-                            tests.append(f"(node.{w['field']} is not None and tw.hint_of(node, PROVIDER, {py(key)}) == {py(value)})")
-                            continue
-                        name, _, prefix = w.partition(" ")
-                        tests.append(f"tw.starts_with(node.{name}, {py(prefix)})" if prefix else f"node.{name} is not None")
+                        if isinstance(w, dict) and "all" in w:  # {all: [...]}: every condition holds
+                            every = [self._when_test(x) for x in w["all"]]
+                            tests.append(" and ".join(every) if len(whens) == 1 else f"({' and '.join(every)})")
+                        else:
+                            tests.append(self._when_test(w))
                     test = " or ".join(tests)
                     conditions.append(f"({test})" if len(tests) > 1 else test)
                 if media:
@@ -880,6 +920,14 @@ class ProviderCompiler:
                 L.append(f"ctx.lose(path, {py(self.p.name + ' cannot express ')} + t.__name__ + {py(' here; dropped')})")
             L.append("return None")
         self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR → wire).", L)
+
+    def _when_test(self, w) -> str:
+        """The render test of one `when` condition of a union variant."""
+        if isinstance(w, dict):  # {field, hint: {wire key: value}}: a value the same-provider input spelled so
+            (key, value), = w["hint"].items()
+            return f"(node.{w['field']} is not None and tw.hint_of(node, PROVIDER, {py(key)}) == {py(value)})"
+        name, _, prefix = w.partition(" ")
+        return f"tw.starts_with(node.{name}, {py(prefix)})" if prefix else f"node.{name} is not None"
 
     # --- enums -------------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import coverage
+from .losses import check_effects
 from .loader import Errors, Located, LocatedList, load_yaml, plain
 
 PROVIDER_KEYS = {
@@ -33,6 +34,7 @@ HOIST_KEYS = {"wire", "codec", "transform", "args", "text_only"}
 RULE_KEYS = {
     "wire", "ir", "type", "required", "const", "emit", "codec", "list_of", "transform", "args",
     "alias", "select", "emit_null", "default", "fallback", "conversation", "doc", "fill", "absent_as",
+    "flat",
 }
 JSON_TYPES = {
     "string": "str", "integer": "int", "number": "number", "boolean": "bool", "object": "dict",
@@ -94,6 +96,7 @@ class Rule:
     fill: Any = None
     absent_as: Any = None
     has_absent_as: bool = False
+    flat: str | None = None  # an object codec whose wire keys sit in this object itself (no key of its own)
 
     @property
     def segments(self) -> list[str]:
@@ -160,6 +163,7 @@ class Provider:
     key_spelling: str = "exact"  # proto_json: every wire key may also come in snake_case (read as lowerCamel)
     models: tuple | None = None  # glob patterns of the model names it serves (None: any name)
     outside_body: dict = field(default_factory=dict)  # IR "Class.field" → where the target takes it (cannot_express)
+    ir_losses: list = field(default_factory=list)  # (what, effects): cannot_express `ir:` (generator/losses.py)
 
 
 @dataclass
@@ -210,6 +214,13 @@ def load_spec(root: Path) -> tuple[Spec | None, Errors]:
         errors.items = sorted(unique.values(), key=lambda e: (e.file, e.line))
         return None, errors
     return Spec(plain(ir_doc), ir_classes, transforms, providers), errors
+
+
+def _simple_when(w: Any) -> bool:
+    """One condition of a union variant's `when`: a field, 'field prefix', or {field, hint}."""
+    return isinstance(w, str) or (
+        isinstance(w, dict) and set(w) == {"field", "hint"} and isinstance(w["field"], str)
+        and isinstance(w["hint"], dict) and len(w["hint"]) == 1)
 
 
 def _data_group(stem: str, docs: dict, errors: Errors) -> str:
@@ -303,6 +314,15 @@ def _located(like: Any, items: Any) -> Located:
     return out
 
 
+def _rule_key(rule: Any) -> Any:
+    """What identifies a rule in a patch: its wire key, or (a rule without one: flat, IR-only) its IR field."""
+    wire = rule.get("wire")
+    if wire is not None:
+        return wire
+    ir = rule.get("ir")
+    return ("ir", ir) if isinstance(ir, str) else None
+
+
 def _patch_codec(name: str, base: Located, patch: Any, errors: Errors) -> Located:
     if not isinstance(patch, Located):
         errors.at(base, None, f"codec {name!r}: patch must be a mapping")
@@ -314,17 +334,19 @@ def _patch_codec(name: str, base: Located, patch: Any, errors: Errors) -> Locate
     if not isinstance(drop, list) or not isinstance(replace, list):
         errors.at(patch, None, f"codec {name!r}: patch.drop is a list of wire keys, patch.fields a list of rules")
         return base
-    rules = [r for r in (base.get("fields") or []) if not (isinstance(r, dict) and r.get("wire") in drop)]
-    wires = [r.get("wire") for r in rules if isinstance(r, dict)]
+    drop_keys = {*drop, *(("ir", k) for k in drop if isinstance(k, str))}  # a wire key, or the IR field of a rule without one
+    rules = [r for r in (base.get("fields") or []) if not (isinstance(r, dict) and _rule_key(r) in drop_keys)]
+    keys = [_rule_key(r) if isinstance(r, dict) else None for r in rules]
     for key in drop:
-        if key not in [r.get("wire") for r in (base.get("fields") or []) if isinstance(r, dict)]:
+        if not {key, ("ir", key)} & {_rule_key(r) for r in (base.get("fields") or []) if isinstance(r, dict)}:
             errors.at(patch, "drop", f"codec {name!r}: patch drops wire key {key!r}, which no rule of the parent codec has")
     for rule in replace:
-        if isinstance(rule, dict) and rule.get("wire") in wires:
-            rules[wires.index(rule.get("wire"))] = rule
+        key = _rule_key(rule) if isinstance(rule, dict) else None
+        if key is not None and key in keys:
+            rules[keys.index(key)] = rule
         else:
             rules.append(rule)
-            wires.append(rule.get("wire") if isinstance(rule, dict) else None)
+            keys.append(key)
     if drop or replace:  # an enum or union patch has no rules to edit
         fields = LocatedList(rules)
         fields.file, fields.line, fields.item_lines = patch.file, patch.line, []
@@ -430,6 +452,10 @@ def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provi
         cannot_express=[plain(c) for c in cannot], codecs=codecs,
     )
     provider.cannot_line = doc.line_of("cannot_express") if "cannot_express" in doc else 0
+    for entry in cannot:  # ir: the loss as effects on the IR, which the tests apply (generator/losses.py)
+        effects = check_effects(entry, ir_classes, errors)
+        if effects:
+            provider.ir_losses.append((str(entry["what"]), effects))
     for entry in cannot:  # outside_body: IR Class.field — a value the target takes outside the body (its URL)
         ref = entry.get("outside_body")
         if ref is None:
@@ -538,12 +564,10 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
                 if "when" in entry:
                     whens = entry["when"] if isinstance(entry["when"], list) else [entry["when"]]
                     for w in whens:
-                        ok = isinstance(w, str) or (
-                            isinstance(w, dict) and set(w) == {"field", "hint"} and isinstance(w["field"], str)
-                            and isinstance(w["hint"], dict) and len(w["hint"]) == 1)
-                        if not ok:
+                        every = w["all"] if isinstance(w, dict) and set(w) == {"all"} and isinstance(w["all"], list) and w["all"] else [w]
+                        if not all(_simple_when(x) for x in every):
                             errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: a 'when' entry is an IR field name, "
-                                      "'field prefix', or {field: F, hint: {wire key: hint value}}")
+                                      "'field prefix', {field: F, hint: {wire key: hint value}}, or {all: [entries]} (every one holds)")
                 entry["tag"] = str(tag)
                 entry["line"] = variants.line_of(tag)
                 codec.variants.append(entry)
@@ -607,14 +631,19 @@ def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:
     rule.emit = rdoc.get("emit", "always")
     if rule.emit not in ("always", "if_seen"):
         errors.at(rdoc, "emit", f"codec {codec_name!r}: emit must be 'always' or 'if_seen'")
-    for key in ("codec", "list_of", "transform", "alias", "conversation"):
+    for key in ("codec", "list_of", "transform", "alias", "conversation", "flat"):
         setattr(rule, key, rdoc.get(key))
+    if rule.flat is not None:
+        others = [k for k in ("wire", "codec", "list_of", "transform", "alias", "conversation", "const", "default", "fallback", "fill", "absent_as", "type") if k in rdoc]
+        if others or len(ir_list) != 1:
+            errors.at(rdoc, "flat", f"codec {codec_name!r}: a flat rule names one IR field and the codec whose wire keys sit in this object "
+                      f"({{ir: usage, flat: usage_counts}}), with no {', '.join(others) or 'other key'}")
     rule.args = dict(rdoc.get("args") or {})
     sel = rdoc.get("select")
     rule.select = [sel] if isinstance(sel, str) else list(sel) if sel else None
     rule.emit_null = bool(rdoc.get("emit_null", False))
     if "default" in rdoc:
-        rule.has_default, rule.default = True, rdoc["default"]
+        rule.has_default, rule.default = True, plain(rdoc["default"])  # any JSON value
     if "fallback" in rdoc:
         rule.has_fallback, rule.fallback = True, rdoc["fallback"]
     if "absent_as" in rdoc:
@@ -694,6 +723,9 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
                     for cls_name in rule.select:
                         if cls_name not in PART_CLASSES and cls_name != "rest":
                             errors.at(rnode, "select", f"codec {codec.name!r}: select {cls_name!r} is not a part class ({', '.join(sorted(PART_CLASSES))}) or 'rest'")
+                if rule.flat is not None:
+                    _check_flat(codec, rule, cls, codecs, errors)
+                    continue
                 if len(rule.ir) == 1 and rule.ir[0] in cls.fields and not rule.transform and not rule.conversation:
                     _check_rule_shape(codec, rule, cls, codecs, ir_classes, errors)
             for ir_field, rules in ir_seen.items():
@@ -780,6 +812,26 @@ _WIRE_FITS = {"string": {"string"}, "integer": {"integer", "number"}, "number": 
               "object": {"object"}, "array": {"array"}}
 
 
+def _check_flat(codec: Codec, rule: Rule, cls: IRClass, codecs: dict, errors: Errors) -> None:
+    """A flat rule: an object codec producing the field's class, whose wire keys no rule of this
+    codec writes too (they share one wire object)."""
+    sub = codecs.get(rule.flat)
+    if sub is None or sub.kind != "object":
+        errors.at(rule.node, "flat", f"codec {codec.name!r}: flat {rule.flat!r} must name an object codec defined under codecs")
+        return
+    if rule.ir[0] not in cls.fields:
+        return  # reported with the other unknown IR fields
+    _, refs, _ = _ir_shape(cls.fields[rule.ir[0]])
+    if sub.ir not in refs:
+        errors.at(rule.node, "flat", f"codec {codec.name!r}: flat codec {sub.name!r} makes IR {sub.ir}, but {cls.name}.{rule.ir[0]} holds {' | '.join(sorted(refs)) or 'no IR object'}")
+    mine = {r.segments[0] for r in codec.rules if r.wire}
+    for sub_rule in sub.rules:
+        if sub_rule.wire and sub_rule.segments[0] in mine:
+            errors.at(sub_rule.node, "wire", f"codec {sub.name!r}: wire key {sub_rule.segments[0]!r} sits in codec {codec.name!r}'s object (flat), which has a rule for it too")
+        if sub_rule.flat or sub_rule.conversation:
+            errors.at(sub_rule.node, "flat" if sub_rule.flat else "conversation", f"codec {sub.name!r}: a flat codec cannot itself hold a flat or conversation rule")
+
+
 def _check_rule_shape(codec: Codec, rule: Rule, cls: IRClass, codecs: dict, ir_classes: dict, errors: Errors) -> None:
     """A rule must be able to fill its IR field: a wire `type` of the field's JSON type, a `codec`
     producing the field's class (or an enum for a string), a `list_of` for an array of that class."""
@@ -829,6 +881,9 @@ def _check_wire_required(provider: Provider, codec: Codec, errors: Errors) -> No
         errors.at(codec.node, "wire_type", f"codec {codec.name!r}: wire type {codec.wire_type!r} is not in {DERIVED_DIR}/{provider.wire_types}.json{hint}")
         return
     filled = {r.segments[0] for r in codec.rules if r.wire}
+    for r in codec.rules:  # a flat sub-object's keys are keys of this object
+        sub = provider.codecs.get(r.flat or "")
+        filled |= {x.segments[0] for x in getattr(sub, "rules", []) if x.wire}
     conv = [provider.codecs.get(r.conversation) for r in codec.rules if r.conversation]
     for c in conv:
         if c is not None and c.hoist:

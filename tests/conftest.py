@@ -5,8 +5,11 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import warnings
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 import toolwire
 from toolwire import ir
@@ -15,26 +18,85 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def scenarios() -> dict[str, dict[str, dict]]:
-    """scenario → provider → fixture document (every folder, every provider file in it)."""
+    """scenario → provider → fixture document (every folder, every provider file in it).
+
+    A provider that extends another (spec `extends:`) and has no file in a folder inherits its
+    parent's file there when it can express that conversation (none of its documented losses, spec
+    `cannot_express` `ir:`, changes the parent's request), with its provider-wide differences
+    applied: `_flavours/<provider>.json`, a JSON merge patch (RFC 7386) of `request` / `response`.
+    A file of its own with `"_inherits": true` is a patch on top of that.
+    """
     out: dict[str, dict[str, dict]] = {}
-    for folder in sorted(p for p in FIXTURES.iterdir() if p.is_dir()):
+    for folder in sorted(p for p in FIXTURES.iterdir() if p.is_dir() and not p.name.startswith("_")):
         docs = {}
         for file in sorted(folder.glob("*.json")):
             if file.stem in toolwire.PROVIDERS:
                 docs[file.stem] = json.loads(file.read_text(encoding="utf-8"))
+        for name in sorted(EXTENDS, key=_depth):
+            _inherit(name, docs)
         if docs:
             out[folder.name] = docs
     return out
 
 
-def _id_less() -> frozenset[str]:
-    """Providers that send no call ids (spec `cannot_express` ToolCall.id): ids come back synthesized."""
-    out = set()
+def _extends() -> dict[str, str]:
+    """provider → the provider its spec extends."""
+    out = {}
     for name in toolwire.PROVIDERS:
-        module = importlib.import_module(f"toolwire.providers.{name}")
-        if any(what.startswith("ToolCall.id") for what, _ in module.CANNOT_EXPRESS):
-            out.add(name)
-    return frozenset(out)
+        doc = yaml.safe_load((SPEC / f"{name}.yaml").read_text(encoding="utf-8"))
+        if doc.get("extends"):
+            out[name] = doc["extends"]
+    return out
+
+
+SPEC = Path(__file__).resolve().parents[1] / "spec" / "providers"
+EXTENDS = _extends()
+
+
+def _depth(name: str) -> int:
+    return 1 + _depth(EXTENDS[name]) if name in EXTENDS else 0
+
+
+def _inherit(name: str, docs: dict[str, dict]) -> None:
+    import losses
+
+    parent = EXTENDS[name]
+    own = docs.get(name)
+    if parent not in docs or (own is not None and not own.get("_inherits")):
+        return
+    base = docs[parent]
+    if own is None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if losses.apply(name, toolwire.to_ir(base["request"], provider=parent)).changed:
+                return  # the child cannot say this conversation: no file for it
+    flavour_file = FIXTURES / "_flavours" / f"{name}.json"
+    flavour = json.loads(flavour_file.read_text(encoding="utf-8")) if flavour_file.exists() else {}
+    doc = {"_source": [*base["_source"], *flavour.get("_source", []), *(own or {}).get("_source", [])], "_inherited_from": parent}
+    for kind in ("request", "response"):
+        doc[kind] = merge_patch(merge_patch(base[kind], flavour.get(kind, {})), (own or {}).get(kind, {}))
+    docs[name] = doc
+
+
+def merge_patch(target: Any, patch: Any) -> Any:
+    """RFC 7386 JSON merge patch: objects merge key by key, null removes a key, anything else replaces."""
+    if not isinstance(patch, dict):
+        return patch
+    out = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = merge_patch(out.get(key), value)
+    return out
+
+
+def _id_less() -> frozenset[str]:
+    """Providers that send no call ids or rewrite them (spec `cannot_express` `ir: {ids: ...}`): their
+    ids come back synthesized, so calls are compared by order."""
+    import losses
+
+    return frozenset(name for name in toolwire.PROVIDERS if losses.ids_not_kept(name))
 
 
 ID_LESS = _id_less()

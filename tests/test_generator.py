@@ -216,3 +216,63 @@ def test_retracting_a_loss_the_parent_does_not_have_is_a_spec_error(tmp_path):
     assert spec is None
     assert [str(e) for e in errors.items] == [
         "spec/providers/anthropic_bedrock.yaml:10: retract 'no such loss': 'anthropic' has no cannot_express entry with that what"]
+
+
+# `when: {all: [...]}` (every condition holds) and a `default:` that is a JSON object (issue 10 §1).
+CONDITIONS_FLAVOUR = """\
+provider: png_only
+extends: openai_chat
+title: An OpenAI-compatible API that takes PNG bytes or https URLs only
+codecs:
+  user_part:
+    kind: union
+    tag: type
+    variants:
+      text: text_part
+      image_url: {codec: image_part, when: [{all: [data, "media_type image/png"]}, "url https:"]}
+  tool:
+    patch:
+      fields:
+        - {wire: function.parameters, ir: parameters, type: object, default: {type: object, properties: {}}}
+"""
+
+
+def test_when_all_and_a_json_object_default(tmp_path):
+    from toolwire import ir
+    from toolwire_runtime.context import Context
+
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    (tmp_path / "spec" / "providers" / "png_only.yaml").write_text(CONDITIONS_FLAVOUR, encoding="utf-8")
+    spec, errors = load_spec(tmp_path)
+    assert spec is not None, [str(e) for e in errors.items]
+    mod = _compiled(spec, "png_only")
+    images = [
+        ir.ImagePart(data="iVBORw0KGgo=", media_type="image/png"),  # data and PNG: sent
+        ir.ImagePart(data="/9j/4AAQ", media_type="image/jpeg"),  # data, not PNG: dropped
+        ir.ImagePart(url="https://example.com/a.jpg"),  # an https URL: sent
+        ir.ImagePart(url="http://example.com/a.png"),  # neither: dropped
+    ]
+    tool = ir.ToolDefinition(name="f", parameters={"type": "object", "properties": {}})
+    req = ir.Request(model="m", messages=[ir.Message(role="user", parts=[ir.TextPart(text="hi"), *images])], tools=[tool])
+    ctx = Context("png_only")
+    body = mod["request_from_ir"](req, ctx)
+    sent = [p["image_url"]["url"] for p in body["messages"][0]["content"] if p["type"] == "image_url"]
+    assert sent == ["data:image/png;base64,iVBORw0KGgo=", "https://example.com/a.jpg"]
+    assert len([r for r in ctx.reports if "dropped" in r[1]]) == 2
+    # the object default: the provider assumes it when the key is absent (WIRE_DEFAULTS lists it)
+    assert ("function.parameters", {"type": "object", "properties": {}}) in mod["WIRE_DEFAULTS"]
+    bare = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "tools": [{"type": "function", "function": {"name": "f"}}]}
+    parsed = mod["request_to_ir"](bare, Context("png_only"))
+    assert parsed.tools[0].parameters is None  # absent: the IR keeps None for the provider's default
+    assert mod["request_from_ir"](parsed, Context("png_only")) == bare  # and it stays absent
+    explicit = {**bare, "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {}}}}]}
+    assert mod["request_from_ir"](mod["request_to_ir"](explicit, Context("png_only")), Context("png_only")) == explicit
+
+
+def test_a_malformed_when_all_is_a_spec_error(tmp_path):
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    (tmp_path / "spec" / "providers" / "png_only.yaml").write_text(
+        CONDITIONS_FLAVOUR.replace('{all: [data, "media_type image/png"]}', "{all: []}"), encoding="utf-8")
+    spec, errors = load_spec(tmp_path)
+    assert spec is None
+    assert any("{all: [entries]}" in str(e) and str(e).startswith("spec/providers/png_only.yaml:") for e in errors.items)

@@ -1,15 +1,13 @@
 """Property tests: random valid IR conversations survive provider → IR → provider.
 
-For every provider, ``to_ir(from_ir(request)) == request`` up to the documented losses
-(docs/losses.md), and each documented loss that applies is reported as a ConversionWarning.
-``expected_after`` spells the documented losses out; everything else must come back exactly.
+For every provider, ``to_ir(from_ir(request)) == request`` up to the documented losses, and each
+documented loss that applies is reported as a ConversionWarning. The losses are the specs' own
+(`cannot_express` entries' `ir:` effects, applied by tests/losses.py): a new provider needs no
+line here; everything else must come back exactly.
 """
 
 from __future__ import annotations
 
-import copy
-import importlib
-import json
 import warnings
 
 import pytest
@@ -19,6 +17,7 @@ from hypothesis import strategies as st
 import toolwire
 from toolwire import ir
 
+import losses
 from conftest import ID_LESS, comparable_ir
 
 # --- strategies --------------------------------------------------------------------------------
@@ -91,45 +90,16 @@ def requests(draw) -> ir.Request:
     )
 
 
-# --- documented losses ---------------------------------------------------------------------------
-
-ERROR_AS_TEXT = {"openai_chat", "openai_responses"}  # no error flag: "Error: " + text
-NO_TOP_K = {"openai_chat", "openai_responses", "anthropic"}
-NO_TEMPERATURE = {"anthropic"}  # the current Messages API takes no sampling parameters
-NO_STOP = {"openai_responses"}
-NO_PARALLEL_SWITCH = {"gemini"}
-
-
-def family(provider: str) -> str:
-    """Providers that extend another (vertex → gemini) share its documented losses."""
-    return importlib.import_module(f"toolwire.providers.{provider}").FAMILY
+# --- documented losses: read from the specs (cannot_express `ir:`, tests/losses.py) ---------------
 
 
 def expected_after(provider: str, req: ir.Request) -> tuple[ir.Request, bool]:
     """The request as ``provider`` can give it back, and whether a loss must have been reported."""
-    req = copy.deepcopy(req)
-    name, provider = provider, family(provider)
-    lossy = False
-    for msg in req.messages:
-        for part in msg.parts:
-            if type(part) is ir.ToolResult and part.is_error and provider in ERROR_AS_TEXT:
-                text = part.result if isinstance(part.result, str) else toolwire_json(part.result)
-                part.result, part.is_error, lossy = "Error: " + text, False, True
-    if req.top_k is not None and provider in NO_TOP_K:
-        req.top_k, lossy = None, True
-    if req.temperature is not None and provider in NO_TEMPERATURE:
-        req.temperature, lossy = None, True
-    if req.stop is not None and provider in NO_STOP:
-        req.stop, lossy = None, True
-    if name in ID_LESS and any(type(p) is ir.ToolCall for m in req.messages for p in m.parts):
-        lossy = True  # ids are not sent; they come back synthesized (compared by order)
-    if req.parallel_tool_calls is not None and provider in NO_PARALLEL_SWITCH:
-        req.parallel_tool_calls, lossy = None, True
-    return req, lossy
-
-
-def toolwire_json(value) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    outcome = losses.apply(provider, req)
+    reported = outcome.reported
+    if losses.ids_not_kept(provider) and any(type(p) is ir.ToolCall for m in req.messages for p in m.parts):
+        reported = True  # ids are not sent (or rewritten); they come back synthesized (compared by order)
+    return outcome.node, reported
 
 
 def comparable(req: ir.Request, provider: str) -> dict:
@@ -167,115 +137,3 @@ def test_rendering_twice_gives_the_same_payload(provider, req):
         wire = toolwire.from_ir(req, provider=provider)
         again = toolwire.from_ir(toolwire.to_ir(wire, provider=provider), provider=provider)
     assert again == wire
-
-
-# --- documented losses of providers added later (appended per provider) -------------------------
-# expected_after looks documented losses up by family; these providers' own differences are added
-# here (their specs' cannot_express).
-
-ERROR_AS_TEXT.add("mistral")  # spec/providers/mistral.yaml: ToolResult.is_error
-
-
-def _deepseek_losses(req: ir.Request) -> bool:
-    """spec/providers/deepseek.yaml: images are dropped, parallel_tool_calls is not sent."""
-    lossy = False
-    for msg in req.messages:
-        kept = [p for p in msg.parts if type(p) is not ir.ImagePart]
-        if len(kept) != len(msg.parts):
-            msg.parts, lossy = kept, True
-    if req.parallel_tool_calls is not None:
-        req.parallel_tool_calls, lossy = None, True
-    return lossy
-
-
-def _groq_losses(req: ir.Request) -> bool:
-    """spec/providers/groq.yaml: messages[].name is not sent."""
-    lossy = False
-    for msg in req.messages:
-        if msg.name is not None:
-            msg.name, lossy = None, True
-    return lossy
-
-
-OWN_LOSSES = {"deepseek": _deepseek_losses, "groq": _groq_losses}
-_expected_after_by_family = expected_after
-
-
-def expected_after(provider: str, req: ir.Request) -> tuple[ir.Request, bool]:  # noqa: F811 (adds OWN_LOSSES)
-    expected, lossy = _expected_after_by_family(provider, req)
-    own = OWN_LOSSES.get(provider)
-    if own is not None and own(expected):
-        lossy = True
-    return expected, lossy
-
-
-# Ollama and Cohere (spec/providers/ollama.yaml, cohere.yaml: cannot_express): no error flag and no
-# parallel switch; Ollama has no tool_choice (declared tools are read as auto) and its images are
-# bare base64 (the media type comes back from the bytes); Cohere sends a named tool as REQUIRED.
-ERROR_AS_TEXT.update({"ollama", "cohere"})
-NO_PARALLEL_SWITCH.update({"ollama", "cohere"})
-
-
-def _ollama_losses(req: ir.Request) -> bool:
-    from toolwire_runtime.transforms import sniff_image_type
-
-    lossy = False
-    if req.tool_choice is not None and req.tool_choice.mode != "auto":
-        req.tool_choice, lossy = None, True
-    for msg in req.messages:
-        for part in msg.parts:
-            if type(part) is ir.ImagePart and part.data is not None and sniff_image_type(part.data) != part.media_type:
-                part.media_type, lossy = sniff_image_type(part.data), True
-    return lossy
-
-
-def _cohere_losses(req: ir.Request) -> bool:
-    if req.tool_choice is not None and req.tool_choice.mode == "tool":
-        req.tool_choice = ir.ToolChoice(mode="required")
-        return True
-    return False
-
-
-OWN_LOSSES.update(ollama=_ollama_losses, cohere=_cohere_losses)
-
-
-def _bedrock_converse_losses(req: ir.Request) -> bool:
-    """spec/providers/bedrock_converse.yaml: top_k and parallel_tool_calls are not sent; tool choice
-    none does not exist (without tool calls in the conversation the tools are not sent either)."""
-    lossy = False
-    if req.top_k is not None:
-        req.top_k, lossy = None, True
-    if req.parallel_tool_calls is not None:
-        req.parallel_tool_calls, lossy = None, True
-    if req.tool_choice is not None and req.tool_choice.mode == "none":
-        if not any(type(p) in (ir.ToolCall, ir.ToolResult) for m in req.messages for p in m.parts):
-            req.tools = None
-        req.tool_choice, lossy = None, True
-    return lossy
-
-
-OWN_LOSSES["bedrock_converse"] = _bedrock_converse_losses
-
-
-# Fireworks (spec/providers/fireworks.yaml): an openai_chat flavour with a documented top_k (so the
-# family's NO_TOP_K does not apply to it) and no participant names (Message.name is not sent).
-def _fireworks_losses(req: ir.Request) -> bool:
-    lossy = False
-    for msg in req.messages:
-        if msg.name is not None:
-            msg.name, lossy = None, True
-    return lossy
-
-
-OWN_LOSSES["fireworks"] = _fireworks_losses
-_expected_after_before_fireworks = expected_after
-
-
-def expected_after(provider: str, req: ir.Request) -> tuple[ir.Request, bool]:  # noqa: F811 (top_k kept)
-    if provider != "fireworks" or req.top_k is None:
-        return _expected_after_before_fireworks(provider, req)
-    without_top_k = copy.copy(req)
-    without_top_k.top_k = None
-    expected, lossy = _expected_after_before_fireworks(provider, without_top_k)
-    expected.top_k = req.top_k
-    return expected, lossy

@@ -27,7 +27,6 @@ from toolwire.ir import (
     ToolCall,
     ToolChoice,
     ToolResult,
-    Usage,
 )
 
 from .context import Context
@@ -1425,7 +1424,7 @@ def _no_tools_sent(uses_tools: bool, choice: Any, where: Any, path: Any, ctx: Co
 
 
 # --- Ollama / Cohere: implied_choice, plan_text, plan_content, document_result, base64_images,
-# --- rfc3339_time, flat_usage (spec/transforms.yaml documents each one) ------------------------
+# --- rfc3339_time (spec/transforms.yaml documents each one) ------------------------
 
 
 
@@ -1679,34 +1678,6 @@ def rfc3339_render(seconds: Any, hint: Any) -> Any:
         except ValueError:
             pass
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
-
-
-def flat_usage_parse(obj: dict, path: Any, input_key: str, output_key: str) -> tuple[Any, Any]:
-    """(Usage, hint) from two counts that are keys of the wire object itself (``obj``, the object
-    the rule belongs to). The hint replaces the alias one, so the input count is always written
-    under its own key."""
-    parent = path[0] if type(path) is tuple else path
-    counts = []
-    for key in (input_key, output_key):
-        value = obj.get(key)
-        if value is not None and type(value) is not int:
-            raise WrongTypeError((parent, key), f"expected integer, got {_json_type(value)}")
-        counts.append(value)
-    return Usage(input_tokens=counts[0], output_tokens=counts[1]), "flat"
-
-
-def flat_usage_render(usage: Any, out: dict, path: Any, ctx: Context, output_key: str) -> Any:
-    """The input count (for the rule's own key); the output count is written to OUTPUT_KEY of the
-    same wire object (``out``). The total is derived on parse, not sent; other usage fields (cache
-    counts) have no key and are reported."""
-    if usage is None:
-        return None
-    pd = usage.provider_data
-    if pd is not None and pd.fields:
-        ctx.lose(path, f"{pd.provider} usage fields {', '.join(sorted(pd.fields))} have no {ctx.provider} equivalent; dropped")
-    if usage.output_tokens is not None:
-        out[output_key] = usage.output_tokens
-    return usage.input_tokens
 
 
 # --- media: documents, audio, video and files (FilePart), file ids --------------------------------

@@ -34,6 +34,10 @@ MODELS = ("claude-*",)
 #: What Anthropic Messages cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "results that are neither text nor objects",
+        "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
+    ),
+    (
         "a tool without parameters",
         'Tool.input_schema is required (anthropic.types.ToolParam); the empty object schema {"type": "object", "properties": {}} is sent and that is reported (fallback).',
     ),
@@ -60,6 +64,17 @@ CANNOT_EXPRESS = (
         "The current Messages API (anthropic-version 2026-10-21, anthropic SDK >= 1.0) rejects sampling parameters; they are reported and not sent.",
     ),
     ("stop as a bare string", "stop_sequences is always a list."),
+)
+
+#: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
+#: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
+IR_LOSSES = (
+    ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
+    ("ImagePart.detail", [{"unset": "ImagePart.detail"}]),
+    (
+        "temperature, top_p, top_k",
+        [{"unset": "Request.temperature"}, {"unset": "Request.top_p"}, {"unset": "Request.top_k"}],
+    ),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

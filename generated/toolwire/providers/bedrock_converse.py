@@ -119,6 +119,44 @@ CANNOT_EXPRESS = (
     ),
 )
 
+#: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
+#: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
+IR_LOSSES = (
+    (
+        "tool_choice none",
+        [
+            {
+                "unset": "Request.tools",
+                "when": {"tool_choice.mode": "none"},
+                "unless_parts": ["ToolCall", "ToolResult"],
+            },
+            {"unset": "Request.tool_choice", "when": {"tool_choice.mode": "none"}},
+        ],
+    ),
+    ("ToolChoice.allowed_names", [{"unset": "ToolChoice.allowed_names"}]),
+    ("parallel_tool_calls", [{"unset": "Request.parallel_tool_calls"}]),
+    ("top_k", [{"unset": "Request.top_k"}]),
+    (
+        "images, documents, videos and audio by http(s) URL",
+        [
+            {"drop": "ImagePart", "when": {"data": None, "url": "http*"}},
+            {"drop": "FilePart", "when": {"data": None, "url": "http*"}},
+        ],
+    ),
+    ("ImagePart.detail", [{"unset": "ImagePart.detail"}]),
+    (
+        "FileParts by URL, by file id, or of a media type Bedrock has no format for; FilePart.filename",
+        [
+            {
+                "set": {"filename": "document"},
+                "of": "FilePart",
+                "when": {"filename": None, "media_type": ["application/*", "text/*"]},
+            }
+        ],
+    ),
+    ("Message.name", [{"unset": "Message.name"}]),
+)
+
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = ()
 

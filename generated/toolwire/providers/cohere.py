@@ -68,6 +68,31 @@ CANNOT_EXPRESS = (
     ("Message.name", "Messages have no participant name."),
 )
 
+#: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
+#: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
+IR_LOSSES = (
+    (
+        "ToolChoice mode tool (a named tool), allowed_names",
+        [
+            {
+                "set": {"mode": "required", "name": None},
+                "of": "ToolChoice",
+                "when": {"mode": "tool"},
+            },
+            {"unset": "ToolChoice.allowed_names"},
+        ],
+    ),
+    ("parallel_tool_calls", [{"unset": "Request.parallel_tool_calls"}]),
+    ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
+    (
+        "FilePart (documents, audio, files), ImagePart.file_id",
+        [{"drop": "FilePart"}, {"unset": "ImagePart.file_id"}],
+    ),
+    ("ToolResult.parts (images returned by a tool)", [{"unset": "ToolResult.parts"}]),
+    ("non-object results", [{"result_as_text": "ToolResult.result"}]),
+    ("Message.name", [{"unset": "Message.name"}]),
+)
+
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = (("image_url.detail", "auto"),)
 

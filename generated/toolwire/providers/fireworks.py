@@ -36,6 +36,10 @@ MODELS = None
 #: What Fireworks AI Chat Completions (OpenAI-compatible) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "results that are neither text nor objects",
+        "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
+    ),
+    (
         "ToolResult.is_error",
         'Tool messages have no error flag. An error result is sent as text with the prefix "Error: " (text_result\'s error_prefix) and comes back as an ordinary result.',
     ),
@@ -51,7 +55,6 @@ CANNOT_EXPRESS = (
         "file ids of another provider",
         "A file_id must name a file uploaded to OpenAI; an id brought from elsewhere is sent as is and reported.",
     ),
-    ("top_k", "Not a Chat Completions parameter."),
     (
         "mid-conversation system messages",
         "None: Chat keeps system messages in place; other providers hoist them.",
@@ -92,6 +95,15 @@ CANNOT_EXPRESS = (
         "FilePart (documents, audio, files)",
         "Fireworks user content is text and image_url parts (API reference, ChatMessage content); no file or input_audio part. A FilePart is dropped whole and reported.",
     ),
+)
+
+#: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
+#: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
+IR_LOSSES = (
+    ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
+    ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
+    ("Message.name (messages[].name)", [{"unset": "Message.name"}]),
+    ("FilePart (documents, audio, files)", [{"drop": "FilePart"}]),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

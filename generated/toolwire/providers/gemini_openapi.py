@@ -75,6 +75,16 @@ CANNOT_EXPRESS = (
     ),
 )
 
+#: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
+#: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
+IR_LOSSES = (
+    ("ToolDefinition.strict", [{"unset": "ToolDefinition.strict"}]),
+    ("parallel_tool_calls", [{"unset": "Request.parallel_tool_calls"}]),
+    ("ImagePart.detail", [{"unset": "ImagePart.detail"}]),
+    ("ImagePart.file_id / FilePart.file_id, FilePart.filename", [{"unset": "FilePart.filename"}]),
+    ("Message.name", [{"unset": "Message.name"}]),
+)
+
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = (("functionCallingConfig", "auto"),)
 

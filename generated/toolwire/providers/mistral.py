@@ -47,6 +47,10 @@ MODELS = (
 #: What Mistral Chat Completions cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "results that are neither text nor objects",
+        "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
+    ),
+    (
         "ToolCall.id / ToolResult.tool_call_id (ids that are not 9 characters a-z, A-Z, 0-9)",
         'Mistral call ids are exactly 9 alphanumeric characters (mistral-common validator, tokenizers v3 to v11: "Tool call id was ... but must be a-z, A-Z, 0-9, with a length of 9"; v13 accepts any non-empty id, and toolwire does not know the model\'s version, so it always sends 9). Other ids are mapped by fit_id (exact: a base-62 hash of the original), the same way for a call and its result, and reported; the original ids do not come back.',
     ),
@@ -78,6 +82,20 @@ CANNOT_EXPRESS = (
         "a user turn right after tool results",
         "Sent as it is: mistral-common accepts it since \"Allow user message after tool\" (PR #218, April 2026); deployments validating with an older version reject it (\"Unexpected role 'user' after role 'tool'\", code 3230). For those, switch on the `bridge` pass (spec/transforms.yaml) in a spec that extends this one.",
     ),
+)
+
+#: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
+#: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
+IR_LOSSES = (
+    ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
+    (
+        "ToolCall.id / ToolResult.tool_call_id (ids that are not 9 characters a-z, A-Z, 0-9)",
+        [{"ids": "refitted"}],
+    ),
+    ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
+    ("ToolResult.parts (images returned by a tool)", [{"unset": "ToolResult.parts"}]),
+    ("Message.name", [{"unset": "Message.name"}]),
+    ("ToolChoice.allowed_names", [{"unset": "ToolChoice.allowed_names"}]),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

@@ -35,6 +35,10 @@ MODELS = None
 #: What Ollama native chat (/api/chat) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "results that are neither text nor objects",
+        "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
+    ),
+    (
         "ToolCall.id / ToolResult.tool_call_id",
         "The official SDK types (ollama 0.6.3, Message.ToolCall) declare no call id, so none is sent; results pair with calls by tool_name, then by position, and go in call order. Ids read from a newer server (tool_calls[].id, tool messages' tool_call_id) are used for pairing; ids come back synthesized otherwise.",
     ),
@@ -74,6 +78,36 @@ CANNOT_EXPRESS = (
     ("ToolDefinition.strict", "No strict flag on tools; reported when set."),
     ("Response.id", "Responses have no id."),
     ("Message.name", "Messages have no participant name."),
+)
+
+#: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
+#: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
+IR_LOSSES = (
+    ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
+    ("ToolCall.id / ToolResult.tool_call_id", [{"ids": "synthesized"}]),
+    (
+        "tool_choice",
+        [
+            {
+                "unset": "Request.tool_choice",
+                "when": {"tool_choice.mode": ["none", "required", "tool"]},
+            }
+        ],
+    ),
+    ("parallel_tool_calls", [{"unset": "Request.parallel_tool_calls"}]),
+    ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
+    ("ToolResult.parts (images returned by a tool)", [{"unset": "ToolResult.parts"}]),
+    (
+        "FilePart (documents, audio, video, files), ImagePart.file_id",
+        [{"drop": "FilePart"}, {"unset": "ImagePart.file_id"}],
+    ),
+    ("ImagePart.url", [{"drop": "ImagePart", "when": {"data": None}}]),
+    (
+        "ImagePart.media_type / ImagePart.detail",
+        [{"from_data": "ImagePart.media_type"}, {"unset": "ImagePart.detail"}],
+    ),
+    ("ToolDefinition.strict", [{"unset": "ToolDefinition.strict"}]),
+    ("Message.name", [{"unset": "Message.name"}]),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
@@ -127,6 +161,7 @@ _RANK_response = {
     "eval_count": 6,
 }
 _ORDER_response = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_usage = frozenset(["eval_count", "prompt_eval_count"])
 _DONE_REASON_PARSE = {"stop": "stop", "length": "length", "load": "other", "unload": "other"}
 _DONE_REASON_RENDER = {
     "stop": "stop",
@@ -1093,21 +1128,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise UnknownVariantError((path, "done"), "expected True, got " + repr(v_done))
     if v_done is None:
         hints = tw.hint(hints, "done", "null" if "done" in obj else "absent")
-    v_prompt_eval_count = obj.get("prompt_eval_count")
-    if v_prompt_eval_count is None:
-        v_prompt_eval_count = obj.get("eval_count")
-        if v_prompt_eval_count is not None:
-            hints = tw.hint(hints, "prompt_eval_count", "alias")
-    if v_prompt_eval_count is None and "prompt_eval_count" in obj:
-        hints = tw.hint(hints, "prompt_eval_count", "null")
-    if v_prompt_eval_count is not None:
-        v_prompt_eval_count_ir, v_prompt_eval_count_hint = tw.flat_usage_parse(
-            obj, (path, "prompt_eval_count"), "prompt_eval_count", "eval_count"
-        )
-        if v_prompt_eval_count_hint is not None:
-            hints = tw.hint(hints, "prompt_eval_count", v_prompt_eval_count_hint)
-    else:
-        v_prompt_eval_count_ir = None
+    v_usage = None if _KNOWN_usage.isdisjoint(obj) else _usage_to_ir(obj, path, ctx)
     if _ORDER_response.get(order := tuple(obj)) is not True:
         hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
     node = ir.Response(
@@ -1115,7 +1136,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         created=v_created_at_ir,
         message=v_message,
         finish_reason=v_done_reason,
-        usage=v_prompt_eval_count_ir,
+        usage=v_usage,
     )
     extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if extra is not None or hints is not None:
@@ -1167,13 +1188,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["done"] = True
     elif hints["done"] == "null":
         out["done"] = None
-    v_prompt_eval_count = tw.flat_usage_render(node.usage, out, (path, "usage"), ctx, "eval_count")
-    if v_prompt_eval_count is not None:
-        out["eval_count" if tw.aliased(hints, "prompt_eval_count") else "prompt_eval_count"] = (
-            v_prompt_eval_count
-        )
-    elif hints is not None and hints.get("prompt_eval_count") == "null":
-        out["eval_count" if tw.aliased(hints, "prompt_eval_count") else "prompt_eval_count"] = None
+    if node.usage is not None:
+        out.update(_usage_from_ir(node.usage, (path, "usage"), ctx))
     if node.id is not None:
         ctx.lose((path, "id"), "ollama has no place for Response.id; dropped")
     if node.stop_sequence is not None:
@@ -1182,6 +1198,52 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """token counts — keys of the response object itself (flat); the total is derived (wire → IR Usage)."""
+    hints = None
+    v_prompt_eval_count = obj.get("prompt_eval_count")
+    if v_prompt_eval_count is None and "prompt_eval_count" in obj:
+        hints = tw.hint(hints, "prompt_eval_count", "null")
+    if v_prompt_eval_count is not None and type(v_prompt_eval_count) is not int:
+        raise WrongTypeError(
+            (path, "prompt_eval_count"),
+            "expected integer, got " + tw._json_type(v_prompt_eval_count),
+        )
+    v_eval_count = obj.get("eval_count")
+    if v_eval_count is None and "eval_count" in obj:
+        hints = tw.hint(hints, "eval_count", "null")
+    if v_eval_count is not None and type(v_eval_count) is not int:
+        raise WrongTypeError(
+            (path, "eval_count"), "expected integer, got " + tw._json_type(v_eval_count)
+        )
+    node = ir.Usage(input_tokens=v_prompt_eval_count, output_tokens=v_eval_count)
+    if hints is not None:
+        node.provider_data = ir.ProviderData(provider=PROVIDER, hints=hints)
+    return node
+
+
+def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """token counts — keys of the response object itself (flat); the total is derived (IR Usage → wire)."""
+    if type(node) is not ir.Usage:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, PROVIDER, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    v_prompt_eval_count = node.input_tokens
+    if v_prompt_eval_count is not None:
+        out["prompt_eval_count"] = v_prompt_eval_count
+    elif hints is not None and hints.get("prompt_eval_count") == "null":
+        out["prompt_eval_count"] = None
+    v_eval_count = node.output_tokens
+    if v_eval_count is not None:
+        out["eval_count"] = v_eval_count
+    elif hints is not None and hints.get("eval_count") == "null":
+        out["eval_count"] = None
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, PROVIDER, path, ctx, ())
     return out
 
 

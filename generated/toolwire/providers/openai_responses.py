@@ -35,6 +35,10 @@ MODELS = ("gpt-*", "chatgpt-*", "o[0-9]*", "codex-*", "computer-use-*", "ft:*")
 #: What OpenAI Responses cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "results that are neither text nor objects",
+        "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
+    ),
+    (
         "ToolResult.is_error",
         'function_call_output has no error flag; an error is sent as text with the prefix "Error" and a colon, and comes back as an ordinary result.',
     ),
@@ -63,6 +67,14 @@ CANNOT_EXPRESS = (
         "wire tool_choice variants file_search, web_search_preview, computer, computer_use_preview, computer_use, web_search_preview_2025_03_11, image_generation, code_interpreter, mcp, custom, programmatic_tool_calling, apply_patch, shell (not yet mapped)",
         "Not yet mapped (coverage check) — the SDK has these tool_choice variants; parsing one raises UnknownVariantError.",
     ),
+)
+
+#: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
+#: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
+IR_LOSSES = (
+    ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
+    ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
+    ("top_k, stop", [{"unset": "Request.top_k"}, {"unset": "Request.stop"}]),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

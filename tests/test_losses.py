@@ -1,0 +1,122 @@
+"""The specs' machine-readable losses (`cannot_express` `ir:`) mean what their prose says.
+
+tests/losses.py plays them on IR requests for the property and fixture tests; these cases pin down
+each effect kind on a real provider's spec, and check them against what the converters do.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+
+import pytest
+
+import toolwire
+from toolwire import ir
+
+import losses
+
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+
+
+def request(*, choice=None, error=False, image=None, result="sunny", calls=True, **fields) -> ir.Request:
+    user: list = [ir.TextPart(text="Weather in Tokyo?")]
+    if image is not None:
+        user.append(image)
+    messages = [ir.Message(role="user", parts=user)]
+    if calls:
+        messages += [
+            ir.Message(role="assistant", parts=[ir.ToolCall(id="call_1", name="get_weather", arguments={"city": "Tokyo"})]),
+            ir.Message(role="tool", parts=[ir.ToolResult(tool_call_id="call_1", name="get_weather", result=result, is_error=error)]),
+        ]
+    tools = [ir.ToolDefinition(name="get_weather", parameters={"type": "object", "properties": {}})]
+    return ir.Request(messages=messages, model="m", tools=tools, tool_choice=choice, max_tokens=64, **fields)
+
+
+def parts(req: ir.Request) -> list:
+    return [p for m in req.messages for p in m.parts]
+
+
+def round_trip(provider: str, req: ir.Request) -> tuple[ir.Request, list[str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        back = toolwire.to_ir(toolwire.from_ir(req, provider=provider), provider=provider)
+    return back, [str(w.message) for w in caught if issubclass(w.category, toolwire.LossWarning)]
+
+
+def test_error_as_text():
+    out = losses.apply("openai_chat", request(error=True, result={"code": 1}))
+    result = parts(out.node)[-1]
+    assert (result.result, result.is_error, out.changed, out.reported) == ('Error: {"code":1}', False, True, True)
+    back, reported = round_trip("openai_chat", request(error=True, result={"code": 1}))
+    assert parts(back)[-1].result == result.result and reported
+
+
+def test_unset_and_its_report():
+    out = losses.apply("anthropic", request(temperature=0.5, top_k=3))
+    assert (out.node.temperature, out.node.top_k, out.reported) == (None, None, True)
+    back, reported = round_trip("anthropic", request(temperature=0.5, top_k=3))
+    assert (back.temperature, back.top_k) == (None, None) and reported
+
+
+def test_an_effect_that_does_not_apply_changes_nothing():
+    out = losses.apply("anthropic", request())
+    assert not out.changed and not out.reported
+
+
+def test_drop_a_part_class():
+    image = ir.ImagePart(data=PNG, media_type="image/png")
+    out = losses.apply("deepseek", request(image=image))
+    assert ir.ImagePart not in map(type, parts(out.node)) and out.reported
+    assert ir.ImagePart in map(type, parts(request(image=image)))  # the input is not modified
+
+
+def test_drop_when_a_field_matches_a_glob():
+    by_url = ir.ImagePart(url="https://example.com/a.png", media_type="image/png")
+    in_s3 = ir.ImagePart(url="s3://bucket/a.png", media_type="image/png")
+    assert losses.apply("bedrock_converse", request(image=by_url)).changed
+    assert not losses.apply("bedrock_converse", request(image=in_s3)).changed
+
+
+def test_set_when():
+    out = losses.apply("cohere", request(choice=ir.ToolChoice(mode="tool", name="get_weather")))
+    assert (out.node.tool_choice.mode, out.node.tool_choice.name) == ("required", None)
+    assert not losses.apply("cohere", request(choice=ir.ToolChoice(mode="auto"))).changed
+
+
+def test_unless_parts():
+    none = ir.ToolChoice(mode="none")
+    without_calls = losses.apply("bedrock_converse", request(choice=none, calls=False)).node
+    with_calls = losses.apply("bedrock_converse", request(choice=none)).node
+    assert (without_calls.tools, without_calls.tool_choice) == (None, None)
+    assert with_calls.tools is not None and with_calls.tool_choice is None
+
+
+def test_from_data():
+    image = ir.ImagePart(data=PNG, media_type="image/jpeg")  # the bytes are a PNG
+    out = losses.apply("ollama", request(image=image))
+    assert [p.media_type for p in parts(out.node) if type(p) is ir.ImagePart] == ["image/png"]
+
+
+def test_result_as_text_is_not_a_report():
+    out = losses.apply("openai_chat", request(result=42))
+    assert (parts(out.node)[-1].result, out.changed, out.reported) == ("42", True, False)
+    assert parts(losses.apply("openai_chat", request(result={"a": 1})).node)[-1].result == {"a": 1}
+
+
+def test_ids():
+    assert losses.ids_not_kept("vertex") and losses.ids_not_kept("mistral") and not losses.ids_not_kept("gemini")
+    assert losses.ids_refitted("mistral") and not losses.ids_refitted("ollama")
+
+
+@pytest.mark.parametrize("provider", toolwire.PROVIDERS)
+def test_every_effect_belongs_to_a_documented_loss(provider):
+    module = importlib.import_module(f"toolwire.providers.{provider}")
+    documented = {what for what, _ in module.CANNOT_EXPRESS}
+    assert {what for what, _ in module.IR_LOSSES} <= documented
+
+
+def test_a_child_inherits_its_parents_effects_and_retractions():
+    assert {"error_as_text": "Error: "} in losses.effects("groq")  # openai_chat's
+    assert {"unset": "Request.top_k"} in losses.effects("openai_chat")
+    assert {"unset": "Request.top_k"} not in losses.effects("fireworks")  # retracted: Fireworks has top_k
