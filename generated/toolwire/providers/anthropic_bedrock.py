@@ -36,6 +36,10 @@ MODELS = ("anthropic.claude-*", "*.anthropic.claude-*", "arn:aws:bedrock:*")
 #: What Anthropic Claude on Amazon Bedrock (InvokeModel body) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "results that are neither text nor objects",
+        "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
+    ),
+    (
         "a tool without parameters",
         'Tool.input_schema is required (anthropic.types.ToolParam); the empty object schema {"type": "object", "properties": {}} is sent and that is reported (fallback).',
     ),
@@ -67,6 +71,13 @@ CANNOT_EXPRESS = (
         "streaming",
         "Streaming is another operation (InvokeModelWithResponseStream), not a body key: a `stream` key an Anthropic body carries is kept as given (the anthropic SDK removes it for Bedrock).",
     ),
+)
+
+#: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
+#: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
+IR_LOSSES = (
+    ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
+    ("ImagePart.detail", [{"unset": "ImagePart.detail"}]),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

@@ -35,6 +35,10 @@ MODELS = ("claude-*",)
 #: What Anthropic Claude on Google Vertex AI (rawPredict body) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "results that are neither text nor objects",
+        "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
+    ),
+    (
         "a tool without parameters",
         'Tool.input_schema is required (anthropic.types.ToolParam); the empty object schema {"type": "object", "properties": {}} is sent and that is reported (fallback).',
     ),
@@ -64,6 +68,17 @@ CANNOT_EXPRESS = (
     (
         "model",
         "The model is part of the URL (POST .../publishers/anthropic/models/{model}:rawPredict), not of the body.",
+    ),
+)
+
+#: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
+#: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
+IR_LOSSES = (
+    ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
+    ("ImagePart.detail", [{"unset": "ImagePart.detail"}]),
+    (
+        "temperature, top_p, top_k",
+        [{"unset": "Request.temperature"}, {"unset": "Request.top_p"}, {"unset": "Request.top_k"}],
     ),
 )
 

@@ -36,6 +36,10 @@ MODELS = ("grok-*",)
 #: What xAI Chat Completions (OpenAI-compatible) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "results that are neither text nor objects",
+        "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
+    ),
+    (
         "ToolResult.is_error",
         'Tool messages have no error flag. An error result is sent as text with the prefix "Error: " (text_result\'s error_prefix) and comes back as an ordinary result.',
     ),
@@ -84,6 +88,14 @@ CANNOT_EXPRESS = (
         "search_parameters (Live Search)",
         'Retired: xAI answers 410 Gone ("Live search is deprecated. Please switch to the Agent Tools API", Live Search guide, deprecated by January 12, 2026). Not declared: a body carrying it keeps it as an unknown field, given back to xai only.',
     ),
+)
+
+#: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
+#: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
+IR_LOSSES = (
+    ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
+    ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
+    ("top_k", [{"unset": "Request.top_k"}]),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
