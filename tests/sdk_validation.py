@@ -502,6 +502,9 @@ SDK_TYPES.update({("bedrock_converse", kind): tp for kind, tp in BEDROCK_SDK_TYP
 # * flavour constants — a ``const`` rule of the flavour's request / response codec for a key the
 #   family's codec has no rule for (``anthropic_version: bedrock-2023-05-31``): the value must be that
 #   constant (else an error), then the key is removed;
+# * flavour fields — a top-level rule with a ``type`` for a key the family's wire schema does not have
+#   (Anthropic on Bedrock's temperature / top_p / top_k): the value must be of that JSON type, then the
+#   key is removed (keys with a hand-written check in EXTRA_REQUEST_FIELDS are left to it);
 # * declared extras — a codec's ``extra: [...]`` (keys the provider documents beyond the family's
 #   schema: Azure's ``prompt_filter_results``, OpenRouter's ``usage.cost``): removed wherever that
 #   codec's values sit in the body (found by following the rules' codec / list_of / conversation and
@@ -562,6 +565,7 @@ def _at(node: Any, path: tuple):
 class FlavourDifferences:
     outside: list  # keys the family requires that the flavour takes outside the body
     consts: dict  # key → the flavour's constant
+    typed: dict  # key → the JSON type of a field the family's schema does not have
     extra: list  # paths of declared extra keys
     enums: list  # (path, {flavour wire value: family wire value})
 
@@ -581,6 +585,14 @@ def _differences(provider: str, kind: str) -> Optional[FlavourDifferences]:
             wire = entry.get("wire") or []
             outside += [w.partition(".")[2] for w in ([wire] if isinstance(wire, str) else wire) if w.partition(".")[0] == root]
     consts = {r.wire: r.const for r in codec.rules if r.has_const and r.wire not in family_wires}
+    schema = spec.wire_schema or {}
+    known = set(schema.get("$defs", {}).get(schema.get("x-roots", {}).get(kind), {}).get("properties", {}))
+    hand = EXTRA_REQUEST_FIELDS.get(provider, {}) if kind == "request" else {}
+    typed = {
+        r.wire: r.type
+        for r in codec.rules
+        if r.type and not r.has_const and "." not in r.wire and r.wire not in known and r.wire not in hand
+    }
     paths: dict = {}
     _codec_paths(spec, root, (), paths)
     extra, enums = [], []
@@ -597,7 +609,17 @@ def _differences(provider: str, kind: str) -> Optional[FlavourDifferences]:
             }
             if table:
                 enums += [(prefix, table) for prefix in prefixes]
-    return FlavourDifferences(outside, consts, extra, enums)
+    return FlavourDifferences(outside, consts, typed, extra, enums)
+
+
+_JSON_TYPES = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+}
 
 
 def flavour_body(provider: str, kind: str, payload: Any) -> tuple[Any, list[str]]:
@@ -615,6 +637,9 @@ def flavour_body(provider: str, kind: str, payload: Any) -> tuple[Any, list[str]
             errors.append(f"{key}: Field required ({provider} constant {const!r})")
         elif payload.pop(key) != const:
             errors.append(f"{key}: must be {const!r} for {provider}")
+    for key, json_type in diff.typed.items():
+        if key in payload and not _JSON_TYPES[json_type](value := payload.pop(key)):
+            errors.append(f"{key}: Input should be of JSON type {json_type} for {provider} (got {json.dumps(value)[:80]})")
     for path in diff.extra:
         containers, key = _at(payload, path)
         for node in containers:

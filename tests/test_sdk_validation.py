@@ -282,3 +282,13 @@ def test_flavour_enum_values_of_its_own_are_checked_as_the_family_renders_them()
     assert validate("openrouter", "response", body) == []
     assert validate("openai_chat", "response", body) != []
     assert validate("groq", "response", body) != []
+
+
+def test_flavour_fields_the_family_lacks_are_checked_by_their_spec_type() -> None:
+    """Anthropic on Bedrock takes temperature / top_p / top_k (bedrock-2023-05-31), which the anthropic
+    SDK's current request type does not declare: checked against the spec rule's JSON type."""
+    body = _with(BASE["anthropic"]["request"], model=None, anthropic_version="bedrock-2023-05-31", temperature=0.5, top_k=40)
+    assert validate("anthropic_bedrock", "request", body) == []
+    assert _has(validate("anthropic_bedrock", "request", _with(body, top_k="40")), "top_k", "integer")
+    vertex = _with(body, anthropic_version="vertex-2023-10-16")
+    assert _has(validate("anthropic_vertex", "request", vertex), "temperature", "Extra inputs")  # Vertex: as anthropic

@@ -64,10 +64,6 @@ CANNOT_EXPRESS = (
     ("stop as a bare string", "stop_sequences is always a list."),
     ("model", "The model is part of the URL (POST /model/{modelId}/invoke), not of the body."),
     (
-        "temperature, top_p, top_k",
-        "Bedrock documents them for bedrock-2023-05-31, but the anthropic family's request codec has no rule for them (the current Messages API rejects sampling parameters): they are reported and not sent, as for anthropic.",
-    ),
-    (
         "streaming",
         "Streaming is another operation (InvokeModelWithResponseStream), not a body key: a `stream` key an Anthropic body carries is kept as given (the anthropic SDK removes it for Bedrock).",
     ),
@@ -90,8 +86,11 @@ _KNOWN_request = frozenset(
         "messages",
         "stop_sequences",
         "system",
+        "temperature",
         "tool_choice",
         "tools",
+        "top_k",
+        "top_p",
     ]
 )
 _RANK_request = {
@@ -102,6 +101,9 @@ _RANK_request = {
     "tool_choice": 4,
     "stop_sequences": 5,
     "anthropic_version": 6,
+    "temperature": 7,
+    "top_p": 8,
+    "top_k": 9,
 }
 _ORDER_request = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset([])
@@ -265,6 +267,23 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             (path, "anthropic_version"),
             "expected 'bedrock-2023-05-31', got " + repr(v_anthropic_version),
         )
+    v_temperature = obj.get("temperature")
+    if v_temperature is None and "temperature" in obj:
+        hints = tw.hint(hints, "temperature", "null")
+    if v_temperature is not None and type(v_temperature) not in (int, float):
+        raise WrongTypeError(
+            (path, "temperature"), "expected number, got " + tw._json_type(v_temperature)
+        )
+    v_top_p = obj.get("top_p")
+    if v_top_p is None and "top_p" in obj:
+        hints = tw.hint(hints, "top_p", "null")
+    if v_top_p is not None and type(v_top_p) not in (int, float):
+        raise WrongTypeError((path, "top_p"), "expected number, got " + tw._json_type(v_top_p))
+    v_top_k = obj.get("top_k")
+    if v_top_k is None and "top_k" in obj:
+        hints = tw.hint(hints, "top_k", "null")
+    if v_top_k is not None and type(v_top_k) is not int:
+        raise WrongTypeError((path, "top_k"), "expected integer, got " + tw._json_type(v_top_k))
     if _ORDER_request.get(order := tuple(obj)) is not True:
         hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
     node = ir.Request(
@@ -273,6 +292,9 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         tool_choice=v_tool_choice_tool_choice,
         parallel_tool_calls=v_tool_choice_parallel_tool_calls,
         max_tokens=v_max_tokens,
+        temperature=v_temperature,
+        top_p=v_top_p,
+        top_k=v_top_k,
         stop=v_stop_sequences,
     )
     extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
@@ -333,19 +355,26 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("stop_sequences") == "null":
         out["stop_sequences"] = None
     out["anthropic_version"] = "bedrock-2023-05-31"
+    v_temperature = node.temperature
+    if v_temperature is not None:
+        out["temperature"] = v_temperature
+    elif hints is not None and hints.get("temperature") == "null":
+        out["temperature"] = None
+    v_top_p = node.top_p
+    if v_top_p is not None:
+        out["top_p"] = v_top_p
+    elif hints is not None and hints.get("top_p") == "null":
+        out["top_p"] = None
+    v_top_k = node.top_k
+    if v_top_k is not None:
+        out["top_k"] = v_top_k
+    elif hints is not None and hints.get("top_k") == "null":
+        out["top_k"] = None
     if node.model is not None:
         ctx.outside_body(
             (path, "model"),
             "anthropic_bedrock takes Request.model outside the body, not sent in it: The model is part of the URL (POST /model/{modelId}/invoke), not of the body.",
         )
-    if node.temperature is not None:
-        ctx.lose(
-            (path, "temperature"), "anthropic_bedrock has no place for Request.temperature; dropped"
-        )
-    if node.top_p is not None:
-        ctx.lose((path, "top_p"), "anthropic_bedrock has no place for Request.top_p; dropped")
-    if node.top_k is not None:
-        ctx.lose((path, "top_k"), "anthropic_bedrock has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
