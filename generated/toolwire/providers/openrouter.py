@@ -56,7 +56,6 @@ CANNOT_EXPRESS = (
         "file ids of another provider",
         "A file_id must name a file uploaded to OpenAI; an id brought from elsewhere is sent as is and reported.",
     ),
-    ("top_k", "Not a Chat Completions parameter."),
     (
         "mid-conversation system messages",
         "None: Chat keeps system messages in place; other providers hoist them.",
@@ -78,10 +77,6 @@ CANNOT_EXPRESS = (
         "OpenRouter's own keys: carried verbatim and given back to openrouter; converting to another provider reports them as dropped.",
     ),
     (
-        "top_k",
-        "OpenRouter takes top_k (passed on to upstreams that support it), but toolwire maps it for this flavour only as a carried key: an IR top_k from another provider is reported, as for openai_chat.",
-    ),
-    (
         "finish_reason function_call",
         "OpenAI's deprecated function_call finish reason is not one of OpenRouter's normalized values (stop, length, tool_calls, content_filter, error); parsing it raises UnknownVariantError.",
     ),
@@ -92,7 +87,6 @@ CANNOT_EXPRESS = (
 IR_LOSSES = (
     ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
     ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
-    ("top_k", [{"unset": "Request.top_k"}]),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
@@ -109,6 +103,7 @@ _KNOWN_request = frozenset(
         "temperature",
         "tool_choice",
         "tools",
+        "top_k",
         "top_p",
     ]
 )
@@ -123,6 +118,7 @@ _RANK_request = {
     "temperature": 7,
     "top_p": 8,
     "stop": 9,
+    "top_k": 10,
 }
 _ORDER_request = {}  # key tuples seen → already in the render order (key_order)
 _GROUP_CONVERSATION = frozenset(["tool"])
@@ -310,6 +306,11 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "stop", v_stop_hint)
     else:
         v_stop_ir = None
+    v_top_k = obj.get("top_k")
+    if v_top_k is None and "top_k" in obj:
+        hints = tw.hint(hints, "top_k", "null")
+    if v_top_k is not None and type(v_top_k) is not int:
+        raise WrongTypeError((path, "top_k"), "expected integer, got " + tw._json_type(v_top_k))
     if _ORDER_request.get(order := tuple(obj)) is not True:
         hints = tw.key_order(hints, "", order, _RANK_request, _ORDER_request)
     node = ir.Request(
@@ -321,6 +322,7 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         max_tokens=v_max_completion_tokens,
         temperature=v_temperature,
         top_p=v_top_p,
+        top_k=v_top_k,
         stop=v_stop_ir,
     )
     extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
@@ -400,8 +402,11 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["stop"] = v_stop
     elif hints is not None and hints.get("stop") == "null":
         out["stop"] = None
-    if node.top_k is not None:
-        ctx.lose((path, "top_k"), "openrouter has no place for Request.top_k; dropped")
+    v_top_k = node.top_k
+    if v_top_k is not None:
+        out["top_k"] = v_top_k
+    elif hints is not None and hints.get("top_k") == "null":
+        out["top_k"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
