@@ -65,7 +65,7 @@ CANNOT_EXPRESS = (
     ("model", "The model is part of the URL (POST /model/{modelId}/invoke), not of the body."),
     (
         "streaming",
-        "Streaming is another operation (InvokeModelWithResponseStream), not a body key: a `stream` key an Anthropic body carries is kept as given (the anthropic SDK removes it for Bedrock).",
+        "Streaming is another operation (InvokeModelWithResponseStream), not a body key (the anthropic SDK removes `stream` for Bedrock). A `stream` key an anthropic_bedrock body has is carried as given; one from an Anthropic body is reported and not sent.",
     ),
 )
 
