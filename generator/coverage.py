@@ -17,6 +17,10 @@ codec every variant tag (every value, for an enum codec), must be
 * cannot_express — named ``<codec>.<key>`` in the ``wire: [...]`` list of one of the provider's
   ``cannot_express`` entries (which says why).
 
+A codec's ``extra: [...]`` lists the opposite: wire keys a provider documents beyond its family's
+schema (Azure OpenAI's ``prompt_filter_results``): carried verbatim like opaque keys, and an error
+when the schema does have the key (then it is ``opaque``, or mapped).
+
 Anything else is a spec error at the codec, so a new API variant or field cannot slip through
 unmodelled. A property a rule enters with a dotted path (``function.name``) is checked inside, key
 by key. A value handled whole by a transform (``image_source``) is not looked into.
@@ -45,13 +49,16 @@ class Coverage:
     unbound: list[str] = field(default_factory=list)  # object / union / enum codecs no binding reached
     # (codec, wire) → (minimum, maximum, "Def.prop") of a number rule whose schema bounds the value
     bounds: dict[tuple[str, str], tuple[Any, Any, str]] = field(default_factory=dict)
+    extra: list[tuple[str, str]] = field(default_factory=list)  # (codec, key) declared beyond the derived schema
 
     def line(self, name: str) -> str:
         both = list(self.fields.values()) + list(self.variants.values())
         counts = {k: both.count(k) for k in ("mapped", "opaque", "cannot_express")}
         return (
             f"{name}: {len(self.fields)} fields, {len(self.variants)} variants — {counts['mapped']} mapped, "
-            f"{counts['opaque']} opaque, {counts['cannot_express']} cannot_express ({len(self.bound)} codecs bound"
+            f"{counts['opaque']} opaque, {counts['cannot_express']} cannot_express"
+            + (f", {len(self.extra)} extra" if self.extra else "")
+            + f" ({len(self.bound)} codecs bound"
             + (f"; not bound: {', '.join(self.unbound)})" if self.unbound else ")")
         )
 
@@ -352,4 +359,17 @@ def check(provider: Any, root: Path, errors: Errors, transforms: dict | None = N
         for key in codec.opaque:
             if codec.name in checker.cov.bound and not fnmatch.filter(checked, key):
                 errors.add(file, line, f"codec {codec.name!r}: opaque key {key!r} is not a field or variant of its derived definitions ({', '.join(sorted(checker.cov.bound[codec.name]))})")
+        # extra: keys the provider documents beyond its family's wire schema — none of them may be
+        # one the schema has (that is `opaque`, or a rule), and the codec must be bound to check it
+        if codec.extra and codec.name not in checker.cov.bound:
+            errors.at(codec.node, "extra", f"codec {codec.name!r}: extra is declared but the codec is bound to no derived definition")
+            continue
+        file, line = getattr(codec.node, "patched_in", None) or (codec.node.file, codec.node.line_of("extra"))
+        for key in codec.extra:
+            if "*" in key or key.split(".")[0].isdigit() or key.endswith(".") or ".." in key:
+                errors.add(file, line, f"codec {codec.name!r}: extra key {key!r} must be a wire key or a dotted path (choices.0.content_filter_results), no pattern")
+            elif fnmatch.filter(checked, key):
+                errors.add(file, line, f"codec {codec.name!r}: extra key {key!r} is a field of its derived definitions ({', '.join(sorted(checker.cov.bound[codec.name]))}): map it or declare it opaque")
+            else:
+                checker.cov.extra.append((codec.name, key))
     return checker.cov

@@ -25,7 +25,7 @@ KEY_SPELLINGS = ("exact", "proto_json")  # how input may spell wire keys (see do
 PROVIDER_DATA = ("own", "family")  # an extending provider's provider_data: its own (default) | its parent's
 PATCH_KEYS = {"drop", "fields"}  # plus any codec key, which overrides (mappings merge)
 CODEC_KINDS = {"object", "union", "enum", "conversation"}
-OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type", "derived", "opaque"}
+OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type", "derived", "opaque", "extra"}
 UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar", "derived", "opaque"}
 VARIANT_KEYS = {"codec", "part_of", "hint_only", "when", "media", "opaque_if"}
 ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate", "derived", "opaque"}
@@ -138,6 +138,7 @@ class Codec:
     doc: str = ""
     derived: list = field(default_factory=list)  # coverage: derived wire definitions bound explicitly
     opaque: list = field(default_factory=list)  # coverage: wire keys / variant tags carried verbatim
+    extra: list = field(default_factory=list)  # documented wire keys beyond the family's derived schema, carried verbatim
 
 
 @dataclass
@@ -355,8 +356,8 @@ def _patch_codec(name: str, base: Located, patch: Any, errors: Errors) -> Locate
             continue
         if isinstance(value, dict) and isinstance(base.get(key), dict):
             out[key] = _located(value, {**base[key], **value})
-        elif key == "opaque" and isinstance(value, list) and isinstance(base.get(key), list):
-            out[key] = [*base[key], *value]  # a patch adds to the parent's opaque keys
+        elif key in ("opaque", "extra") and isinstance(value, list) and isinstance(base.get(key), list):
+            out[key] = [*base[key], *value]  # a patch adds to the parent's opaque / extra keys
         else:
             out[key] = value
         out.key_lines[key] = patch.line_of(key)
@@ -493,7 +494,7 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
         if key not in allowed:
             errors.at(cdoc, key, f"codec {name!r} ({kind}): unknown key {key!r}; expected one of {', '.join(sorted(allowed))}")
     codec = Codec(name=name, kind=kind, node=cdoc, doc=str(cdoc.get("doc", "")))
-    for key in ("derived", "opaque"):
+    for key in ("derived", "opaque", "extra"):
         value = cdoc.get(key)
         if value is None:
             continue

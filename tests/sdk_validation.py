@@ -33,6 +33,8 @@ or wrong JSON kind) are dropped when another member remains (see ``_errors``).
 from __future__ import annotations
 
 import collections.abc
+import copy
+import functools
 import enum
 import importlib
 import json
@@ -40,6 +42,8 @@ import re
 import types
 import typing
 import warnings
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, List, Optional, Union
 
 import typing_extensions
@@ -47,6 +51,7 @@ from google.genai import _common as genai_common
 from google.genai import types as genai
 import toolwire
 from generator.derive import gemini_request_model
+from generator.spec import load_spec
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import PydanticCustomError
 from typing_extensions import Annotated, NotRequired, ReadOnly, Required
@@ -485,23 +490,182 @@ from sdk_validation_bedrock_converse import BEDROCK_SDK_TYPES, validate_bedrock_
 CHECKERS["bedrock_converse"] = validate_bedrock_converse
 SDK_TYPES.update({("bedrock_converse", kind): tp for kind, tp in BEDROCK_SDK_TYPES.items()})
 
-# DeepSeek speaks OpenAI Chat and is checked with the openai SDK's types, which lack one value its API
-# reference documents (https://api-docs.deepseek.com/api/create-chat-completion, response
-# choices[].finish_reason: "insufficient_system_resource" — the request was interrupted for lack of
-# inference resources). A DeepSeek response carrying it is checked as the same body with "length"
-# there (another truncated-output value); for every other provider the value stays an error.
+# --- flavours: a provider spec that extends another (derived from the spec, no per-provider list) ---
+#
+# A flavour's body is its family's body with the differences its spec states; the family's SDK types
+# check everything else. Before validating, ``flavour_body`` undoes each stated difference, all read
+# from the provider spec (generator.spec.load_spec: the merged child spec and its family's root spec):
+#
+# * outside-body keys — a ``cannot_express`` entry with ``outside_body`` and ``wire: [<codec>.<key>]``
+#   on the request / response codec (Anthropic on Bedrock / Vertex AI: the model is the URL) names a
+#   key the family requires that the flavour leaves out: a placeholder string is put there;
+# * flavour constants — a ``const`` rule of the flavour's request / response codec for a key the
+#   family's codec has no rule for (``anthropic_version: bedrock-2023-05-31``): the value must be that
+#   constant (else an error), then the key is removed;
+# * flavour fields — a top-level rule with a ``type`` for a key the family's wire schema does not have
+#   (Anthropic on Bedrock's temperature / top_p / top_k): the value must be of that JSON type, then the
+#   key is removed (keys with a hand-written check in EXTRA_REQUEST_FIELDS are left to it);
+# * declared extras — a codec's ``extra: [...]`` (keys the provider documents beyond the family's
+#   schema: Azure's ``prompt_filter_results``, OpenRouter's ``usage.cost``): removed wherever that
+#   codec's values sit in the body (found by following the rules' codec / list_of / conversation and
+#   union variants from the root), unchecked — the spec carries them verbatim, as opaque keys;
+# * enum values of the flavour's own — a value of an enum codec's parse table that the family's codec
+#   does not parse (DeepSeek's ``insufficient_system_resource``, OpenRouter's ``error`` finish reason)
+#   is checked as the value the family renders for the same IR value (error → "stop").
 
-DOCUMENTED_EXTRA_FINISH_REASONS = {"deepseek": {"insufficient_system_resource": "length"}}
+_FLAVOUR_ROOT = Path(__file__).resolve().parents[1]
+_FLAVOUR_SPEC, _flavour_spec_errors = load_spec(_FLAVOUR_ROOT)
+assert _FLAVOUR_SPEC is not None, [str(e) for e in _flavour_spec_errors.items]
+_SPECS = {p.name: p for p in _FLAVOUR_SPEC.providers}
+OUTSIDE_BODY_PLACEHOLDER = "<outside the body>"
+
+
+def _codec_paths(spec: Any, name: str, prefix: tuple, out: dict, depth: int = 0) -> None:
+    """Where the values of codec ``name`` sit in a body: paths of keys, ``*`` for list items."""
+    codec = spec.codecs.get(name)
+    if codec is None or depth > 12 or prefix in out.setdefault(name, set()):
+        return
+    out[name].add(prefix)
+    if codec.kind == "union":
+        for variant in codec.variants:
+            for entry in variant.get("codecs") or [variant]:
+                if isinstance(entry, dict) and entry.get("codec"):
+                    _codec_paths(spec, entry["codec"], prefix, out, depth + 1)
+        if codec.scalar and codec.scalar.get("codec"):
+            _codec_paths(spec, codec.scalar["codec"], prefix, out, depth + 1)
+    elif codec.kind == "conversation":
+        if codec.element:
+            _codec_paths(spec, codec.element, prefix, out, depth + 1)
+    for rule in codec.rules:
+        at = prefix + tuple("*" if s.isdigit() else s for s in rule.segments)
+        if rule.codec:  # a transform's codec may take the value or each item of it
+            _codec_paths(spec, rule.codec, at, out, depth + 1)
+            _codec_paths(spec, rule.codec, at + ("*",), out, depth + 1)
+        if rule.list_of:
+            _codec_paths(spec, rule.list_of, at + ("*",), out, depth + 1)
+        if rule.conversation:
+            _codec_paths(spec, rule.conversation, at + ("*",), out, depth + 1)
+
+
+def _at(node: Any, path: tuple):
+    """The containers (dicts) a path leads to, and the last key."""
+    nodes = [node]
+    for seg in path[:-1]:
+        nxt = []
+        for n in nodes:
+            if seg == "*" and isinstance(n, list):
+                nxt += n
+            elif isinstance(n, dict) and seg in n:
+                nxt.append(n[seg])
+        nodes = nxt
+    return [n for n in nodes if isinstance(n, dict)], path[-1]
+
+
+@dataclass
+class FlavourDifferences:
+    outside: list  # keys the family requires that the flavour takes outside the body
+    consts: dict  # key → the flavour's constant
+    typed: dict  # key → the JSON type of a field the family's schema does not have
+    extra: list  # paths of declared extra keys
+    enums: list  # (path, {flavour wire value: family wire value})
+
+
+@functools.lru_cache(maxsize=None)
+def _differences(provider: str, kind: str) -> Optional[FlavourDifferences]:
+    spec = _SPECS.get(provider)
+    if spec is None or not spec.extends:
+        return None
+    family = _SPECS[spec.family]
+    root = spec.request if kind == "request" else spec.response
+    codec, family_codec = spec.codecs[root], family.codecs.get(family.request if kind == "request" else family.response)
+    family_wires = {r.wire for r in family_codec.rules} if family_codec else set()
+    outside = []
+    for entry in spec.cannot_express:
+        if entry.get("outside_body"):
+            wire = entry.get("wire") or []
+            outside += [w.partition(".")[2] for w in ([wire] if isinstance(wire, str) else wire) if w.partition(".")[0] == root]
+    consts = {r.wire: r.const for r in codec.rules if r.has_const and r.wire not in family_wires}
+    schema = spec.wire_schema or {}
+    known = set(schema.get("$defs", {}).get(schema.get("x-roots", {}).get(kind), {}).get("properties", {}))
+    hand = EXTRA_REQUEST_FIELDS.get(provider, {}) if kind == "request" else {}
+    typed = {
+        r.wire: r.type
+        for r in codec.rules
+        if r.type and not r.has_const and "." not in r.wire and r.wire not in known and r.wire not in hand
+    }
+    paths: dict = {}
+    _codec_paths(spec, root, (), paths)
+    extra, enums = [], []
+    for name, prefixes in paths.items():
+        own, theirs = spec.codecs[name], family.codecs.get(name)
+        for key in own.extra:
+            if theirs is None or key not in theirs.extra:
+                extra += [prefix + tuple("*" if s.isdigit() else s for s in key.split(".")) for prefix in prefixes]
+        if own.kind == "enum" and theirs is not None and theirs.kind == "enum":
+            table = {
+                value: theirs.render_table[ir_value]
+                for value, ir_value in own.parse_table.items()
+                if value not in theirs.parse_table and ir_value in theirs.render_table
+            }
+            if table:
+                enums += [(prefix, table) for prefix in prefixes]
+    return FlavourDifferences(outside, consts, typed, extra, enums)
+
+
+_JSON_TYPES = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+}
+
+
+def flavour_body(provider: str, kind: str, payload: Any) -> tuple[Any, list[str]]:
+    """``payload`` as its family's SDK types take it (see above), and the errors of the flavour's own keys."""
+    diff = _differences(provider, kind)
+    if diff is None or not isinstance(payload, dict):
+        return payload, []
+    payload, errors = copy.deepcopy(payload), []
+    for key in diff.outside:
+        if key in payload:
+            errors.append(f"{key}: {provider} takes it outside the body (spec cannot_express outside_body); not allowed in it")
+        payload[key] = OUTSIDE_BODY_PLACEHOLDER
+    for key, const in diff.consts.items():
+        if key not in payload:
+            errors.append(f"{key}: Field required ({provider} constant {const!r})")
+        elif payload.pop(key) != const:
+            errors.append(f"{key}: must be {const!r} for {provider}")
+    for key, json_type in diff.typed.items():
+        if key in payload and not _JSON_TYPES[json_type](value := payload.pop(key)):
+            errors.append(f"{key}: Input should be of JSON type {json_type} for {provider} (got {json.dumps(value)[:80]})")
+    for path in diff.extra:
+        containers, key = _at(payload, path)
+        for node in containers:
+            node.pop(key, None)
+    for path, table in diff.enums:
+        containers, key = _at(payload, path)
+        for node in containers:
+            if isinstance(node.get(key), str) and node[key] in table:
+                node[key] = table[node[key]]
+    return payload, errors
+
+
+def as_flavour(provider: str, kind: str, payload: Any) -> Any:
+    """A ``kind`` body of ``provider``'s family as ``provider`` takes it: the outside-body keys left out,
+    the flavour constants added (last, where the renderer writes them). The other differences (extra
+    keys, enum values) are the flavour's own additions: a family body needs none of them."""
+    diff = _differences(provider, kind)
+    if diff is None or not isinstance(payload, dict):
+        return payload
+    return {**{k: v for k, v in payload.items() if k not in diff.outside}, **diff.consts}
+
+
 _validate_family = validate
 
 
 def validate(provider: str, kind: str, payload: Any) -> list[str]:  # noqa: F811 (extends the dispatch above)
     """Errors of ``payload``, a ``kind`` ("request", "response") body of ``provider``."""
-    extra = DOCUMENTED_EXTRA_FINISH_REASONS.get(provider)
-    if extra and kind == "response" and isinstance(payload, dict) and isinstance(payload.get("choices"), list):
-        choices = [
-            {**c, "finish_reason": extra[c["finish_reason"]]} if isinstance(c, dict) and c.get("finish_reason") in extra else c
-            for c in payload["choices"]
-        ]
-        payload = {**payload, "choices": choices}
-    return _validate_family(provider, kind, payload)
+    payload, errors = flavour_body(provider, kind, payload)
+    return errors + _validate_family(provider, kind, payload)

@@ -225,3 +225,70 @@ def test_deepseek_documented_finish_reason() -> None:
             "usage": {"prompt_tokens": 12, "completion_tokens": 0, "total_tokens": 12}}
     assert validate("deepseek", "response", body) == []
     assert validate("openai_chat", "response", body) != []
+
+
+# --- flavours: checked as their family's body with the differences their specs state --------------
+
+
+def _with(body: dict, **changes: Any) -> dict:
+    """``body`` with keys set (a value of None removes the key); new keys go last, as a merge patch puts them."""
+    out = {k: v for k, v in body.items() if k not in changes or changes[k] is not None}
+    out.update({k: v for k, v in changes.items() if v is not None and k not in body})
+    out.update({k: v for k, v in changes.items() if v is not None and k in body})
+    return out
+
+
+def test_flavour_model_outside_the_body_and_constant_are_derived_from_the_spec() -> None:
+    """Anthropic on Bedrock / Vertex AI: no model (it is the URL), anthropic_version fixed — read from
+    their specs (cannot_express outside_body + wire, a const rule the family lacks), not from a list."""
+    base = BASE["anthropic"]["request"]
+    for provider, const, other in [("anthropic_bedrock", "bedrock-2023-05-31", "vertex-2023-10-16"),
+                                   ("anthropic_vertex", "vertex-2023-10-16", "bedrock-2023-05-31")]:
+        body = _with(base, model=None, anthropic_version=const)
+        assert validate(provider, "request", body) == []
+        assert validate("anthropic", "request", body) != []  # the family's own body needs model, forbids the constant
+        assert _has(validate(provider, "request", _with(body, anthropic_version=other)), "anthropic_version", "must be")
+        assert _has(validate(provider, "request", _with(body, anthropic_version=None)), "anthropic_version", "required")
+        assert _has(validate(provider, "request", _with(body, model="claude-sonnet-4-5")), "model", "outside the body")
+        # the rest of the body is still the family's: a misspelled key is an error
+        broken = copy.deepcopy(body)
+        broken["messages"][2]["content"][0]["tool_use_idx"] = broken["messages"][2]["content"][0].pop("tool_use_id")
+        assert _has(validate(provider, "request", broken), "messages[2].content[0].tool_use_idx", "Extra inputs"), provider
+
+
+def test_flavour_extra_keys_are_accepted_only_for_the_flavour_that_declares_them() -> None:
+    """Azure's prompt_filter_results / content_filter_results, OpenRouter's provider and usage.cost,
+    xAI's usage.num_sources_used: keys a spec declares as `extra`, at the places its codecs sit."""
+    base = BASE["openai_chat"]["response"]
+    azure = _with(base, prompt_filter_results=[{"prompt_index": 0, "content_filter_results": {}}])
+    azure["choices"] = [{**azure["choices"][0], "content_filter_results": {"hate": {"filtered": False, "severity": "safe"}}}]
+    openrouter = _with(base, provider="OpenAI", usage={**base["usage"], "cost": 0.0007, "is_byok": False})
+    openrouter["choices"] = [{**base["choices"][0], "native_finish_reason": "stop"}]
+    xai = _with(base, usage={**base["usage"], "num_sources_used": 0})
+    for provider, body in [("azure_openai", azure), ("openrouter", openrouter), ("xai", xai)]:
+        assert validate(provider, "response", body) == [], provider
+        assert validate("openai_chat", "response", body) != [], provider
+    assert _has(validate("xai", "response", azure), "prompt_filter_results", "not declared")
+    assert _has(validate("azure_openai", "response", openrouter), "usage.cost", "not declared")
+    # a declared key in the wrong place is still an error
+    assert _has(validate("openrouter", "response", _with(base, cost=1.0)), "cost", "not declared")
+
+
+def test_flavour_enum_values_of_its_own_are_checked_as_the_family_renders_them() -> None:
+    """OpenRouter's `error` finish reason (IR error → openai_chat renders "stop") is valid for OpenRouter,
+    still an error for OpenAI Chat and for a flavour that does not parse it (Groq)."""
+    base = BASE["openai_chat"]["response"]
+    body = {**base, "choices": [{**base["choices"][0], "finish_reason": "error"}]}
+    assert validate("openrouter", "response", body) == []
+    assert validate("openai_chat", "response", body) != []
+    assert validate("groq", "response", body) != []
+
+
+def test_flavour_fields_the_family_lacks_are_checked_by_their_spec_type() -> None:
+    """Anthropic on Bedrock takes temperature / top_p / top_k (bedrock-2023-05-31), which the anthropic
+    SDK's current request type does not declare: checked against the spec rule's JSON type."""
+    body = _with(BASE["anthropic"]["request"], model=None, anthropic_version="bedrock-2023-05-31", temperature=0.5, top_k=40)
+    assert validate("anthropic_bedrock", "request", body) == []
+    assert _has(validate("anthropic_bedrock", "request", _with(body, top_k="40")), "top_k", "integer")
+    vertex = _with(body, anthropic_version="vertex-2023-10-16")
+    assert _has(validate("anthropic_vertex", "request", vertex), "temperature", "Extra inputs")  # Vertex: as anthropic

@@ -6,7 +6,7 @@
     >>> req = toolwire.to_ir(anthropic_request, provider="anthropic")
     >>> payload = toolwire.from_ir(req, provider="openai_responses")
 
-Providers: anthropic, bedrock_converse, cohere, deepseek, fireworks, gemini, gemini_openapi, groq, mistral, ollama, openai_chat, openai_responses, vertex.
+Providers: anthropic, anthropic_bedrock, anthropic_vertex, azure_openai, bedrock_converse, cohere, deepseek, fireworks, gemini, gemini_openapi, groq, mistral, ollama, openai_chat, openai_responses, openrouter, vertex, xai.
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ from toolwire_runtime.errors import (
 #: Provider names accepted by ``convert``, ``to_ir`` and ``from_ir``.
 PROVIDERS = (
     "anthropic",
+    "anthropic_bedrock",
+    "anthropic_vertex",
+    "azure_openai",
     "bedrock_converse",
     "cohere",
     "deepseek",
@@ -47,11 +50,16 @@ PROVIDERS = (
     "ollama",
     "openai_chat",
     "openai_responses",
+    "openrouter",
     "vertex",
+    "xai",
 )
 
 _MODULES = {
     "anthropic": "toolwire.providers.anthropic",
+    "anthropic_bedrock": "toolwire.providers.anthropic_bedrock",
+    "anthropic_vertex": "toolwire.providers.anthropic_vertex",
+    "azure_openai": "toolwire.providers.azure_openai",
     "bedrock_converse": "toolwire.providers.bedrock_converse",
     "cohere": "toolwire.providers.cohere",
     "deepseek": "toolwire.providers.deepseek",
@@ -63,7 +71,9 @@ _MODULES = {
     "ollama": "toolwire.providers.ollama",
     "openai_chat": "toolwire.providers.openai_chat",
     "openai_responses": "toolwire.providers.openai_responses",
+    "openrouter": "toolwire.providers.openrouter",
     "vertex": "toolwire.providers.vertex",
+    "xai": "toolwire.providers.xai",
 }
 
 _registry = _api.Registry(_MODULES)
