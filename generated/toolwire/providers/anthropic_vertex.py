@@ -200,6 +200,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → an Anthropic Claude on Google Vertex AI (rawPredict body) request body."""
+    ctx.request = request  # the whole request, for transforms that read it ({request})
     return _request_from_ir(request, "", ctx)
 
 

@@ -225,6 +225,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → an Azure OpenAI Chat Completions (v1 API) request body."""
+    ctx.request = request  # the whole request, for transforms that read it ({request})
     return _request_from_ir(request, "", ctx)
 
 
