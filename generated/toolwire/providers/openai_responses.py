@@ -344,9 +344,9 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("top_p") == "null":
         out["top_p"] = None
     if node.top_k is not None:
-        ctx.lose((path, "top_k"), "openai_responses has no place for Request.top_k; dropped")
+        ctx.lose((path, "top_k"), f"{ctx.provider} has no place for Request.top_k; dropped")
     if node.stop:
-        ctx.lose((path, "stop"), "openai_responses has no place for Request.stop; dropped")
+        ctx.lose((path, "stop"), f"{ctx.provider} has no place for Request.stop; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -554,7 +554,7 @@ def _message_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_role is None:
         ctx.lose(
             (path, "role"),
-            "role is required by openai_responses and the input has none; add it before sending",
+            f"role is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["role"] = v_role
@@ -572,7 +572,7 @@ def _message_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "openai_responses has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -637,7 +637,7 @@ def _content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _input_image_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "openai_responses cannot express " + tw.media_what(node) + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
 
@@ -680,7 +680,7 @@ def _input_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_text is None:
         ctx.lose(
             (path, "text"),
-            "text is required by openai_responses and the input has none; add it before sending",
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["text"] = v_text
@@ -730,7 +730,7 @@ def _output_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_text is None:
         ctx.lose(
             (path, "text"),
-            "text is required by openai_responses and the input has none; add it before sending",
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["text"] = v_text
@@ -1130,7 +1130,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _function_tool_from_ir(node, path, ctx)
     if t is ir.ProviderTool:
         return tw.provider_tool_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "openai_responses cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
 
@@ -1260,12 +1260,12 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
-            "openai_responses has no place for ToolChoice.allowed_names here; dropped",
+            f"{ctx.provider} has no place for ToolChoice.allowed_names here; dropped",
         )
     if node.validated:
         ctx.lose(
             (path, "validated"),
-            "openai_responses has no place for ToolChoice.validated here; dropped",
+            f"{ctx.provider} has no place for ToolChoice.validated here; dropped",
         )
     return _choice_mode_from_ir(node.mode, path, ctx)
 
@@ -1331,7 +1331,7 @@ def _tool_choice_allowed_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_mode is None:
         ctx.lose(
             (path, "mode"),
-            "mode is required by openai_responses and the input has none; add it before sending",
+            f"mode is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["mode"] = v_mode
@@ -1348,10 +1348,10 @@ def _tool_choice_allowed_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("tools") == "null":
         out["tools"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "openai_responses has no place for ToolChoice.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for ToolChoice.name; dropped")
     if node.validated is not None:
         ctx.lose(
-            (path, "validated"), "openai_responses has no place for ToolChoice.validated; dropped"
+            (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
@@ -1420,11 +1420,11 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
-            "openai_responses has no place for ToolChoice.allowed_names; dropped",
+            f"{ctx.provider} has no place for ToolChoice.allowed_names; dropped",
         )
     if node.validated is not None:
         ctx.lose(
-            (path, "validated"), "openai_responses has no place for ToolChoice.validated; dropped"
+            (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
@@ -1520,7 +1520,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_id = node.id
     if v_id is None:
         v_id = ""
-        ctx.assume((path, "id"), "id is required by openai_responses; sent ''")
+        ctx.assume((path, "id"), f"id is required by {ctx.provider}; sent ''")
     if v_id is not None:
         out["id"] = v_id
     elif hints is not None and hints.get("id") == "null":
@@ -1534,7 +1534,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_created_at is None:
         v_created_at = 0
-        ctx.assume((path, "created"), "created_at is required by openai_responses; sent 0")
+        ctx.assume((path, "created"), f"created_at is required by {ctx.provider}; sent 0")
     if v_created_at is not None:
         out["created_at"] = v_created_at
     elif hints is not None and hints.get("created_at") == "null":
@@ -1553,7 +1553,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_model = node.model
     if v_model is None:
         v_model = ""
-        ctx.assume((path, "model"), "model is required by openai_responses; sent ''")
+        ctx.assume((path, "model"), f"model is required by {ctx.provider}; sent ''")
     if v_model is not None:
         out["model"] = v_model
     elif hints is not None and hints.get("model") == "null":
@@ -1576,7 +1576,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.stop_sequence is not None:
         ctx.lose(
             (path, "stop_sequence"),
-            "openai_responses has no place for Response.stop_sequence; dropped",
+            f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
@@ -1670,7 +1670,7 @@ def _output_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     role = node.role
     if role == "assistant":
         return _output_message_from_ir(node, path, ctx)
-    raise UnknownVariantError((path, "role"), "openai_responses has no message role " + repr(role))
+    raise UnknownVariantError((path, "role"), f"{ctx.provider} has no message role {role!r}")
 
 
 def _output_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -1746,7 +1746,7 @@ def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "openai_responses has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1771,7 +1771,7 @@ def _output_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _output_text_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "openai_responses cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
 
@@ -1820,7 +1820,7 @@ def _output_text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_text is None:
         ctx.lose(
             (path, "text"),
-            "text is required by openai_responses and the input has none; add it before sending",
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["text"] = v_text
@@ -1896,7 +1896,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_input_tokens = node.input_tokens
     if v_input_tokens is None:
         v_input_tokens = 0
-        ctx.assume((path, "input_tokens"), "input_tokens is required by openai_responses; sent 0")
+        ctx.assume((path, "input_tokens"), f"input_tokens is required by {ctx.provider}; sent 0")
     if v_input_tokens is not None:
         out["input_tokens"] = v_input_tokens
     elif hints is not None and hints.get("input_tokens") == "null":
@@ -1909,7 +1909,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_output_tokens = node.output_tokens
     if v_output_tokens is None:
         v_output_tokens = 0
-        ctx.assume((path, "output_tokens"), "output_tokens is required by openai_responses; sent 0")
+        ctx.assume((path, "output_tokens"), f"output_tokens is required by {ctx.provider}; sent 0")
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
     elif hints is not None and hints.get("output_tokens") == "null":
@@ -1921,7 +1921,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_total_tokens = node.total_tokens
     if v_total_tokens is None:
         v_total_tokens = 0
-        ctx.assume((path, "total_tokens"), "total_tokens is required by openai_responses; sent 0")
+        ctx.assume((path, "total_tokens"), f"total_tokens is required by {ctx.provider}; sent 0")
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
     elif hints is not None and hints.get("total_tokens") == "null":
