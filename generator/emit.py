@@ -6,6 +6,8 @@ Paths are ``(parent, key)`` tuples, formatted only when an error or a loss is sh
 
 from __future__ import annotations
 
+import ast
+import re
 from dataclasses import dataclass, field
 
 from .spec import JSON_TYPES, Codec, Provider, Rule, Spec
@@ -23,6 +25,11 @@ class Function:
             first = "obj: Any" if self.name.endswith("_to_ir") else "node: Any"
             self.params = f"{first}, path: Any, ctx: Context"
 
+    def text(self) -> str:
+        """The source the template writes (before black)."""
+        body = "".join(f"    {line}\n" for line in self.lines)
+        return f'def {self.name}({self.params}) -> Any:\n    """{self.doc}"""\n{body}'
+
 
 @dataclass
 class Module:
@@ -30,6 +37,84 @@ class Module:
     constants: list[str] = field(default_factory=list)
     functions: list[Function] = field(default_factory=list)
     defaults: list[tuple] = field(default_factory=list)
+    uses: dict[str, set[str]] = field(default_factory=dict)  # a constant → names its meaning depends on (not in its text)
+    shared: set[str] = field(default_factory=set)  # definitions the parent's module has as they would be here: not emitted
+    imports: dict[str, list[str]] = field(default_factory=dict)  # module → the shared names used here, imported from it
+    origin: dict[str, str] = field(default_factory=dict)  # shared name → the module to import it from
+
+    def own_constants(self) -> list[str]:
+        return [line for line in self.constants if const_name(line) not in self.shared]
+
+    def own_functions(self) -> list[Function]:
+        return [f for f in self.functions if f.name not in self.shared]
+
+    def uses_name(self, name: str) -> bool:
+        """Does anything this module writes itself use ``name`` (an import it needs)?"""
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        return any(word.search(t) for t in self.own_constants()) or any(word.search(f.text()) for f in self.own_functions())
+
+    def definitions(self) -> dict[str, tuple[str, frozenset[str]]]:
+        """Every module-level definition the template writes: name → (its text, the module-level
+        names it uses). Two modules' definitions of a name with the same text and the same (shared)
+        names used mean the same thing."""
+        p = self.provider
+        texts = {
+            "PROVIDER": py(p.data_group),
+            "FAMILY": py(p.family),
+            "MODELS": py(p.models),
+            "CANNOT_EXPRESS": py([(item["what"], item["reason"]) for item in p.cannot_express]),
+            "WIRE_DEFAULTS": py(self.defaults),
+        }
+        for kind, codec in (("request", p.request), ("response", p.response)):
+            texts[f"{kind}_to_ir"] = f"{p.title}\nreturn _{codec}_to_ir(payload, '', ctx)"
+            texts[f"{kind}_from_ir"] = f"{p.title}\nreturn _{codec}_from_ir({kind}, '', ctx)"
+        for line in self.constants:
+            texts[const_name(line)] = line
+        for f in self.functions:
+            texts[f.name] = f.text()
+        out = {}
+        for name, text in texts.items():
+            used = {n.id for n in ast.walk(ast.parse(text.split("\n", 1)[1] if name in ENTRY_POINTS else text)) if isinstance(n, ast.Name)}
+            out[name] = (text, frozenset((used | self.uses.get(name, set())) & texts.keys()))
+        return out
+
+
+#: What api.py and toolwire look up on a provider module: always defined in the module itself.
+ENTRY_POINTS = ("request_to_ir", "request_from_ir", "response_to_ir", "response_from_ir")
+OWN = ("PROVIDER", "FAMILY", "MODELS", "CANNOT_EXPRESS", "WIRE_DEFAULTS", *ENTRY_POINTS)
+
+
+def const_name(line: str) -> str:
+    return line.split(" = ", 1)[0]
+
+
+def _import_order(name: str) -> tuple:
+    """isort's (and ruff's) order of the names of one import: constants, classes, the others."""
+    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name.lower(), name)
+
+
+def share(child: Module, parent: Module) -> None:
+    """What a flavour's module imports from its parent's instead of defining it again (issue 10 §4).
+
+    A definition is shared when its text is the parent's and every module-level name it uses is
+    shared too (a fixpoint: a parent function calling a helper the child defines differently would
+    call the parent's helper). Of the shared definitions, those the child's own definitions use are
+    imported, from the parent (which has them, defined or imported) or, when the parent itself
+    needs one of them nowhere, from the module the parent would have imported it from.
+    """
+    mine, theirs = child.definitions(), parent.definitions()
+    same = {n for n, (text, _) in mine.items() if n in theirs and theirs[n][0] == text}
+    while drop := {n for n in same if not mine[n][1] <= same}:
+        same -= drop
+    child.shared = same - set(OWN)
+    needed = {u for n, (_, used) in mine.items() if n not in child.shared for u in used} & child.shared
+    available = set(theirs) - parent.shared | {n for names in parent.imports.values() for n in names}
+    home = parent.provider.name
+    child.origin = {n: home if n in available else parent.origin[n] for n in sorted(child.shared)}
+    imports: dict[str, list[str]] = {}
+    for n in sorted(needed, key=_import_order):
+        imports.setdefault(child.origin[n], []).append(n)
+    child.imports = dict(sorted(imports.items()))
 
 
 def py(value) -> str:
@@ -39,6 +124,14 @@ def py(value) -> str:
 
 def var(text: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in text)
+
+
+def named(rest: str, lead: str = "") -> str:
+    """A message naming the provider it is about: ``ctx.provider`` at run time (the name the caller
+    passed, as the runtime's own messages do), so that a flavour's function that only differs from
+    its parent's by that name is the same function (shared, see ``share``)."""
+    text = "{ctx.provider}" + rest.replace("{", "{{").replace("}", "}}")
+    return "f" + py(lead.replace("{", "{{").replace("}", "}}") + text)
 
 
 def snake(key: str) -> str:
@@ -63,8 +156,10 @@ class ProviderCompiler:
 
     # --- helpers ---------------------------------------------------------------------------------
 
-    def const(self, line: str) -> None:
+    def const(self, line: str, uses: tuple = ()) -> None:
         self.module.constants.append(line)
+        if uses:
+            self.module.uses[const_name(line)] = set(uses)
 
     def fn(self, name: str, doc: str, lines: list[str]) -> None:
         self.module.functions.append(Function(name, doc, lines))
@@ -116,12 +211,13 @@ class ProviderCompiler:
         for prefix, rank in self.orders.items():
             name = self._order_name(c, prefix)
             self.const(f"_RANK_{name} = {py(rank)}")
-            self.const(f"_ORDER_{name} = {{}}  # key tuples seen → already in the render order (key_order)")
+            # a cache of answers that depend on the rank: shared only with the rank it caches for
+            self.const(f"_ORDER_{name} = {{}}  # key tuples seen → already in the render order (key_order)", uses=(f"_RANK_{name}",))
         self.value_orders = self._value_orders(c) if "provider_data" in cls.fields else {}
         for wire, rank in self.value_orders.items():
             name = self._order_name(c, (wire,))
             self.const(f"_VRANK_{name} = {py(rank)}  # the render order of the keys {self.spec.transforms[self._rule_at(c, wire).transform].name} writes")
-            self.const(f"_VORDER_{name} = {{}}  # key tuples seen → already in that order (key_order)")
+            self.const(f"_VORDER_{name} = {{}}  # key tuples seen → already in that order (key_order)", uses=(f"_VRANK_{name}",))
         self._object_parse(c, cls, known)
         self._object_render(c, cls, known)
 
@@ -546,9 +642,9 @@ class ProviderCompiler:
             L.append(f"if {cond}:")
             where = self.p.outside_body.get(f"{cls.name}.{fname}")
             if where is not None:  # not a loss: the caller passes it where the target takes it
-                L.append(f"    ctx.outside_body((path, {py(fname)}), {py(f'{self.p.name} takes {cls.name}.{fname} outside the body, not sent in it: {where}')})")
+                L.append(f"    ctx.outside_body((path, {py(fname)}), {named(f' takes {cls.name}.{fname} outside the body, not sent in it: {where}')})")
             else:
-                L.append(f"    ctx.lose((path, {py(fname)}), {py(f'{self.p.name} has no place for {cls.name}.{fname}; dropped')})")
+                L.append(f"    ctx.lose((path, {py(fname)}), {named(f' has no place for {cls.name}.{fname}; dropped')})")
         if has_pd:
             nested = sorted(".".join(p) for p, keys in known.items() if p and not (keys and all(k.isdigit() for k in keys)))
             L.append("if pd is not None and pd.fields:")
@@ -629,7 +725,7 @@ class ProviderCompiler:
             if rule.has_fallback:
                 L.append(f"if {v} is None:")
                 L.append(f"    {v} = {py(rule.fallback)}")
-                L.append(f"    ctx.assume(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name}; sent {rule.fallback!r}')})")
+                L.append(f"    ctx.assume(({p}, {py(irs[0])}), {named(f'; sent {rule.fallback!r}', f'{key} is required by ')})")
             if rule.emit_null:
                 L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
                 L.append(f"    {slot} = {v}")
@@ -677,7 +773,7 @@ class ProviderCompiler:
         if rule.has_fallback:
             L.append(f"if {v} is None:")
             L.append(f"    {v} = {py(rule.fallback)}")
-            L.append(f"    ctx.assume(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name}; sent {rule.fallback!r}')})")
+            L.append(f"    ctx.assume(({p}, {py(irs[0])}), {named(f'; sent {rule.fallback!r}', f'{key} is required by ')})")
         if rule.list_of and not rule.required:
             L.append(f"if {v}:")
             L.append(f"    {slot} = {v}")
@@ -689,7 +785,7 @@ class ProviderCompiler:
             L.append(f"    {slot} = {v}")
         elif rule.required:
             L.append(f"if {v} is None:")
-            L.append(f"    ctx.lose(({p}, {py(irs[0])}), {py(f'{key} is required by {self.p.name} and the input has none; add it before sending')})")
+            L.append(f"    ctx.lose(({p}, {py(irs[0])}), {named(' and the input has none; add it before sending', f'{key} is required by ')})")
             L.append("else:")
             L.append(f"    {slot} = {v}")
         else:
@@ -846,7 +942,7 @@ class ProviderCompiler:
                 L.append(f"if role == {py(role)}:")
                 L.append(f"    return _{v['codec']}_from_ir(node, path, ctx)")
             else:
-                L.append(f"raise UnknownVariantError((path, 'role'), {py(self.p.name + ' has no message role ')} + repr(role))")
+                L.append(f"raise UnknownVariantError((path, 'role'), f'{{ctx.provider}} has no message role {{role!r}}')")
         elif c.scalar:
             sc = c.scalar
             for v in variants:
@@ -862,8 +958,8 @@ class ProviderCompiler:
             for fname in self.spec.ir_classes[sc["ir"]].fields:
                 if fname not in (sc["field"], "provider_data", "name"):  # name: only with the named variant
                     L.append(f"if node.{fname}:")
-                    what = f"{self.p.name} has no place for {sc['ir']}.{fname} here; dropped"
-                    L.append(f"    ctx.lose((path, {py(fname)}), {py(what)})")
+                    what = named(f" has no place for {sc['ir']}.{fname} here; dropped")
+                    L.append(f"    ctx.lose((path, {py(fname)}), {what})")
             enum = self.codec(sc["codec"])
             if enum.kind == "enum" and self._enum_not_injective(enum):
                 L.append("pd = node.provider_data")
@@ -915,9 +1011,9 @@ class ProviderCompiler:
                 L.append("if t is ir.OpaquePart:")
                 L.append("    return tw.opaque_render(node, PROVIDER, path, ctx)")
             if any(v.get("media") for v in variants):
-                L.append(f"ctx.lose(path, {py(self.p.name + ' cannot express ')} + tw.media_what(node) + {py(' here; dropped')})")
+                L.append(f"ctx.lose(path, f'{{ctx.provider}} cannot express {{tw.media_what(node)}} here; dropped')")
             else:
-                L.append(f"ctx.lose(path, {py(self.p.name + ' cannot express ')} + t.__name__ + {py(' here; dropped')})")
+                L.append(f"ctx.lose(path, f'{{ctx.provider}} cannot express {{t.__name__}} here; dropped')")
             L.append("return None")
         self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR → wire).", L)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import black
 import jinja2
 
-from .emit import ProviderCompiler
+from .emit import ProviderCompiler, share
 from .spec import Spec, load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +51,7 @@ def _env() -> jinja2.Environment:
     env.filters["pyrepr"] = repr
     env.filters["md"] = lambda text: " ".join(str(text).split()).replace("|", "\\|")  # one table cell
     env.filters["effects"] = _effects_cell
+    env.tests["in_module"] = lambda name, module: module.uses_name(name)  # an import the module needs
     env.filters["article"] = lambda noun: "an" if str(noun)[:1].upper() in "AEIOU" else "a"  # an Anthropic, an AWS, a Google
     return env
 
@@ -113,9 +114,20 @@ def build(spec: Spec, out: Path) -> None:
         + '"""Wire types of each provider as dataclasses, derived from the official SDKs / service models (import a submodule, e.g. toolwire.types.anthropic)."""\n'
     )
     template = env.get_template("provider.py.j2")
+    modules = {p.name: ProviderCompiler(spec, p).compile() for p in spec.providers}
+    done: set[str] = set()
+
+    def share_with_parent(p) -> None:  # a flavour imports what it shares with its (already shared) parent
+        if p.name in done:
+            return
+        done.add(p.name)
+        if p.extends is not None:
+            share_with_parent(modules[p.extends].provider)
+            share(modules[p.name], modules[p.extends])
+
     for p in spec.providers:
-        module = ProviderCompiler(spec, p).compile()
-        files[pkg / "providers" / f"{p.name}.py"] = template.render(p=p, module=module)
+        share_with_parent(p)
+        files[pkg / "providers" / f"{p.name}.py"] = template.render(p=p, module=modules[p.name])
     for path, text in files.items():
         path.write_text(_black(text, str(path.relative_to(out))), encoding="utf-8")
     # the providers and their losses, for readers: what a new spec adds to the docs by itself

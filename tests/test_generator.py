@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -150,6 +151,70 @@ def test_generated_code_reads_like_hand_written_code():
         assert unused == [], f"{path.name}: unused constants {unused}"
         assert not re.search(r'"[^"\n]*" \+ "', text), f"{path.name}: string constants concatenated at run time"
         assert not re.search(r"→ a [AEIOU]", text), f"{path.name}: 'a' before a vowel in a docstring"
+
+
+
+@functools.cache
+def _top_level(module: str) -> tuple[dict[str, tuple[str, set[str]]], dict[str, str], int]:
+    """A generated provider module read as text: its definitions (name → (source, module-level names
+    it uses)), the names it imports from other provider modules (→ that module), its line count."""
+    import ast
+
+    path = ROOT / "generated" / "toolwire" / "providers" / f"{module}.py"
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    defs, imported = {}, {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            defs[node.name] = node
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            defs[node.targets[0].id] = node
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("toolwire.providers."):
+            imported.update({a.name: node.module.rsplit(".", 1)[1] for a in node.names})
+    names = set(defs) | set(imported)
+    out = {n: ("".join(lines[d.lineno - 1 : d.end_lineno]), {x.id for x in ast.walk(d) if isinstance(x, ast.Name)} & names) for n, d in defs.items()}
+    for n, (text, used) in out.items():  # a key-order cache holds answers computed with its rank
+        if n.startswith(("_ORDER_", "_VORDER_")):
+            used.add(n.replace("ORDER_", "RANK_", 1))
+    return out, imported, source.count("\n")
+
+
+def _definition(module: str, name: str) -> tuple[str, set[str]] | None:
+    """The text of ``name`` as ``module`` has it, following its imports from other provider modules."""
+    defs, imported, _ = _top_level(module)
+    if name in imported:
+        return _definition(imported[name], name)
+    return defs.get(name)
+
+
+def test_a_flavour_module_imports_what_it_shares_with_its_parent():
+    """Issue 10 §4: a module generated for a spec with `extends` imports from its parent's module every
+    definition that reads the same there and uses only names that are shared too (a fixpoint: a parent
+    function calling a helper the child has its own version of would call the wrong helper), and holds
+    only what differs. So no function of a child reads as its parent's unless it uses a name that
+    differs; every name it imports is used; and it is much smaller than its parent."""
+    spec, errors = load_spec(ROOT)
+    assert spec is not None, [str(e) for e in errors.items]
+    children = sorted((p.name, p.extends) for p in spec.providers if p.extends)
+    assert len(children) >= 2
+    for child, parent in children:
+        mine, imported, lines = _top_level(child)
+        theirs = {n: _definition(parent, n) for n in set(mine) | set(imported)}
+        assert set(imported.values()) == {parent}, f"{child} imports nothing from {parent}"
+        for name in imported:  # the same text there, and used here
+            assert theirs[name] is not None, f"{child} imports {name}, which {parent} does not have"
+            assert any(name in used for _, used in mine.values()), f"{child} imports {name} and does not use it"
+        same = {n for n, (text, _) in mine.items() if theirs[n] is not None and theirs[n][0] == text}
+        while drop := {n for n in same if any(u in mine and u not in same for u in mine[n][1])}:
+            same -= drop
+        written_again = sorted(n for n in same if n not in ("PROVIDER", "FAMILY", "MODELS", "CANNOT_EXPRESS", "WIRE_DEFAULTS"))
+        assert written_again == [], f"{child} defines what it could import from {parent}: {written_again}"
+        parent_lines = _top_level(parent)[2]
+        print(f"{child}: {lines} lines ({lines / parent_lines:.0%} of {parent}'s {parent_lines}), {len(imported)} names imported")
+        assert lines < parent_lines, child
+        if mine["PROVIDER"][0] == theirs["PROVIDER"][0]:  # provider_data: family — only the real differences are left
+            assert lines < 0.6 * parent_lines, f"{child}: {lines} lines, {parent}: {parent_lines}"
 
 
 # A flavour in YAML alone (issue 10 §1): Anthropic's Messages body as Bedrock InvokeModel takes it —

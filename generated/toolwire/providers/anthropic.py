@@ -280,14 +280,14 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_model is None:
         ctx.lose(
             (path, "model"),
-            "model is required by anthropic and the input has none; add it before sending",
+            f"model is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["model"] = v_model
     v_max_tokens = node.max_tokens
     if v_max_tokens is None:
         v_max_tokens = 4096
-        ctx.assume((path, "max_tokens"), "max_tokens is required by anthropic; sent 4096")
+        ctx.assume((path, "max_tokens"), f"max_tokens is required by {ctx.provider}; sent 4096")
     if v_max_tokens is not None:
         out["max_tokens"] = v_max_tokens
     elif hints is not None and hints.get("max_tokens") == "null":
@@ -329,11 +329,13 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("stop_sequences") == "null":
         out["stop_sequences"] = None
     if node.temperature is not None:
-        ctx.lose((path, "temperature"), "anthropic has no place for Request.temperature; dropped")
+        ctx.lose(
+            (path, "temperature"), f"{ctx.provider} has no place for Request.temperature; dropped"
+        )
     if node.top_p is not None:
-        ctx.lose((path, "top_p"), "anthropic has no place for Request.top_p; dropped")
+        ctx.lose((path, "top_p"), f"{ctx.provider} has no place for Request.top_p; dropped")
     if node.top_k is not None:
-        ctx.lose((path, "top_k"), "anthropic has no place for Request.top_k; dropped")
+        ctx.lose((path, "top_k"), f"{ctx.provider} has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -431,7 +433,7 @@ def _message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _assistant_message_from_ir(node, path, ctx)
     if role == "system":
         return _system_message_from_ir(node, path, ctx)
-    raise UnknownVariantError((path, "role"), "anthropic has no message role " + repr(role))
+    raise UnknownVariantError((path, "role"), f"{ctx.provider} has no message role {role!r}")
 
 
 def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -490,7 +492,7 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -552,7 +554,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -616,7 +618,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "anthropic has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -679,7 +681,7 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _tool_result_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "anthropic cannot express " + tw.media_what(node) + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
 
@@ -722,7 +724,7 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_text is None:
         ctx.lose(
             (path, "text"),
-            "text is required by anthropic and the input has none; add it before sending",
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["text"] = v_text
@@ -795,7 +797,7 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("source") == "null":
         out["source"] = None
     if node.detail is not None:
-        ctx.lose((path, "detail"), "anthropic has no place for ImagePart.detail; dropped")
+        ctx.lose((path, "detail"), f"{ctx.provider} has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1126,7 +1128,7 @@ def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _image_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "anthropic cannot express " + tw.media_what(node) + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
 
@@ -1147,7 +1149,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _custom_tool_from_ir(node, path, ctx)
     if t is ir.ProviderTool:
         return tw.provider_tool_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "anthropic cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
 
@@ -1227,7 +1229,7 @@ def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_input_schema = {"type": "object", "properties": {}}
         ctx.assume(
             (path, "parameters"),
-            "input_schema is required by anthropic; sent {'type': 'object', 'properties': {}}",
+            f"input_schema is required by {ctx.provider}; sent {{'type': 'object', 'properties': {{}}}}",
         )
     if v_input_schema is not None:
         out["input_schema"] = v_input_schema
@@ -1284,7 +1286,7 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_type is None:
         ctx.lose(
             (path, "mode"),
-            "type is required by anthropic and the input has none; add it before sending",
+            f"type is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["type"] = v_type
@@ -1297,10 +1299,13 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["name"] = None
     if node.allowed_names:
         ctx.lose(
-            (path, "allowed_names"), "anthropic has no place for ToolChoice.allowed_names; dropped"
+            (path, "allowed_names"),
+            f"{ctx.provider} has no place for ToolChoice.allowed_names; dropped",
         )
     if node.validated is not None:
-        ctx.lose((path, "validated"), "anthropic has no place for ToolChoice.validated; dropped")
+        ctx.lose(
+            (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1394,7 +1399,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_id = node.id
     if v_id is None:
         v_id = ""
-        ctx.assume((path, "id"), "id is required by anthropic; sent ''")
+        ctx.assume((path, "id"), f"id is required by {ctx.provider}; sent ''")
     if v_id is not None:
         out["id"] = v_id
     elif hints is not None and hints.get("id") == "null":
@@ -1410,7 +1415,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_model = node.model
     if v_model is None:
         v_model = ""
-        ctx.assume((path, "model"), "model is required by anthropic; sent ''")
+        ctx.assume((path, "model"), f"model is required by {ctx.provider}; sent ''")
     if v_model is not None:
         out["model"] = v_model
     elif hints is not None and hints.get("model") == "null":
@@ -1443,14 +1448,14 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_usage = {"input_tokens": 0, "output_tokens": 0}
         ctx.assume(
             (path, "usage"),
-            "usage is required by anthropic; sent {'input_tokens': 0, 'output_tokens': 0}",
+            f"usage is required by {ctx.provider}; sent {{'input_tokens': 0, 'output_tokens': 0}}",
         )
     if v_usage is not None:
         out["usage"] = v_usage
     elif hints is not None and hints.get("usage") == "null":
         out["usage"] = None
     if node.created is not None:
-        ctx.lose((path, "created"), "anthropic has no place for Response.created; dropped")
+        ctx.lose((path, "created"), f"{ctx.provider} has no place for Response.created; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1508,7 +1513,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_input_tokens = node.input_tokens
     if v_input_tokens is None:
         v_input_tokens = 0
-        ctx.assume((path, "input_tokens"), "input_tokens is required by anthropic; sent 0")
+        ctx.assume((path, "input_tokens"), f"input_tokens is required by {ctx.provider}; sent 0")
     if v_input_tokens is not None:
         out["input_tokens"] = v_input_tokens
     elif hints is not None and hints.get("input_tokens") == "null":
@@ -1516,7 +1521,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_output_tokens = node.output_tokens
     if v_output_tokens is None:
         v_output_tokens = 0
-        ctx.assume((path, "output_tokens"), "output_tokens is required by anthropic; sent 0")
+        ctx.assume((path, "output_tokens"), f"output_tokens is required by {ctx.provider}; sent 0")
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
     elif hints is not None and hints.get("output_tokens") == "null":

@@ -594,15 +594,15 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.model is not None:
         ctx.outside_body(
             (path, "model"),
-            "bedrock_converse takes Request.model outside the body, not sent in it: The model is part of the URL (POST /model/{modelId}/converse), not of the body; responses do not name it.",
+            f"{ctx.provider} takes Request.model outside the body, not sent in it: The model is part of the URL (POST /model/{{modelId}}/converse), not of the body; responses do not name it.",
         )
     if node.parallel_tool_calls is not None:
         ctx.lose(
             (path, "parallel_tool_calls"),
-            "bedrock_converse has no place for Request.parallel_tool_calls; dropped",
+            f"{ctx.provider} has no place for Request.parallel_tool_calls; dropped",
         )
     if node.top_k is not None:
-        ctx.lose((path, "top_k"), "bedrock_converse has no place for Request.top_k; dropped")
+        ctx.lose((path, "top_k"), f"{ctx.provider} has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("inferenceConfig",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -681,7 +681,7 @@ def _message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _user_message_from_ir(node, path, ctx)
     if role == "assistant":
         return _assistant_message_from_ir(node, path, ctx)
-    raise UnknownVariantError((path, "role"), "bedrock_converse has no message role " + repr(role))
+    raise UnknownVariantError((path, "role"), f"{ctx.provider} has no message role {role!r}")
 
 
 def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -730,7 +730,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "bedrock_converse has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -786,7 +786,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "bedrock_converse has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -810,7 +810,7 @@ def _system_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _text_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "bedrock_converse cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
 
@@ -984,7 +984,7 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _tool_result_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "bedrock_converse cannot express " + tw.media_what(node) + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
 
@@ -1018,7 +1018,7 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_text is None:
         ctx.lose(
             (path, "text"),
-            "text is required by bedrock_converse and the input has none; add it before sending",
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["text"] = v_text
@@ -1153,7 +1153,7 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_image_format is None:
         ctx.lose(
             (path, "media_type"),
-            "format is required by bedrock_converse and the input has none; add it before sending",
+            f"format is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_image["format"] = v_image_format
@@ -1185,9 +1185,9 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["image"] == "null":  # kept as the same-provider input had it
             out["image"] = None
     if node.file_id is not None:
-        ctx.lose((path, "file_id"), "bedrock_converse has no place for ImagePart.file_id; dropped")
+        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for ImagePart.file_id; dropped")
     if node.detail is not None:
-        ctx.lose((path, "detail"), "bedrock_converse has no place for ImagePart.detail; dropped")
+        ctx.lose((path, "detail"), f"{ctx.provider} has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(
             out, pd, PROVIDER, path, ctx, ("image", "image.source", "image.source.s3Location")
@@ -1282,11 +1282,11 @@ def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_document_name = node.filename
     if v_document_name is None:
         v_document_name = "document"
-        ctx.assume((path, "filename"), "name is required by bedrock_converse; sent 'document'")
+        ctx.assume((path, "filename"), f"name is required by {ctx.provider}; sent 'document'")
     if v_document_name is None:
         ctx.lose(
             (path, "filename"),
-            "name is required by bedrock_converse and the input has none; add it before sending",
+            f"name is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_document["name"] = v_document_name
@@ -1306,7 +1306,7 @@ def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["document"] == "null":  # kept as the same-provider input had it
             out["document"] = None
     if node.file_id is not None:
-        ctx.lose((path, "file_id"), "bedrock_converse has no place for FilePart.file_id; dropped")
+        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for FilePart.file_id; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("document",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1448,7 +1448,7 @@ def _video_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_video_format is None:
         ctx.lose(
             (path, "media_type"),
-            "format is required by bedrock_converse and the input has none; add it before sending",
+            f"format is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_video["format"] = v_video_format
@@ -1480,9 +1480,9 @@ def _video_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["video"] == "null":  # kept as the same-provider input had it
             out["video"] = None
     if node.file_id is not None:
-        ctx.lose((path, "file_id"), "bedrock_converse has no place for FilePart.file_id; dropped")
+        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for FilePart.file_id; dropped")
     if node.filename is not None:
-        ctx.lose((path, "filename"), "bedrock_converse has no place for FilePart.filename; dropped")
+        ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
         tw.restore(
             out, pd, PROVIDER, path, ctx, ("video", "video.source", "video.source.s3Location")
@@ -1632,7 +1632,7 @@ def _audio_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_audio_format is None:
         ctx.lose(
             (path, "media_type"),
-            "format is required by bedrock_converse and the input has none; add it before sending",
+            f"format is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_audio["format"] = v_audio_format
@@ -1664,9 +1664,9 @@ def _audio_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["audio"] == "null":  # kept as the same-provider input had it
             out["audio"] = None
     if node.file_id is not None:
-        ctx.lose((path, "file_id"), "bedrock_converse has no place for FilePart.file_id; dropped")
+        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for FilePart.file_id; dropped")
     if node.filename is not None:
-        ctx.lose((path, "filename"), "bedrock_converse has no place for FilePart.filename; dropped")
+        ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
         tw.restore(
             out, pd, PROVIDER, path, ctx, ("audio", "audio.source", "audio.source.s3Location")
@@ -2034,7 +2034,7 @@ def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _image_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "bedrock_converse cannot express " + tw.media_what(node) + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
 
@@ -2084,7 +2084,7 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_tools is None:
         ctx.lose(
             (path, "tools"),
-            "tools is required by bedrock_converse and the input has none; add it before sending",
+            f"tools is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["tools"] = v_tools
@@ -2098,29 +2098,29 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.model is not None:
         ctx.outside_body(
             (path, "model"),
-            "bedrock_converse takes Request.model outside the body, not sent in it: The model is part of the URL (POST /model/{modelId}/converse), not of the body; responses do not name it.",
+            f"{ctx.provider} takes Request.model outside the body, not sent in it: The model is part of the URL (POST /model/{{modelId}}/converse), not of the body; responses do not name it.",
         )
     if node.messages:
-        ctx.lose((path, "messages"), "bedrock_converse has no place for Request.messages; dropped")
+        ctx.lose((path, "messages"), f"{ctx.provider} has no place for Request.messages; dropped")
     if node.parallel_tool_calls is not None:
         ctx.lose(
             (path, "parallel_tool_calls"),
-            "bedrock_converse has no place for Request.parallel_tool_calls; dropped",
+            f"{ctx.provider} has no place for Request.parallel_tool_calls; dropped",
         )
     if node.max_tokens is not None:
         ctx.lose(
-            (path, "max_tokens"), "bedrock_converse has no place for Request.max_tokens; dropped"
+            (path, "max_tokens"), f"{ctx.provider} has no place for Request.max_tokens; dropped"
         )
     if node.temperature is not None:
         ctx.lose(
-            (path, "temperature"), "bedrock_converse has no place for Request.temperature; dropped"
+            (path, "temperature"), f"{ctx.provider} has no place for Request.temperature; dropped"
         )
     if node.top_p is not None:
-        ctx.lose((path, "top_p"), "bedrock_converse has no place for Request.top_p; dropped")
+        ctx.lose((path, "top_p"), f"{ctx.provider} has no place for Request.top_p; dropped")
     if node.top_k is not None:
-        ctx.lose((path, "top_k"), "bedrock_converse has no place for Request.top_k; dropped")
+        ctx.lose((path, "top_k"), f"{ctx.provider} has no place for Request.top_k; dropped")
     if node.stop:
-        ctx.lose((path, "stop"), "bedrock_converse has no place for Request.stop; dropped")
+        ctx.lose((path, "stop"), f"{ctx.provider} has no place for Request.stop; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -2144,7 +2144,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _tool_spec_from_ir(node, path, ctx)
     if t is ir.ProviderTool:
         return tw.provider_tool_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "bedrock_converse cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
 
@@ -2278,7 +2278,7 @@ def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_toolSpec_inputSchema_json = {"type": "object", "properties": {}}
         ctx.assume(
             (path, "parameters"),
-            "json is required by bedrock_converse; sent {'type': 'object', 'properties': {}}",
+            f"json is required by {ctx.provider}; sent {{'type': 'object', 'properties': {{}}}}",
         )
     if v_toolSpec_inputSchema_json is not None:
         w_toolSpec_inputSchema["json"] = v_toolSpec_inputSchema_json
@@ -2341,12 +2341,12 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
-            "bedrock_converse has no place for ToolChoice.allowed_names here; dropped",
+            f"{ctx.provider} has no place for ToolChoice.allowed_names here; dropped",
         )
     if node.validated:
         ctx.lose(
             (path, "validated"),
-            "bedrock_converse has no place for ToolChoice.validated here; dropped",
+            f"{ctx.provider} has no place for ToolChoice.validated here; dropped",
         )
     pd = node.provider_data
     if pd is not None and pd.provider == PROVIDER and pd.hints and "$scalar" in pd.hints:
@@ -2386,15 +2386,15 @@ def _choice_auto_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints["auto"] == "null":
         out["auto"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "bedrock_converse has no place for ToolChoice.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for ToolChoice.name; dropped")
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
-            "bedrock_converse has no place for ToolChoice.allowed_names; dropped",
+            f"{ctx.provider} has no place for ToolChoice.allowed_names; dropped",
         )
     if node.validated is not None:
         ctx.lose(
-            (path, "validated"), "bedrock_converse has no place for ToolChoice.validated; dropped"
+            (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
@@ -2434,15 +2434,15 @@ def _choice_any_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints["any"] == "null":
         out["any"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "bedrock_converse has no place for ToolChoice.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for ToolChoice.name; dropped")
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
-            "bedrock_converse has no place for ToolChoice.allowed_names; dropped",
+            f"{ctx.provider} has no place for ToolChoice.allowed_names; dropped",
         )
     if node.validated is not None:
         ctx.lose(
-            (path, "validated"), "bedrock_converse has no place for ToolChoice.validated; dropped"
+            (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
@@ -2502,11 +2502,11 @@ def _choice_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
-            "bedrock_converse has no place for ToolChoice.allowed_names; dropped",
+            f"{ctx.provider} has no place for ToolChoice.allowed_names; dropped",
         )
     if node.validated is not None:
         ctx.lose(
-            (path, "validated"), "bedrock_converse has no place for ToolChoice.validated; dropped"
+            (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("tool",))
@@ -2582,7 +2582,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_output_message is None:
         ctx.lose(
             (path, "message"),
-            "message is required by bedrock_converse and the input has none; add it before sending",
+            f"message is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_output["message"] = v_output_message
@@ -2596,12 +2596,12 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_stopReason is None:
         v_stopReason = "end_turn"
         ctx.assume(
-            (path, "finish_reason"), "stopReason is required by bedrock_converse; sent 'end_turn'"
+            (path, "finish_reason"), f"stopReason is required by {ctx.provider}; sent 'end_turn'"
         )
     if v_stopReason is None:
         ctx.lose(
             (path, "finish_reason"),
-            "stopReason is required by bedrock_converse and the input has none; add it before sending",
+            f"stopReason is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["stopReason"] = v_stopReason
@@ -2612,12 +2612,12 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_usage = {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}
         ctx.assume(
             (path, "usage"),
-            "usage is required by bedrock_converse; sent {'inputTokens': 0, 'outputTokens': 0, 'totalTokens': 0}",
+            f"usage is required by {ctx.provider}; sent {{'inputTokens': 0, 'outputTokens': 0, 'totalTokens': 0}}",
         )
     if v_usage is None:
         ctx.lose(
             (path, "usage"),
-            "usage is required by bedrock_converse and the input has none; add it before sending",
+            f"usage is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["usage"] = v_usage
@@ -2629,15 +2629,15 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["output"] == "null":  # kept as the same-provider input had it
             out["output"] = None
     if node.id is not None:
-        ctx.lose((path, "id"), "bedrock_converse has no place for Response.id; dropped")
+        ctx.lose((path, "id"), f"{ctx.provider} has no place for Response.id; dropped")
     if node.model is not None:
-        ctx.lose((path, "model"), "bedrock_converse has no place for Response.model; dropped")
+        ctx.lose((path, "model"), f"{ctx.provider} has no place for Response.model; dropped")
     if node.created is not None:
-        ctx.lose((path, "created"), "bedrock_converse has no place for Response.created; dropped")
+        ctx.lose((path, "created"), f"{ctx.provider} has no place for Response.created; dropped")
     if node.stop_sequence is not None:
         ctx.lose(
             (path, "stop_sequence"),
-            "bedrock_converse has no place for Response.stop_sequence; dropped",
+            f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("output",))
@@ -2709,11 +2709,11 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if v_inputTokens is None:
         v_inputTokens = 0
-        ctx.assume((path, "input_tokens"), "inputTokens is required by bedrock_converse; sent 0")
+        ctx.assume((path, "input_tokens"), f"inputTokens is required by {ctx.provider}; sent 0")
     if v_inputTokens is None:
         ctx.lose(
             (path, "input_tokens"),
-            "inputTokens is required by bedrock_converse and the input has none; add it before sending",
+            f"inputTokens is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["inputTokens"] = v_inputTokens
@@ -2724,11 +2724,11 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if v_outputTokens is None:
         v_outputTokens = 0
-        ctx.assume((path, "output_tokens"), "outputTokens is required by bedrock_converse; sent 0")
+        ctx.assume((path, "output_tokens"), f"outputTokens is required by {ctx.provider}; sent 0")
     if v_outputTokens is None:
         ctx.lose(
             (path, "output_tokens"),
-            "outputTokens is required by bedrock_converse and the input has none; add it before sending",
+            f"outputTokens is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["outputTokens"] = v_outputTokens
@@ -2739,11 +2739,11 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         )
     if v_totalTokens is None:
         v_totalTokens = 0
-        ctx.assume((path, "total_tokens"), "totalTokens is required by bedrock_converse; sent 0")
+        ctx.assume((path, "total_tokens"), f"totalTokens is required by {ctx.provider}; sent 0")
     if v_totalTokens is None:
         ctx.lose(
             (path, "total_tokens"),
-            "totalTokens is required by bedrock_converse and the input has none; add it before sending",
+            f"totalTokens is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["totalTokens"] = v_totalTokens

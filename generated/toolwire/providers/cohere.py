@@ -306,7 +306,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_model is None:
         ctx.lose(
             (path, "model"),
-            "model is required by cohere and the input has none; add it before sending",
+            f"model is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["model"] = v_model
@@ -360,7 +360,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.parallel_tool_calls is not None:
         ctx.lose(
             (path, "parallel_tool_calls"),
-            "cohere has no place for Request.parallel_tool_calls; dropped",
+            f"{ctx.provider} has no place for Request.parallel_tool_calls; dropped",
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
@@ -455,7 +455,7 @@ def _message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _user_message_from_ir(node, path, ctx)
     if role == "assistant":
         return _assistant_message_from_ir(node, path, ctx)
-    raise UnknownVariantError((path, "role"), "cohere has no message role " + repr(role))
+    raise UnknownVariantError((path, "role"), f"{ctx.provider} has no message role {role!r}")
 
 
 def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -514,7 +514,7 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -576,7 +576,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -698,7 +698,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("tool_calls") == "null":
         out["tool_calls"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -764,7 +764,7 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_tool_call_id is None:
         ctx.lose(
             (path, "tool_call_id"),
-            "tool_call_id is required by cohere and the input has none; add it before sending",
+            f"tool_call_id is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["tool_call_id"] = v_tool_call_id
@@ -829,7 +829,7 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_text is None:
         ctx.lose(
             (path, "text"),
-            "text is required by cohere and the input has none; add it before sending",
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["text"] = v_text
@@ -857,7 +857,7 @@ def _assistant_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _text_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "cohere cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
 
@@ -884,7 +884,7 @@ def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _image_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "cohere cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
 
@@ -976,7 +976,7 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["image_url"] == "null":  # kept as the same-provider input had it
             out["image_url"] = None
     if node.file_id is not None:
-        ctx.lose((path, "file_id"), "cohere has no place for ImagePart.file_id; dropped")
+        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for ImagePart.file_id; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("image_url",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1051,7 +1051,8 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_id = node.id
     if v_id is None:
         ctx.lose(
-            (path, "id"), "id is required by cohere and the input has none; add it before sending"
+            (path, "id"),
+            f"id is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["id"] = v_id
@@ -1064,7 +1065,7 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_function_name is None:
         ctx.lose(
             (path, "name"),
-            "name is required by cohere and the input has none; add it before sending",
+            f"name is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_function["name"] = v_function_name
@@ -1159,7 +1160,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_function_name is None:
         ctx.lose(
             (path, "name"),
-            "name is required by cohere and the input has none; add it before sending",
+            f"name is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_function["name"] = v_function_name
@@ -1178,7 +1179,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_function_parameters = {"type": "object", "properties": {}}
         ctx.assume(
             (path, "parameters"),
-            "parameters is required by cohere; sent {'type': 'object', 'properties': {}}",
+            f"parameters is required by {ctx.provider}; sent {{'type': 'object', 'properties': {{}}}}",
         )
     if v_function_parameters is not None:
         w_function["parameters"] = v_function_parameters
@@ -1190,7 +1191,9 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["function"] == "null":  # kept as the same-provider input had it
             out["function"] = None
     if node.strict is not None:
-        ctx.lose((path, "strict"), "cohere has no place for ToolDefinition.strict; dropped")
+        ctx.lose(
+            (path, "strict"), f"{ctx.provider} has no place for ToolDefinition.strict; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1244,10 +1247,11 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_id = node.id
     if v_id is None:
         v_id = ""
-        ctx.assume((path, "id"), "id is required by cohere; sent ''")
+        ctx.assume((path, "id"), f"id is required by {ctx.provider}; sent ''")
     if v_id is None:
         ctx.lose(
-            (path, "id"), "id is required by cohere and the input has none; add it before sending"
+            (path, "id"),
+            f"id is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["id"] = v_id
@@ -1260,11 +1264,13 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             v_finish_reason = _finish_reason_from_ir(v_finish_reason, (path, "finish_reason"), ctx)
     if v_finish_reason is None:
         v_finish_reason = "COMPLETE"
-        ctx.assume((path, "finish_reason"), "finish_reason is required by cohere; sent 'COMPLETE'")
+        ctx.assume(
+            (path, "finish_reason"), f"finish_reason is required by {ctx.provider}; sent 'COMPLETE'"
+        )
     if v_finish_reason is None:
         ctx.lose(
             (path, "finish_reason"),
-            "finish_reason is required by cohere and the input has none; add it before sending",
+            f"finish_reason is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["finish_reason"] = v_finish_reason
@@ -1274,7 +1280,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_message is None:
         ctx.lose(
             (path, "message"),
-            "message is required by cohere and the input has none; add it before sending",
+            f"message is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["message"] = v_message
@@ -1286,11 +1292,14 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("usage") == "null":
         out["usage"] = None
     if node.model is not None:
-        ctx.lose((path, "model"), "cohere has no place for Response.model; dropped")
+        ctx.lose((path, "model"), f"{ctx.provider} has no place for Response.model; dropped")
     if node.created is not None:
-        ctx.lose((path, "created"), "cohere has no place for Response.created; dropped")
+        ctx.lose((path, "created"), f"{ctx.provider} has no place for Response.created; dropped")
     if node.stop_sequence is not None:
-        ctx.lose((path, "stop_sequence"), "cohere has no place for Response.stop_sequence; dropped")
+        ctx.lose(
+            (path, "stop_sequence"),
+            f"{ctx.provider} has no place for Response.stop_sequence; dropped",
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1412,7 +1421,7 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("tool_calls") == "null":
         out["tool_calls"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "cohere has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order

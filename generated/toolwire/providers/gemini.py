@@ -549,12 +549,12 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.model is not None:
         ctx.outside_body(
             (path, "model"),
-            "gemini takes Request.model outside the body, not sent in it: The model is part of the URL (models/{model}:generateContent), not of the body; responses carry it as modelVersion.",
+            f"{ctx.provider} takes Request.model outside the body, not sent in it: The model is part of the URL (models/{{model}}:generateContent), not of the body; responses carry it as modelVersion.",
         )
     if node.parallel_tool_calls is not None:
         ctx.lose(
             (path, "parallel_tool_calls"),
-            "gemini has no place for Request.parallel_tool_calls; dropped",
+            f"{ctx.provider} has no place for Request.parallel_tool_calls; dropped",
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("generationConfig",))
@@ -670,12 +670,12 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_parts is None:
         ctx.lose(
             (path, "parts"),
-            "parts is required by gemini and the input has none; add it before sending",
+            f"parts is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["parts"] = v_parts
     if node.name is not None:
-        ctx.lose((path, "name"), "gemini has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -752,7 +752,7 @@ def _candidate_content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("parts") == "null":
         out["parts"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "gemini has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -805,12 +805,12 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_parts is None:
         ctx.lose(
             (path, "parts"),
-            "parts is required by gemini and the input has none; add it before sending",
+            f"parts is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["parts"] = v_parts
     if node.name is not None:
-        ctx.lose((path, "name"), "gemini has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -882,7 +882,7 @@ def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _function_response_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "gemini cannot express " + tw.media_what(node) + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
 
@@ -916,7 +916,7 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_text is None:
         ctx.lose(
             (path, "text"),
-            "text is required by gemini and the input has none; add it before sending",
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["text"] = v_text
@@ -998,7 +998,7 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_inlineData_mimeType is None:
         ctx.lose(
             (path, "media_type"),
-            "mimeType is required by gemini and the input has none; add it before sending",
+            f"mimeType is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_inlineData["mimeType"] = v_inlineData_mimeType
@@ -1015,11 +1015,11 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["inlineData"] == "null":  # kept as the same-provider input had it
             out["inlineData"] = None
     if node.url is not None:
-        ctx.lose((path, "url"), "gemini has no place for ImagePart.url; dropped")
+        ctx.lose((path, "url"), f"{ctx.provider} has no place for ImagePart.url; dropped")
     if node.file_id is not None:
-        ctx.lose((path, "file_id"), "gemini has no place for ImagePart.file_id; dropped")
+        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for ImagePart.file_id; dropped")
     if node.detail is not None:
-        ctx.lose((path, "detail"), "gemini has no place for ImagePart.detail; dropped")
+        ctx.lose((path, "detail"), f"{ctx.provider} has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("inlineData",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1092,7 +1092,7 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_fileData_fileUri is None:
         ctx.lose(
             (path, "url"),
-            "fileUri is required by gemini and the input has none; add it before sending",
+            f"fileUri is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_fileData["fileUri"] = v_fileData_fileUri
@@ -1102,11 +1102,11 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["fileData"] == "null":  # kept as the same-provider input had it
             out["fileData"] = None
     if node.data is not None:
-        ctx.lose((path, "data"), "gemini has no place for ImagePart.data; dropped")
+        ctx.lose((path, "data"), f"{ctx.provider} has no place for ImagePart.data; dropped")
     if node.file_id is not None:
-        ctx.lose((path, "file_id"), "gemini has no place for ImagePart.file_id; dropped")
+        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for ImagePart.file_id; dropped")
     if node.detail is not None:
-        ctx.lose((path, "detail"), "gemini has no place for ImagePart.detail; dropped")
+        ctx.lose((path, "detail"), f"{ctx.provider} has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("fileData",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1178,7 +1178,7 @@ def _inline_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_inlineData_mimeType is None:
         ctx.lose(
             (path, "media_type"),
-            "mimeType is required by gemini and the input has none; add it before sending",
+            f"mimeType is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_inlineData["mimeType"] = v_inlineData_mimeType
@@ -1195,11 +1195,11 @@ def _inline_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["inlineData"] == "null":  # kept as the same-provider input had it
             out["inlineData"] = None
     if node.url is not None:
-        ctx.lose((path, "url"), "gemini has no place for FilePart.url; dropped")
+        ctx.lose((path, "url"), f"{ctx.provider} has no place for FilePart.url; dropped")
     if node.file_id is not None:
-        ctx.lose((path, "file_id"), "gemini has no place for FilePart.file_id; dropped")
+        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for FilePart.file_id; dropped")
     if node.filename is not None:
-        ctx.lose((path, "filename"), "gemini has no place for FilePart.filename; dropped")
+        ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("inlineData",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1272,7 +1272,7 @@ def _file_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_fileData_fileUri is None:
         ctx.lose(
             (path, "url"),
-            "fileUri is required by gemini and the input has none; add it before sending",
+            f"fileUri is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_fileData["fileUri"] = v_fileData_fileUri
@@ -1282,11 +1282,11 @@ def _file_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["fileData"] == "null":  # kept as the same-provider input had it
             out["fileData"] = None
     if node.data is not None:
-        ctx.lose((path, "data"), "gemini has no place for FilePart.data; dropped")
+        ctx.lose((path, "data"), f"{ctx.provider} has no place for FilePart.data; dropped")
     if node.file_id is not None:
-        ctx.lose((path, "file_id"), "gemini has no place for FilePart.file_id; dropped")
+        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for FilePart.file_id; dropped")
     if node.filename is not None:
-        ctx.lose((path, "filename"), "gemini has no place for FilePart.filename; dropped")
+        ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("fileData",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1338,7 +1338,7 @@ def _response_media_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _file_file_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "gemini cannot express " + tw.media_what(node) + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
 
@@ -1736,7 +1736,9 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             "parameters" if tw.aliased(hints, "parametersJsonSchema") else "parametersJsonSchema"
         ] = None
     if node.strict is not None:
-        ctx.lose((path, "strict"), "gemini has no place for ToolDefinition.strict; dropped")
+        ctx.lose(
+            (path, "strict"), f"{ctx.provider} has no place for ToolDefinition.strict; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -2029,9 +2031,12 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["candidates"] == "null":  # kept as the same-provider input had it
             out["candidates"] = None
     if node.created is not None:
-        ctx.lose((path, "created"), "gemini has no place for Response.created; dropped")
+        ctx.lose((path, "created"), f"{ctx.provider} has no place for Response.created; dropped")
     if node.stop_sequence is not None:
-        ctx.lose((path, "stop_sequence"), "gemini has no place for Response.stop_sequence; dropped")
+        ctx.lose(
+            (path, "stop_sequence"),
+            f"{ctx.provider} has no place for Response.stop_sequence; dropped",
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("candidates.0",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order

@@ -471,7 +471,7 @@ def _message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _user_message_from_ir(node, path, ctx)
     if role == "assistant":
         return _assistant_message_from_ir(node, path, ctx)
-    raise UnknownVariantError((path, "role"), "mistral has no message role " + repr(role))
+    raise UnknownVariantError((path, "role"), f"{ctx.provider} has no message role {role!r}")
 
 
 def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -533,7 +533,7 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "mistral has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -558,7 +558,7 @@ def _text_content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _text_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "mistral cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
 
@@ -617,7 +617,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_content is not None or hints is None or hints.get("content") != "absent":
         out["content"] = v_content
     if node.name is not None:
-        ctx.lose((path, "name"), "mistral has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -668,7 +668,7 @@ def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _file_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "mistral cannot express " + tw.media_what(node) + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
 
@@ -735,7 +735,7 @@ def _document_url_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("document_name") == "null":
         out["document_name"] = None
     if node.file_id is not None:
-        ctx.lose((path, "file_id"), "mistral has no place for FilePart.file_id; dropped")
+        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for FilePart.file_id; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -787,13 +787,15 @@ def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("file_id") == "null":
         out["file_id"] = None
     if node.media_type is not None:
-        ctx.lose((path, "media_type"), "mistral has no place for FilePart.media_type; dropped")
+        ctx.lose(
+            (path, "media_type"), f"{ctx.provider} has no place for FilePart.media_type; dropped"
+        )
     if node.data is not None:
-        ctx.lose((path, "data"), "mistral has no place for FilePart.data; dropped")
+        ctx.lose((path, "data"), f"{ctx.provider} has no place for FilePart.data; dropped")
     if node.url is not None:
-        ctx.lose((path, "url"), "mistral has no place for FilePart.url; dropped")
+        ctx.lose((path, "url"), f"{ctx.provider} has no place for FilePart.url; dropped")
     if node.filename is not None:
-        ctx.lose((path, "filename"), "mistral has no place for FilePart.filename; dropped")
+        ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -883,7 +885,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("tool_calls") == "null":
         out["tool_calls"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "mistral has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1019,7 +1021,7 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_text is None:
         ctx.lose(
             (path, "text"),
-            "text is required by mistral and the input has none; add it before sending",
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["text"] = v_text
@@ -1095,7 +1097,7 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("image_url") == "null":
         out["image_url"] = None
     if node.file_id is not None:
-        ctx.lose((path, "file_id"), "mistral has no place for ImagePart.file_id; dropped")
+        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for ImagePart.file_id; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1311,7 +1313,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_function_parameters = {"type": "object", "properties": {}}
         ctx.assume(
             (path, "parameters"),
-            "parameters is required by mistral; sent {'type': 'object', 'properties': {}}",
+            f"parameters is required by {ctx.provider}; sent {{'type': 'object', 'properties': {{}}}}",
         )
     if v_function_parameters is not None:
         w_function["parameters"] = v_function_parameters
@@ -1364,10 +1366,13 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
-            "mistral has no place for ToolChoice.allowed_names here; dropped",
+            f"{ctx.provider} has no place for ToolChoice.allowed_names here; dropped",
         )
     if node.validated:
-        ctx.lose((path, "validated"), "mistral has no place for ToolChoice.validated here; dropped")
+        ctx.lose(
+            (path, "validated"),
+            f"{ctx.provider} has no place for ToolChoice.validated here; dropped",
+        )
     pd = node.provider_data
     if pd is not None and pd.provider == PROVIDER and pd.hints and "$scalar" in pd.hints:
         if _choice_mode_to_ir(pd.hints["$scalar"], path, ctx) == node.mode:
@@ -1448,10 +1453,13 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["function"] = None
     if node.allowed_names:
         ctx.lose(
-            (path, "allowed_names"), "mistral has no place for ToolChoice.allowed_names; dropped"
+            (path, "allowed_names"),
+            f"{ctx.provider} has no place for ToolChoice.allowed_names; dropped",
         )
     if node.validated is not None:
-        ctx.lose((path, "validated"), "mistral has no place for ToolChoice.validated; dropped")
+        ctx.lose(
+            (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1570,7 +1578,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_id = node.id
     if v_id is None:
         v_id = ""
-        ctx.assume((path, "id"), "id is required by mistral; sent ''")
+        ctx.assume((path, "id"), f"id is required by {ctx.provider}; sent ''")
     if v_id is not None:
         out["id"] = v_id
     elif hints is not None and hints.get("id") == "null":
@@ -1582,7 +1590,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_created = node.created
     if v_created is None:
         v_created = 0
-        ctx.assume((path, "created"), "created is required by mistral; sent 0")
+        ctx.assume((path, "created"), f"created is required by {ctx.provider}; sent 0")
     if v_created is not None:
         out["created"] = v_created
     elif hints is not None and hints.get("created") == "null":
@@ -1590,7 +1598,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_model = node.model
     if v_model is None:
         v_model = ""
-        ctx.assume((path, "model"), "model is required by mistral; sent ''")
+        ctx.assume((path, "model"), f"model is required by {ctx.provider}; sent ''")
     if v_model is not None:
         out["model"] = v_model
     elif hints is not None and hints.get("model") == "null":
@@ -1608,7 +1616,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_choices_0_message is None:
         ctx.lose(
             (path, "message"),
-            "message is required by mistral and the input has none; add it before sending",
+            f"message is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_choices_0["message"] = v_choices_0_message
@@ -1623,7 +1631,9 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             )
     if v_choices_0_finish_reason is None:
         v_choices_0_finish_reason = "stop"
-        ctx.assume((path, "finish_reason"), "finish_reason is required by mistral; sent 'stop'")
+        ctx.assume(
+            (path, "finish_reason"), f"finish_reason is required by {ctx.provider}; sent 'stop'"
+        )
     if v_choices_0_finish_reason is not None:
         w_choices_0["finish_reason"] = v_choices_0_finish_reason
     elif hints is not None and hints.get("choices.0.finish_reason") == "null":
@@ -1635,7 +1645,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         v_usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
         ctx.assume(
             (path, "usage"),
-            "usage is required by mistral; sent {'prompt_tokens': 0, 'completion_tokens': 0, 'total_tokens': 0}",
+            f"usage is required by {ctx.provider}; sent {{'prompt_tokens': 0, 'completion_tokens': 0, 'total_tokens': 0}}",
         )
     if v_usage is not None:
         out["usage"] = v_usage
@@ -1650,7 +1660,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["choices"] = None
     if node.stop_sequence is not None:
         ctx.lose(
-            (path, "stop_sequence"), "mistral has no place for Response.stop_sequence; dropped"
+            (path, "stop_sequence"),
+            f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("choices.0",))
@@ -1741,7 +1752,7 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("tool_calls") == "null":
         out["tool_calls"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "mistral has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order

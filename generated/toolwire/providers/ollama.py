@@ -317,7 +317,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_model is None:
         ctx.lose(
             (path, "model"),
-            "model is required by ollama and the input has none; add it before sending",
+            f"model is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["model"] = v_model
@@ -377,7 +377,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.parallel_tool_calls is not None:
         ctx.lose(
             (path, "parallel_tool_calls"),
-            "ollama has no place for Request.parallel_tool_calls; dropped",
+            f"{ctx.provider} has no place for Request.parallel_tool_calls; dropped",
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("options",))
@@ -473,7 +473,7 @@ def _message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _user_message_from_ir(node, path, ctx)
     if role == "assistant":
         return _assistant_message_from_ir(node, path, ctx)
-    raise UnknownVariantError((path, "role"), "ollama has no message role " + repr(role))
+    raise UnknownVariantError((path, "role"), f"{ctx.provider} has no message role {role!r}")
 
 
 def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -535,7 +535,7 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "ollama has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -614,7 +614,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("images") == "null":
         out["images"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "ollama has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -706,7 +706,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("tool_calls") == "null":
         out["tool_calls"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "ollama has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -854,7 +854,7 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_text is None:
         ctx.lose(
             (path, "text"),
-            "text is required by ollama and the input has none; add it before sending",
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["text"] = v_text
@@ -951,7 +951,7 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_function_name is None:
         ctx.lose(
             (path, "name"),
-            "name is required by ollama and the input has none; add it before sending",
+            f"name is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_function["name"] = v_function_name
@@ -1056,7 +1056,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_function_name is None:
         ctx.lose(
             (path, "name"),
-            "name is required by ollama and the input has none; add it before sending",
+            f"name is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_function["name"] = v_function_name
@@ -1085,7 +1085,9 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["function"] == "null":  # kept as the same-provider input had it
             out["function"] = None
     if node.strict is not None:
-        ctx.lose((path, "strict"), "ollama has no place for ToolDefinition.strict; dropped")
+        ctx.lose(
+            (path, "strict"), f"{ctx.provider} has no place for ToolDefinition.strict; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1170,7 +1172,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_message is None:
         ctx.lose(
             (path, "message"),
-            "message is required by ollama and the input has none; add it before sending",
+            f"message is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["message"] = v_message
@@ -1192,9 +1194,12 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.usage is not None:
         out.update(_usage_from_ir(node.usage, (path, "usage"), ctx))
     if node.id is not None:
-        ctx.lose((path, "id"), "ollama has no place for Response.id; dropped")
+        ctx.lose((path, "id"), f"{ctx.provider} has no place for Response.id; dropped")
     if node.stop_sequence is not None:
-        ctx.lose((path, "stop_sequence"), "ollama has no place for Response.stop_sequence; dropped")
+        ctx.lose(
+            (path, "stop_sequence"),
+            f"{ctx.provider} has no place for Response.stop_sequence; dropped",
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order

@@ -388,7 +388,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("stop") == "null":
         out["stop"] = None
     if node.top_k is not None:
-        ctx.lose((path, "top_k"), "openai_chat has no place for Request.top_k; dropped")
+        ctx.lose((path, "top_k"), f"{ctx.provider} has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -491,7 +491,7 @@ def _message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _user_message_from_ir(node, path, ctx)
     if role == "assistant":
         return _assistant_message_from_ir(node, path, ctx)
-    raise UnknownVariantError((path, "role"), "openai_chat has no message role " + repr(role))
+    raise UnknownVariantError((path, "role"), f"{ctx.provider} has no message role {role!r}")
 
 
 def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -661,7 +661,7 @@ def _text_content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _text_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "openai_chat cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
 
@@ -920,7 +920,7 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("tool_calls") == "null":
         out["tool_calls"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "openai_chat has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1082,7 +1082,7 @@ def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _image_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "openai_chat cannot express " + tw.media_what(node) + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
 
@@ -1125,7 +1125,7 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_text is None:
         ctx.lose(
             (path, "text"),
-            "text is required by openai_chat and the input has none; add it before sending",
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["text"] = v_text
@@ -1224,7 +1224,7 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["image_url"] == "null":  # kept as the same-provider input had it
             out["image_url"] = None
     if node.file_id is not None:
-        ctx.lose((path, "file_id"), "openai_chat has no place for ImagePart.file_id; dropped")
+        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for ImagePart.file_id; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("image_url",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1310,7 +1310,7 @@ def _input_audio_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_input_audio_data is None:
         ctx.lose(
             (path, "data"),
-            "data is required by openai_chat and the input has none; add it before sending",
+            f"data is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_input_audio["data"] = v_input_audio_data
@@ -1322,7 +1322,7 @@ def _input_audio_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_input_audio_format is None:
         ctx.lose(
             (path, "media_type"),
-            "format is required by openai_chat and the input has none; add it before sending",
+            f"format is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_input_audio["format"] = v_input_audio_format
@@ -1332,11 +1332,11 @@ def _input_audio_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["input_audio"] == "null":  # kept as the same-provider input had it
             out["input_audio"] = None
     if node.url is not None:
-        ctx.lose((path, "url"), "openai_chat has no place for FilePart.url; dropped")
+        ctx.lose((path, "url"), f"{ctx.provider} has no place for FilePart.url; dropped")
     if node.file_id is not None:
-        ctx.lose((path, "file_id"), "openai_chat has no place for FilePart.file_id; dropped")
+        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for FilePart.file_id; dropped")
     if node.filename is not None:
-        ctx.lose((path, "filename"), "openai_chat has no place for FilePart.filename; dropped")
+        ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("input_audio",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1724,11 +1724,12 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
-            "openai_chat has no place for ToolChoice.allowed_names here; dropped",
+            f"{ctx.provider} has no place for ToolChoice.allowed_names here; dropped",
         )
     if node.validated:
         ctx.lose(
-            (path, "validated"), "openai_chat has no place for ToolChoice.validated here; dropped"
+            (path, "validated"),
+            f"{ctx.provider} has no place for ToolChoice.validated here; dropped",
         )
     return _choice_mode_from_ir(node.mode, path, ctx)
 
@@ -1807,10 +1808,12 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
-            "openai_chat has no place for ToolChoice.allowed_names; dropped",
+            f"{ctx.provider} has no place for ToolChoice.allowed_names; dropped",
         )
     if node.validated is not None:
-        ctx.lose((path, "validated"), "openai_chat has no place for ToolChoice.validated; dropped")
+        ctx.lose(
+            (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1929,7 +1932,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_id = node.id
     if v_id is None:
         v_id = ""
-        ctx.assume((path, "id"), "id is required by openai_chat; sent ''")
+        ctx.assume((path, "id"), f"id is required by {ctx.provider}; sent ''")
     if v_id is not None:
         out["id"] = v_id
     elif hints is not None and hints.get("id") == "null":
@@ -1941,7 +1944,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_created = node.created
     if v_created is None:
         v_created = 0
-        ctx.assume((path, "created"), "created is required by openai_chat; sent 0")
+        ctx.assume((path, "created"), f"created is required by {ctx.provider}; sent 0")
     if v_created is not None:
         out["created"] = v_created
     elif hints is not None and hints.get("created") == "null":
@@ -1949,7 +1952,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_model = node.model
     if v_model is None:
         v_model = ""
-        ctx.assume((path, "model"), "model is required by openai_chat; sent ''")
+        ctx.assume((path, "model"), f"model is required by {ctx.provider}; sent ''")
     if v_model is not None:
         out["model"] = v_model
     elif hints is not None and hints.get("model") == "null":
@@ -1967,7 +1970,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_choices_0_message is None:
         ctx.lose(
             (path, "message"),
-            "message is required by openai_chat and the input has none; add it before sending",
+            f"message is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         w_choices_0["message"] = v_choices_0_message
@@ -1982,7 +1985,9 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             )
     if v_choices_0_finish_reason is None:
         v_choices_0_finish_reason = "stop"
-        ctx.assume((path, "finish_reason"), "finish_reason is required by openai_chat; sent 'stop'")
+        ctx.assume(
+            (path, "finish_reason"), f"finish_reason is required by {ctx.provider}; sent 'stop'"
+        )
     if v_choices_0_finish_reason is not None:
         w_choices_0["finish_reason"] = v_choices_0_finish_reason
     elif hints is not None and hints.get("choices.0.finish_reason") == "null":
@@ -2003,7 +2008,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["choices"] = None
     if node.stop_sequence is not None:
         ctx.lose(
-            (path, "stop_sequence"), "openai_chat has no place for Response.stop_sequence; dropped"
+            (path, "stop_sequence"),
+            f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ("choices.0",))
@@ -2072,7 +2078,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_prompt_tokens = node.input_tokens
     if v_prompt_tokens is None:
         v_prompt_tokens = 0
-        ctx.assume((path, "input_tokens"), "prompt_tokens is required by openai_chat; sent 0")
+        ctx.assume((path, "input_tokens"), f"prompt_tokens is required by {ctx.provider}; sent 0")
     if v_prompt_tokens is not None:
         out["prompt_tokens"] = v_prompt_tokens
     elif hints is not None and hints.get("prompt_tokens") == "null":
@@ -2080,7 +2086,9 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_completion_tokens = node.output_tokens
     if v_completion_tokens is None:
         v_completion_tokens = 0
-        ctx.assume((path, "output_tokens"), "completion_tokens is required by openai_chat; sent 0")
+        ctx.assume(
+            (path, "output_tokens"), f"completion_tokens is required by {ctx.provider}; sent 0"
+        )
     if v_completion_tokens is not None:
         out["completion_tokens"] = v_completion_tokens
     elif hints is not None and hints.get("completion_tokens") == "null":
@@ -2088,7 +2096,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_total_tokens = node.total_tokens
     if v_total_tokens is None:
         v_total_tokens = 0
-        ctx.assume((path, "total_tokens"), "total_tokens is required by openai_chat; sent 0")
+        ctx.assume((path, "total_tokens"), f"total_tokens is required by {ctx.provider}; sent 0")
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
     elif hints is not None and hints.get("total_tokens") == "null":

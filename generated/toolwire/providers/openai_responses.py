@@ -357,9 +357,9 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("top_p") == "null":
         out["top_p"] = None
     if node.top_k is not None:
-        ctx.lose((path, "top_k"), "openai_responses has no place for Request.top_k; dropped")
+        ctx.lose((path, "top_k"), f"{ctx.provider} has no place for Request.top_k; dropped")
     if node.stop:
-        ctx.lose((path, "stop"), "openai_responses has no place for Request.stop; dropped")
+        ctx.lose((path, "stop"), f"{ctx.provider} has no place for Request.stop; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -567,7 +567,7 @@ def _message_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_role is None:
         ctx.lose(
             (path, "role"),
-            "role is required by openai_responses and the input has none; add it before sending",
+            f"role is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["role"] = v_role
@@ -585,7 +585,7 @@ def _message_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "openai_responses has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -650,7 +650,7 @@ def _content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _input_image_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "openai_responses cannot express " + tw.media_what(node) + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
 
@@ -693,7 +693,7 @@ def _input_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_text is None:
         ctx.lose(
             (path, "text"),
-            "text is required by openai_responses and the input has none; add it before sending",
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["text"] = v_text
@@ -743,7 +743,7 @@ def _output_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_text is None:
         ctx.lose(
             (path, "text"),
-            "text is required by openai_responses and the input has none; add it before sending",
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["text"] = v_text
@@ -1143,7 +1143,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _function_tool_from_ir(node, path, ctx)
     if t is ir.ProviderTool:
         return tw.provider_tool_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "openai_responses cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
 
@@ -1273,12 +1273,12 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
-            "openai_responses has no place for ToolChoice.allowed_names here; dropped",
+            f"{ctx.provider} has no place for ToolChoice.allowed_names here; dropped",
         )
     if node.validated:
         ctx.lose(
             (path, "validated"),
-            "openai_responses has no place for ToolChoice.validated here; dropped",
+            f"{ctx.provider} has no place for ToolChoice.validated here; dropped",
         )
     return _choice_mode_from_ir(node.mode, path, ctx)
 
@@ -1344,7 +1344,7 @@ def _tool_choice_allowed_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_mode is None:
         ctx.lose(
             (path, "mode"),
-            "mode is required by openai_responses and the input has none; add it before sending",
+            f"mode is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["mode"] = v_mode
@@ -1361,10 +1361,10 @@ def _tool_choice_allowed_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("tools") == "null":
         out["tools"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "openai_responses has no place for ToolChoice.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for ToolChoice.name; dropped")
     if node.validated is not None:
         ctx.lose(
-            (path, "validated"), "openai_responses has no place for ToolChoice.validated; dropped"
+            (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
@@ -1433,11 +1433,11 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
-            "openai_responses has no place for ToolChoice.allowed_names; dropped",
+            f"{ctx.provider} has no place for ToolChoice.allowed_names; dropped",
         )
     if node.validated is not None:
         ctx.lose(
-            (path, "validated"), "openai_responses has no place for ToolChoice.validated; dropped"
+            (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
@@ -1533,7 +1533,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_id = node.id
     if v_id is None:
         v_id = ""
-        ctx.assume((path, "id"), "id is required by openai_responses; sent ''")
+        ctx.assume((path, "id"), f"id is required by {ctx.provider}; sent ''")
     if v_id is not None:
         out["id"] = v_id
     elif hints is not None and hints.get("id") == "null":
@@ -1547,7 +1547,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     )
     if v_created_at is None:
         v_created_at = 0
-        ctx.assume((path, "created"), "created_at is required by openai_responses; sent 0")
+        ctx.assume((path, "created"), f"created_at is required by {ctx.provider}; sent 0")
     if v_created_at is not None:
         out["created_at"] = v_created_at
     elif hints is not None and hints.get("created_at") == "null":
@@ -1566,7 +1566,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_model = node.model
     if v_model is None:
         v_model = ""
-        ctx.assume((path, "model"), "model is required by openai_responses; sent ''")
+        ctx.assume((path, "model"), f"model is required by {ctx.provider}; sent ''")
     if v_model is not None:
         out["model"] = v_model
     elif hints is not None and hints.get("model") == "null":
@@ -1589,7 +1589,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.stop_sequence is not None:
         ctx.lose(
             (path, "stop_sequence"),
-            "openai_responses has no place for Response.stop_sequence; dropped",
+            f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
@@ -1683,7 +1683,7 @@ def _output_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     role = node.role
     if role == "assistant":
         return _output_message_from_ir(node, path, ctx)
-    raise UnknownVariantError((path, "role"), "openai_responses has no message role " + repr(role))
+    raise UnknownVariantError((path, "role"), f"{ctx.provider} has no message role {role!r}")
 
 
 def _output_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -1759,7 +1759,7 @@ def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if node.name is not None:
-        ctx.lose((path, "name"), "openai_responses has no place for Message.name; dropped")
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, PROVIDER, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1784,7 +1784,7 @@ def _output_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _output_text_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, "openai_responses cannot express " + t.__name__ + " here; dropped")
+    ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
 
@@ -1833,7 +1833,7 @@ def _output_text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_text is None:
         ctx.lose(
             (path, "text"),
-            "text is required by openai_responses and the input has none; add it before sending",
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
         )
     else:
         out["text"] = v_text
@@ -1909,7 +1909,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_input_tokens = node.input_tokens
     if v_input_tokens is None:
         v_input_tokens = 0
-        ctx.assume((path, "input_tokens"), "input_tokens is required by openai_responses; sent 0")
+        ctx.assume((path, "input_tokens"), f"input_tokens is required by {ctx.provider}; sent 0")
     if v_input_tokens is not None:
         out["input_tokens"] = v_input_tokens
     elif hints is not None and hints.get("input_tokens") == "null":
@@ -1922,7 +1922,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_output_tokens = node.output_tokens
     if v_output_tokens is None:
         v_output_tokens = 0
-        ctx.assume((path, "output_tokens"), "output_tokens is required by openai_responses; sent 0")
+        ctx.assume((path, "output_tokens"), f"output_tokens is required by {ctx.provider}; sent 0")
     if v_output_tokens is not None:
         out["output_tokens"] = v_output_tokens
     elif hints is not None and hints.get("output_tokens") == "null":
@@ -1934,7 +1934,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     v_total_tokens = node.total_tokens
     if v_total_tokens is None:
         v_total_tokens = 0
-        ctx.assume((path, "total_tokens"), "total_tokens is required by openai_responses; sent 0")
+        ctx.assume((path, "total_tokens"), f"total_tokens is required by {ctx.provider}; sent 0")
     if v_total_tokens is not None:
         out["total_tokens"] = v_total_tokens
     elif hints is not None and hints.get("total_tokens") == "null":
