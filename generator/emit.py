@@ -162,6 +162,9 @@ class ProviderCompiler:
             self.module.uses[const_name(line)] = set(uses)
 
     def fn(self, name: str, doc: str, lines: list[str]) -> None:
+        # whose provider_data a function reads and writes is the running module's (ctx.data, set by
+        # its entry points), not a constant: so a flavour can import its parent's functions as they are
+        lines = [re.sub(r"\bPROVIDER\b", "ctx.data", line) for line in lines]
         self.module.functions.append(Function(name, doc, lines))
 
     def codec(self, name: str) -> Codec:

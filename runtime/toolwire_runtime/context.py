@@ -18,7 +18,7 @@ class Context:
     names fitted to a provider's rule back (names.py).
     """
 
-    __slots__ = ("provider", "strict", "reports", "origins", "synthetic_ids", "fitted", "tool_names", "names_back", "request")
+    __slots__ = ("provider", "strict", "reports", "origins", "synthetic_ids", "fitted", "tool_names", "names_back", "request", "data")
 
     def __init__(self, provider: str, strict: bool = False, tool_names: Any = None) -> None:
         self.provider = provider
@@ -30,6 +30,7 @@ class Context:
         self.tool_names: list[str] | None = list(tool_names) if tool_names is not None else None
         self.names_back: dict[str, str] | None = None  # fitted tool name → caller's original
         self.request: Any = None  # the IR Request being rendered (a transform's `{request}`)
+        self.data: str = provider  # whose provider_data the running module reads and writes (its PROVIDER)
 
     def lose(self, path: object, message: str) -> None:
         """Report that the target cannot express something (raise in strict mode)."""

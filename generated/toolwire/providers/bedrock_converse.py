@@ -392,22 +392,25 @@ _ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
     """A AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) request body → IR Request."""
+    ctx.data = PROVIDER
     return _request_to_ir(payload, "", ctx)
 
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → an AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) request body."""
-    ctx.request = request  # the whole request, for transforms that read it ({request})
+    ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
     return _request_from_ir(request, "", ctx)
 
 
 def response_to_ir(payload: Any, ctx: Context) -> ir.Response:
     """A AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) response body → IR Response."""
+    ctx.data = PROVIDER
     return _response_to_ir(payload, "", ctx)
 
 
 def response_from_ir(response: ir.Response, ctx: Context) -> dict:
     """IR Response → an AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) response body."""
+    ctx.data = PROVIDER
     return _response_from_ir(response, "", ctx)
 
 
@@ -510,17 +513,17 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             tw.extra_fields(o_inferenceConfig, _KNOWN_request_inferenceConfig),
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
     if type(node) is not ir.Request:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_messages, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
     out["messages"] = v_messages
     if hoisted is not None:
@@ -604,7 +607,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.top_k is not None:
         ctx.lose((path, "top_k"), f"{ctx.provider} has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("inferenceConfig",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("inferenceConfig",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -709,17 +712,17 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """user_message (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "user"
     elif hints["role"] == "null":
@@ -732,7 +735,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -765,17 +768,17 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_assistant_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """assistant_message (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "assistant"
     elif hints["role"] == "null":
@@ -788,7 +791,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -800,7 +803,7 @@ def _system_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     if obj.get("text") is not None:
         return _text_block_to_ir(obj, path, ctx)
-    return ir.OpaquePart(provider=PROVIDER, data=obj)
+    return ir.OpaquePart(provider=ctx.data, data=obj)
 
 
 def _system_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
@@ -809,7 +812,7 @@ def _system_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.TextPart:
         return _text_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
-        return tw.opaque_render(node, PROVIDER, path, ctx)
+        return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
@@ -839,7 +842,7 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
                 "none",
             ),
         ):
-            tw.set_hint(node, PROVIDER, "$tag", "document")
+            tw.set_hint(node, ctx.data, "$tag", "document")
         return node
     if obj.get("video") is not None:
         node = _video_block_to_ir(obj, path, ctx)
@@ -857,7 +860,7 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
                 "video/3gpp",
             ),
         ):
-            tw.set_hint(node, PROVIDER, "$tag", "video")
+            tw.set_hint(node, ctx.data, "$tag", "video")
         return node
     if obj.get("audio") is not None:
         node = _audio_block_to_ir(obj, path, ctx)
@@ -882,24 +885,24 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
                 "audio/webm",
             ),
         ):
-            tw.set_hint(node, PROVIDER, "$tag", "audio")
+            tw.set_hint(node, ctx.data, "$tag", "audio")
         return node
     if obj.get("toolUse") is not None:
         if type(v := obj.get("toolUse")) is dict and "type" in v:
-            return ir.OpaquePart(provider=PROVIDER, data=obj)
+            return ir.OpaquePart(provider=ctx.data, data=obj)
         return _tool_use_block_to_ir(obj, path, ctx)
     if obj.get("toolResult") is not None:
         if type(v := obj.get("toolResult")) is dict and "type" in v:
-            return ir.OpaquePart(provider=PROVIDER, data=obj)
+            return ir.OpaquePart(provider=ctx.data, data=obj)
         return _tool_result_block_to_ir(obj, path, ctx)
-    return ir.OpaquePart(provider=PROVIDER, data=obj)
+    return ir.OpaquePart(provider=ctx.data, data=obj)
 
 
 def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ContentBlock — exactly one of text, image, document, video, audio, toolUse, toolResult; reasoningContent, cachePoint, ... kept opaque (IR → wire)."""
     t = type(node)
     tag = (
-        tw.hint_of(node, PROVIDER, "$tag")
+        tw.hint_of(node, ctx.data, "$tag")
         if getattr(node, "provider_data", None) is not None
         else None
     )
@@ -983,7 +986,7 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.ToolResult:
         return _tool_result_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
-        return tw.opaque_render(node, PROVIDER, path, ctx)
+        return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
@@ -1003,17 +1006,17 @@ def _text_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_block)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """text_block (IR TextPart → wire)."""
     if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -1023,7 +1026,7 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1135,17 +1138,17 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             tw.extra_fields(o_image_source_s3Location, _KNOWN_image_block_image_source_s3Location),
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ImageBlock — inline base64 bytes or an s3:// location (s3Location) (IR ImagePart → wire)."""
     if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_image = out["image"] = {}
     v_image_format = node.media_type
     if v_image_format is not None:
@@ -1190,7 +1193,7 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "detail"), f"{ctx.provider} has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(
-            out, pd, PROVIDER, path, ctx, ("image", "image.source", "image.source.s3Location")
+            out, pd, ctx.data, path, ctx, ("image", "image.source", "image.source.s3Location")
         )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
@@ -1260,17 +1263,17 @@ def _document_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "document", tw.extra_fields(o_document, _KNOWN_document_block_document)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """DocumentBlock — base64 bytes or an s3:// location (s3Location); the name is required (IR FilePart → wire)."""
     if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_document = out["document"] = {}
     v_document_format = node.media_type
     if v_document_format is not None:
@@ -1308,7 +1311,7 @@ def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.file_id is not None:
         ctx.lose((path, "file_id"), f"{ctx.provider} has no place for FilePart.file_id; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("document",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("document",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1430,17 +1433,17 @@ def _video_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             tw.extra_fields(o_video_source_s3Location, _KNOWN_video_block_video_source_s3Location),
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _video_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """VideoBlock — base64 bytes or an s3:// location (s3Location) (IR FilePart → wire)."""
     if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_video = out["video"] = {}
     v_video_format = node.media_type
     if v_video_format is not None:
@@ -1485,7 +1488,7 @@ def _video_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
         tw.restore(
-            out, pd, PROVIDER, path, ctx, ("video", "video.source", "video.source.s3Location")
+            out, pd, ctx.data, path, ctx, ("video", "video.source", "video.source.s3Location")
         )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
@@ -1610,17 +1613,17 @@ def _audio_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             tw.extra_fields(o_audio_source_s3Location, _KNOWN_audio_block_audio_source_s3Location),
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _audio_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """AudioBlock — base64 bytes or an s3:// location (s3Location) (IR FilePart → wire)."""
     if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_audio = out["audio"] = {}
     v_audio_format = node.media_type
     if v_audio_format is not None:
@@ -1669,7 +1672,7 @@ def _audio_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
         tw.restore(
-            out, pd, PROVIDER, path, ctx, ("audio", "audio.source", "audio.source.s3Location")
+            out, pd, ctx.data, path, ctx, ("audio", "audio.source", "audio.source.s3Location")
         )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
@@ -1741,17 +1744,17 @@ def _tool_use_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_use_block (IR ToolCall → wire)."""
     if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_toolUse = out["toolUse"] = {}
     v_toolUse_toolUseId = tw.fit_id_render(
         node.id,
@@ -1786,7 +1789,7 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["toolUse"] == "null":  # kept as the same-provider input had it
             out["toolUse"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("toolUse",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("toolUse",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1868,17 +1871,17 @@ def _tool_result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_result_block (IR ToolResult → wire)."""
     if type(node) is not ir.ToolResult:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_toolResult = out["toolResult"] = {}
     v_toolResult_toolUseId = tw.fit_id_render(
         node.tool_call_id,
@@ -1923,7 +1926,7 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["toolResult"] == "null":  # kept as the same-provider input had it
             out["toolResult"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("toolResult",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("toolResult",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1954,7 +1957,7 @@ def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
                 "none",
             ),
         ):
-            tw.set_hint(node, PROVIDER, "$tag", "document")
+            tw.set_hint(node, ctx.data, "$tag", "document")
         return node
     if obj.get("video") is not None:
         node = _video_block_to_ir(obj, path, ctx)
@@ -1972,7 +1975,7 @@ def _result_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
                 "video/3gpp",
             ),
         ):
-            tw.set_hint(node, PROVIDER, "$tag", "video")
+            tw.set_hint(node, ctx.data, "$tag", "video")
         return node
     raise UnknownVariantError(path, "expected a key of text, image, document, video")
 
@@ -1981,7 +1984,7 @@ def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ToolResultContentBlock — text, image, document or video (the json block is the result itself, json_block_result). searchResult blocks are an UnknownVariantError. (IR → wire)."""
     t = type(node)
     tag = (
-        tw.hint_of(node, PROVIDER, "$tag")
+        tw.hint_of(node, ctx.data, "$tag")
         if getattr(node, "provider_data", None) is not None
         else None
     )
@@ -2033,7 +2036,7 @@ def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.ImagePart and (node.data is not None or tw.starts_with(node.url, "s3://")):
         return _image_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
-        return tw.opaque_render(node, PROVIDER, path, ctx)
+        return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
@@ -2061,17 +2064,17 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.Request(messages=[], tools=v_tools, tool_choice=v_toolChoice)
     extra = None if _KNOWN_tool_config.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_config)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ToolConfiguration — the request's tools and tool choice (what is sent is decided by required_tools) (IR Request → wire)."""
     if type(node) is not ir.Request:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_tools = node.tools
     if v_tools is not None:
         v_tools = [
@@ -2122,7 +2125,7 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.stop:
         ctx.lose((path, "stop"), f"{ctx.provider} has no place for Request.stop; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -2134,7 +2137,7 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     if obj.get("toolSpec") is not None:
         return _tool_spec_to_ir(obj, path, ctx)
-    return ir.ProviderTool(provider=PROVIDER, data=obj)
+    return ir.ProviderTool(provider=ctx.data, data=obj)
 
 
 def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
@@ -2143,7 +2146,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.ToolDefinition:
         return _tool_spec_from_ir(node, path, ctx)
     if t is ir.ProviderTool:
-        return tw.provider_tool_render(node, PROVIDER, path, ctx)
+        return tw.provider_tool_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
@@ -2243,17 +2246,17 @@ def _tool_spec_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             tw.extra_fields(o_toolSpec_inputSchema, _KNOWN_tool_spec_toolSpec_inputSchema),
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ToolSpecification (inputSchema is required; a tool without parameters is sent the empty object schema, reported) (IR ToolDefinition → wire)."""
     if type(node) is not ir.ToolDefinition:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_toolSpec = out["toolSpec"] = {}
     v_toolSpec_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
@@ -2300,7 +2303,7 @@ def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["toolSpec"] == "null":  # kept as the same-provider input had it
             out["toolSpec"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("toolSpec", "toolSpec.inputSchema"))
+        tw.restore(out, pd, ctx.data, path, ctx, ("toolSpec", "toolSpec.inputSchema"))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -2313,7 +2316,7 @@ def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if (
             _CHOICE_MODE_RENDER.get(node.mode) != obj
         ):  # the input's own word, for a same-provider render
-            node.provider_data = ir.ProviderData(provider=PROVIDER, hints={"$scalar": obj})
+            node.provider_data = ir.ProviderData(provider=ctx.data, hints={"$scalar": obj})
         return node
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
@@ -2337,7 +2340,7 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if (
         node.provider_data is not None and node.provider_data.fields
     ):  # a bare string has no room for them
-        tw.unkept_fields(node.provider_data, PROVIDER, path, ctx)
+        tw.unkept_fields(node.provider_data, ctx.data, path, ctx)
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
@@ -2349,7 +2352,7 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for ToolChoice.validated here; dropped",
         )
     pd = node.provider_data
-    if pd is not None and pd.provider == PROVIDER and pd.hints and "$scalar" in pd.hints:
+    if pd is not None and pd.provider == ctx.data and pd.hints and "$scalar" in pd.hints:
         if _choice_mode_to_ir(pd.hints["$scalar"], path, ctx) == node.mode:
             return pd.hints["$scalar"]  # the same-provider input's own word for this mode
     return _choice_mode_from_ir(node.mode, path, ctx)
@@ -2370,17 +2373,17 @@ def _choice_auto_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.ToolChoice(mode="auto")
     extra = None if _KNOWN_choice_auto.issuperset(obj) else tw.extra_fields(obj, _KNOWN_choice_auto)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _choice_auto_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """choice_auto (IR ToolChoice → wire)."""
     if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "auto" not in hints:
         out["auto"] = {}
     elif hints["auto"] == "null":
@@ -2397,7 +2400,7 @@ def _choice_auto_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -2418,17 +2421,17 @@ def _choice_any_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.ToolChoice(mode="required")
     extra = None if _KNOWN_choice_any.issuperset(obj) else tw.extra_fields(obj, _KNOWN_choice_any)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _choice_any_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """choice_any (IR ToolChoice → wire)."""
     if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "any" not in hints:
         out["any"] = {}
     elif hints["any"] == "null":
@@ -2445,7 +2448,7 @@ def _choice_any_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -2475,17 +2478,17 @@ def _choice_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if o_tool and not _KNOWN_choice_tool_tool.issuperset(o_tool):
         extra = tw.nested_extra(extra, "tool", tw.extra_fields(o_tool, _KNOWN_choice_tool_tool))
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _choice_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """choice_tool (IR ToolChoice → wire)."""
     if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_tool = out["tool"] = {}
     v_tool_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
@@ -2509,7 +2512,7 @@ def _choice_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("tool",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("tool",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -2564,17 +2567,17 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if o_output and not _KNOWN_response_output.issuperset(o_output):
         extra = tw.nested_extra(extra, "output", tw.extra_fields(o_output, _KNOWN_response_output))
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """response (IR Response → wire)."""
     if type(node) is not ir.Response:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_output = out["output"] = {}
     v_output_message = node.message
     if v_output_message is not None:
@@ -2640,7 +2643,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("output",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("output",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -2691,17 +2694,17 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """usage (IR Usage → wire)."""
     if type(node) is not ir.Usage:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_inputTokens = node.input_tokens
     if v_inputTokens is not None:
         v_inputTokens = tw.in_range(
@@ -2748,7 +2751,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["totalTokens"] = v_totalTokens
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

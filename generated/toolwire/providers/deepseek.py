@@ -21,76 +21,33 @@ from toolwire import ir
 from toolwire.providers.openai_chat import (
     _GROUP_CONVERSATION,
     _WHOLE_CONVERSATION,
-    _audio_format_from_ir,
-    _audio_format_to_ir,
-    _choice_mode_from_ir,
-    _choice_mode_to_ir,
-    _KNOWN_assistant_message,
-    _KNOWN_developer_message,
-    _KNOWN_file_part,
-    _KNOWN_file_part_file,
-    _KNOWN_image_part,
-    _KNOWN_image_part_image_url,
-    _KNOWN_input_audio_part,
-    _KNOWN_input_audio_part_input_audio,
+    _assistant_message_from_ir,
+    _assistant_message_to_ir,
+    _developer_message_from_ir,
+    _developer_message_to_ir,
     _KNOWN_response,
     _KNOWN_response_choices_0,
-    _KNOWN_response_message,
-    _KNOWN_system_message,
-    _KNOWN_text_part,
-    _KNOWN_tool,
-    _KNOWN_tool_call,
-    _KNOWN_tool_call_function,
-    _KNOWN_tool_choice_named,
-    _KNOWN_tool_choice_named_function,
-    _KNOWN_tool_function,
-    _KNOWN_tool_message,
-    _KNOWN_usage,
     _KNOWN_user_message,
-    _ORDER_assistant_message,
-    _ORDER_developer_message,
-    _ORDER_file_part,
-    _ORDER_file_part_file,
-    _ORDER_image_part,
-    _ORDER_image_part_image_url,
-    _ORDER_input_audio_part,
-    _ORDER_input_audio_part_input_audio,
     _ORDER_response,
     _ORDER_response_choices_0,
-    _ORDER_response_message,
-    _ORDER_system_message,
-    _ORDER_text_part,
-    _ORDER_tool,
-    _ORDER_tool_call,
-    _ORDER_tool_call_function,
-    _ORDER_tool_choice_named,
-    _ORDER_tool_choice_named_function,
-    _ORDER_tool_function,
-    _ORDER_tool_message,
-    _ORDER_usage,
     _ORDER_user_message,
-    _RANK_assistant_message,
-    _RANK_developer_message,
-    _RANK_file_part,
-    _RANK_file_part_file,
-    _RANK_image_part,
-    _RANK_image_part_image_url,
-    _RANK_input_audio_part,
-    _RANK_input_audio_part_input_audio,
     _RANK_response,
     _RANK_response_choices_0,
-    _RANK_response_message,
-    _RANK_system_message,
-    _RANK_text_part,
-    _RANK_tool,
-    _RANK_tool_call,
-    _RANK_tool_call_function,
-    _RANK_tool_choice_named,
-    _RANK_tool_choice_named_function,
-    _RANK_tool_function,
-    _RANK_tool_message,
-    _RANK_usage,
     _RANK_user_message,
+    _response_message_from_ir,
+    _response_message_to_ir,
+    _system_message_from_ir,
+    _system_message_to_ir,
+    _text_part_from_ir,
+    _text_part_to_ir,
+    _tool_choice_from_ir,
+    _tool_choice_to_ir,
+    _tool_from_ir,
+    _tool_message_from_ir,
+    _tool_message_to_ir,
+    _tool_to_ir,
+    _usage_from_ir,
+    _usage_to_ir,
 )
 from toolwire_runtime import layout
 from toolwire_runtime import transforms as tw
@@ -230,22 +187,25 @@ _FINISH_REASON_APPROXIMATE = frozenset(["malformed_tool_call", "other"])
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
     """A DeepSeek Chat Completions (OpenAI-compatible) request body → IR Request."""
+    ctx.data = PROVIDER
     return _request_to_ir(payload, "", ctx)
 
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → a DeepSeek Chat Completions (OpenAI-compatible) request body."""
-    ctx.request = request  # the whole request, for transforms that read it ({request})
+    ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
     return _request_from_ir(request, "", ctx)
 
 
 def response_to_ir(payload: Any, ctx: Context) -> ir.Response:
     """A DeepSeek Chat Completions (OpenAI-compatible) response body → IR Response."""
+    ctx.data = PROVIDER
     return _response_to_ir(payload, "", ctx)
 
 
 def response_from_ir(response: ir.Response, ctx: Context) -> dict:
     """IR Response → a DeepSeek Chat Completions (OpenAI-compatible) response body."""
+    ctx.data = PROVIDER
     return _response_from_ir(response, "", ctx)
 
 
@@ -317,17 +277,17 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
     if type(node) is not ir.Request:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_model = node.model
     if v_model is not None:
         out["model"] = v_model
@@ -383,7 +343,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.top_k is not None:
         ctx.lose((path, "top_k"), f"{ctx.provider} has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -456,7 +416,7 @@ def _message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _system_message_to_ir(obj, path, ctx)
     if tag == "developer":
         node = _developer_message_to_ir(obj, path, ctx)
-        tw.set_hint(node, PROVIDER, "$tag", "developer")
+        tw.set_hint(node, ctx.data, "$tag", "developer")
         return node
     if tag == "user":
         return _user_message_to_ir(obj, path, ctx)
@@ -475,7 +435,7 @@ def _message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """message (IR → wire)."""
     role = node.role
-    tag = tw.hint_of(node, PROVIDER, "$tag")
+    tag = tw.hint_of(node, ctx.data, "$tag")
     if tag == "developer":
         return _developer_message_from_ir(node, path, ctx)
     if role == "system":
@@ -485,177 +445,6 @@ def _message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if role == "assistant":
         return _assistant_message_from_ir(node, path, ctx)
     raise UnknownVariantError((path, "role"), f"{ctx.provider} has no message role {role!r}")
-
-
-def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """system_message (wire → IR Message)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    hints = None
-    v_role = obj.get("role")
-    if v_role is not None and v_role != "system":
-        raise UnknownVariantError((path, "role"), "expected 'system', got " + repr(v_role))
-    if v_role is None:
-        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
-    v_content = obj.get("content")
-    if v_content is None and "content" in obj:
-        hints = tw.hint(hints, "content", "null")
-    if v_content is not None:
-        v_content_ir, v_content_hint = tw.content_parse(
-            v_content, (path, "content"), ctx, _text_content_part_to_ir, "string"
-        )
-        if v_content_hint is not None:
-            hints = tw.hint(hints, "content", v_content_hint)
-    else:
-        v_content_ir = []
-    v_name = obj.get("name")
-    if v_name is None and "name" in obj:
-        hints = tw.hint(hints, "name", "null")
-    if v_name is not None and type(v_name) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
-    if _ORDER_system_message.get(order := tuple(obj)) is not True:
-        hints = tw.key_order(hints, "", order, _RANK_system_message, _ORDER_system_message)
-    node = ir.Message(role="system", parts=v_content_ir, name=v_name)
-    extra = (
-        None
-        if _KNOWN_system_message.issuperset(obj)
-        else tw.extra_fields(obj, _KNOWN_system_message)
-    )
-    if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
-    return node
-
-
-def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """system_message (IR Message → wire)."""
-    if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
-    out = {}
-    pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    if hints is None or "role" not in hints:
-        out["role"] = "system"
-    elif hints["role"] == "null":
-        out["role"] = None
-    v_content = tw.content_render(
-        node.parts,
-        (hints.get("content") if hints is not None else None),
-        "",
-        "string",
-        (path, "parts"),
-        ctx,
-        _text_content_part_from_ir,
-    )
-    if v_content is not None:
-        out["content"] = v_content
-    elif hints is not None and hints.get("content") == "null":
-        out["content"] = None
-    v_name = node.name
-    if v_name is not None:
-        out["name"] = v_name
-    elif hints is not None and hints.get("name") == "null":
-        out["name"] = None
-    if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
-    if hints is not None and "$order" in hints:  # the same-provider input's key order
-        out = tw.apply_key_order(out, hints["$order"])
-    return out
-
-
-def _developer_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """developer message (newer name of system; kept as such for an OpenAI round trip) (wire → IR Message)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    hints = None
-    v_role = obj.get("role")
-    if v_role is not None and v_role != "developer":
-        raise UnknownVariantError((path, "role"), "expected 'developer', got " + repr(v_role))
-    if v_role is None:
-        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
-    v_content = obj.get("content")
-    if v_content is None and "content" in obj:
-        hints = tw.hint(hints, "content", "null")
-    if v_content is not None:
-        v_content_ir, v_content_hint = tw.content_parse(
-            v_content, (path, "content"), ctx, _text_content_part_to_ir, "string"
-        )
-        if v_content_hint is not None:
-            hints = tw.hint(hints, "content", v_content_hint)
-    else:
-        v_content_ir = []
-    v_name = obj.get("name")
-    if v_name is None and "name" in obj:
-        hints = tw.hint(hints, "name", "null")
-    if v_name is not None and type(v_name) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
-    if _ORDER_developer_message.get(order := tuple(obj)) is not True:
-        hints = tw.key_order(hints, "", order, _RANK_developer_message, _ORDER_developer_message)
-    node = ir.Message(role="system", parts=v_content_ir, name=v_name)
-    extra = (
-        None
-        if _KNOWN_developer_message.issuperset(obj)
-        else tw.extra_fields(obj, _KNOWN_developer_message)
-    )
-    if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
-    return node
-
-
-def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """developer message (newer name of system; kept as such for an OpenAI round trip) (IR Message → wire)."""
-    if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
-    out = {}
-    pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    if hints is None or "role" not in hints:
-        out["role"] = "developer"
-    elif hints["role"] == "null":
-        out["role"] = None
-    v_content = tw.content_render(
-        node.parts,
-        (hints.get("content") if hints is not None else None),
-        "",
-        "string",
-        (path, "parts"),
-        ctx,
-        _text_content_part_from_ir,
-    )
-    if v_content is not None:
-        out["content"] = v_content
-    elif hints is not None and hints.get("content") == "null":
-        out["content"] = None
-    v_name = node.name
-    if v_name is not None:
-        out["name"] = v_name
-    elif hints is not None and hints.get("name") == "null":
-        out["name"] = None
-    if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
-    if hints is not None and "$order" in hints:  # the same-provider input's key order
-        out = tw.apply_key_order(out, hints["$order"])
-    return out
-
-
-def _text_content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """content part of system, developer and assistant messages — text; refusal parts kept opaque: dispatch on type (wire → IR)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    tag = obj.get("type", None)
-    if tag == "text":
-        return _text_part_to_ir(obj, path, ctx)
-    return ir.OpaquePart(provider=PROVIDER, data=obj)
-
-
-def _text_content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """content part of system, developer and assistant messages — text; refusal parts kept opaque (IR → wire)."""
-    t = type(node)
-    if t is ir.TextPart:
-        return _text_part_from_ir(node, path, ctx)
-    if t is ir.OpaquePart:
-        return tw.opaque_render(node, PROVIDER, path, ctx)
-    ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
-    return None
 
 
 def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -691,17 +480,17 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """user_message (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "user"
     elif hints["role"] == "null":
@@ -725,288 +514,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("name") == "null":
         out["name"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
-    if hints is not None and "$order" in hints:  # the same-provider input's key order
-        out = tw.apply_key_order(out, hints["$order"])
-    return out
-
-
-def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """assistant_message (wire → IR Message)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    hints = None
-    v_role = obj.get("role")
-    if v_role is not None and v_role != "assistant":
-        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
-    if v_role is None:
-        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
-    v_content = obj.get("content")
-    if v_content is None:
-        hints = tw.hint(hints, "content", "null" if "content" in obj else "absent")
-    if v_content is not None:
-        v_content_ir, v_content_hint = tw.content_parse(
-            v_content, (path, "content"), ctx, _text_content_part_to_ir, "string"
-        )
-        if v_content_hint is not None:
-            hints = tw.hint(hints, "content", v_content_hint)
-    else:
-        v_content_ir = []
-    v_tool_calls = obj.get("tool_calls")
-    if v_tool_calls is None and "tool_calls" in obj:
-        hints = tw.hint(hints, "tool_calls", "null")
-    if v_tool_calls is not None:
-        v_tool_calls = [
-            _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
-            for i, x in enumerate(tw.expect_list(v_tool_calls, (path, "tool_calls")))
-        ]
-        if not v_tool_calls:
-            hints = tw.hint(hints, "tool_calls", "empty")
-    v_name = obj.get("name")
-    if v_name is None and "name" in obj:
-        hints = tw.hint(hints, "name", "null")
-    if v_name is not None and type(v_name) is not str:
-        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
-    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
-        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
-    node = ir.Message(
-        role="assistant", parts=[*(v_content_ir or ()), *(v_tool_calls or ())], name=v_name
-    )
-    extra = (
-        None
-        if _KNOWN_assistant_message.issuperset(obj)
-        else tw.extra_fields(obj, _KNOWN_assistant_message)
-    )
-    if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
-    return node
-
-
-def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """assistant_message (IR Message → wire)."""
-    if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
-    out = {}
-    pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    if hints is None or "role" not in hints:
-        out["role"] = "assistant"
-    elif hints["role"] == "null":
-        out["role"] = None
-    v_content = tw.content_render(
-        [x for x in node.parts if type(x) not in (ir.ToolCall,)],
-        (hints.get("content") if hints is not None else None),
-        "null",
-        "string",
-        (path, "parts"),
-        ctx,
-        _text_content_part_from_ir,
-    )
-    if v_content is not None or hints is None or hints.get("content") != "absent":
-        out["content"] = v_content
-    v_tool_calls = [x for x in node.parts if type(x) in (ir.ToolCall,)]
-    if v_tool_calls is not None:
-        v_tool_calls = [
-            y
-            for y in (
-                _tool_call_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_tool_calls)
-            )
-            if y is not None
-        ]
-    if v_tool_calls:
-        out["tool_calls"] = v_tool_calls
-    elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
-        out["tool_calls"] = []
-    elif hints is not None and hints.get("tool_calls") == "null":
-        out["tool_calls"] = None
-    v_name = node.name
-    if v_name is not None:
-        out["name"] = v_name
-    elif hints is not None and hints.get("name") == "null":
-        out["name"] = None
-    if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
-    if hints is not None and "$order" in hints:  # the same-provider input's key order
-        out = tw.apply_key_order(out, hints["$order"])
-    return out
-
-
-def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """ChatCompletionMessage — like an assistant message, but content is a string (or null), never parts (wire → IR Message)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    hints = None
-    v_role = obj.get("role")
-    if v_role is not None and v_role != "assistant":
-        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
-    if v_role is None:
-        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
-    v_content = obj.get("content")
-    if v_content is None:
-        hints = tw.hint(hints, "content", "null" if "content" in obj else "absent")
-    if v_content is not None:
-        v_content_ir, v_content_hint = tw.content_parse(
-            v_content, (path, "content"), ctx, _text_content_part_to_ir, "text"
-        )
-        if v_content_hint is not None:
-            hints = tw.hint(hints, "content", v_content_hint)
-    else:
-        v_content_ir = []
-    v_tool_calls = obj.get("tool_calls")
-    if v_tool_calls is None and "tool_calls" in obj:
-        hints = tw.hint(hints, "tool_calls", "null")
-    if v_tool_calls is not None:
-        v_tool_calls = [
-            _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
-            for i, x in enumerate(tw.expect_list(v_tool_calls, (path, "tool_calls")))
-        ]
-        if not v_tool_calls:
-            hints = tw.hint(hints, "tool_calls", "empty")
-    if _ORDER_response_message.get(order := tuple(obj)) is not True:
-        hints = tw.key_order(hints, "", order, _RANK_response_message, _ORDER_response_message)
-    node = ir.Message(role="assistant", parts=[*(v_content_ir or ()), *(v_tool_calls or ())])
-    extra = (
-        None
-        if _KNOWN_response_message.issuperset(obj)
-        else tw.extra_fields(obj, _KNOWN_response_message)
-    )
-    if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
-    return node
-
-
-def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """ChatCompletionMessage — like an assistant message, but content is a string (or null), never parts (IR Message → wire)."""
-    if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
-    out = {}
-    pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    if hints is None or "role" not in hints:
-        out["role"] = "assistant"
-    elif hints["role"] == "null":
-        out["role"] = None
-    v_content = tw.content_render(
-        [x for x in node.parts if type(x) not in (ir.ToolCall,)],
-        (hints.get("content") if hints is not None else None),
-        "null",
-        "text",
-        (path, "parts"),
-        ctx,
-        _text_content_part_from_ir,
-    )
-    if v_content is not None or hints is None or hints.get("content") != "absent":
-        out["content"] = v_content
-    v_tool_calls = [x for x in node.parts if type(x) in (ir.ToolCall,)]
-    if v_tool_calls is not None:
-        v_tool_calls = [
-            y
-            for y in (
-                _tool_call_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_tool_calls)
-            )
-            if y is not None
-        ]
-    if v_tool_calls:
-        out["tool_calls"] = v_tool_calls
-    elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
-        out["tool_calls"] = []
-    elif hints is not None and hints.get("tool_calls") == "null":
-        out["tool_calls"] = None
-    if node.name is not None:
-        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
-    if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
-    if hints is not None and "$order" in hints:  # the same-provider input's key order
-        out = tw.apply_key_order(out, hints["$order"])
-    return out
-
-
-def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """tool message — one result; several in a row form one IR tool turn (group / split) (wire → IR ToolResult)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    hints = None
-    v_role = obj.get("role")
-    if v_role is not None and v_role != "tool":
-        raise UnknownVariantError((path, "role"), "expected 'tool', got " + repr(v_role))
-    if v_role is None:
-        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
-    v_tool_call_id = obj.get("tool_call_id")
-    if v_tool_call_id is None:
-        raise tw.missing((path, "tool_call_id"))
-    v_tool_call_id_ir, v_tool_call_id_hint = tw.fit_id_parse(
-        v_tool_call_id, (path, "tool_call_id"), "\\s\\S", 40, False
-    )
-    if v_tool_call_id_hint is not None:
-        hints = tw.hint(hints, "tool_call_id", v_tool_call_id_hint)
-    v_content = obj.get("content")
-    if v_content is None and "content" in obj:
-        hints = tw.hint(hints, "content", "null")
-    if v_content is not None:
-        v_content_result, v_content_is_error, v_content_parts, v_content_hint = (
-            tw.text_result_parse(v_content, (path, "content"))
-        )
-        if v_content_hint is not None:
-            hints = tw.hint(hints, "content", v_content_hint)
-    else:
-        v_content_result, v_content_is_error, v_content_parts = None, False, None
-    if _ORDER_tool_message.get(order := tuple(obj)) is not True:
-        hints = tw.key_order(hints, "", order, _RANK_tool_message, _ORDER_tool_message)
-    node = ir.ToolResult(
-        tool_call_id=v_tool_call_id_ir,
-        name="",
-        result=v_content_result,
-        is_error=v_content_is_error,
-        parts=v_content_parts,
-    )
-    extra = (
-        None if _KNOWN_tool_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_message)
-    )
-    ctx.origins.append((node, path))  # so errors found later can point at the input
-    if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
-    return node
-
-
-def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """tool message — one result; several in a row form one IR tool turn (group / split) (IR ToolResult → wire)."""
-    if type(node) is not ir.ToolResult:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
-    out = {}
-    pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    if hints is None or "role" not in hints:
-        out["role"] = "tool"
-    elif hints["role"] == "null":
-        out["role"] = None
-    v_tool_call_id = tw.fit_id_render(
-        node.tool_call_id,
-        (hints.get("tool_call_id") if hints is not None else None),
-        (path, "tool_call_id"),
-        ctx,
-        "\\s\\S",
-        40,
-        False,
-    )
-    if v_tool_call_id is not None:
-        out["tool_call_id"] = v_tool_call_id
-    elif hints is not None and hints.get("tool_call_id") == "null":
-        out["tool_call_id"] = None
-    v_content = tw.text_result_render(
-        node.result,
-        node.is_error,
-        node.parts,
-        "Error: ",
-        (hints.get("content") if hints is not None else None),
-        (path, "result"),
-        ctx,
-    )
-    if v_content is not None:
-        out["content"] = v_content
-    elif hints is not None and hints.get("content") == "null":
-        out["content"] = None
-    if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1030,734 +538,9 @@ def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
-        return tw.opaque_render(node, PROVIDER, path, ctx)
+        return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
-
-
-def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """text_part (wire → IR TextPart)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    hints = None
-    v_type = obj.get("type")
-    if v_type is not None and v_type != "text":
-        raise UnknownVariantError((path, "type"), "expected 'text', got " + repr(v_type))
-    if v_type is None:
-        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
-    v_text = obj.get("text")
-    if v_text is None:
-        raise tw.missing((path, "text"))
-    if type(v_text) is not str:
-        raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
-    if _ORDER_text_part.get(order := tuple(obj)) is not True:
-        hints = tw.key_order(hints, "", order, _RANK_text_part, _ORDER_text_part)
-    node = ir.TextPart(text=v_text)
-    extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
-    if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
-    return node
-
-
-def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """text_part (IR TextPart → wire)."""
-    if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
-    out = {}
-    pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    if hints is None or "type" not in hints:
-        out["type"] = "text"
-    elif hints["type"] == "null":
-        out["type"] = None
-    v_text = node.text
-    if v_text is None:
-        ctx.lose(
-            (path, "text"),
-            f"text is required by {ctx.provider} and the input has none; add it before sending",
-        )
-    else:
-        out["text"] = v_text
-    if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
-    if hints is not None and "$order" in hints:  # the same-provider input's key order
-        out = tw.apply_key_order(out, hints["$order"])
-    return out
-
-
-def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """image_part (wire → IR ImagePart)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    hints = None
-    p_image_url = (path, "image_url")
-    o_image_url = obj.get("image_url")
-    if o_image_url is None:
-        raise tw.missing(p_image_url)
-    elif type(o_image_url) is not dict:
-        raise WrongTypeError(p_image_url, "expected an object, got " + tw._json_type(o_image_url))
-    v_type = obj.get("type")
-    if v_type is not None and v_type != "image_url":
-        raise UnknownVariantError((path, "type"), "expected 'image_url', got " + repr(v_type))
-    if v_type is None:
-        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
-    v_image_url_url = o_image_url.get("url")
-    if v_image_url_url is None:
-        raise tw.missing((p_image_url, "url"))
-    v_image_url_url_url, v_image_url_url_media_type, v_image_url_url_data = tw.data_url_parse(
-        v_image_url_url, (p_image_url, "url")
-    )
-    v_image_url_detail = o_image_url.get("detail")
-    if v_image_url_detail is None and "detail" in o_image_url:
-        hints = tw.hint(hints, "image_url.detail", "null")
-    if v_image_url_detail is not None and type(v_image_url_detail) is not str:
-        raise WrongTypeError(
-            (p_image_url, "detail"), "expected string, got " + tw._json_type(v_image_url_detail)
-        )
-    if v_image_url_detail == "auto":
-        v_image_url_detail = None
-        hints = tw.hint(hints, "image_url.detail", "explicit_default")
-    if _ORDER_image_part.get(order := tuple(obj)) is not True:
-        hints = tw.key_order(hints, "", order, _RANK_image_part, _ORDER_image_part)
-    if o_image_url and _ORDER_image_part_image_url.get(order := tuple(o_image_url)) is not True:
-        hints = tw.key_order(
-            hints, "image_url", order, _RANK_image_part_image_url, _ORDER_image_part_image_url
-        )
-    node = ir.ImagePart(
-        media_type=v_image_url_url_media_type,
-        data=v_image_url_url_data,
-        url=v_image_url_url_url,
-        detail=v_image_url_detail,
-    )
-    extra = None if _KNOWN_image_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_image_part)
-    if o_image_url and not _KNOWN_image_part_image_url.issuperset(o_image_url):
-        extra = tw.nested_extra(
-            extra, "image_url", tw.extra_fields(o_image_url, _KNOWN_image_part_image_url)
-        )
-    if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
-    return node
-
-
-def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """image_part (IR ImagePart → wire)."""
-    if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
-    out = {}
-    pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    if hints is None or "type" not in hints:
-        out["type"] = "image_url"
-    elif hints["type"] == "null":
-        out["type"] = None
-    w_image_url = out["image_url"] = {}
-    v_image_url_url = tw.data_url_render(node.url, node.media_type, node.data, (path, "url"))
-    if v_image_url_url is not None:
-        w_image_url["url"] = v_image_url_url
-    elif hints is not None and hints.get("image_url.url") == "null":
-        w_image_url["url"] = None
-    v_image_url_detail = node.detail
-    if (
-        v_image_url_detail is None
-        and hints is not None
-        and hints.get("image_url.detail") == "explicit_default"
-    ):
-        v_image_url_detail = "auto"
-    if v_image_url_detail is not None:
-        w_image_url["detail"] = v_image_url_detail
-    elif hints is not None and hints.get("image_url.detail") == "null":
-        w_image_url["detail"] = None
-    if not w_image_url:
-        if hints is None or "image_url" not in hints:
-            del out["image_url"]
-        elif hints["image_url"] == "null":  # kept as the same-provider input had it
-            out["image_url"] = None
-    if node.file_id is not None:
-        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for ImagePart.file_id; dropped")
-    if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("image_url",))
-    if hints is not None and "$order" in hints:  # the same-provider input's key order
-        out = tw.apply_key_order(out, hints["$order"])
-    return out
-
-
-def _input_audio_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """ChatCompletionContentPartInputAudioParam — base64 wav or mp3 (wire → IR FilePart)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    hints = None
-    p_input_audio = (path, "input_audio")
-    o_input_audio = obj.get("input_audio")
-    if o_input_audio is None:
-        raise tw.missing(p_input_audio)
-    elif type(o_input_audio) is not dict:
-        raise WrongTypeError(
-            p_input_audio, "expected an object, got " + tw._json_type(o_input_audio)
-        )
-    v_type = obj.get("type")
-    if v_type is not None and v_type != "input_audio":
-        raise UnknownVariantError((path, "type"), "expected 'input_audio', got " + repr(v_type))
-    if v_type is None:
-        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
-    v_input_audio_data = o_input_audio.get("data")
-    if v_input_audio_data is None:
-        raise tw.missing((p_input_audio, "data"))
-    if type(v_input_audio_data) is not str:
-        raise WrongTypeError(
-            (p_input_audio, "data"), "expected string, got " + tw._json_type(v_input_audio_data)
-        )
-    v_input_audio_format = o_input_audio.get("format")
-    if v_input_audio_format is None:
-        raise tw.missing((p_input_audio, "format"))
-    if v_input_audio_format is not None:
-        v_input_audio_format = _audio_format_to_ir(
-            v_input_audio_format, (p_input_audio, "format"), ctx
-        )
-    if _ORDER_input_audio_part.get(order := tuple(obj)) is not True:
-        hints = tw.key_order(hints, "", order, _RANK_input_audio_part, _ORDER_input_audio_part)
-    if (
-        o_input_audio
-        and _ORDER_input_audio_part_input_audio.get(order := tuple(o_input_audio)) is not True
-    ):
-        hints = tw.key_order(
-            hints,
-            "input_audio",
-            order,
-            _RANK_input_audio_part_input_audio,
-            _ORDER_input_audio_part_input_audio,
-        )
-    node = ir.FilePart(media_type=v_input_audio_format, data=v_input_audio_data)
-    extra = (
-        None
-        if _KNOWN_input_audio_part.issuperset(obj)
-        else tw.extra_fields(obj, _KNOWN_input_audio_part)
-    )
-    if o_input_audio and not _KNOWN_input_audio_part_input_audio.issuperset(o_input_audio):
-        extra = tw.nested_extra(
-            extra,
-            "input_audio",
-            tw.extra_fields(o_input_audio, _KNOWN_input_audio_part_input_audio),
-        )
-    if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
-    return node
-
-
-def _input_audio_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """ChatCompletionContentPartInputAudioParam — base64 wav or mp3 (IR FilePart → wire)."""
-    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
-    out = {}
-    pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    if hints is None or "type" not in hints:
-        out["type"] = "input_audio"
-    elif hints["type"] == "null":
-        out["type"] = None
-    w_input_audio = out["input_audio"] = {}
-    v_input_audio_data = node.data
-    if v_input_audio_data is None:
-        ctx.lose(
-            (path, "data"),
-            f"data is required by {ctx.provider} and the input has none; add it before sending",
-        )
-    else:
-        w_input_audio["data"] = v_input_audio_data
-    v_input_audio_format = node.media_type
-    if v_input_audio_format is not None:
-        v_input_audio_format = _audio_format_from_ir(
-            v_input_audio_format, (path, "media_type"), ctx
-        )
-    if v_input_audio_format is None:
-        ctx.lose(
-            (path, "media_type"),
-            f"format is required by {ctx.provider} and the input has none; add it before sending",
-        )
-    else:
-        w_input_audio["format"] = v_input_audio_format
-    if not w_input_audio:
-        if hints is None or "input_audio" not in hints:
-            del out["input_audio"]
-        elif hints["input_audio"] == "null":  # kept as the same-provider input had it
-            out["input_audio"] = None
-    if node.url is not None:
-        ctx.lose((path, "url"), f"{ctx.provider} has no place for FilePart.url; dropped")
-    if node.file_id is not None:
-        ctx.lose((path, "file_id"), f"{ctx.provider} has no place for FilePart.file_id; dropped")
-    if node.filename is not None:
-        ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
-    if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("input_audio",))
-    if hints is not None and "$order" in hints:  # the same-provider input's key order
-        out = tw.apply_key_order(out, hints["$order"])
-    return out
-
-
-def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64; an http(s) URL as OpenRouter takes it, https://openrouter.ai/docs/features/multimodal/pdfs) or an uploaded file's file_id (wire → IR FilePart)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    hints = None
-    p_file = (path, "file")
-    o_file = obj.get("file")
-    if o_file is None:
-        o_file = {}
-        if "file" in obj:
-            hints = tw.hint(hints, "file", "null")
-    elif type(o_file) is not dict:
-        raise WrongTypeError(p_file, "expected an object, got " + tw._json_type(o_file))
-    elif not o_file:
-        hints = tw.hint(hints, "file", "empty")
-    v_type = obj.get("type")
-    if v_type is not None and v_type != "file":
-        raise UnknownVariantError((path, "type"), "expected 'file', got " + repr(v_type))
-    if v_type is None:
-        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
-    v_file_file_data = o_file.get("file_data")
-    if v_file_file_data is None and "file_data" in o_file:
-        hints = tw.hint(hints, "file.file_data", "null")
-    if v_file_file_data is not None:
-        (
-            v_file_file_data_url,
-            v_file_file_data_media_type,
-            v_file_file_data_data,
-            v_file_file_data_hint,
-        ) = tw.file_data_or_url_parse(v_file_file_data, (p_file, "file_data"))
-        if v_file_file_data_hint is not None:
-            hints = tw.hint(hints, "file.file_data", v_file_file_data_hint)
-    else:
-        v_file_file_data_url, v_file_file_data_media_type, v_file_file_data_data = None, None, None
-    v_file_file_id = o_file.get("file_id")
-    if v_file_file_id is None and "file_id" in o_file:
-        hints = tw.hint(hints, "file.file_id", "null")
-    if v_file_file_id is not None:
-        v_file_file_id_ir, v_file_file_id_hint = tw.file_ref_parse(
-            v_file_file_id, (p_file, "file_id")
-        )
-        if v_file_file_id_hint is not None:
-            hints = tw.hint(hints, "file.file_id", v_file_file_id_hint)
-    else:
-        v_file_file_id_ir = None
-    v_file_filename = o_file.get("filename")
-    if v_file_filename is None and "filename" in o_file:
-        hints = tw.hint(hints, "file.filename", "null")
-    if v_file_filename is not None and type(v_file_filename) is not str:
-        raise WrongTypeError(
-            (p_file, "filename"), "expected string, got " + tw._json_type(v_file_filename)
-        )
-    if _ORDER_file_part.get(order := tuple(obj)) is not True:
-        hints = tw.key_order(hints, "", order, _RANK_file_part, _ORDER_file_part)
-    if o_file and _ORDER_file_part_file.get(order := tuple(o_file)) is not True:
-        hints = tw.key_order(hints, "file", order, _RANK_file_part_file, _ORDER_file_part_file)
-    node = ir.FilePart(
-        media_type=v_file_file_data_media_type,
-        data=v_file_file_data_data,
-        url=v_file_file_data_url,
-        file_id=v_file_file_id_ir,
-        filename=v_file_filename,
-    )
-    extra = None if _KNOWN_file_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_file_part)
-    if o_file and not _KNOWN_file_part_file.issuperset(o_file):
-        extra = tw.nested_extra(extra, "file", tw.extra_fields(o_file, _KNOWN_file_part_file))
-    if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
-    return node
-
-
-def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64; an http(s) URL as OpenRouter takes it, https://openrouter.ai/docs/features/multimodal/pdfs) or an uploaded file's file_id (IR FilePart → wire)."""
-    if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
-    out = {}
-    pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    if hints is None or "type" not in hints:
-        out["type"] = "file"
-    elif hints["type"] == "null":
-        out["type"] = None
-    w_file = out["file"] = {}
-    v_file_file_data = tw.file_data_or_url_render(
-        node.url,
-        node.media_type,
-        node.data,
-        (hints.get("file.file_data") if hints is not None else None),
-    )
-    if v_file_file_data is not None:
-        w_file["file_data"] = v_file_file_data
-    elif hints is not None and hints.get("file.file_data") == "null":
-        w_file["file_data"] = None
-    v_file_file_id = tw.file_ref_render(
-        node.file_id,
-        (hints.get("file.file_id") if hints is not None else None),
-        (path, "file_id"),
-        ctx,
-    )
-    if v_file_file_id is not None:
-        w_file["file_id"] = v_file_file_id
-    elif hints is not None and hints.get("file.file_id") == "null":
-        w_file["file_id"] = None
-    v_file_filename = node.filename
-    if v_file_filename is not None:
-        w_file["filename"] = v_file_filename
-    elif hints is not None and hints.get("file.filename") == "null":
-        w_file["filename"] = None
-    if not w_file:
-        if hints is None or "file" not in hints:
-            del out["file"]
-        elif hints["file"] == "null":  # kept as the same-provider input had it
-            out["file"] = None
-    if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("file",))
-    if hints is not None and "$order" in hints:  # the same-provider input's key order
-        out = tw.apply_key_order(out, hints["$order"])
-    return out
-
-
-def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """tool_call (wire → IR ToolCall)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    hints = None
-    p_function = (path, "function")
-    o_function = obj.get("function")
-    if o_function is None:
-        raise tw.missing(p_function)
-    elif type(o_function) is not dict:
-        raise WrongTypeError(p_function, "expected an object, got " + tw._json_type(o_function))
-    v_id = obj.get("id")
-    if v_id is None:
-        raise tw.missing((path, "id"))
-    v_id_ir, v_id_hint = tw.fit_id_parse(v_id, (path, "id"), "\\s\\S", 40, False)
-    if v_id_hint is not None:
-        hints = tw.hint(hints, "id", v_id_hint)
-    v_type = obj.get("type")
-    if v_type is not None and v_type != "function":
-        raise UnknownVariantError((path, "type"), "expected 'function', got " + repr(v_type))
-    if v_type is None:
-        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
-    v_function_name = o_function.get("name")
-    if v_function_name is None:
-        raise tw.missing((p_function, "name"))
-    v_function_name_ir = tw.fit_name_parse(
-        v_function_name, (p_function, "name"), ctx, "a-zA-Z0-9_-", None, 64
-    )
-    v_function_arguments = o_function.get("arguments")
-    if v_function_arguments is None:
-        raise tw.missing((p_function, "arguments"))
-    v_function_arguments_arguments, v_function_arguments_raw_arguments = tw.parse_arguments(
-        v_function_arguments, (p_function, "arguments"), ctx
-    )
-    if _ORDER_tool_call.get(order := tuple(obj)) is not True:
-        hints = tw.key_order(hints, "", order, _RANK_tool_call, _ORDER_tool_call)
-    if o_function and _ORDER_tool_call_function.get(order := tuple(o_function)) is not True:
-        hints = tw.key_order(
-            hints, "function", order, _RANK_tool_call_function, _ORDER_tool_call_function
-        )
-    node = ir.ToolCall(
-        id=v_id_ir,
-        name=v_function_name_ir,
-        arguments=v_function_arguments_arguments,
-        raw_arguments=v_function_arguments_raw_arguments,
-    )
-    extra = None if _KNOWN_tool_call.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_call)
-    if o_function and not _KNOWN_tool_call_function.issuperset(o_function):
-        extra = tw.nested_extra(
-            extra, "function", tw.extra_fields(o_function, _KNOWN_tool_call_function)
-        )
-    ctx.origins.append((node, path))  # so errors found later can point at the input
-    if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
-    return node
-
-
-def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """tool_call (IR ToolCall → wire)."""
-    if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
-    out = {}
-    pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v_id = tw.fit_id_render(
-        node.id,
-        (hints.get("id") if hints is not None else None),
-        (path, "id"),
-        ctx,
-        "\\s\\S",
-        40,
-        False,
-    )
-    if v_id is not None:
-        out["id"] = v_id
-    elif hints is not None and hints.get("id") == "null":
-        out["id"] = None
-    if hints is None or "type" not in hints:
-        out["type"] = "function"
-    elif hints["type"] == "null":
-        out["type"] = None
-    w_function = out["function"] = {}
-    v_function_name = tw.fit_render(
-        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
-    )
-    if v_function_name is not None:
-        w_function["name"] = v_function_name
-    elif hints is not None and hints.get("function.name") == "null":
-        w_function["name"] = None
-    v_function_arguments = tw.render_arguments(node.arguments, node.raw_arguments)
-    if v_function_arguments is not None:
-        w_function["arguments"] = v_function_arguments
-    elif hints is not None and hints.get("function.arguments") == "null":
-        w_function["arguments"] = None
-    if not w_function:
-        if hints is None or "function" not in hints:
-            del out["function"]
-        elif hints["function"] == "null":  # kept as the same-provider input had it
-            out["function"] = None
-    if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
-    if hints is not None and "$order" in hints:  # the same-provider input's key order
-        out = tw.apply_key_order(out, hints["$order"])
-    return out
-
-
-def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """tool (wire → IR ToolDefinition)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    hints = None
-    p_function = (path, "function")
-    o_function = obj.get("function")
-    if o_function is None:
-        raise tw.missing(p_function)
-    elif type(o_function) is not dict:
-        raise WrongTypeError(p_function, "expected an object, got " + tw._json_type(o_function))
-    v_type = obj.get("type")
-    if v_type is not None and v_type != "function":
-        raise UnknownVariantError((path, "type"), "expected 'function', got " + repr(v_type))
-    if v_type is None:
-        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
-    v_function_name = o_function.get("name")
-    if v_function_name is None:
-        raise tw.missing((p_function, "name"))
-    v_function_name_ir = tw.fit_name_parse(
-        v_function_name, (p_function, "name"), ctx, "a-zA-Z0-9_-", None, 64
-    )
-    v_function_description = o_function.get("description")
-    if v_function_description is None and "description" in o_function:
-        hints = tw.hint(hints, "function.description", "null")
-    if v_function_description is not None and type(v_function_description) is not str:
-        raise WrongTypeError(
-            (p_function, "description"),
-            "expected string, got " + tw._json_type(v_function_description),
-        )
-    v_function_parameters = o_function.get("parameters")
-    if v_function_parameters is None and "parameters" in o_function:
-        hints = tw.hint(hints, "function.parameters", "null")
-    if v_function_parameters is not None:
-        v_function_parameters_ir, v_function_parameters_hint = tw.json_schema_parse(
-            v_function_parameters, (p_function, "parameters")
-        )
-        if v_function_parameters_hint is not None:
-            hints = tw.hint(hints, "function.parameters", v_function_parameters_hint)
-    else:
-        v_function_parameters_ir = None
-    v_function_strict = o_function.get("strict")
-    if v_function_strict is None and "strict" in o_function:
-        hints = tw.hint(hints, "function.strict", "null")
-    if v_function_strict is not None and type(v_function_strict) is not bool:
-        raise WrongTypeError(
-            (p_function, "strict"), "expected boolean, got " + tw._json_type(v_function_strict)
-        )
-    if _ORDER_tool.get(order := tuple(obj)) is not True:
-        hints = tw.key_order(hints, "", order, _RANK_tool, _ORDER_tool)
-    if o_function and _ORDER_tool_function.get(order := tuple(o_function)) is not True:
-        hints = tw.key_order(hints, "function", order, _RANK_tool_function, _ORDER_tool_function)
-    node = ir.ToolDefinition(
-        name=v_function_name_ir,
-        description=v_function_description,
-        parameters=v_function_parameters_ir,
-        strict=v_function_strict,
-    )
-    extra = None if _KNOWN_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool)
-    if o_function and not _KNOWN_tool_function.issuperset(o_function):
-        extra = tw.nested_extra(
-            extra, "function", tw.extra_fields(o_function, _KNOWN_tool_function)
-        )
-    if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
-    return node
-
-
-def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """tool (IR ToolDefinition → wire)."""
-    if type(node) is not ir.ToolDefinition:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
-    out = {}
-    pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    if hints is None or "type" not in hints:
-        out["type"] = "function"
-    elif hints["type"] == "null":
-        out["type"] = None
-    w_function = out["function"] = {}
-    v_function_name = tw.fit_render(
-        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
-    )
-    if v_function_name is not None:
-        w_function["name"] = v_function_name
-    elif hints is not None and hints.get("function.name") == "null":
-        w_function["name"] = None
-    v_function_description = node.description
-    if v_function_description is not None:
-        w_function["description"] = v_function_description
-    elif hints is not None and hints.get("function.description") == "null":
-        w_function["description"] = None
-    v_function_parameters = tw.json_schema_render(
-        node.parameters,
-        (hints.get("function.parameters") if hints is not None else None),
-        (path, "parameters"),
-        ctx,
-    )
-    if v_function_parameters is not None:
-        w_function["parameters"] = v_function_parameters
-    elif hints is not None and hints.get("function.parameters") == "null":
-        w_function["parameters"] = None
-    v_function_strict = node.strict
-    if v_function_strict is not None:
-        w_function["strict"] = v_function_strict
-    elif hints is not None and hints.get("function.strict") == "null":
-        w_function["strict"] = None
-    if not w_function:
-        if hints is None or "function" not in hints:
-            del out["function"]
-        elif hints["function"] == "null":  # kept as the same-provider input had it
-            out["function"] = None
-    if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
-    if hints is not None and "$order" in hints:  # the same-provider input's key order
-        out = tw.apply_key_order(out, hints["$order"])
-    return out
-
-
-def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """tool_choice — "auto" | "none" | "required" | {type function, function {name}}: dispatch on type (wire → IR)."""
-    if type(obj) is str:
-        return ir.ToolChoice(mode=_choice_mode_to_ir(obj, path, ctx))
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    tag = obj.get("type", None)
-    if tag == "function":
-        return _tool_choice_named_to_ir(obj, path, ctx)
-    raise UnknownVariantError(
-        (path, "type"), "unknown type " + repr(tag) + "; expected one of 'function'"
-    )
-
-
-def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """tool_choice — "auto" | "none" | "required" | {type function, function {name}} (IR → wire)."""
-    if node.mode == "tool":
-        return _tool_choice_named_from_ir(node, path, ctx)
-    if (
-        node.provider_data is not None and node.provider_data.fields
-    ):  # a bare string has no room for them
-        tw.unkept_fields(node.provider_data, PROVIDER, path, ctx)
-    if node.allowed_names:
-        ctx.lose(
-            (path, "allowed_names"),
-            f"{ctx.provider} has no place for ToolChoice.allowed_names here; dropped",
-        )
-    if node.validated:
-        ctx.lose(
-            (path, "validated"),
-            f"{ctx.provider} has no place for ToolChoice.validated here; dropped",
-        )
-    return _choice_mode_from_ir(node.mode, path, ctx)
-
-
-def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """tool_choice_named (wire → IR ToolChoice)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    hints = None
-    p_function = (path, "function")
-    o_function = obj.get("function")
-    if o_function is None:
-        raise tw.missing(p_function)
-    elif type(o_function) is not dict:
-        raise WrongTypeError(p_function, "expected an object, got " + tw._json_type(o_function))
-    v_type = obj.get("type")
-    if v_type is not None and v_type != "function":
-        raise UnknownVariantError((path, "type"), "expected 'function', got " + repr(v_type))
-    if v_type is None:
-        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
-    v_function_name = o_function.get("name")
-    if v_function_name is None:
-        raise tw.missing((p_function, "name"))
-    v_function_name_ir = tw.fit_name_parse(
-        v_function_name, (p_function, "name"), ctx, "a-zA-Z0-9_-", None, 64
-    )
-    if _ORDER_tool_choice_named.get(order := tuple(obj)) is not True:
-        hints = tw.key_order(hints, "", order, _RANK_tool_choice_named, _ORDER_tool_choice_named)
-    if o_function and _ORDER_tool_choice_named_function.get(order := tuple(o_function)) is not True:
-        hints = tw.key_order(
-            hints,
-            "function",
-            order,
-            _RANK_tool_choice_named_function,
-            _ORDER_tool_choice_named_function,
-        )
-    node = ir.ToolChoice(mode="tool", name=v_function_name_ir)
-    extra = (
-        None
-        if _KNOWN_tool_choice_named.issuperset(obj)
-        else tw.extra_fields(obj, _KNOWN_tool_choice_named)
-    )
-    if o_function and not _KNOWN_tool_choice_named_function.issuperset(o_function):
-        extra = tw.nested_extra(
-            extra, "function", tw.extra_fields(o_function, _KNOWN_tool_choice_named_function)
-        )
-    if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
-    return node
-
-
-def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """tool_choice_named (IR ToolChoice → wire)."""
-    if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
-    out = {}
-    pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    if hints is None or "type" not in hints:
-        out["type"] = "function"
-    elif hints["type"] == "null":
-        out["type"] = None
-    w_function = out["function"] = {}
-    v_function_name = tw.fit_render(
-        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
-    )
-    if v_function_name is not None:
-        w_function["name"] = v_function_name
-    elif hints is not None and hints.get("function.name") == "null":
-        w_function["name"] = None
-    if not w_function:
-        if hints is None or "function" not in hints:
-            del out["function"]
-        elif hints["function"] == "null":  # kept as the same-provider input had it
-            out["function"] = None
-    if node.allowed_names:
-        ctx.lose(
-            (path, "allowed_names"),
-            f"{ctx.provider} has no place for ToolChoice.allowed_names; dropped",
-        )
-    if node.validated is not None:
-        ctx.lose(
-            (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
-        )
-    if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
-    if hints is not None and "$order" in hints:  # the same-provider input's key order
-        out = tw.apply_key_order(out, hints["$order"])
-    return out
 
 
 def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -1845,17 +628,17 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "choices.0", tw.extra_fields(o_choices_0, _KNOWN_response_choices_0)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """response (IR Response → wire)."""
     if type(node) is not ir.Response:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_id = node.id
     if v_id is None:
         v_id = ""
@@ -1935,7 +718,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("choices.0",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("choices.0",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1951,81 +734,3 @@ def _finish_reason_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node in _FINISH_REASON_APPROXIMATE:
         tw.enum_approximate(_FINISH_REASON_RENDER, node, path, "finish_reason", ctx)
     return tw.enum_render(_FINISH_REASON_RENDER, node, path, "finish_reason", ctx)
-
-
-def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """usage (wire → IR Usage)."""
-    if type(obj) is not dict:
-        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
-    hints = None
-    v_prompt_tokens = obj.get("prompt_tokens")
-    if v_prompt_tokens is None and "prompt_tokens" in obj:
-        hints = tw.hint(hints, "prompt_tokens", "null")
-    if v_prompt_tokens is not None and type(v_prompt_tokens) is not int:
-        raise WrongTypeError(
-            (path, "prompt_tokens"), "expected integer, got " + tw._json_type(v_prompt_tokens)
-        )
-    v_completion_tokens = obj.get("completion_tokens")
-    if v_completion_tokens is None and "completion_tokens" in obj:
-        hints = tw.hint(hints, "completion_tokens", "null")
-    if v_completion_tokens is not None and type(v_completion_tokens) is not int:
-        raise WrongTypeError(
-            (path, "completion_tokens"),
-            "expected integer, got " + tw._json_type(v_completion_tokens),
-        )
-    v_total_tokens = obj.get("total_tokens")
-    if v_total_tokens is None and "total_tokens" in obj:
-        hints = tw.hint(hints, "total_tokens", "null")
-    if v_total_tokens is not None and type(v_total_tokens) is not int:
-        raise WrongTypeError(
-            (path, "total_tokens"), "expected integer, got " + tw._json_type(v_total_tokens)
-        )
-    if _ORDER_usage.get(order := tuple(obj)) is not True:
-        hints = tw.key_order(hints, "", order, _RANK_usage, _ORDER_usage)
-    node = ir.Usage(
-        input_tokens=v_prompt_tokens, output_tokens=v_completion_tokens, total_tokens=v_total_tokens
-    )
-    extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
-    if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
-    return node
-
-
-def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """usage (IR Usage → wire)."""
-    if type(node) is not ir.Usage:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
-    out = {}
-    pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
-    v_prompt_tokens = node.input_tokens
-    if v_prompt_tokens is None:
-        v_prompt_tokens = 0
-        ctx.assume((path, "input_tokens"), f"prompt_tokens is required by {ctx.provider}; sent 0")
-    if v_prompt_tokens is not None:
-        out["prompt_tokens"] = v_prompt_tokens
-    elif hints is not None and hints.get("prompt_tokens") == "null":
-        out["prompt_tokens"] = None
-    v_completion_tokens = node.output_tokens
-    if v_completion_tokens is None:
-        v_completion_tokens = 0
-        ctx.assume(
-            (path, "output_tokens"), f"completion_tokens is required by {ctx.provider}; sent 0"
-        )
-    if v_completion_tokens is not None:
-        out["completion_tokens"] = v_completion_tokens
-    elif hints is not None and hints.get("completion_tokens") == "null":
-        out["completion_tokens"] = None
-    v_total_tokens = node.total_tokens
-    if v_total_tokens is None:
-        v_total_tokens = 0
-        ctx.assume((path, "total_tokens"), f"total_tokens is required by {ctx.provider}; sent 0")
-    if v_total_tokens is not None:
-        out["total_tokens"] = v_total_tokens
-    elif hints is not None and hints.get("total_tokens") == "null":
-        out["total_tokens"] = None
-    if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
-    if hints is not None and "$order" in hints:  # the same-provider input's key order
-        out = tw.apply_key_order(out, hints["$order"])
-    return out

@@ -329,22 +329,25 @@ _ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
     """A Google Gemini generateContent (REST JSON) request body → IR Request."""
+    ctx.data = PROVIDER
     return _request_to_ir(payload, "", ctx)
 
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → a Google Gemini generateContent (REST JSON) request body."""
-    ctx.request = request  # the whole request, for transforms that read it ({request})
+    ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
     return _request_from_ir(request, "", ctx)
 
 
 def response_to_ir(payload: Any, ctx: Context) -> ir.Response:
     """A Google Gemini generateContent (REST JSON) response body → IR Response."""
+    ctx.data = PROVIDER
     return _response_to_ir(payload, "", ctx)
 
 
 def response_from_ir(response: ir.Response, ctx: Context) -> dict:
     """IR Response → a Google Gemini generateContent (REST JSON) response body."""
+    ctx.data = PROVIDER
     return _response_from_ir(response, "", ctx)
 
 
@@ -387,7 +390,7 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             ctx,
             _function_declaration_to_ir,
             "functionDeclarations",
-            PROVIDER,
+            ctx.data,
         )
     else:
         v_tools_ir = None
@@ -479,17 +482,17 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             tw.extra_fields(o_generationConfig, _KNOWN_request_generationConfig),
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
     if type(node) is not ir.Request:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_contents, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
     out["contents"] = v_contents
     if hoisted is not None:
@@ -500,7 +503,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx,
         _function_declaration_from_ir,
         "functionDeclarations",
-        PROVIDER,
+        ctx.data,
     )
     if v_tools is not None:
         out["tools"] = v_tools
@@ -557,7 +560,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Request.parallel_tool_calls; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("generationConfig",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("generationConfig",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -640,17 +643,17 @@ def _content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.Message(role=v_role, parts=v_parts)
     extra = None if _KNOWN_content.issuperset(obj) else tw.extra_fields(obj, _KNOWN_content)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """content (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_role = node.role
     if v_role is not None:
         v_role = _role_from_ir(v_role, (path, "role"), ctx)
@@ -677,7 +680,7 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -712,17 +715,17 @@ def _candidate_content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_candidate_content)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _candidate_content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """a candidate's Content — role model; a blocked or cut-off candidate can have content {} (no role, no parts) (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_role = node.role
     if v_role is not None:
         v_role = _role_from_ir(v_role, (path, "role"), ctx)
@@ -754,7 +757,7 @@ def _candidate_content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -782,17 +785,17 @@ def _system_instruction_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_system_instruction)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """system_instruction (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_parts = node.parts
     if v_parts is not None:
         v_parts = [
@@ -812,7 +815,7 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -852,7 +855,7 @@ def _part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _function_call_part_to_ir(obj, path, ctx)
     if obj.get("functionResponse") is not None or obj.get("function_response") is not None:
         return _function_response_part_to_ir(obj, path, ctx)
-    return ir.OpaquePart(provider=PROVIDER, data=obj)
+    return ir.OpaquePart(provider=ctx.data, data=obj)
 
 
 def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
@@ -881,7 +884,7 @@ def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.ToolResult:
         return _function_response_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
-        return tw.opaque_render(node, PROVIDER, path, ctx)
+        return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
@@ -901,17 +904,17 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """text_part (IR TextPart → wire)."""
     if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_text = node.text
     if v_text is None:
         ctx.lose(
@@ -921,7 +924,7 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -982,17 +985,17 @@ def _inline_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "inlineData", tw.extra_fields(o_inlineData, _KNOWN_inline_image_inlineData)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """inline_image (IR ImagePart → wire)."""
     if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_inlineData = out["inlineData"] = {}
     v_inlineData_mimeType = node.media_type
     if v_inlineData_mimeType is None:
@@ -1021,7 +1024,7 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.detail is not None:
         ctx.lose((path, "detail"), f"{ctx.provider} has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("inlineData",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("inlineData",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1071,17 +1074,17 @@ def _file_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "fileData", tw.extra_fields(o_fileData, _KNOWN_file_image_fileData)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """file_image (IR ImagePart → wire)."""
     if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_fileData = out["fileData"] = {}
     v_fileData_mimeType = node.media_type
     if v_fileData_mimeType is not None:
@@ -1108,7 +1111,7 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.detail is not None:
         ctx.lose((path, "detail"), f"{ctx.provider} has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("fileData",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("fileData",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1162,17 +1165,17 @@ def _inline_file_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "inlineData", tw.extra_fields(o_inlineData, _KNOWN_inline_file_inlineData)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _inline_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """Blob of a non-image media type (application/pdf, text/plain, audio/*, video/*, ...) (IR FilePart → wire)."""
     if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_inlineData = out["inlineData"] = {}
     v_inlineData_mimeType = node.media_type
     if v_inlineData_mimeType is None:
@@ -1201,7 +1204,7 @@ def _inline_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.filename is not None:
         ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("inlineData",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("inlineData",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1251,17 +1254,17 @@ def _file_file_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "fileData", tw.extra_fields(o_fileData, _KNOWN_file_file_fileData)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _file_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """FileData of a non-image media type (Files API or Cloud Storage URI) (IR FilePart → wire)."""
     if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_fileData = out["fileData"] = {}
     v_fileData_mimeType = node.media_type
     if v_fileData_mimeType is not None:
@@ -1288,7 +1291,7 @@ def _file_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.filename is not None:
         ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("fileData",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("fileData",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1337,7 +1340,7 @@ def _response_media_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.FilePart and node.url is not None:
         return _file_file_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
-        return tw.opaque_render(node, PROVIDER, path, ctx)
+        return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
@@ -1423,17 +1426,17 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """functionCall part (thoughtSignature, beside functionCall, is carried for Gemini round trips) (IR ToolCall → wire)."""
     if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_functionCall = out["functionCall"] = {}
     v_functionCall_id = tw.optional_id_render(
         node.id,
@@ -1465,7 +1468,7 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["functionCall"] == "null":  # kept as the same-provider input had it
             out["functionCall"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("functionCall",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("functionCall",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1574,17 +1577,17 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_response_part (IR ToolResult → wire)."""
     if type(node) is not ir.ToolResult:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_functionResponse = out["functionResponse"] = {}
     v_functionResponse_id = tw.result_id_render(
         node.tool_call_id, ctx, (hints.get("functionResponse.id") if hints is not None else None)
@@ -1642,7 +1645,7 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["functionResponse"] == "null":  # kept as the same-provider input had it
             out["functionResponse"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("functionResponse",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("functionResponse",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1698,17 +1701,17 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_function_declaration)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_declaration (IR ToolDefinition → wire)."""
     if type(node) is not ir.ToolDefinition:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128, False
     )
@@ -1740,7 +1743,7 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "strict"), f"{ctx.provider} has no place for ToolDefinition.strict; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1808,17 +1811,17 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_tool_config.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_config)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_config (IR ToolChoice → wire)."""
     if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if (
         hints is not None
         and hints.get("functionCallingConfig") == "absent"
@@ -1851,7 +1854,7 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("functionCallingConfig") == "null":
         out["functionCallingConfig"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1960,17 +1963,17 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "candidates.0", tw.extra_fields(o_candidates_0, _KNOWN_response_candidates_0)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """response (IR Response → wire)."""
     if type(node) is not ir.Response:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_candidates = out["candidates"] = []
     w_candidates_0 = {}
     w_candidates.append(w_candidates_0)
@@ -2038,7 +2041,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("candidates.0",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("candidates.0",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -2105,17 +2108,17 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """usage (IR Usage → wire)."""
     if type(node) is not ir.Usage:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_promptTokenCount = node.input_tokens
     if (
         v_promptTokenCount == 0
@@ -2156,7 +2159,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("totalTokenCount") == "null":
         out["totalTokenCount"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys

@@ -113,22 +113,25 @@ _ORDER_function_declaration = {}  # key tuples seen → already in the render or
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
     """A Google Gemini generateContent, function parameters in the legacy OpenAPI-subset field request body → IR Request."""
+    ctx.data = PROVIDER
     return _request_to_ir(payload, "", ctx)
 
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → a Google Gemini generateContent, function parameters in the legacy OpenAPI-subset field request body."""
-    ctx.request = request  # the whole request, for transforms that read it ({request})
+    ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
     return _request_from_ir(request, "", ctx)
 
 
 def response_to_ir(payload: Any, ctx: Context) -> ir.Response:
     """A Google Gemini generateContent, function parameters in the legacy OpenAPI-subset field response body → IR Response."""
+    ctx.data = PROVIDER
     return _response_to_ir(payload, "", ctx)
 
 
 def response_from_ir(response: ir.Response, ctx: Context) -> dict:
     """IR Response → a Google Gemini generateContent, function parameters in the legacy OpenAPI-subset field response body."""
+    ctx.data = PROVIDER
     return _response_from_ir(response, "", ctx)
 
 
@@ -171,7 +174,7 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             ctx,
             _function_declaration_to_ir,
             "functionDeclarations",
-            PROVIDER,
+            ctx.data,
         )
     else:
         v_tools_ir = None
@@ -263,17 +266,17 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             tw.extra_fields(o_generationConfig, _KNOWN_request_generationConfig),
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
     if type(node) is not ir.Request:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_contents, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
     out["contents"] = v_contents
     if hoisted is not None:
@@ -284,7 +287,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx,
         _function_declaration_from_ir,
         "functionDeclarations",
-        PROVIDER,
+        ctx.data,
     )
     if v_tools is not None:
         out["tools"] = v_tools
@@ -341,7 +344,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Request.parallel_tool_calls; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("generationConfig",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("generationConfig",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -389,17 +392,17 @@ def _function_declaration_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_function_declaration)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_declaration (IR ToolDefinition → wire)."""
     if type(node) is not ir.ToolDefinition:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_.:-", "a-zA-Z_", 128, False
     )
@@ -427,7 +430,7 @@ def _function_declaration_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "strict"), f"{ctx.provider} has no place for ToolDefinition.strict; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys

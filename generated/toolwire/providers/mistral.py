@@ -207,22 +207,25 @@ _ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
     """A Mistral Chat Completions request body → IR Request."""
+    ctx.data = PROVIDER
     return _request_to_ir(payload, "", ctx)
 
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → a Mistral Chat Completions request body."""
-    ctx.request = request  # the whole request, for transforms that read it ({request})
+    ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
     return _request_from_ir(request, "", ctx)
 
 
 def response_to_ir(payload: Any, ctx: Context) -> ir.Response:
     """A Mistral Chat Completions response body → IR Response."""
+    ctx.data = PROVIDER
     return _response_to_ir(payload, "", ctx)
 
 
 def response_from_ir(response: ir.Response, ctx: Context) -> dict:
     """IR Response → a Mistral Chat Completions response body."""
+    ctx.data = PROVIDER
     return _response_from_ir(response, "", ctx)
 
 
@@ -309,17 +312,17 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
     if type(node) is not ir.Request:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_model = node.model
     if v_model is not None:
         out["model"] = v_model
@@ -378,7 +381,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("stop") == "null":
         out["stop"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -504,17 +507,17 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_system_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """system_message (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "system"
     elif hints["role"] == "null":
@@ -535,7 +538,7 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -548,7 +551,7 @@ def _text_content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     tag = obj.get("type", None)
     if tag == "text":
         return _text_part_to_ir(obj, path, ctx)
-    return ir.OpaquePart(provider=PROVIDER, data=obj)
+    return ir.OpaquePart(provider=ctx.data, data=obj)
 
 
 def _text_content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
@@ -557,7 +560,7 @@ def _text_content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
-        return tw.opaque_render(node, PROVIDER, path, ctx)
+        return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
@@ -590,17 +593,17 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """user_message (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "user"
     elif hints["role"] == "null":
@@ -619,7 +622,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -637,18 +640,18 @@ def _user_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if tag == "document_url":
         node = _document_url_part_to_ir(obj, path, ctx)
         if not tw.media_in(node.media_type, ("application/pdf", "none")):
-            tw.set_hint(node, PROVIDER, "$tag", "document_url")
+            tw.set_hint(node, ctx.data, "$tag", "document_url")
         return node
     if tag == "file":
         return _file_part_to_ir(obj, path, ctx)
-    return ir.OpaquePart(provider=PROVIDER, data=obj)
+    return ir.OpaquePart(provider=ctx.data, data=obj)
 
 
 def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """content chunk of user messages — text, image_url, document_url, file; input_audio, reference chunks kept opaque (IR → wire)."""
     t = type(node)
     tag = (
-        tw.hint_of(node, PROVIDER, "$tag")
+        tw.hint_of(node, ctx.data, "$tag")
         if getattr(node, "provider_data", None) is not None
         else None
     )
@@ -667,7 +670,7 @@ def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.FilePart and node.file_id is not None:
         return _file_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
-        return tw.opaque_render(node, PROVIDER, path, ctx)
+        return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
@@ -709,17 +712,17 @@ def _document_url_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_document_url_part)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _document_url_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """DocumentURLChunk — a PDF by URL or data URL, with its filename (IR FilePart → wire)."""
     if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "document_url"
     elif hints["type"] == "null":
@@ -737,7 +740,7 @@ def _document_url_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.file_id is not None:
         ctx.lose((path, "file_id"), f"{ctx.provider} has no place for FilePart.file_id; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -764,17 +767,17 @@ def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.FilePart(file_id=v_file_id_ir)
     extra = None if _KNOWN_file_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_file_part)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """FileChunk — a file uploaded to Mistral (its id) (IR FilePart → wire)."""
     if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "file"
     elif hints["type"] == "null":
@@ -797,7 +800,7 @@ def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.filename is not None:
         ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -843,17 +846,17 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_assistant_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """AssistantMessage — content "" beside tool calls (as Mistral's own responses); `prefix` is carried as a field of the message (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "assistant"
     elif hints["role"] == "null":
@@ -887,7 +890,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -936,17 +939,17 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool message — one result; several in a row form one IR tool turn (group / split); `name` (optional, unused since tokenizer v3) is carried as a field (IR ToolResult → wire)."""
     if type(node) is not ir.ToolResult:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "tool"
     elif hints["role"] == "null":
@@ -976,7 +979,7 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_content is not None or hints is None or hints.get("content") != "absent":
         out["content"] = v_content
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1002,17 +1005,17 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """text_part (IR TextPart → wire)."""
     if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "text"
     elif hints["type"] == "null":
@@ -1026,7 +1029,7 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1066,17 +1069,17 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_image_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_image_part)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """image_part (IR ImagePart → wire)."""
     if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "image_url"
     elif hints["type"] == "null":
@@ -1099,7 +1102,7 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.file_id is not None:
         ctx.lose((path, "file_id"), f"{ctx.provider} has no place for ImagePart.file_id; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1158,17 +1161,17 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_call (IR ToolCall → wire)."""
     if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_id = tw.fit_id_render(
         node.id,
         (hints.get("id") if hints is not None else None),
@@ -1205,7 +1208,7 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["function"] == "null":  # kept as the same-provider input had it
             out["function"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1275,17 +1278,17 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "function", tw.extra_fields(o_function, _KNOWN_tool_function)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool (IR ToolDefinition → wire)."""
     if type(node) is not ir.ToolDefinition:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "function"
     elif hints["type"] == "null":
@@ -1330,7 +1333,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["function"] == "null":  # kept as the same-provider input had it
             out["function"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1343,7 +1346,7 @@ def _tool_choice_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if (
             _CHOICE_MODE_RENDER.get(node.mode) != obj
         ):  # the input's own word, for a same-provider render
-            node.provider_data = ir.ProviderData(provider=PROVIDER, hints={"$scalar": obj})
+            node.provider_data = ir.ProviderData(provider=ctx.data, hints={"$scalar": obj})
         return node
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
@@ -1362,7 +1365,7 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if (
         node.provider_data is not None and node.provider_data.fields
     ):  # a bare string has no room for them
-        tw.unkept_fields(node.provider_data, PROVIDER, path, ctx)
+        tw.unkept_fields(node.provider_data, ctx.data, path, ctx)
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
@@ -1374,7 +1377,7 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for ToolChoice.validated here; dropped",
         )
     pd = node.provider_data
-    if pd is not None and pd.provider == PROVIDER and pd.hints and "$scalar" in pd.hints:
+    if pd is not None and pd.provider == ctx.data and pd.hints and "$scalar" in pd.hints:
         if _choice_mode_to_ir(pd.hints["$scalar"], path, ctx) == node.mode:
             return pd.hints["$scalar"]  # the same-provider input's own word for this mode
     return _choice_mode_from_ir(node.mode, path, ctx)
@@ -1423,17 +1426,17 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "function", tw.extra_fields(o_function, _KNOWN_tool_choice_named_function)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_choice_named (IR ToolChoice → wire)."""
     if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "function"
     elif hints["type"] == "null":
@@ -1461,7 +1464,7 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1564,17 +1567,17 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "choices.0", tw.extra_fields(o_choices_0, _KNOWN_response_choices_0)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """response (IR Response → wire)."""
     if type(node) is not ir.Response:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_id = node.id
     if v_id is None:
         v_id = ""
@@ -1664,7 +1667,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("choices.0",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("choices.0",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1710,17 +1713,17 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_response_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """the AssistantMessage of a response (content is a string, or chunks with thinking) (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "assistant"
     elif hints["role"] == "null":
@@ -1754,7 +1757,7 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1806,17 +1809,17 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """usage (IR Usage → wire)."""
     if type(node) is not ir.Usage:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_prompt_tokens = node.input_tokens
     if v_prompt_tokens is not None:
         out["prompt_tokens"] = v_prompt_tokens
@@ -1833,7 +1836,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("total_tokens") == "null":
         out["total_tokens"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

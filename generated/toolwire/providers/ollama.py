@@ -177,22 +177,25 @@ _DONE_REASON_APPROXIMATE = frozenset(["content_filter", "error", "malformed_tool
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
     """A Ollama native chat (/api/chat) request body → IR Request."""
+    ctx.data = PROVIDER
     return _request_to_ir(payload, "", ctx)
 
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → an Ollama native chat (/api/chat) request body."""
-    ctx.request = request  # the whole request, for transforms that read it ({request})
+    ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
     return _request_from_ir(request, "", ctx)
 
 
 def response_to_ir(payload: Any, ctx: Context) -> ir.Response:
     """A Ollama native chat (/api/chat) response body → IR Response."""
+    ctx.data = PROVIDER
     return _response_to_ir(payload, "", ctx)
 
 
 def response_from_ir(response: ir.Response, ctx: Context) -> dict:
     """IR Response → an Ollama native chat (/api/chat) response body."""
+    ctx.data = PROVIDER
     return _response_from_ir(response, "", ctx)
 
 
@@ -302,17 +305,17 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "options", tw.extra_fields(o_options, _KNOWN_request_options)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
     if type(node) is not ir.Request:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_model = node.model
     if v_model is None:
         ctx.lose(
@@ -380,7 +383,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Request.parallel_tool_calls; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("options",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("options",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -506,17 +509,17 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_system_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """system_message (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "system"
     elif hints["role"] == "null":
@@ -537,7 +540,7 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -578,17 +581,17 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """user_message (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "user"
     elif hints["role"] == "null":
@@ -616,7 +619,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -662,17 +665,17 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_assistant_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """assistant message — text in content (left out when there is none; Ollama itself returns ""), calls in tool_calls; thinking is carried (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "assistant"
     elif hints["role"] == "null":
@@ -708,7 +711,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -768,17 +771,17 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool message — one result, named by tool_name; several in a row form one IR tool turn (group / split) (IR ToolResult → wire)."""
     if type(node) is not ir.ToolResult:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "tool"
     elif hints["role"] == "null":
@@ -809,7 +812,7 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("tool_call_id") == "null":
         out["tool_call_id"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -835,17 +838,17 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """content is one string; a list of text parts is accepted on parse and joined on render (IR TextPart → wire)."""
     if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "text"
     elif hints["type"] == "null":
@@ -859,7 +862,7 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -923,17 +926,17 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_call (IR ToolCall → wire)."""
     if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_id = tw.omitted_id_render(
         node.id,
         node.synthetic_id,
@@ -968,7 +971,7 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["function"] == "null":  # kept as the same-provider input had it
             out["function"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1036,17 +1039,17 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "function", tw.extra_fields(o_function, _KNOWN_tool_function)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool (IR ToolDefinition → wire)."""
     if type(node) is not ir.ToolDefinition:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "function"
     elif hints["type"] == "null":
@@ -1089,7 +1092,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "strict"), f"{ctx.provider} has no place for ToolDefinition.strict; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1143,17 +1146,17 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """response (IR Response → wire)."""
     if type(node) is not ir.Response:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_model = node.model
     if v_model is not None:
         out["model"] = v_model
@@ -1201,7 +1204,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1227,17 +1230,17 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     node = ir.Usage(input_tokens=v_prompt_eval_count, output_tokens=v_eval_count)
     if hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, hints=hints)
     return node
 
 
 def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """token counts — keys of the response object itself (flat); the total is derived (IR Usage → wire)."""
     if type(node) is not ir.Usage:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_prompt_eval_count = node.input_tokens
     if v_prompt_eval_count is not None:
         out["prompt_eval_count"] = v_prompt_eval_count
@@ -1249,7 +1252,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("eval_count") == "null":
         out["eval_count"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     return out
 
 

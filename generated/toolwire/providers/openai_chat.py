@@ -211,22 +211,25 @@ _ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
     """A OpenAI Chat Completions request body → IR Request."""
+    ctx.data = PROVIDER
     return _request_to_ir(payload, "", ctx)
 
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → an OpenAI Chat Completions request body."""
-    ctx.request = request  # the whole request, for transforms that read it ({request})
+    ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
     return _request_from_ir(request, "", ctx)
 
 
 def response_to_ir(payload: Any, ctx: Context) -> ir.Response:
     """A OpenAI Chat Completions response body → IR Response."""
+    ctx.data = PROVIDER
     return _response_to_ir(payload, "", ctx)
 
 
 def response_from_ir(response: ir.Response, ctx: Context) -> dict:
     """IR Response → an OpenAI Chat Completions response body."""
+    ctx.data = PROVIDER
     return _response_from_ir(response, "", ctx)
 
 
@@ -312,17 +315,17 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
     if type(node) is not ir.Request:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_model = node.model
     if v_model is not None:
         out["model"] = v_model
@@ -390,7 +393,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.top_k is not None:
         ctx.lose((path, "top_k"), f"{ctx.provider} has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -463,7 +466,7 @@ def _message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _system_message_to_ir(obj, path, ctx)
     if tag == "developer":
         node = _developer_message_to_ir(obj, path, ctx)
-        tw.set_hint(node, PROVIDER, "$tag", "developer")
+        tw.set_hint(node, ctx.data, "$tag", "developer")
         return node
     if tag == "user":
         return _user_message_to_ir(obj, path, ctx)
@@ -482,7 +485,7 @@ def _message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 def _message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """message (IR → wire)."""
     role = node.role
-    tag = tw.hint_of(node, PROVIDER, "$tag")
+    tag = tw.hint_of(node, ctx.data, "$tag")
     if tag == "developer":
         return _developer_message_from_ir(node, path, ctx)
     if role == "system":
@@ -529,17 +532,17 @@ def _system_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_system_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """system_message (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "system"
     elif hints["role"] == "null":
@@ -563,7 +566,7 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("name") == "null":
         out["name"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -604,17 +607,17 @@ def _developer_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_developer_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """developer message (newer name of system; kept as such for an OpenAI round trip) (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "developer"
     elif hints["role"] == "null":
@@ -638,7 +641,7 @@ def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("name") == "null":
         out["name"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -651,7 +654,7 @@ def _text_content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     tag = obj.get("type", None)
     if tag == "text":
         return _text_part_to_ir(obj, path, ctx)
-    return ir.OpaquePart(provider=PROVIDER, data=obj)
+    return ir.OpaquePart(provider=ctx.data, data=obj)
 
 
 def _text_content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
@@ -660,7 +663,7 @@ def _text_content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
-        return tw.opaque_render(node, PROVIDER, path, ctx)
+        return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
@@ -698,17 +701,17 @@ def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         None if _KNOWN_user_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_user_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """user_message (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "user"
     elif hints["role"] == "null":
@@ -732,7 +735,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("name") == "null":
         out["name"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -785,17 +788,17 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_assistant_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """assistant_message (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "assistant"
     elif hints["role"] == "null":
@@ -832,7 +835,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("name") == "null":
         out["name"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -878,17 +881,17 @@ def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_response_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ChatCompletionMessage — like an assistant message, but content is a string (or null), never parts (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "assistant"
     elif hints["role"] == "null":
@@ -922,7 +925,7 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -971,17 +974,17 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool message — one result; several in a row form one IR tool turn (group / split) (IR ToolResult → wire)."""
     if type(node) is not ir.ToolResult:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "role" not in hints:
         out["role"] = "tool"
     elif hints["role"] == "null":
@@ -1013,7 +1016,7 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1033,12 +1036,12 @@ def _user_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if not tw.media_in(
             node.media_type, ("audio/wav", "audio/x-wav", "audio/mpeg", "audio/mp3")
         ):
-            tw.set_hint(node, PROVIDER, "$tag", "input_audio")
+            tw.set_hint(node, ctx.data, "$tag", "input_audio")
         return node
     if tag == "file":
         node = _file_part_to_ir(obj, path, ctx)
         if not tw.media_in(node.media_type, ("application/", "text/", "none")):
-            tw.set_hint(node, PROVIDER, "$tag", "file")
+            tw.set_hint(node, ctx.data, "$tag", "file")
         return node
     raise UnknownVariantError(
         (path, "type"),
@@ -1052,7 +1055,7 @@ def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """user_part (IR → wire)."""
     t = type(node)
     tag = (
-        tw.hint_of(node, PROVIDER, "$tag")
+        tw.hint_of(node, ctx.data, "$tag")
         if getattr(node, "provider_data", None) is not None
         else None
     )
@@ -1071,7 +1074,7 @@ def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         and (
             node.data is not None
             or node.file_id is not None
-            or (node.url is not None and tw.hint_of(node, PROVIDER, "file.file_data") == "url")
+            or (node.url is not None and tw.hint_of(node, ctx.data, "file.file_data") == "url")
         )
         and tw.media_in(node.media_type, ("application/", "text/", "none"))
     ):
@@ -1081,7 +1084,7 @@ def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.ImagePart and (node.data is not None or node.url is not None):
         return _image_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
-        return tw.opaque_render(node, PROVIDER, path, ctx)
+        return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
@@ -1106,17 +1109,17 @@ def _text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_text_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_text_part)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """text_part (IR TextPart → wire)."""
     if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "text"
     elif hints["type"] == "null":
@@ -1130,7 +1133,7 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1186,17 +1189,17 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "image_url", tw.extra_fields(o_image_url, _KNOWN_image_part_image_url)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """image_part (IR ImagePart → wire)."""
     if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "image_url"
     elif hints["type"] == "null":
@@ -1226,7 +1229,7 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.file_id is not None:
         ctx.lose((path, "file_id"), f"{ctx.provider} has no place for ImagePart.file_id; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("image_url",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("image_url",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1290,17 +1293,17 @@ def _input_audio_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             tw.extra_fields(o_input_audio, _KNOWN_input_audio_part_input_audio),
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _input_audio_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ChatCompletionContentPartInputAudioParam — base64 wav or mp3 (IR FilePart → wire)."""
     if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "input_audio"
     elif hints["type"] == "null":
@@ -1338,7 +1341,7 @@ def _input_audio_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.filename is not None:
         ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("input_audio",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("input_audio",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1421,17 +1424,17 @@ def _file_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if o_file and not _KNOWN_file_part_file.issuperset(o_file):
         extra = tw.nested_extra(extra, "file", tw.extra_fields(o_file, _KNOWN_file_part_file))
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """File content part (chat_completion_content_part_param.File): file_data (a data: URL or bare base64; an http(s) URL as OpenRouter takes it, https://openrouter.ai/docs/features/multimodal/pdfs) or an uploaded file's file_id (IR FilePart → wire)."""
     if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "file"
     elif hints["type"] == "null":
@@ -1468,7 +1471,7 @@ def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["file"] == "null":  # kept as the same-provider input had it
             out["file"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("file",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("file",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1527,17 +1530,17 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_call (IR ToolCall → wire)."""
     if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_id = tw.fit_id_render(
         node.id,
         (hints.get("id") if hints is not None else None),
@@ -1574,7 +1577,7 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["function"] == "null":  # kept as the same-provider input had it
             out["function"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1644,17 +1647,17 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "function", tw.extra_fields(o_function, _KNOWN_tool_function)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool (IR ToolDefinition → wire)."""
     if type(node) is not ir.ToolDefinition:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "function"
     elif hints["type"] == "null":
@@ -1693,7 +1696,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["function"] == "null":  # kept as the same-provider input had it
             out["function"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1720,7 +1723,7 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if (
         node.provider_data is not None and node.provider_data.fields
     ):  # a bare string has no room for them
-        tw.unkept_fields(node.provider_data, PROVIDER, path, ctx)
+        tw.unkept_fields(node.provider_data, ctx.data, path, ctx)
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
@@ -1777,17 +1780,17 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "function", tw.extra_fields(o_function, _KNOWN_tool_choice_named_function)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_choice_named (IR ToolChoice → wire)."""
     if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "function"
     elif hints["type"] == "null":
@@ -1815,7 +1818,7 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1918,17 +1921,17 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "choices.0", tw.extra_fields(o_choices_0, _KNOWN_response_choices_0)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """response (IR Response → wire)."""
     if type(node) is not ir.Response:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_id = node.id
     if v_id is None:
         v_id = ""
@@ -2012,7 +2015,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("choices.0",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("choices.0",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -2064,17 +2067,17 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """usage (IR Usage → wire)."""
     if type(node) is not ir.Usage:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_prompt_tokens = node.input_tokens
     if v_prompt_tokens is None:
         v_prompt_tokens = 0
@@ -2102,7 +2105,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("total_tokens") == "null":
         out["total_tokens"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

@@ -209,22 +209,25 @@ _ORDER_usage = {}  # key tuples seen → already in the render order (key_order)
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
     """A OpenAI Responses request body → IR Request."""
+    ctx.data = PROVIDER
     return _request_to_ir(payload, "", ctx)
 
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → an OpenAI Responses request body."""
-    ctx.request = request  # the whole request, for transforms that read it ({request})
+    ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
     return _request_from_ir(request, "", ctx)
 
 
 def response_to_ir(payload: Any, ctx: Context) -> ir.Response:
     """A OpenAI Responses response body → IR Response."""
+    ctx.data = PROVIDER
     return _response_to_ir(payload, "", ctx)
 
 
 def response_from_ir(response: ir.Response, ctx: Context) -> dict:
     """IR Response → an OpenAI Responses response body."""
+    ctx.data = PROVIDER
     return _response_from_ir(response, "", ctx)
 
 
@@ -296,17 +299,17 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
     if type(node) is not ir.Request:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_model = node.model
     if v_model is not None:
         out["model"] = v_model
@@ -361,7 +364,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.stop:
         ctx.lose((path, "stop"), f"{ctx.provider} has no place for Request.stop; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -503,7 +506,7 @@ def _input_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return ir.Message(role="assistant", parts=[_function_call_item_to_ir(obj, path, ctx)])
     if tag == "function_call_output":
         return ir.Message(role="tool", parts=[_function_call_output_item_to_ir(obj, path, ctx)])
-    return ir.Message(role="assistant", parts=[ir.OpaquePart(provider=PROVIDER, data=obj)])
+    return ir.Message(role="assistant", parts=[ir.OpaquePart(provider=ctx.data, data=obj)])
 
 
 def _input_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
@@ -544,17 +547,17 @@ def _message_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         None if _KNOWN_message_item.issuperset(obj) else tw.extra_fields(obj, _KNOWN_message_item)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _message_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """message_item (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is not None and hints.get("type") == "seen":
         out["type"] = "message"
     v_role = node.role
@@ -587,7 +590,7 @@ def _message_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -612,23 +615,23 @@ def _content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _input_text_to_ir(obj, path, ctx)
     if tag == "output_text":
         node = _output_text_to_ir(obj, path, ctx)
-        tw.set_hint(node, PROVIDER, "$tag", "output_text")
+        tw.set_hint(node, ctx.data, "$tag", "output_text")
         return node
     if tag == "input_image":
         return _input_image_to_ir(obj, path, ctx)
     if tag == "input_file":
         node = _input_file_to_ir(obj, path, ctx)
         if not tw.media_in(node.media_type, ("application/", "text/", "none")):
-            tw.set_hint(node, PROVIDER, "$tag", "input_file")
+            tw.set_hint(node, ctx.data, "$tag", "input_file")
         return node
-    return ir.OpaquePart(provider=PROVIDER, data=obj)
+    return ir.OpaquePart(provider=ctx.data, data=obj)
 
 
 def _content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """input/output content — input_text, output_text, input_image, input_file; refusal kept opaque (IR → wire)."""
     t = type(node)
     tag = (
-        tw.hint_of(node, PROVIDER, "$tag")
+        tw.hint_of(node, ctx.data, "$tag")
         if getattr(node, "provider_data", None) is not None
         else None
     )
@@ -649,7 +652,7 @@ def _content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     ):
         return _input_image_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
-        return tw.opaque_render(node, PROVIDER, path, ctx)
+        return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
@@ -674,17 +677,17 @@ def _input_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_input_text.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_text)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _input_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """input_text (IR TextPart → wire)."""
     if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "input_text"
     elif hints["type"] == "null":
@@ -698,7 +701,7 @@ def _input_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -724,17 +727,17 @@ def _output_text_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.TextPart(text=v_text)
     extra = None if _KNOWN_output_text.issuperset(obj) else tw.extra_fields(obj, _KNOWN_output_text)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _output_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """output_text (IR TextPart → wire)."""
     if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "output_text"
     elif hints["type"] == "null":
@@ -748,7 +751,7 @@ def _output_text_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -801,17 +804,17 @@ def _input_image_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_input_image.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_image)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _input_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """input_image (IR ImagePart → wire)."""
     if type(node) is not ir.ImagePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "input_image"
     elif hints["type"] == "null":
@@ -834,7 +837,7 @@ def _input_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_detail is not None or hints is None or hints.get("detail") != "absent":
         out["detail"] = v_detail
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -895,17 +898,17 @@ def _input_file_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_input_file.issuperset(obj) else tw.extra_fields(obj, _KNOWN_input_file)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _input_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ResponseInputFileParam — file_data (a data URL or bare base64), file_url or an uploaded file's file_id (IR FilePart → wire)."""
     if type(node) is not ir.FilePart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "input_file"
     elif hints["type"] == "null":
@@ -935,7 +938,7 @@ def _input_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("filename") == "null":
         out["filename"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -984,17 +987,17 @@ def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_call item — call_id is the call's id; the item id (fc_…) is carried, never confused with it (IR ToolCall → wire)."""
     if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "function_call"
     elif hints["type"] == "null":
@@ -1025,7 +1028,7 @@ def _function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("arguments") == "null":
         out["arguments"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1077,17 +1080,17 @@ def _function_call_output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_call_output_item (IR ToolResult → wire)."""
     if type(node) is not ir.ToolResult:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "function_call_output"
     elif hints["type"] == "null":
@@ -1120,7 +1123,7 @@ def _function_call_output_item_from_ir(node: Any, path: Any, ctx: Context) -> An
     elif hints is not None and hints.get("output") == "null":
         out["output"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1133,7 +1136,7 @@ def _tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     tag = obj.get("type", None)
     if tag == "function":
         return _function_tool_to_ir(obj, path, ctx)
-    return ir.ProviderTool(provider=PROVIDER, data=obj)
+    return ir.ProviderTool(provider=ctx.data, data=obj)
 
 
 def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
@@ -1142,7 +1145,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.ToolDefinition:
         return _function_tool_from_ir(node, path, ctx)
     if t is ir.ProviderTool:
-        return tw.provider_tool_render(node, PROVIDER, path, ctx)
+        return tw.provider_tool_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
@@ -1196,17 +1199,17 @@ def _function_tool_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         None if _KNOWN_function_tool.issuperset(obj) else tw.extra_fields(obj, _KNOWN_function_tool)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _function_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_tool (IR ToolDefinition → wire)."""
     if type(node) is not ir.ToolDefinition:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "function"
     elif hints["type"] == "null":
@@ -1237,7 +1240,7 @@ def _function_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if v_strict is not None or hints is None or hints.get("strict") != "absent":
         out["strict"] = v_strict
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1269,7 +1272,7 @@ def _tool_choice_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if (
         node.provider_data is not None and node.provider_data.fields
     ):  # a bare string has no room for them
-        tw.unkept_fields(node.provider_data, PROVIDER, path, ctx)
+        tw.unkept_fields(node.provider_data, ctx.data, path, ctx)
     if node.allowed_names:
         ctx.lose(
             (path, "allowed_names"),
@@ -1323,17 +1326,17 @@ def _tool_choice_allowed_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_tool_choice_allowed)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_choice_allowed_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """ToolChoiceAllowedParam — auto or required, restricted to the listed tools (IR ToolChoice → wire)."""
     if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "allowed_tools"
     elif hints["type"] == "null":
@@ -1367,7 +1370,7 @@ def _tool_choice_allowed_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1408,17 +1411,17 @@ def _tool_choice_named_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_tool_choice_named)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """tool_choice_named (IR ToolChoice → wire)."""
     if type(node) is not ir.ToolChoice:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "function"
     elif hints["type"] == "null":
@@ -1440,7 +1443,7 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1495,7 +1498,7 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_model is not None and type(v_model) is not str:
         raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
     v_output = _output_to_ir(obj.get("output"), None, (path, "output"), ctx)
-    v_output = tw.single_message(v_output, (path, "output"), ctx, PROVIDER)
+    v_output = tw.single_message(v_output, (path, "output"), ctx, ctx.data)
     v_usage = obj.get("usage")
     if v_usage is None and "usage" in obj:
         hints = tw.hint(hints, "usage", "null")
@@ -1519,17 +1522,17 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """response (IR Response → wire)."""
     if type(node) is not ir.Response:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_id = node.id
     if v_id is None:
         v_id = ""
@@ -1592,7 +1595,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1675,7 +1678,7 @@ def _output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _output_message_to_ir(obj, path, ctx)
     if tag == "function_call":
         return ir.Message(role="assistant", parts=[_function_call_item_to_ir(obj, path, ctx)])
-    return ir.Message(role="assistant", parts=[ir.OpaquePart(provider=PROVIDER, data=obj)])
+    return ir.Message(role="assistant", parts=[ir.OpaquePart(provider=ctx.data, data=obj)])
 
 
 def _output_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
@@ -1722,17 +1725,17 @@ def _output_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_output_message)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """output_message (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "message"
     elif hints["type"] == "null":
@@ -1761,7 +1764,7 @@ def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1774,7 +1777,7 @@ def _output_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     tag = obj.get("type", None)
     if tag == "output_text":
         return _output_text_part_to_ir(obj, path, ctx)
-    return ir.OpaquePart(provider=PROVIDER, data=obj)
+    return ir.OpaquePart(provider=ctx.data, data=obj)
 
 
 def _output_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
@@ -1783,7 +1786,7 @@ def _output_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.TextPart:
         return _output_text_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
-        return tw.opaque_render(node, PROVIDER, path, ctx)
+        return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
 
@@ -1814,17 +1817,17 @@ def _output_text_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_output_text_part)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _output_text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """output_text of a response (annotations are required there) (IR TextPart → wire)."""
     if type(node) is not ir.TextPart:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     if hints is None or "type" not in hints:
         out["type"] = "output_text"
     elif hints["type"] == "null":
@@ -1840,7 +1843,7 @@ def _output_text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if hints is None or hints.get("annotations") != "absent":
         out["annotations"] = []  # required by the wire; restored fields override it
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1895,17 +1898,17 @@ def _usage_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     )
     extra = None if _KNOWN_usage.issuperset(obj) else tw.extra_fields(obj, _KNOWN_usage)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """usage (IR Usage → wire)."""
     if type(node) is not ir.Usage:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_input_tokens = node.input_tokens
     if v_input_tokens is None:
         v_input_tokens = 0
@@ -1940,7 +1943,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("total_tokens") == "null":
         out["total_tokens"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

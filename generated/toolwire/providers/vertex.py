@@ -162,22 +162,25 @@ WIRE_DEFAULTS = (("functionCallingConfig", "auto"),)
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
     """A Google Vertex AI generateContent (Gemini models, REST JSON) request body → IR Request."""
+    ctx.data = PROVIDER
     return _request_to_ir(payload, "", ctx)
 
 
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → a Google Vertex AI generateContent (Gemini models, REST JSON) request body."""
-    ctx.request = request  # the whole request, for transforms that read it ({request})
+    ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
     return _request_from_ir(request, "", ctx)
 
 
 def response_to_ir(payload: Any, ctx: Context) -> ir.Response:
     """A Google Vertex AI generateContent (Gemini models, REST JSON) response body → IR Response."""
+    ctx.data = PROVIDER
     return _response_to_ir(payload, "", ctx)
 
 
 def response_from_ir(response: ir.Response, ctx: Context) -> dict:
     """IR Response → a Google Vertex AI generateContent (Gemini models, REST JSON) response body."""
+    ctx.data = PROVIDER
     return _response_from_ir(response, "", ctx)
 
 
@@ -220,7 +223,7 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             ctx,
             _function_declaration_to_ir,
             "functionDeclarations",
-            PROVIDER,
+            ctx.data,
         )
     else:
         v_tools_ir = None
@@ -312,17 +315,17 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             tw.extra_fields(o_generationConfig, _KNOWN_request_generationConfig),
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """request (IR Request → wire)."""
     if type(node) is not ir.Request:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_contents, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
     out["contents"] = v_contents
     if hoisted is not None:
@@ -333,7 +336,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx,
         _function_declaration_from_ir,
         "functionDeclarations",
-        PROVIDER,
+        ctx.data,
     )
     if v_tools is not None:
         out["tools"] = v_tools
@@ -390,7 +393,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Request.parallel_tool_calls; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("generationConfig",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("generationConfig",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -473,17 +476,17 @@ def _content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     node = ir.Message(role=v_role, parts=v_parts)
     extra = None if _KNOWN_content.issuperset(obj) else tw.extra_fields(obj, _KNOWN_content)
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """content (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_role = node.role
     if v_role is not None:
         v_role = _role_from_ir(v_role, (path, "role"), ctx)
@@ -510,7 +513,7 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -545,17 +548,17 @@ def _candidate_content_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_candidate_content)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _candidate_content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """a candidate's Content — role model; a blocked or cut-off candidate can have content {} (no role, no parts) (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_role = node.role
     if v_role is not None:
         v_role = _role_from_ir(v_role, (path, "role"), ctx)
@@ -587,7 +590,7 @@ def _candidate_content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -615,17 +618,17 @@ def _system_instruction_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         else tw.extra_fields(obj, _KNOWN_system_instruction)
     )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """system_instruction (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_parts = node.parts
     if v_parts is not None:
         v_parts = [
@@ -645,7 +648,7 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -675,7 +678,7 @@ def _part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         return _function_call_part_to_ir(obj, path, ctx)
     if obj.get("functionResponse") is not None or obj.get("function_response") is not None:
         return _function_response_part_to_ir(obj, path, ctx)
-    return ir.OpaquePart(provider=PROVIDER, data=obj)
+    return ir.OpaquePart(provider=ctx.data, data=obj)
 
 
 def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
@@ -704,7 +707,7 @@ def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.ToolResult:
         return _function_response_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
-        return tw.opaque_render(node, PROVIDER, path, ctx)
+        return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
 
@@ -790,17 +793,17 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """functionCall part (thoughtSignature, beside functionCall, is carried for Gemini round trips) (IR ToolCall → wire)."""
     if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_functionCall = out["functionCall"] = {}
     v_functionCall_id = tw.omitted_id_render(
         node.id,
@@ -834,7 +837,7 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["functionCall"] == "null":  # kept as the same-provider input had it
             out["functionCall"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("functionCall",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("functionCall",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -944,17 +947,17 @@ def _function_response_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """function_response_part (IR ToolResult → wire)."""
     if type(node) is not ir.ToolResult:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_functionResponse = out["functionResponse"] = {}
     v_functionResponse_id = tw.omitted_result_id_render(
         node.tool_call_id, (hints.get("functionResponse.id") if hints is not None else None), True
@@ -1012,7 +1015,7 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["functionResponse"] == "null":  # kept as the same-provider input had it
             out["functionResponse"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("functionResponse",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("functionResponse",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1111,17 +1114,17 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             extra, "candidates.0", tw.extra_fields(o_candidates_0, _KNOWN_response_candidates_0)
         )
     if extra is not None or hints is not None:
-        node.provider_data = ir.ProviderData(provider=PROVIDER, fields=extra, hints=hints)
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
 
 
 def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """response (IR Response → wire)."""
     if type(node) is not ir.Response:  # e.g. an image in a text-only place
-        return tw.cannot_express(node, PROVIDER, path, ctx)
+        return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
-    hints = pd.hints if pd is not None and pd.provider == PROVIDER else None
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_candidates = out["candidates"] = []
     w_candidates_0 = {}
     w_candidates.append(w_candidates_0)
@@ -1189,7 +1192,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, PROVIDER, path, ctx, ("candidates.0",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("candidates.0",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
