@@ -239,6 +239,13 @@ codecs:
 """
 
 
+def _spec_with(tmp_path, name: str, text: str):
+    """The repository's spec with ``spec/providers/<name>.yaml`` written as ``text``, loaded."""
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    (tmp_path / "spec" / "providers" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return load_spec(tmp_path)
+
+
 def _compiled(spec, name):
     from generator.emit import ProviderCompiler
     from generator.main import _env
@@ -253,9 +260,7 @@ def _compiled(spec, name):
 def test_a_flavour_drops_a_required_field_fixes_a_constant_and_retracts_a_loss_in_yaml_alone(tmp_path):
     from toolwire_runtime.context import Context
 
-    shutil.copytree(ROOT / "spec", tmp_path / "spec")
-    (tmp_path / "spec" / "providers" / "anthropic_bedrock.yaml").write_text(BEDROCK_FLAVOUR, encoding="utf-8")
-    spec, errors = load_spec(tmp_path)
+    spec, errors = _spec_with(tmp_path, "anthropic_bedrock", BEDROCK_FLAVOUR)
     assert spec is not None, [str(e) for e in errors.items]
     child, parent = _compiled(spec, "anthropic_bedrock"), _compiled(spec, "anthropic")
     assert "temperature, top_p, top_k" not in [what for what, _ in child["CANNOT_EXPRESS"]]
@@ -273,10 +278,7 @@ def test_a_flavour_drops_a_required_field_fixes_a_constant_and_retracts_a_loss_i
 
 
 def test_retracting_a_loss_the_parent_does_not_have_is_a_spec_error(tmp_path):
-    shutil.copytree(ROOT / "spec", tmp_path / "spec")
-    (tmp_path / "spec" / "providers" / "anthropic_bedrock.yaml").write_text(
-        BEDROCK_FLAVOUR.replace("retract: temperature, top_p, top_k", "retract: no such loss"), encoding="utf-8")
-    spec, errors = load_spec(tmp_path)
+    spec, errors = _spec_with(tmp_path, "anthropic_bedrock", BEDROCK_FLAVOUR.replace("retract: temperature, top_p, top_k", "retract: no such loss"))
     assert spec is None
     assert [str(e) for e in errors.items] == [
         "spec/providers/anthropic_bedrock.yaml:10: retract 'no such loss': 'anthropic' has no cannot_express entry with that what"]
@@ -305,9 +307,7 @@ def test_when_all_and_a_json_object_default(tmp_path):
     from toolwire import ir
     from toolwire_runtime.context import Context
 
-    shutil.copytree(ROOT / "spec", tmp_path / "spec")
-    (tmp_path / "spec" / "providers" / "png_only.yaml").write_text(CONDITIONS_FLAVOUR, encoding="utf-8")
-    spec, errors = load_spec(tmp_path)
+    spec, errors = _spec_with(tmp_path, "png_only", CONDITIONS_FLAVOUR)
     assert spec is not None, [str(e) for e in errors.items]
     mod = _compiled(spec, "png_only")
     images = [
@@ -334,9 +334,6 @@ def test_when_all_and_a_json_object_default(tmp_path):
 
 
 def test_a_malformed_when_all_is_a_spec_error(tmp_path):
-    shutil.copytree(ROOT / "spec", tmp_path / "spec")
-    (tmp_path / "spec" / "providers" / "png_only.yaml").write_text(
-        CONDITIONS_FLAVOUR.replace('{all: [data, "media_type image/png"]}', "{all: []}"), encoding="utf-8")
-    spec, errors = load_spec(tmp_path)
+    spec, errors = _spec_with(tmp_path, "png_only", CONDITIONS_FLAVOUR.replace('{all: [data, "media_type image/png"]}', "{all: []}"))
     assert spec is None
     assert any("{all: [entries]}" in str(e) and str(e).startswith("spec/providers/png_only.yaml:") for e in errors.items)
