@@ -438,7 +438,14 @@ class ProviderCompiler:
         if rule.conversation:
             conv = self.codec(rule.conversation)
             hoisted = f"obj.get({py(str(conv.hoist['wire']))})" if conv.hoist else "None"
-            L.append(f"{v} = _{conv.name}_to_ir(obj.get({py(segs[-1])}), {hoisted}, (path, {py(segs[-1])}), ctx)")
+            key = py(segs[-1])
+            if rule.required or self._single(c, rule):
+                L.append(f"{v} = _{conv.name}_to_ir(obj.get({key}), {hoisted}, (path, {key}), ctx)")
+            else:  # an optional list: absent, null or empty is no messages there (the spelling is a hint)
+                L.append(f"{v} = obj.get({key})")
+                L.append(f"if not {v}:")
+                L.append(f"    hints = tw.hint(hints, {key}, 'absent' if {key} not in obj else 'null' if {v} is None else 'empty')")
+                L.append(f"{v} = _{conv.name}_to_ir({v} if {v} is not None else [], {hoisted}, (path, {key}), ctx)")
             if self._single(c, rule):
                 L.append(f"{v} = tw.single_message({v}, (path, {py(segs[-1])}), ctx, PROVIDER)")
             values.setdefault(rule.ir[0], []).append(v)
@@ -593,8 +600,15 @@ class ProviderCompiler:
                 conv = self.codec(rule.conversation)
                 ir_name = rule.ir[0]
                 value = f"[node.{ir_name}]" if self._single(c, rule) else f"node.{ir_name}"
-                L.append(f"{self._vname(rule, idx)}, hoisted = _{conv.name}_from_ir({value}, (path, {py(ir_name)}), ctx)")
-                L.append(f"out[{py(segs[-1])}] = {self._vname(rule, idx)}")
+                v = self._vname(rule, idx)
+                L.append(f"{v}, hoisted = _{conv.name}_from_ir({value}, (path, {py(ir_name)}), ctx)")
+                if rule.required or self._single(c, rule):
+                    L.append(f"out[{py(segs[-1])}] = {v}")
+                else:  # an optional list: not sent when empty, unless the same-provider input had it so
+                    L.append(f"if {v} or (hints is not None and hints.get({py(segs[-1])}) == 'empty'):")
+                    L.append(f"    out[{py(segs[-1])}] = {v}")
+                    L.append(f"elif hints is not None and hints.get({py(segs[-1])}) == 'null':")
+                    L.append(f"    out[{py(segs[-1])}] = None")
                 if conv.hoist:
                     L.append("if hoisted is not None:")
                     L.append(f"    out[{py(str(conv.hoist['wire']))}] = hoisted")

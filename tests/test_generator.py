@@ -337,3 +337,26 @@ def test_a_malformed_when_all_is_a_spec_error(tmp_path):
     spec, errors = _spec_with(tmp_path, "png_only", CONDITIONS_FLAVOUR.replace('{all: [data, "media_type image/png"]}', "{all: []}"))
     assert spec is None
     assert any("{all: [entries]}" in str(e) and str(e).startswith("spec/providers/png_only.yaml:") for e in errors.items)
+
+
+def test_an_optional_conversation_list(tmp_path):
+    """A conversation rule without `required` (Cohere v1's chat_history): absent, null or empty is no
+    messages there; each comes back as the same-provider input spelled it, and a render from
+    elsewhere leaves an empty list out."""
+    from toolwire import ir
+    from toolwire_runtime.context import Context
+
+    flavour = (
+        "provider: optional_history\nextends: openai_chat\ntitle: An API whose message list may be left out\n"
+        "codecs:\n  request:\n    patch:\n      fields:\n"
+        "        - {wire: messages, ir: messages, conversation: conversation}\n"
+    )
+    spec, errors = _spec_with(tmp_path, "optional_history", flavour)
+    assert spec is not None, [str(e) for e in errors.items]
+    mod = _compiled(spec, "optional_history")
+    for body in ({"model": "m"}, {"model": "m", "messages": []}, {"model": "m", "messages": None},
+                 {"model": "m", "messages": [{"role": "user", "content": "hi"}]}):
+        request = mod["request_to_ir"](body, Context("optional_history"))
+        assert mod["request_from_ir"](request, Context("optional_history")) == body
+    assert mod["request_to_ir"]({"model": "m"}, Context("optional_history")).messages == []
+    assert mod["request_from_ir"](ir.Request(model="m", messages=[]), Context("optional_history")) == {"model": "m"}
