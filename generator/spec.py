@@ -891,4 +891,9 @@ def _check_wire_required(provider: Provider, codec: Codec, errors: Errors) -> No
     declared = {str(k) for entry in provider.cannot_express for k in ([entry.get("wire")] if isinstance(entry.get("wire"), str) else entry.get("wire") or [])}
     for key in schema.get("required", []):
         if key not in filled and f"{codec.name}.{key}" not in declared:  # a flavour may declare it cannot send it (its URL has it)
-            errors.at(codec.node, "wire_type", f"codec {codec.name!r}: required wire field {key!r} of {codec.wire_type} is filled by no rule")
+            message = f"codec {codec.name!r}: required wire field {key!r} of {codec.wire_type} is filled by no rule"
+            patched = getattr(codec.node, "patched_in", None)  # a child's patch left it out: the child's file
+            if patched is not None:
+                errors.add(patched[0], patched[1], message + " (a provider that takes it outside the body declares it in cannot_express `wire:`)")
+            else:
+                errors.at(codec.node, "wire_type", message)
