@@ -90,6 +90,13 @@ FAMILIES: dict[str, dict[str, Any]] = {
             "response": "cohere.v2.types.v2chat_response:V2ChatResponse",
         },
     },
+    "cohere_v1": {
+        "package": "cohere",
+        "roots": {
+            "request": "generator.derive:_cohere_v1_request",
+            "response": "cohere.types:NonStreamedChatResponse",
+        },
+    },
 }
 
 #: Hand-written corrections of a source, each with its reason. Actions: ``drop`` a property of a
@@ -124,6 +131,10 @@ BUILT_ROOTS = {
         "cohere has no model of the POST /v2/chat body: the keyword arguments of "
         "cohere.v2.client.V2Client.chat with their SDK annotations, plus `stream` (sent by the client)"
     ),
+    "generator.derive:_cohere_v1_request": (
+        "cohere has no model of the legacy POST /v1/chat body: the keyword arguments of "
+        "cohere.base_client.BaseCohere.chat with their SDK annotations (not `accepts`, a header), plus `stream`"
+    ),
 }
 
 
@@ -157,6 +168,20 @@ def _cohere_request() -> Any:
         fields[name] = (annotation, ...) if name in ("model", "messages") else (annotation, None)
     fields["stream"] = (Optional[bool], None)
     return create_model("CohereV2ChatRequest", **fields)
+
+
+def _cohere_v1_request() -> Any:
+    from cohere.base_client import BaseCohere
+    from pydantic import create_model
+
+    hints = typing.get_type_hints(BaseCohere.chat, include_extras=True)
+    fields: dict = {}
+    for name, annotation in hints.items():
+        if name in ("return", "request_options", "accepts"):
+            continue
+        fields[name] = (annotation, ...) if name == "message" else (annotation, None)
+    fields["stream"] = (Optional[bool], None)
+    return create_model("CohereV1ChatRequest", **fields)
 
 
 # ------------------------------------------------------------------------------------ pins
