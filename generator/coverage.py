@@ -184,11 +184,11 @@ class _Checker:
         self.seen.add(key)
         if not prefix:
             self.cov.bound.setdefault(codec.name, set()).add(def_name)
-        hoisted = set()
+        side = {}  # a conversation's keys beside its list (hoisted system prompt, last turn) → their rules
         for rule in codec.rules:
             conv = self.p.codecs.get(rule.conversation or "")
-            if conv is not None and conv.hoist:
-                hoisted.add(str(conv.hoist["wire"]))
+            if conv is not None:
+                side.update((str(r.wire), r) for r in conv.side_rules())
         rules, owner = list(codec.rules), {}
         for rule in codec.rules:  # a flat sub-object's keys are keys of this object
             sub = self.p.codecs.get(rule.flat or "")
@@ -219,12 +219,13 @@ class _Checker:
                 for name, sub in self.options(pschema, into_arrays=False):
                     if "properties" in sub:
                         self.check_object(codec, def_name, sub, path + ".")
-            elif path in hoisted:
+            elif path in side:
                 self.classify(codec, path, True, "fields", f"field {path!r}")
-                for rule in codec.rules:
-                    conv = self.p.codecs.get(rule.conversation or "")
-                    if conv is not None and conv.hoist and conv.hoist["wire"] == path:
-                        self.bind(conv.hoist.get("codec"), pschema)
+                rule = side[path]
+                if rule.list_of:
+                    self.follow(rule, pschema)
+                else:
+                    self.bind(rule.codec, pschema)
             else:
                 self.classify(codec, path, False, "fields", f"field {path!r}")
 

@@ -199,8 +199,7 @@ class ProviderCompiler:
             if rule.flat:  # a sub-object whose keys sit in this object: they are this object's keys
                 known[()].update(self._flat_keys(rule))
         for conv in (self.codec(r.conversation) for r in c.rules if r.conversation):
-            if conv.hoist:
-                known[()].add(str(conv.hoist["wire"]))
+            known[()].update(str(r.wire) for r in conv.side_rules())  # hoisted system prompt, last-turn keys
         for prefix, keys in known.items():
             if prefix and keys and all(k.isdigit() for k in keys):
                 continue  # a list (choices.0): its items' keys are the next prefix's
@@ -285,9 +284,8 @@ class ProviderCompiler:
                 continue
             if rule.conversation:
                 add((), segs[-1])
-                conv = self.codec(rule.conversation)
-                if conv.hoist:
-                    add((), str(conv.hoist["wire"]))
+                for side in self.codec(rule.conversation).side_rules():
+                    add((), str(side.wire))
                 continue
             for i in range(len(segs)):
                 if segs[i].isdigit():
@@ -400,6 +398,10 @@ class ProviderCompiler:
             L.append(f"if {guard}_ORDER_{name}.get(order := tuple({src})) is not True:")
             L.append(f"    hints = tw.key_order(hints, {py('.'.join(prefix))}, order, _RANK_{name}, _ORDER_{name})")
         L.append(f"node = ir.{cls.name}({', '.join(args)})")
+        for i, rule in enumerate(c.rules):
+            if rule.computed:  # the answered call as this input spelled it: pairs the result with its call
+                L.append(f"if {self._vname(rule, i)} is not None:")
+                L.append(f"    ctx.answers[id(node)] = {self._vname(rule, i)}")
         extras = []
         for prefix in sorted(known, key=len):
             nxt = known[prefix]
@@ -438,17 +440,26 @@ class ProviderCompiler:
         if rule.conversation:
             conv = self.codec(rule.conversation)
             hoisted = f"obj.get({py(str(conv.hoist['wire']))})" if conv.hoist else "None"
+            top = ", obj" if conv.last_turn else ""  # the final turn's keys sit in this object
             key = py(segs[-1])
             if rule.required or self._single(c, rule):
-                L.append(f"{v} = _{conv.name}_to_ir(obj.get({key}), {hoisted}, (path, {key}), ctx)")
+                L.append(f"{v} = _{conv.name}_to_ir(obj.get({key}), {hoisted}, (path, {key}), ctx{top})")
             else:  # an optional list: absent, null or empty is no messages there (the spelling is a hint)
                 L.append(f"{v} = obj.get({key})")
                 L.append(f"if not {v}:")
                 L.append(f"    hints = tw.hint(hints, {key}, 'absent' if {key} not in obj else 'null' if {v} is None else 'empty')")
-                L.append(f"{v} = _{conv.name}_to_ir({v} if {v} is not None else [], {hoisted}, (path, {key}), ctx)")
+                L.append(f"{v} = _{conv.name}_to_ir({v} if {v} is not None else [], {hoisted}, (path, {key}), ctx{top})")
             if self._single(c, rule):
                 L.append(f"{v} = tw.single_message({v}, (path, {py(segs[-1])}), ctx, PROVIDER)")
             values.setdefault(rule.ir[0], []).append(v)
+            return L
+        if rule.computed:  # read through its codec, kept aside (ctx.answers): pairs the node, is not stored in it
+            key = py(segs[-1])
+            L.append(f"{v} = obj.get({key})")
+            if rule.required:
+                L.append(f"if {v} is None:")
+                L.append(f"    raise tw.missing((path, {key}))")
+            L.append(f"{v} = None if {v} is None else _{rule.codec}_to_ir({v}, (path, {key}), ctx)")
             return L
         if rule.flat:  # the sub-object's keys sit in this object: present when any of them is
             sub = self.codec(rule.flat)
@@ -601,7 +612,8 @@ class ProviderCompiler:
                 ir_name = rule.ir[0]
                 value = f"[node.{ir_name}]" if self._single(c, rule) else f"node.{ir_name}"
                 v = self._vname(rule, idx)
-                L.append(f"{v}, hoisted = _{conv.name}_from_ir({value}, (path, {py(ir_name)}), ctx)")
+                last = ", last" if conv.last_turn else ""
+                L.append(f"{v}, hoisted{last} = _{conv.name}_from_ir({value}, (path, {py(ir_name)}), ctx)")
                 if rule.required or self._single(c, rule):
                     L.append(f"out[{py(segs[-1])}] = {v}")
                 else:  # an optional list: not sent when empty, unless the same-provider input had it so
@@ -612,6 +624,12 @@ class ProviderCompiler:
                 if conv.hoist:
                     L.append("if hoisted is not None:")
                     L.append(f"    out[{py(str(conv.hoist['wire']))}] = hoisted")
+                if conv.last_turn:
+                    L.append("out.update(last)  # the final turn's keys")
+                continue
+            if rule.computed:  # computed from the rest of the conversation, through the rule's codec
+                key = py(segs[-1])
+                L.append(f"out[{key}] = _{rule.codec}_from_ir(tw.answered_call(node, (path, {key}), ctx), (path, {key}), ctx)")
                 continue
             if rule.flat:  # the sub-object's keys go into this object
                 L.append(f"if node.{rule.ir[0]} is not None:")
@@ -649,6 +667,8 @@ class ProviderCompiler:
             L.append(f"        {parent}[{py(key)}] = None")
         # IR fields this codec has no place for: report them when they hold something
         mapped = {n for r in c.rules for n in r.ir} | set(c.set) | {"provider_data", "type"}
+        if any(r.computed == "answered_call" for r in c.rules):  # the call it repeats says which call it answers
+            mapped.add("tool_call_id")
         for fname, schema in cls.fields.items():
             if fname in mapped or schema.get("x-derived"):
                 continue
@@ -1109,13 +1129,90 @@ class ProviderCompiler:
                 L.append("        tw.set_hint(msg, PROVIDER, '$turn', 'new')")
                 L.append("    prev_whole = whole")
             L.append("    messages.append(msg)")
+        L.extend(self._last_turn_parse(c))
         stray = ", stray_results=True" if c.stray_results else ""  # results of server-side calls are kept
+        if self._answers(c):  # results that repeat their call pair with it (and restore it when the list lacks it)
+            stray += ", answered=PROVIDER"
         if c.merge:  # separate wire turns of one role stay separate for this provider
             L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()}, PROVIDER, {py(dict(c.role_map))}{stray})")
         else:
             L.append(f"return layout.normalize(messages, ctx, _GROUP_{var(c.name).upper()}{stray})")
-        self.module.functions.append(Function(f"_{c.name}_to_ir", f"{c.doc or c.name} (wire → IR messages).", L, "items: Any, hoisted: Any, path: Any, ctx: Context"))
+        top = ", top: Any" if c.last_turn else ""  # the object holding the list: the final turn's keys are its keys
+        self.module.functions.append(Function(f"_{c.name}_to_ir", f"{c.doc or c.name} (wire → IR messages).", L, f"items: Any, hoisted: Any, path: Any, ctx: Context{top}"))
         self._conversation_render(c, element)
+
+    def _answers(self, c: Codec) -> bool:
+        """Does a codec reachable from this conversation read a result's answered call (`computed`)?"""
+        seen, todo = set(), [c.element, *(r.codec or r.list_of for r in c.side_rules())]
+        while todo:
+            name = todo.pop()
+            if not name or name in seen or name not in self.p.codecs:
+                continue
+            seen.add(name)
+            sub = self.codec(name)
+            if any(r.computed for r in sub.rules):
+                return True
+            todo += [r.codec or r.list_of for r in sub.rules] + [v["codec"] for v in sub.variants]
+        return False
+
+    def _last_turn_parse(self, c: Codec) -> list[str]:
+        """The final turn's keys, beside the list in the object holding it (``top``): each a message
+        of its role after the list's messages, when it holds anything."""
+        L: list[str] = []
+        for role, rule, required in c.last_turn:
+            key = py(str(rule.wire))
+            kp = f"((path[0], {key}) if type(path) is tuple else {key})"
+            L.append(f"value = top.get({key})")
+            if required:
+                L.append("if value is None:")
+                L.append(f"    raise tw.missing({kp})")
+            else:
+                L.append("if value is not None:")
+            ind = "" if required else "    "
+            if rule.list_of:
+                L.append(f"{ind}parts = [_{rule.list_of}_to_ir(item, ({kp}, i), ctx) for i, item in enumerate(tw.expect_list(value, {kp}))]")
+                L.append(f"{ind}if parts:")
+                L.append(f"{ind}    messages.append(ir.Message(role={py(role)}, parts=parts))")
+            elif rule.transform:
+                call = self._fill(self.spec.transforms[rule.transform].parse, rule, value="value", path=kp)
+                L.append(f"{ind}parts, hint = {call}")
+                L.append(f"{ind}if parts:  # an empty key beside the others is no turn (it renders as empty again)")
+                L.append(f"{ind}    messages.append(ir.Message(role={py(role)}, parts=parts))")
+                L.append(f"{ind}    if hint is not None:")
+                L.append(f"{ind}        tw.set_hint(messages[-1], PROVIDER, '$last', hint)")
+            else:
+                L.append(f"{ind}msg = _{rule.codec}_to_ir(value, {kp}, ctx)")
+                L.append(f"{ind}msg.role = {py(role)}")
+                L.append(f"{ind}if msg.parts:")
+                L.append(f"{ind}    messages.append(msg)")
+        return L
+
+    def _last_turn_render(self, c: Codec) -> list[str]:
+        """The final turn into its keys (``last``); the other messages stay for the list."""
+        roles = tuple(role for role, _rule, _required in c.last_turn)
+        L = [f"taken, messages = layout.take_last_turn(messages, {py(roles)}, PROVIDER)", "last = {}"]
+        for k, (role, rule, required) in enumerate(c.last_turn):
+            key = py(str(rule.wire))
+            L.append(f"if taken[{k}] is not None:")
+            L.append(f"    i, msg = taken[{k}]")
+            if rule.list_of:
+                L.append(f"    last[{key}] = [_{rule.list_of}_from_ir(part, ((path, i), j), ctx) for j, part in enumerate(msg.parts)]")
+            elif rule.transform:
+                hint = "tw.hint_of(msg, PROVIDER, '$last')"
+                call = self._fill(self.spec.transforms[rule.transform].render, rule, path="(path, i)", irs=["msg.parts"], hint=hint)
+                L.append(f"    last[{key}] = {call}")
+            else:
+                L.append(f"    last[{key}] = _{rule.codec}_from_ir(msg, (path, i), ctx)")
+            if required:  # the key is always sent: with no such turn, as what no parts render as
+                L.append("else:")
+                if rule.list_of:
+                    L.append(f"    last[{key}] = []")
+                elif rule.transform:
+                    call = self._fill(self.spec.transforms[rule.transform].render, rule, path=f"(path, {key})", irs=["[]"], hint="None")
+                    L.append(f"    last[{key}] = {call}")
+                else:
+                    L.append(f"    last[{key}] = _{rule.codec}_from_ir(ir.Message(role={py(role)}, parts=[]), (path, {key}), ctx)")
+        return L
 
     def _hoist_rule(self, c: Codec) -> Rule:
         """The hoisted system field seen as a field rule filling a system message's parts."""
@@ -1189,6 +1286,8 @@ class ProviderCompiler:
         part_variants = [v for v in element.variants if v.get("part_of")] if element.kind == "union" else []
         L.append("if len(messages) == 1 and not messages[0].parts and tw.hint_of(messages[0], PROVIDER, '$no_items'):")
         L.append("    messages = []  # a response without output items (single_message) has none again")
+        if c.last_turn:
+            L.extend(self._last_turn_render(c))
         L.append("out = []")
         L.append("for i, msg in enumerate(messages):")
         if part_variants:
@@ -1232,5 +1331,5 @@ class ProviderCompiler:
             L.append("    parts = messages[0].parts")
             L.append("    if len(parts) == 1 and type(parts[0]) is ir.TextPart and parts[0].provider_data is None:")
             L.append("        out = parts[0].text  # the input's bare string")
-        L.append("return out, hoisted")
+        L.append("return out, hoisted, last" if c.last_turn else "return out, hoisted")
         self.module.functions.append(Function(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR messages → wire).", L, "messages: list, path: Any, ctx: Context"))

@@ -29,12 +29,14 @@ OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type", "derived", "op
 UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar", "derived", "opaque"}
 VARIANT_KEYS = {"codec", "part_of", "hint_only", "when", "media", "opaque_if"}
 ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate", "derived", "opaque"}
-CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist", "passes", "string_as", "stray_results"}
+CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist", "passes", "string_as", "stray_results", "last_turn"}
 HOIST_KEYS = {"wire", "codec", "transform", "args", "text_only"}
+LAST_TURN_KEYS = {"wire", "role", "codec", "list_of", "transform", "args", "required", "doc"}
+COMPUTED = {"answered_call": "the ToolCall a ToolResult answers (found by its tool_call_id in the request)"}
 RULE_KEYS = {
     "wire", "ir", "type", "required", "const", "emit", "codec", "list_of", "transform", "args",
     "alias", "select", "emit_null", "default", "fallback", "conversation", "doc", "fill", "absent_as",
-    "flat",
+    "flat", "computed",
 }
 JSON_TYPES = {
     "string": "str", "integer": "int", "number": "number", "boolean": "bool", "object": "dict",
@@ -97,6 +99,7 @@ class Rule:
     absent_as: Any = None
     has_absent_as: bool = False
     flat: str | None = None  # an object codec whose wire keys sit in this object itself (no key of its own)
+    computed: str | None = None  # a wire value computed from elsewhere in the conversation (COMPUTED)
 
     @property
     def segments(self) -> list[str]:
@@ -135,10 +138,20 @@ class Codec:
     hoist: dict | None = None
     string_as: str | None = None  # conversation: a bare string in place of the list is one message of this role
     stray_results: bool = False  # conversation: results whose call is not in the list are kept (server-side state)
+    last_turn: list = field(default_factory=list)  # conversation: [(role, Rule, required)] the final turn in keys beside the list
     doc: str = ""
     derived: list = field(default_factory=list)  # coverage: derived wire definitions bound explicitly
     opaque: list = field(default_factory=list)  # coverage: wire keys / variant tags carried verbatim
     extra: list = field(default_factory=list)  # documented wire keys beyond the family's derived schema, carried verbatim
+
+    def side_rules(self) -> list[Rule]:
+        """A conversation's wire keys beside its list, as rules filling a message's ``parts``: the
+        hoisted system prompt, then the keys of the final turn (``last_turn``), in wire order."""
+        out = []
+        if self.hoist:
+            h = self.hoist
+            out.append(Rule(node=self.node, wire=str(h["wire"]), ir=["parts"], codec=h.get("codec"), transform=h.get("transform"), args=dict(h.get("args") or {})))
+        return out + [rule for _role, rule, _required in self.last_turn]
 
 
 @dataclass
@@ -612,6 +625,28 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
                     if key not in HOIST_KEYS:
                         errors.at(cdoc, "hoist", f"codec {name!r}: hoist has unknown key {key!r}")
                 codec.hoist = dict(hoist)
+        last = cdoc.get("last_turn")
+        if last is not None and not isinstance(last, list):
+            errors.at(cdoc, "last_turn", f"codec {name!r}: last_turn is a list of {{wire, role, codec | list_of, ...}}")
+            last = []
+        for i, entry in enumerate(last or []):
+            if not isinstance(entry, dict):
+                errors.at(cdoc, "last_turn", f"codec {name!r}: last_turn[{i}] must be a mapping {{wire, role, codec | list_of}}")
+                continue
+            for key in entry:
+                if key not in LAST_TURN_KEYS:
+                    errors.at(entry, key, f"codec {name!r}: last_turn[{i}] has unknown key {key!r}; expected one of {', '.join(sorted(LAST_TURN_KEYS))}")
+            role = entry.get("role")
+            if role not in ("user", "assistant", "tool"):
+                errors.at(entry, "role" if "role" in entry else None, f"codec {name!r}: last_turn[{i}] needs role: user, assistant or tool (the IR role of the message the key holds), got {role!r}")
+            if "wire" not in entry or ("codec" in entry) == ("list_of" in entry):
+                errors.at(entry, None, f"codec {name!r}: last_turn[{i}] needs 'wire' and exactly one of 'codec' (with an optional 'transform') or 'list_of'")
+                continue
+            rule = Rule(node=entry, wire=str(entry["wire"]), ir=["parts"], codec=entry.get("codec"), list_of=entry.get("list_of"),
+                        transform=entry.get("transform"), args=dict(entry.get("args") or {}), required=bool(entry.get("required", False)))
+            if rule.transform and rule.list_of:
+                errors.at(entry, "transform", f"codec {name!r}: last_turn[{i}]: a transform goes with 'codec', not 'list_of'")
+            codec.last_turn.append((role, rule, rule.required))
     return codec
 
 
@@ -638,6 +673,15 @@ def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:
         if others or len(ir_list) != 1:
             errors.at(rdoc, "flat", f"codec {codec_name!r}: a flat rule names one IR field and the codec whose wire keys sit in this object "
                       f"({{ir: usage, flat: usage_counts}}), with no {', '.join(others) or 'other key'}")
+    rule.computed = rdoc.get("computed")
+    if rule.computed is not None:
+        if rule.computed not in COMPUTED:
+            errors.at(rdoc, "computed", f"codec {codec_name!r}: computed {rule.computed!r} is not a value toolwire can compute; expected one of "
+                      + ", ".join(f"{k} ({v})" for k, v in COMPUTED.items()))
+        others = [k for k in ("ir", "list_of", "transform", "const", "default", "fallback", "fill", "type", "alias") if k in rdoc]
+        if others or not rule.wire or not rule.codec:
+            errors.at(rdoc, "computed", f"codec {codec_name!r}: a computed rule has 'wire' and the 'codec' its value goes through, "
+                      f"and no {', '.join(others) or 'other key'} ({{wire: call, computed: answered_call, codec: call}})")
     rule.args = dict(rdoc.get("args") or {})
     sel = rdoc.get("select")
     rule.select = [sel] if isinstance(sel, str) else list(sel) if sel else None
@@ -658,7 +702,7 @@ def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:
         errors.at(rdoc, None, f"codec {codec_name!r}: a field rule needs 'wire', 'ir' or both")
     if rule.has_const and rule.ir:
         errors.at(rdoc, "const", f"codec {codec_name!r}: a const rule maps no IR field (drop 'ir')")
-    if not rule.has_const and not rule.has_fill and rule.wire and not rule.ir:
+    if not rule.has_const and not rule.has_fill and not rule.computed and rule.wire and not rule.ir:
         errors.at(rdoc, "wire", f"codec {codec_name!r}: wire key {rule.wire!r} maps to no IR field (add 'ir' or 'const')")
     return rule
 
@@ -700,6 +744,9 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
                     ref = getattr(rule, key)
                     if ref is not None and ref not in codecs:
                         errors.at(rnode, key, f"codec {codec.name!r}: {key} {ref!r} is not defined under codecs")
+                if rule.computed == "answered_call" and (cls.name != "ToolResult" or getattr(codecs.get(rule.codec or ""), "ir", None) != "ToolCall"):
+                    errors.at(rnode, "computed", f"codec {codec.name!r}: answered_call is a ToolResult codec's key holding its call, through a ToolCall codec "
+                              f"(here: an IR {cls.name} codec, codec {rule.codec!r})")
                 if rule.conversation and codecs.get(rule.conversation) and codecs[rule.conversation].kind != "conversation":
                     errors.at(rnode, "conversation", f"codec {codec.name!r}: {rule.conversation!r} is not a conversation codec")
                 if rule.transform is not None:
@@ -762,10 +809,34 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
                 errors.at(cdoc, "element", f"codec {codec.name!r}: element {codec.element!r} is not defined under codecs")
             if codec.hoist and codec.hoist.get("codec") not in codecs:
                 errors.at(cdoc, "hoist", f"codec {codec.name!r}: hoist codec {codec.hoist.get('codec')!r} is not defined under codecs")
+            for role, rule, _required in codec.last_turn:
+                _check_last_turn(codec, role, rule, codecs, ir_classes, transforms, errors)
             roles = {"system", "user", "assistant", "tool"}
             for role in list(codec.group) + list(codec.role_map) + list(codec.role_map.values()):
                 if role not in roles:
                     errors.at(cdoc, None, f"codec {codec.name!r}: {role!r} is not an IR role ({', '.join(sorted(roles))})")
+
+
+def _check_last_turn(codec: Codec, role: str, rule: Rule, codecs: dict, ir_classes: dict, transforms: dict, errors: Errors) -> None:
+    """A last_turn entry fills one message's parts: through a transform and its codec (a text
+    string: `content_parts`), or a list of part codecs (a tool turn's results)."""
+    what = f"codec {codec.name!r}: last_turn {rule.wire!r}"
+    ref = rule.codec or rule.list_of
+    sub = codecs.get(ref or "")
+    if sub is None:
+        errors.at(rule.node, "codec" if rule.codec else "list_of", f"{what}: codec {ref!r} is not defined under codecs")
+        return
+    if rule.list_of and (sub.kind != "object" or sub.ir not in PART_CLASSES):
+        errors.at(rule.node, "list_of", f"{what}: list_of {ref!r} must be an object codec of a message part ({', '.join(sorted(PART_CLASSES))}), not {sub.ir or sub.kind!r}")
+    if rule.transform:
+        tr = transforms.get(rule.transform)
+        if tr is None or tr.kind != "field" or not tr.parse:
+            errors.at(rule.node, "transform", f"{what}: {rule.transform!r} is not a field transform of spec/transforms.yaml")
+        elif tr.ir_arity != 1:
+            errors.at(rule.node, "transform", f"{what}: transform {tr.name!r} fills {tr.ir_arity} IR fields; a last-turn key fills one (the message's parts)")
+        else:
+            for arg in set(tr.args) ^ set(rule.args):
+                errors.at(rule.node, "args", f"{what}: transform {tr.name!r} {'needs' if arg in tr.args else 'takes no'} argument {arg!r}")
 
 
 def _ir_shape(schema: Any) -> tuple[set, set, set]:
@@ -886,8 +957,8 @@ def _check_wire_required(provider: Provider, codec: Codec, errors: Errors) -> No
         filled |= {x.segments[0] for x in getattr(sub, "rules", []) if x.wire}
     conv = [provider.codecs.get(r.conversation) for r in codec.rules if r.conversation]
     for c in conv:
-        if c is not None and c.hoist:
-            filled.add(str(c.hoist["wire"]))
+        if c is not None:
+            filled |= {str(r.wire) for r in c.side_rules()}
     declared = {str(k) for entry in provider.cannot_express for k in ([entry.get("wire")] if isinstance(entry.get("wire"), str) else entry.get("wire") or [])}
     for key in schema.get("required", []):
         if key not in filled and f"{codec.name}.{key}" not in declared:  # a flavour may declare it cannot send it (its URL has it)

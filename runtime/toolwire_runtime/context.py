@@ -14,11 +14,12 @@ class Context:
 
     ``origins`` collects IR tool calls and results with the input path they came from, so checks
     made later (linking, answered calls) can point at the offending field; ``synthetic_ids`` are ids
-    made up for calls (not sent back); ``tool_names`` are the caller's original tool names, to map
+    made up for calls (not sent back); ``answers`` the calls that parsed results repeat (Cohere v1's
+``tool_results[].call``), which pair them with their calls; ``tool_names`` are the caller's original tool names, to map
     names fitted to a provider's rule back (names.py).
     """
 
-    __slots__ = ("provider", "strict", "reports", "origins", "synthetic_ids", "fitted", "tool_names", "names_back", "request", "data")
+    __slots__ = ("provider", "strict", "reports", "origins", "synthetic_ids", "fitted", "tool_names", "names_back", "request", "data", "answers", "calls")
 
     def __init__(self, provider: str, strict: bool = False, tool_names: Any = None) -> None:
         self.provider = provider
@@ -31,6 +32,8 @@ class Context:
         self.names_back: dict[str, str] | None = None  # fitted tool name → caller's original
         self.request: Any = None  # the IR Request being rendered (a transform's `{request}`)
         self.data: str = provider  # whose provider_data the running module reads and writes (its PROVIDER)
+        self.answers: dict[int, Any] = {}  # id(ToolResult) → the call it repeats (`computed: answered_call`), on parse
+        self.calls: dict[str, Any] | None = None  # the rendered request's calls by id (answered_call), built once
 
     def lose(self, path: object, message: str) -> None:
         """Report that the target cannot express something (raise in strict mode)."""

@@ -18,7 +18,7 @@ from .transforms import _plain, lost_keys, merge_carried
 
 def normalize(
     messages: list[Message], ctx: Context, group_roles: frozenset[str], provider: str | None = None, role_map: dict | None = None,
-    stray_results: bool = False,
+    stray_results: bool = False, answered: str | None = None,
 ) -> list[Message]:
     """Parse-side pass run on every IR conversation.
 
@@ -29,6 +29,8 @@ def normalize(
     3. link: synth_id for calls without an id, results paired with their calls (by id, else by
        position), result names filled in from the call. ``stray_results``: a result whose id names
        no call of the list is kept as it is (the provider holds earlier turns server-side).
+       ``answered`` (the provider): results that repeat their call (``ctx.answers``) pair with it by
+       name and arguments first, and a call the list lacks is restored (``restore_calls``).
 
     For a conversation that merges turns on render (``provider`` and its ``role_map`` given), a wire
     turn of the same wire role as the turn before it is kept apart: its first IR message gets the
@@ -59,8 +61,65 @@ def normalize(
         if new_turn and not (role in group_roles and out and out[-1].role == role):
             _mark_new_turn(msg, provider)
         _append(out, msg, group_roles)
+    if answered is not None and ctx.answers:
+        out = restore_calls(out, ctx, answered)
     link(out, ctx, stray_results)
     return out
+
+
+def restore_calls(messages: list[Message], ctx: Context, provider: str) -> list[Message]:
+    """Results that repeat the call they answer (``ctx.answers``) pair with the unanswered call of
+    the turn before them with the same name and arguments. A result whose call that turn does not
+    hold (Cohere v1 lets ``chat_history`` leave the call turn out: ``tool_results`` carry the calls)
+    gets it back: an assistant turn of those calls is put before the results, marked ``$derived``
+    so that the same provider does not send it twice."""
+    answers = ctx.answers
+    out: list[Message] = []
+    pending: list[ToolCall] = []
+    for msg in messages:
+        if msg.role == "assistant":
+            pending = [p for p in msg.parts if type(p) is ToolCall]
+        elif msg.role == "tool":
+            restored = []
+            for part in msg.parts:
+                said = answers.get(id(part)) if type(part) is ToolResult and not part.tool_call_id else None
+                if said is None:
+                    continue
+                call = next((c for c in pending if c.name == said.name and c.arguments == said.arguments), None)
+                if call is None:
+                    call = said  # the call as the result repeats it (its input path is the result's `call`)
+                    restored.append(call)
+                else:
+                    pending.remove(call)
+                answers[id(part)] = call
+            if restored:
+                out.append(Message(role="assistant", parts=restored, provider_data=ProviderData(provider=provider, hints={"$derived": True})))
+            pending = []
+        out.append(msg)
+    return out
+
+
+def take_last_turn(messages: list[Message], roles: tuple, provider: str) -> tuple[list, list[Message]]:
+    """Render side of ``last_turn``: the conversation's final turn, which sits in keys beside the
+    list (Cohere v1: the final user turn in ``message``, the final results in ``tool_results``).
+    For each role (in wire order) the (index, message) taken from the end, or None; and the
+    messages left for the list. Turns restored on parse (``$derived``) are skipped and not sent."""
+    taken: list = [None] * len(roles)
+    indexed = list(enumerate(messages))
+    end = len(indexed)
+    for k in range(len(roles) - 1, -1, -1):
+        j = end - 1
+        while j >= 0 and _derived(indexed[j][1], provider):
+            j -= 1
+        if j >= 0 and indexed[j][1].role == roles[k]:
+            taken[k] = indexed.pop(j)
+            end = j
+    return taken, [m for _, m in indexed if not _derived(m, provider)]
+
+
+def _derived(msg: Message, provider: str) -> bool:
+    pd = msg.provider_data
+    return pd is not None and pd.provider == provider and pd.hints is not None and pd.hints.get("$derived") is True
 
 
 def _mark_new_turn(msg: Message, provider: str) -> None:
@@ -123,7 +182,9 @@ def link(messages: list[Message], ctx: Context, stray_results: bool = False) -> 
                             f"no earlier tool call has the id {call_id!r}",
                         )
                 else:
-                    call = _by_position(pending, part.name)
+                    call = ctx.answers.get(id(part)) if ctx.answers else None  # the call it repeats (restore_calls)
+                    if call is None or not any(c is call for c in pending):
+                        call = _by_position(pending, part.name)
                     if call is None:
                         raise UnknownToolCallError(
                             _path_of(ctx, part, ""),

@@ -806,6 +806,20 @@ def set_hint(node: Any, provider: str, key: str, value: Any) -> None:
         pd.hints[key] = value
 
 
+def answered_call(result: Any, path: Any, ctx: Context) -> Any:
+    """The ToolCall ``result`` answers, from the request being rendered (``computed: answered_call``:
+    a result that repeats its call's name and arguments, as Cohere v1's ``tool_results[].call``)."""
+    calls = ctx.calls
+    if calls is None:
+        messages = ctx.request.messages if ctx.request is not None else ()
+        calls = ctx.calls = {p.id: p for m in messages for p in m.parts if type(p) is ToolCall and p.id}
+    call = calls.get(result.tool_call_id)
+    if call is None:  # a result of a call held elsewhere (server-side state): only its name is known
+        ctx.lose(path, "the call this result answers is not in the conversation; it is sent with its name and no arguments")
+        return ToolCall(id=result.tool_call_id or "", name=result.name or "", arguments={})
+    return call
+
+
 def hint_of(node: Any, provider: str, key: str) -> Any:
     pd = getattr(node, "provider_data", None)  # OpaquePart and ProviderTool have none
     if pd is None or pd.provider != provider or not pd.hints:
