@@ -21,10 +21,15 @@ Making the SDK types strict (pydantic 2.14):
   is walked and every key in a ``__pydantic_extra__`` (a key the SDK does not declare) is an error.
 * Gemini (and Vertex AI, same wire format): ``google.genai.types`` models already forbid unknown
   keys (``_common.BaseModel``: ``extra="forbid"``, camelCase aliases). The SDK has no model of the
-  REST request body; one is declared here from its part types. ``CaseInSensitiveEnum._missing_``
+  REST request body; spec/wire/families.yaml declares one from its part types (``derive.root_type``). ``CaseInSensitiveEnum._missing_``
   only *warns* on an unknown enum value and fabricates a member: fabricated members are located and
   reported, and any warning the SDK emits while validating is an error. Validation is lax here, as
   proto3 JSON (what the Gemini API speaks) accepts e.g. integers written as strings.
+
+* Any other wire family of spec/wire/families.yaml with pydantic roots (Cohere v2 / v1) and no
+  checker of its own: strict copies of those roots (sdk_pydantic_strict), see "every other wire
+  family" below. Checkers are keyed by wire family (a provider's spec ``wire_types``);
+  ``validate_family(family, kind, payload)`` checks a body of a family directly.
 
 Errors of a failed union list every member; members that plainly are not the one meant (wrong tag
 or wrong JSON kind) are dropped when another member remains (see ``_errors``).
@@ -48,7 +53,6 @@ from typing import Any, List, Optional, Union
 import typing_extensions
 from google.genai import _common as genai_common
 from google.genai import types as genai
-import toolwire
 from generator import derive
 from generator.spec import load_spec
 from sdk_pydantic_strict import errors as strict_errors, strict_model
