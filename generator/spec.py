@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import coverage
+from .derive import load_families
 from .losses import check_effects
 from .loader import Errors, Located, LocatedList, load_yaml, plain
 
@@ -192,6 +193,7 @@ def load_spec(root: Path) -> tuple[Spec | None, Errors]:
     spec_dir = root / "spec"
     ir_doc = load_yaml(spec_dir / "ir.yaml", "spec/ir.yaml", errors)
     tr_doc = load_yaml(spec_dir / "transforms.yaml", "spec/transforms.yaml", errors)
+    load_families(root, errors)  # spec/wire/families.yaml: where each wire family's types come from
     ir_classes = _ir_classes(ir_doc, errors) if isinstance(ir_doc, dict) else {}
     transforms = _transforms(tr_doc, errors) if isinstance(tr_doc, dict) else {}
     providers = []
@@ -450,7 +452,7 @@ def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provi
         if not NAME_RE.match(str(wire_file)):
             errors.at(doc, "wire_types", f"wire_types must name a wire family (e.g. anthropic), got {wire_file!r}")
         elif not wire_path.exists():
-            errors.at(doc, "wire_types", f"wire family {wire_file!r} has no derived schema {DERIVED_DIR}/{wire_file}.json (add it to FAMILIES in generator/derive.py and run `make generate`)")
+            errors.at(doc, "wire_types", f"wire family {wire_file!r} has no derived schema {DERIVED_DIR}/{wire_file}.json (add the family to spec/wire/families.yaml and run `make generate`)")
         else:
             wire_schema = json.loads(wire_path.read_text(encoding="utf-8"))
     cannot = doc.get("cannot_express") or []

@@ -21,10 +21,15 @@ Making the SDK types strict (pydantic 2.14):
   is walked and every key in a ``__pydantic_extra__`` (a key the SDK does not declare) is an error.
 * Gemini (and Vertex AI, same wire format): ``google.genai.types`` models already forbid unknown
   keys (``_common.BaseModel``: ``extra="forbid"``, camelCase aliases). The SDK has no model of the
-  REST request body; one is declared here from its part types. ``CaseInSensitiveEnum._missing_``
+  REST request body; spec/wire/families.yaml declares one from its part types (``derive.root_type``). ``CaseInSensitiveEnum._missing_``
   only *warns* on an unknown enum value and fabricates a member: fabricated members are located and
   reported, and any warning the SDK emits while validating is an error. Validation is lax here, as
   proto3 JSON (what the Gemini API speaks) accepts e.g. integers written as strings.
+
+* Any other wire family of spec/wire/families.yaml with pydantic roots (Cohere v2 / v1) and no
+  checker of its own: strict copies of those roots (sdk_pydantic_strict), see "every other wire
+  family" below. Checkers are keyed by wire family (a provider's spec ``wire_types``);
+  ``validate_family(family, kind, payload)`` checks a body of a family directly.
 
 Errors of a failed union list every member; members that plainly are not the one meant (wrong tag
 or wrong JSON kind) are dropped when another member remains (see ``_errors``).
@@ -36,7 +41,6 @@ import collections.abc
 import copy
 import functools
 import enum
-import importlib
 import json
 import re
 import types
@@ -49,9 +53,9 @@ from typing import Any, List, Optional, Union
 import typing_extensions
 from google.genai import _common as genai_common
 from google.genai import types as genai
-import toolwire
-from generator.derive import gemini_request_model
+from generator import derive
 from generator.spec import load_spec
+from sdk_pydantic_strict import errors as strict_errors, strict_model
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import PydanticCustomError
 from typing_extensions import Annotated, NotRequired, ReadOnly, Required
@@ -61,7 +65,7 @@ from anthropic.types import Message, message_create_params
 from openai.types.chat import ChatCompletion, completion_create_params
 from openai.types.responses import Response, response_create_params
 
-__all__ = ["validate", "SDK_TYPES", "SAME_WIRE_AS"]
+__all__ = ["validate", "validate_family", "SDK_TYPES", "SAME_WIRE_AS", "WIRE_FAMILY"]
 
 # The SDK type each payload is checked against.
 SDK_TYPES: dict[tuple[str, str], Any] = {
@@ -200,8 +204,8 @@ def _request_adapters() -> dict[str, TypeAdapter]:
 
 # The REST ``models.generateContent`` body, from the SDK's own part types
 # (https://ai.google.dev/api/generate-content#request-body; ``extra="forbid"``, camelCase): the same
-# model the generator derives Gemini's wire schema from.
-GeminiGenerateContentRequest = gemini_request_model()
+# model the generator derives Gemini's wire schema from (built from spec/wire/families.yaml).
+GeminiGenerateContentRequest = derive.root_type("gemini", "request")
 
 
 SDK_TYPES[("gemini", "request")] = GeminiGenerateContentRequest
@@ -371,14 +375,14 @@ def _via(names: list[str]) -> str:
 
 _REQUEST_ADAPTERS = _request_adapters()
 
-# Providers that speak another's wire format. Vertex AI generateContent takes and returns the Gemini
-# A provider spec that extends another speaks its family's wire (vertex and gemini_openapi are
-# Gemini REST JSON; google-genai's types serve them all): the generated module says which family.
-SAME_WIRE_AS = {
-    name: family
-    for name in toolwire.PROVIDERS
-    if (family := importlib.import_module(f"toolwire.providers.{name}").FAMILY) != name
-}
+# The wire family each provider speaks: its spec's ``wire_types`` (a flavour inherits its parent's:
+# vertex and gemini_openapi are Gemini REST JSON, google-genai's types serve them all). Checkers are
+# keyed by wire family, so a provider whose spec says ``wire_types: <family>`` needs no code here.
+_SPEC_ROOT = Path(__file__).resolve().parents[1]
+_SPEC, _spec_errors = load_spec(_SPEC_ROOT)
+assert _SPEC is not None, [str(e) for e in _spec_errors.items]
+WIRE_FAMILY = {p.name: p.wire_types for p in _SPEC.providers}
+SAME_WIRE_AS = {name: family for name, family in WIRE_FAMILY.items() if family != name}
 
 
 def _validate(family: str, kind: str, text: str, streamed: bool) -> Any:
@@ -471,16 +475,13 @@ def validate(provider: str, kind: str, payload: Any) -> list[str]:  # noqa: F811
         return checker(kind, payload)
     return _validate_with_sdk_types(provider, kind, payload)
 
-# Ollama (/api/chat) and Cohere (v2 chat): their SDKs' pydantic models ignore or keep unknown keys,
-# take any mapping for messages / options (ollama) and have open enums (cohere);
-# sdk_validation_ollama / sdk_validation_cohere make them strict (see their docstrings).
+# Ollama (/api/chat): the SDK's pydantic models ignore unknown keys, take any mapping for messages /
+# options and type enumerations as str; sdk_validation_ollama makes them strict (see its docstring).
 
-from sdk_validation_cohere import COHERE_SDK_TYPES, validate_cohere  # noqa: E402
 from sdk_validation_ollama import OLLAMA_SDK_TYPES, validate_ollama  # noqa: E402
 
-CHECKERS.update(ollama=validate_ollama, cohere=validate_cohere)
+CHECKERS.update(ollama=validate_ollama)
 SDK_TYPES.update({("ollama", kind): tp for kind, tp in OLLAMA_SDK_TYPES.items()})
-SDK_TYPES.update({("cohere", kind): tp for kind, tp in COHERE_SDK_TYPES.items()})
 
 # Bedrock Converse: boto3 has no typed models; sdk_validation_bedrock_converse walks botocore's
 # bedrock-runtime service model over the JSON body (enums, lengths and patterns included).
@@ -489,6 +490,58 @@ from sdk_validation_bedrock_converse import BEDROCK_SDK_TYPES, validate_bedrock_
 
 CHECKERS["bedrock_converse"] = validate_bedrock_converse
 SDK_TYPES.update({("bedrock_converse", kind): tp for kind, tp in BEDROCK_SDK_TYPES.items()})
+
+# --- every other wire family: its pydantic roots from spec/wire/families.yaml, made strict ---------
+#
+# A wire family of spec/wire/families.yaml whose roots are pydantic models and that has no checker
+# above (Cohere v2 and v1: the SDK models keep unknown keys, ``extra="allow"``, and have open enums)
+# is validated through strict copies (sdk_pydantic_strict.strict_model: unknown keys and unknown
+# enum values are errors, the SDK's discriminated unions are validated as such) of the very types
+# generator/derive.py derives the family's schema from (``derive.root_type``: imported or built once,
+# from the YAML — e.g. the keyword arguments of ``cohere.v2.client.V2Client.chat`` plus ``stream``).
+# A new family declared there is validated with no code here.
+
+KINDS = ("request", "response")
+
+
+def _pydantic_roots(family: str) -> Optional[dict[str, type]]:
+    """The family's root types when they all are pydantic models (None otherwise)."""
+    if derive.families()[family].roots is None:
+        return None
+    roots = {kind: derive.root_type(family, kind) for kind in KINDS}
+    return roots if all(isinstance(t, type) and issubclass(t, BaseModel) for t in roots.values()) else None
+
+
+@functools.lru_cache(maxsize=None)
+def _strict_roots(family: str) -> dict[str, type]:
+    return {kind: strict_model(tp) for kind, tp in SDK_TYPES_OF[family].items()}
+
+
+def _generic_checker(family: str, kind: str, payload: Any) -> list[str]:
+    return strict_errors(_strict_roots(family)[kind], payload)
+
+
+def validate_family(family: str, kind: str, payload: Any) -> list[str]:
+    """Errors of ``payload``, a ``kind`` ("request", "response") body of the wire family ``family``
+    (a name of spec/wire/families.yaml), with the family's checker."""
+    checker = CHECKERS.get(family)
+    if checker is not None:
+        return checker(kind, payload)
+    if (family, kind) not in SDK_TYPES:
+        raise ValueError(f"no SDK type known for a {family} {kind}")
+    return _validate_with_sdk_types(family, kind, payload)
+
+
+#: Root types of the families validated generically, by family.
+SDK_TYPES_OF: dict[str, dict[str, type]] = {}
+for _family in derive.families():
+    if _family in CHECKERS or any((_family, kind) in SDK_TYPES for kind in KINDS):
+        continue  # a checker of its own (above)
+    if (_roots := _pydantic_roots(_family)) is None:
+        continue  # TypedDict or service-model roots need a checker of their own
+    SDK_TYPES_OF[_family] = _roots
+    SDK_TYPES.update({(_family, kind): tp for kind, tp in _roots.items()})
+    CHECKERS[_family] = functools.partial(_generic_checker, _family)
 
 # --- flavours: a provider spec that extends another (derived from the spec, no per-provider list) ---
 #
@@ -513,10 +566,7 @@ SDK_TYPES.update({("bedrock_converse", kind): tp for kind, tp in BEDROCK_SDK_TYP
 #   does not parse (DeepSeek's ``insufficient_system_resource``, OpenRouter's ``error`` finish reason)
 #   is checked as the value the family renders for the same IR value (error → "stop").
 
-_FLAVOUR_ROOT = Path(__file__).resolve().parents[1]
-_FLAVOUR_SPEC, _flavour_spec_errors = load_spec(_FLAVOUR_ROOT)
-assert _FLAVOUR_SPEC is not None, [str(e) for e in _flavour_spec_errors.items]
-_SPECS = {p.name: p for p in _FLAVOUR_SPEC.providers}
+_SPECS = {p.name: p for p in _SPEC.providers}
 OUTSIDE_BODY_PLACEHOLDER = "<outside the body>"
 
 

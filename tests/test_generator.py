@@ -28,6 +28,95 @@ def test_broken_spec_reports_every_error_with_file_and_line(case, tmp_path):
     assert got == want
 
 
+FAMILY_CASES = sorted((ROOT / "tests" / "spec_errors" / "families").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("case", FAMILY_CASES, ids=[c.stem for c in FAMILY_CASES])
+def test_broken_families_file_reports_every_error_with_file_and_line(case, tmp_path):
+    """spec/wire/families.yaml is checked with the spec: each case replaces it."""
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    shutil.copy(case, tmp_path / "spec" / "wire" / "families.yaml")
+    spec, errors = load_spec(tmp_path)
+    assert spec is None
+    got = [str(e) for e in errors.items]
+    want = case.with_suffix(".txt").read_text(encoding="utf-8").splitlines()
+    assert got == want
+
+
+def test_derive_cli_prints_families_errors_not_a_traceback(tmp_path):
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    case = ROOT / "tests" / "spec_errors" / "families" / "bad_entries.yaml"
+    shutil.copy(case, tmp_path / "spec" / "wire" / "families.yaml")
+    code = (
+        "import sys, generator.main as m; from pathlib import Path; "
+        f"m.ROOT = Path({str(tmp_path)!r}); sys.exit(m.main(['derive', '--check']))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    want = case.with_suffix(".txt").read_text(encoding="utf-8").splitlines()
+    assert proc.stderr.splitlines() == want + [f"{len(want)} spec error(s) in spec/wire/families.yaml; nothing derived."]
+
+
+def test_derive_reports_names_the_installed_sdk_lacks_at_their_line(tmp_path, capsys):
+    """What only importing can tell (a method renamed, an argument gone, an overlay that no longer
+    applies) is reported at its line of families.yaml, every family at once, not as a traceback."""
+    from generator import derive
+
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "spec" / "wire").mkdir(parents=True)
+    (tmp_path / "spec" / "wire" / "families.yaml").write_text(
+        "cohere:\n"
+        "  package: cohere\n"
+        "  roots:\n"
+        "    request:\n"
+        "      arguments_of: cohere.v2.client:V2Client.chatt\n"
+        "      model_name: CohereV2ChatRequest\n"
+        "      why: a method that does not exist\n"
+        "    response: cohere.v2.types.v2chat_response:V2ChatResponse\n"
+        "cohere_v1:\n"
+        "  package: cohere\n"
+        "  roots:\n"
+        "    request:\n"
+        "      arguments_of: cohere.base_client:BaseCohere.chat\n"
+        "      model_name: CohereV1ChatRequest\n"
+        "      exclude: [accept]\n"
+        "      why: an argument that does not exist\n"
+        "    response: cohere.types:NonStreamedChatResponse\n"
+        "ollama:\n"
+        "  package: ollama\n"
+        "  roots: {request: \"ollama._types:ChatRequest\", response: \"ollama._types:ChatResponse\"}\n"
+        "  overlays:\n"
+        "    - {def: Message, drop: colour, reason: a property the source does not have}\n",
+        encoding="utf-8",
+    )
+    assert derive.main(["--check"], tmp_path) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.splitlines() == [
+        "spec/wire/families.yaml:4: wire family 'cohere': roots.request: cohere.v2.client:V2Client.chatt: V2Client has no attribute 'chatt' (the source changed?)",
+        "spec/wire/families.yaml:12: wire family 'cohere_v1': roots.request: cohere.base_client:BaseCohere.chat has no argument 'accept' (the source changed?): fix exclude / required",
+        "spec/wire/families.yaml:22: wire family 'ollama': overlay Message.colour no longer applies (the source changed): remove or fix it",
+        "3 error(s) deriving from the sources spec/wire/families.yaml names; nothing derived.",
+    ]
+
+
+def test_built_roots_evaluate_type_expressions_without_eval():
+    """`add` / `fields` type expressions are parsed: typing names and dotted SDK names only."""
+    from typing import Literal, Optional
+
+    from generator import derive
+
+    assert derive._type_problem("Optional[list[google.genai.types.Content]]") is None
+    assert derive._type_problem("int | None") is None
+    assert "not a type" in derive._type_problem("__import__('os').system('true')")
+    assert "not a type" in derive._type_problem("(lambda: int)()")
+    assert "unknown name 'open'" in derive._type_problem("open")
+    ast = __import__("ast")
+    node = ast.parse("Optional[Literal['a', 'b']]", mode="eval").body
+    assert derive._type(node, resolve=True) == Optional[Literal["a", "b"]]
+
+
 def test_generator_cli_prints_errors_not_a_traceback(tmp_path):
     shutil.copytree(ROOT / "spec", tmp_path / "spec")
     shutil.copy(ROOT / "tests" / "spec_errors" / "unknown_fields.yaml", tmp_path / "spec" / "providers" / "broken.yaml")
@@ -86,9 +175,9 @@ def test_derived_wire_schemas_record_their_pinned_source():
     from generator import derive
 
     pinned = derive.pins(ROOT)
-    for family, spec in derive.FAMILIES.items():
+    for family, spec in derive.families(ROOT).items():
         doc = json.loads((ROOT / "spec" / "wire" / "derived" / f"{family}.json").read_text(encoding="utf-8"))
-        package = spec["package"]
+        package = spec.package
         assert doc["x-derived-from"]["source"] == f"{package}=={pinned[package]}"
         assert set(doc["x-roots"]) == {"request", "response"}
         assert all(name in doc["$defs"] for name in doc["x-roots"].values())

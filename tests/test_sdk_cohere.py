@@ -1,10 +1,11 @@
 """Every Cohere fixture and every payload toolwire renders for Cohere is valid for the official SDK
-types (cohere-python ``cohere.types`` / ``cohere.v2``), made strict (tests/sdk_validation_cohere.py,
-tests/sdk_pydantic_strict.py):
+types (cohere-python ``cohere.types`` / ``cohere.v2``), made strict (the generic path of
+tests/sdk_validation.py for a wire family with pydantic roots, tests/sdk_pydantic_strict.py):
 
-* the request body: the SDK has no model of it; it is declared here from the keyword arguments of
-  ``cohere.v2.client.V2Client.chat`` (their SDK annotations: ``ChatMessages``, ``ToolV2``,
-  ``V2ChatRequestToolChoice``, ...) plus ``stream``, which the client itself sends;
+* the request body: the SDK has no model of it; spec/wire/families.yaml builds one from the keyword
+  arguments of ``cohere.v2.client.V2Client.chat`` (their SDK annotations: ``ChatMessages``, ``ToolV2``,
+  ``V2ChatRequestToolChoice``, ...) plus ``stream``, which the client itself sends (the same model
+  the wire schema is derived from);
 * the response: ``V2ChatResponse``;
 * unknown keys are errors everywhere (the SDK models keep them: ``extra="allow"``);
 * open enums (``Union[Literal[...], Any]``: ChatFinishReason, V2ChatRequestToolChoice,
@@ -25,14 +26,14 @@ import pytest
 import toolwire
 
 from conftest import scenarios
-from sdk_validation_cohere import validate_cohere
+from sdk_validation import validate_family
 
 PROVIDER = "cohere"
 SCENARIOS = scenarios()
 
 
 def validate(kind: str, payload) -> list[str]:
-    return validate_cohere(kind, payload)
+    return validate_family("cohere", kind, payload)
 
 
 def test_every_scenario_has_a_cohere_fixture() -> None:
