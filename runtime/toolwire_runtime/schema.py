@@ -40,9 +40,12 @@ import re
 from typing import Any, Callable
 from urllib.parse import unquote
 
-from .errors import UnsupportedError, WrongTypeError, format_path
+from .errors import MissingFieldError, UnsupportedError, WrongTypeError, format_path
 
-__all__ = ["to_openapi_schema", "to_keyword_subset", "standard_type", "standard_types", "GEMINI_SCHEMA_FIELDS"]
+__all__ = [
+    "to_openapi_schema", "to_keyword_subset", "standard_type", "standard_types", "GEMINI_SCHEMA_FIELDS",
+    "to_python_params", "from_python_params", "python_type_schema", "python_type_notation", "PYTHON_TYPE",
+]
 
 # The fields of the Gemini API's Schema object (https://ai.google.dev/api/caching#Schema), in the
 # order they are written.
@@ -1327,3 +1330,255 @@ def standard_types(schema: Any, path: object, report: Callable[[object, str], No
                 out = dict(schema)
             out[key] = new
     return schema if out is None else out
+
+
+# ---------------------------------------------------------------------- Python type notation
+#
+# The legacy Cohere chat API (v1) declares tool parameters as a map
+# ``{param: {description?, type, required?}}`` whose ``type`` is Python type notation
+# (https://docs.cohere.com/v1/docs/parameter-types-in-tool-use: string → str, integer → int,
+# number → float, boolean → bool, object → Dict / Dict[str, int], array → List / List[str] /
+# List[List[str]]; "any Python type", dataclasses included). ``to_python_params`` writes a JSON
+# Schema as that map, ``from_python_params`` reads it back. A type the schema language cannot
+# state (a dataclass name, Tuple[int, int], Literal[...]) is kept in the schema under
+# ``x-python-type`` beside the closest JSON Schema, and written back as it was.
+
+PYTHON_TYPE = "x-python-type"
+_PY_NAMES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "object": "Dict", "array": "List", "null": "None"}
+_PY_TOKEN = re.compile(r"\s*(?:([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)|(\S))")
+
+
+class _NotNotation(Exception):
+    pass
+
+
+def python_type_schema(text: str) -> dict:
+    """The JSON Schema a Python type annotation stands for. Names JSON Schema has a type for
+    (``str``, ``list``, ``Dict``, ``None``, also JSON Schema's own ``string``, ...), ``Any``,
+    ``List[X]``, ``Dict[str, X]``, ``Optional[X]``, ``Union[...]`` and ``X | Y`` are read exactly;
+    any other construct becomes the closest schema (its container type, or no constraint) with the
+    construct's text under ``x-python-type``, at the level where it sits."""
+    tokens = []
+    pos = 0
+    while pos < len(text):
+        m = _PY_TOKEN.match(text, pos)
+        if m is None:  # trailing blanks
+            break
+        tokens.append((m.group(1), m.group(2), m.start(1) if m.group(1) else m.start(2), m.end()))
+        pos = m.end()
+    try:
+        schema, at = _py_union(text, tokens, 0)
+        if at != len(tokens):
+            raise _NotNotation
+    except _NotNotation:
+        return {PYTHON_TYPE: text}
+    return schema
+
+
+def _py_sign(tokens: list, at: int, sign: str) -> bool:
+    return at < len(tokens) and tokens[at][1] == sign
+
+
+def _py_union(text: str, tokens: list, at: int) -> tuple[dict, int]:
+    branches = []
+    while True:
+        schema, at = _py_term(text, tokens, at)
+        branches.append(schema)
+        if not _py_sign(tokens, at, "|"):
+            return (branches[0] if len(branches) == 1 else _py_any_of(branches)), at
+        at += 1
+
+
+def _py_term(text: str, tokens: list, at: int) -> tuple[dict, int]:
+    if at >= len(tokens) or tokens[at][0] is None:
+        raise _NotNotation
+    name, start = tokens[at][0], tokens[at][2]
+    at += 1
+    args: list = []
+    if _py_sign(tokens, at, "["):
+        while True:
+            arg, at = _py_union(text, tokens, at + 1)
+            args.append(arg)
+            if _py_sign(tokens, at, "]"):
+                at += 1
+                break
+            if not _py_sign(tokens, at, ","):
+                raise _NotNotation
+    end = tokens[at - 1][3]
+    base = name[7:] if name.startswith("typing.") else name
+    std = None if base.lower() == "tuple" else standard_type(base)
+    if base == "Any" and not args:
+        return {}, at
+    if base == "NoneType" and not args:
+        return {"type": "null"}, at
+    if base == "Optional" and len(args) == 1:
+        return _py_any_of([args[0], {"type": "null"}]), at
+    if base == "Union" and args:
+        return _py_any_of(args), at
+    if std == "array" and len(args) <= 1:
+        return ({"type": "array", "items": args[0]} if args else {"type": "array"}), at
+    if std == "object" and (not args or (len(args) == 2 and args[0] == {"type": "string"})):
+        return ({"type": "object", "additionalProperties": args[1]} if args else {"type": "object"}), at
+    if std is not None and not args:
+        return {"type": std}, at
+    # a dataclass, Tuple[int, int], Dict[int, str], Literal[...]: the closest schema, and the text
+    closest = {"type": std} if std is not None else ({"type": "array"} if base.lower() == "tuple" else {})
+    closest[PYTHON_TYPE] = text[start:end]
+    return closest, at
+
+
+def _py_any_of(branches: list) -> dict:
+    """Union of schemas: bare types become a type list; one schema with a type and null becomes
+    that schema with "null" added to its type; no constraint in any branch is no constraint."""
+    if any(b == {} for b in branches):
+        return {}
+    names: list = []
+    if all(set(b) == {"type"} for b in branches):
+        for b in branches:
+            for t in (b["type"] if type(b["type"]) is list else [b["type"]]):
+                if t not in names:
+                    names.append(t)
+        return {"type": names[0] if len(names) == 1 else names}
+    others = [b for b in branches if b != {"type": "null"}]
+    if len(others) == 1 and type(others[0].get("type")) is str:
+        out = dict(others[0])
+        out["type"] = [out["type"], "null"]
+        return out
+    return {"anyOf": branches}
+
+
+def python_type_notation(node: Any, path: object, lost: list, top: bool = True) -> str:
+    """The Python type annotation for a property schema; the keywords it cannot state are appended
+    to ``lost`` as (path, note) pairs (identification keywords and values that constrain nothing
+    are not)."""
+    if node is True or node == {}:
+        return "Any"
+    if node is False:
+        lost.append((path, "false: no value is valid"))
+        return "Any"
+    if type(node) is not dict:
+        raise WrongTypeError(path, f"expected a JSON Schema object, got {_json_type(node)}")
+    said = {"description"} if top else set()
+    given = node.get(PYTHON_TYPE)
+    if type(given) is str:
+        closest = python_type_schema(given)
+        for key, value in node.items():
+            if key not in said and key != PYTHON_TYPE and not (key in closest and _same_value(value, closest[key])):
+                _py_lost(lost, path, key, value)
+        return given
+    value = node.get("type")
+    names = value if type(value) is list else [] if value is None else [value]
+    std_names = []
+    for name in names:
+        std = standard_type(name)
+        if std is None:
+            raise WrongTypeError((path, "type"), f"expected one of {', '.join(_TYPES)} or an array of them, got {value!r}")
+        std_names.append(std)
+    real = [n for n in dict.fromkeys(std_names) if n != "null"]
+    if len(real) > 1:
+        lost.append(((path, "type"), f"only {real[0]!r} is stated"))
+    elif real and "null" in std_names:
+        lost.append(((path, "type"), "null is not stated"))
+    kind = real[0] if real else ("null" if std_names else None)
+    said.add("type")
+    text = "Any" if kind is None else _PY_NAMES[kind]
+    if kind == "array" and "items" in node:
+        said.add("items")
+        items = node["items"]
+        if type(items) is list:  # draft-07 tuple form: one schema per position
+            lost.append(((path, "items"), "one schema per position"))
+        elif items is not True and items != {}:
+            text = f"List[{python_type_notation(items, (path, 'items'), lost, False)}]"
+    elif kind == "object" and "additionalProperties" in node:
+        extra = node["additionalProperties"]
+        if extra is not False:
+            said.add("additionalProperties")
+            if extra is not True and extra != {}:
+                text = f"Dict[str, {python_type_notation(extra, (path, 'additionalProperties'), lost, False)}]"
+    for key, value in node.items():
+        if key not in said:
+            _py_lost(lost, path, key, value)
+    return text
+
+
+def _py_lost(lost: list, path: object, key: str, value: Any) -> None:
+    if key in _SILENT or (key in _HARMLESS and any(_same_value(value, h) for h in _HARMLESS[key])):
+        return
+    lost.append(((path, key), ""))
+
+
+def to_python_params(schema: Any, path: object, lost: list) -> dict:
+    """A tool's JSON Schema parameters → ``{param: {description?, type, required?}}``, one entry per
+    top-level property in the schema's order; ``required: true`` for the required ones. What the
+    notation cannot state is appended to ``lost`` as (path of the keyword, note) pairs. A root type other than
+    object is an UnsupportedError."""
+    if schema is None:
+        return {}
+    if type(schema) is not dict:
+        raise WrongTypeError(path, f"expected a JSON Schema object, got {_json_type(schema)}")
+    root = schema.get("type", "object")
+    if standard_type(root) != "object":
+        raise UnsupportedError((path, "type"), f"tool parameters must be an object schema (type \"object\"), got {root!r}")
+    props = schema.get("properties", {})
+    if type(props) is not dict:
+        raise WrongTypeError((path, "properties"), f"expected an object, got {_json_type(props)}")
+    required = schema.get("required", [])
+    if type(required) is not list:
+        raise WrongTypeError((path, "required"), f"expected an array of names, got {_json_type(required)}")
+    out: dict = {}
+    for key, value in schema.items():  # losses in the schema's order
+        if key == "properties":
+            for name, node in props.items():
+                where = ((path, "properties"), name)
+                entry: dict = {}
+                if type(node) is dict and "description" in node:
+                    if type(node["description"]) is not str:
+                        raise WrongTypeError((where, "description"), f"expected a string, got {_json_type(node['description'])}")
+                    entry["description"] = node["description"]
+                entry["type"] = python_type_notation(node, where, lost)
+                if name in required:
+                    entry["required"] = True
+                out[name] = entry
+        elif key == "required":
+            if any(name not in props for name in required):
+                lost.append(((path, "required"), "names without a property"))
+        elif key != "type":
+            _py_lost(lost, path, key, value)
+    return out
+
+
+def from_python_params(value: Any, path: object) -> dict:
+    """``{param: {description?, type, required?}}`` → ``{type: object, properties, required?}``
+    (``required`` left out when empty; each property's description first, as on the wire). Keys
+    of an entry other than those three (the SDK type allows extra keys) are kept in its property."""
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected an object, got {_json_type(value)}")
+    props: dict = {}
+    required: list = []
+    for name, entry in value.items():
+        where = (path, name)
+        if type(entry) is not dict:
+            raise WrongTypeError(where, f"expected a parameter definition object, got {_json_type(entry)}")
+        if "type" not in entry:
+            raise MissingFieldError((where, "type"), "required field is missing: the parameter's Python type")
+        text = entry["type"]
+        if type(text) is not str:
+            raise WrongTypeError((where, "type"), f"expected a string, got {_json_type(text)}")
+        description = entry.get("description")
+        if description is not None and type(description) is not str:
+            raise WrongTypeError((where, "description"), f"expected a string, got {_json_type(description)}")
+        flag = entry.get("required")
+        if flag is not None and type(flag) is not bool:
+            raise WrongTypeError((where, "required"), f"expected a boolean, got {_json_type(flag)}")
+        prop: dict = {} if description is None else {"description": description}
+        prop.update(python_type_schema(text))
+        for key, extra in entry.items():
+            if key not in ("description", "type", "required") and key not in prop:
+                prop[key] = extra
+        props[name] = prop
+        if flag:
+            required.append(name)
+    schema: dict = {"type": "object", "properties": props}
+    if required:
+        schema["required"] = required
+    return schema

@@ -30,10 +30,10 @@ from toolwire.ir import (
 )
 
 from .context import Context
-from .errors import ConversionError, InvalidArgumentsError, MissingFieldError, UnknownVariantError, UnsupportedError, WrongTypeError
+from .errors import ConversionError, InvalidArgumentsError, MissingFieldError, UnknownVariantError, UnsupportedError, WrongTypeError, format_path
 from . import names
 from .names import fit_id_render, fit_name_parse, fit_render  # noqa: F401  (fit_id / fit_name, called as tw.*)
-from .schema import from_openapi_schema, standard_types, to_keyword_subset, to_openapi_schema
+from .schema import from_openapi_schema, from_python_params, standard_types, to_keyword_subset, to_openapi_schema, to_python_params
 
 _JSONDecodeError = json.JSONDecodeError
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -234,6 +234,18 @@ def wrap_result(result: Any, is_error: bool, parts: list | None, key: str, error
     ``error_key``) is wrapped once more so that ``unwrap_result`` gives it back exactly. Text parts
     of a multimodal result (the provider's media parts take only media) become the result text.
     """
+    result = _json_result(result, parts, path, ctx)
+    if is_error:
+        return {error_key: result}
+    if type(result) is dict and not _looks_wrapped(result, key, error_key):
+        return result
+    return {key: result}
+
+
+def _json_result(result: Any, parts: list | None, path: Any, ctx: Context) -> Any:
+    """The JSON value an object-result provider is sent for a tool result: the text of text parts
+    when there is no other result (reported when there is), and text that is a JSON object as
+    that object (string-result providers, OpenAI and Anthropic, carry object results so)."""
     if parts:
         texts = [p.text for p in parts if type(p) is TextPart]
         if texts:
@@ -241,16 +253,22 @@ def wrap_result(result: Any, is_error: bool, parts: list | None, key: str, error
                 result = _joined_texts(texts, path, ctx)
             else:
                 ctx.lose(path, "tool result has both a result and text parts; the text parts are not sent")
+    return _as_object(result)
+
+
+def _as_object(result: Any) -> Any:
+    """A text result that is a JSON object as that object (string-result providers, OpenAI and
+    Anthropic, carry object results as JSON text); any other result as it is."""
     if type(result) is str:
-        # string-result providers (OpenAI, Anthropic) carry object results as JSON text
         obj = _object_text(result)
         if obj is not None:
-            result = obj
-    if is_error:
-        return {error_key: result}
-    if type(result) is dict and not (len(result) == 1 and (key in result or error_key in result)):
-        return result
-    return {key: result}
+            return obj
+    return result
+
+
+def _looks_wrapped(obj: dict, key: str, error_key: str) -> bool:
+    """An object whose only key is KEY or ERROR_KEY: sent wrapped once more so unwrapping is exact."""
+    return len(obj) == 1 and (key in obj or error_key in obj)
 
 
 def unwrap_result(response: Any, key: str, error_key: str, path: str) -> tuple[Any, bool, None]:
@@ -263,6 +281,54 @@ def unwrap_result(response: Any, key: str, error_key: str, path: str) -> tuple[A
         if error_key in response:
             return response[error_key], True, None
     return response, False, None
+
+
+# --- output_list: a tool result as a list of objects (Cohere v1 tool_results[].outputs) ----------
+
+
+def output_list_parse(value: Any, key: str, error_key: str, path: Any) -> tuple[Any, bool, None, Any]:
+    """(result, is_error, parts, hint): ``[{KEY: v}]`` → v; ``[{ERROR_KEY: v}]`` → v, an error;
+    ``[object]`` → the object; several objects → the list; ``[]`` → no result (None). The hint is
+    the wire list when the canonical rendering of the result would not give it back."""
+    items = expect_list(value, path)
+    for i, item in enumerate(items):
+        if type(item) is not dict:
+            raise WrongTypeError((path, i), f"expected an object, got {_json_type(item)}")
+    if not items:
+        result, is_error = None, False
+    elif len(items) == 1:
+        result, is_error, _ = unwrap_result(items[0], key, error_key, (path, 0))
+    else:
+        result, is_error = items, False
+    canonical = _output_list(_as_object(result), is_error, key, error_key)
+    return result, is_error, None, (None if _dumps(canonical) == _dumps(items) else items)
+
+
+def output_list_render(
+    result: Any, is_error: bool, parts: list | None, hint: Any, key: str, error_key: str, path: Any, ctx: Context
+) -> list:
+    if hint is not None and not parts:
+        back, back_error, _, _ = output_list_parse(hint, key, error_key, path)
+        if back_error == is_error and _dumps(back) == _dumps(result):
+            return hint
+    if parts:
+        media = sorted({type(p).__name__ for p in parts if type(p) is not TextPart})
+        if media:
+            ctx.lose(path, f"tool result parts ({', '.join(media)}) cannot be sent; only the result and its text are")
+    return _output_list(_json_result(result, parts, path, ctx), is_error, key, error_key)
+
+
+def _output_list(result: Any, is_error: bool, key: str, error_key: str) -> list:
+    """The canonical outputs of a result: an object → [object]; two or more objects → the list;
+    anything else (also a list of one object, which would read back as that object) → [{KEY: v}];
+    an error → [{ERROR_KEY: v}]."""
+    if is_error:
+        return [{error_key: result}]
+    if type(result) is dict and not _looks_wrapped(result, key, error_key):
+        return [result]
+    if type(result) is list and len(result) > 1 and all(type(x) is dict for x in result):
+        return result
+    return [{key: result}]
 
 
 # --- lists and text ------------------------------------------------------------------------------
@@ -1168,6 +1234,37 @@ def legacy_schema_render(schema: Any, hint: Any, path: Any, ctx: Context) -> Any
     return standard_types(schema, path, ctx.lose, ctx.provider)
 
 
+# --- python_type_params: tool parameters as Python type notation (Cohere v1 parameter_definitions)
+
+
+def python_type_params_parse(value: Any, path: Any) -> tuple[Any, Any]:
+    """(JSON Schema, hint): the parameter map as a schema (schema.py from_python_params); the hint
+    is the wire map when rendering the schema would not give it back (type spellings such as
+    ``list`` or ``Optional[str]``, key order, explicit nulls, extra keys)."""
+    schema = from_python_params(value, path)
+    try:
+        same = _dumps(to_python_params(schema, path, [])) == _dumps(value)
+    except ConversionError:  # extra keys the provider took that are no valid schema keywords
+        same = False
+    return schema, (None if same else value)
+
+
+def python_type_params_render(schema: Any, hint: Any, path: Any, ctx: Context) -> Any:
+    if hint is not None and _dumps(from_python_params(hint, path)) == _dumps(schema):
+        return hint
+    lost: list = []
+    out = to_python_params(schema, path, lost)
+    if lost:
+        base = format_path(path)
+        names = []
+        for where, note in lost:
+            name = format_path(where)
+            name = name[len(base) + 1 :] if base and name.startswith(base + ".") else name
+            names.append(f"{name} ({note})" if note else name)
+        ctx.lose(lost[0][0], f"Python type notation cannot state {', '.join(names)}; not sent")
+    return out
+
+
 # --- keyword_subset (tool parameters of a provider that models a few keywords: Ollama) ----------
 
 
@@ -1566,11 +1663,7 @@ def _document_items(value: Any, path: Any, tag: str, key: str) -> Any:
 
 def _document_render(result: Any, tag: str, key: str) -> Any:
     """The canonical wire form of a (non-error) result: objects as documents, the rest as text."""
-    if type(result) is str:
-        # string-result providers (OpenAI, Anthropic) carry object results as JSON text
-        obj = _object_text(result)
-        if obj is not None:
-            result = obj
+    result = _as_object(result)
     if type(result) is dict:
         return [{"type": tag, tag: {key: result}}]
     if type(result) is list and result and all(type(x) is dict for x in result):
