@@ -6,7 +6,7 @@
     >>> req = toolwire.to_ir(anthropic_request, provider="anthropic")
     >>> payload = toolwire.from_ir(req, provider="openai_responses")
 
-Providers: anthropic, anthropic_bedrock, anthropic_vertex, azure_openai, bedrock_converse, cohere, deepseek, fireworks, gemini, gemini_openapi, groq, mistral, ollama, openai_chat, openai_responses, openrouter, vertex, xai.
+Providers: anthropic, anthropic_bedrock, anthropic_vertex, azure_openai, bedrock_converse, cohere, cohere_v1, deepseek, fireworks, gemini, gemini_openapi, groq, mistral, ollama, openai_chat, openai_responses, openrouter, vertex, xai.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ PROVIDERS = (
     "azure_openai",
     "bedrock_converse",
     "cohere",
+    "cohere_v1",
     "deepseek",
     "fireworks",
     "gemini",
@@ -62,6 +63,7 @@ _MODULES = {
     "azure_openai": "toolwire.providers.azure_openai",
     "bedrock_converse": "toolwire.providers.bedrock_converse",
     "cohere": "toolwire.providers.cohere",
+    "cohere_v1": "toolwire.providers.cohere_v1",
     "deepseek": "toolwire.providers.deepseek",
     "fireworks": "toolwire.providers.fireworks",
     "gemini": "toolwire.providers.gemini",
