@@ -653,16 +653,20 @@ def derive_all(fams: Optional[dict[str, Family]] = None) -> dict[str, str]:
     return files
 
 
+def _print_errors(exc: "FamilyError", what: str) -> int:
+    for err in exc.items:
+        print(err, file=sys.stderr)
+    print(f"{len(exc.items)} {what}; nothing derived.", file=sys.stderr)
+    return 1
+
+
 def main(argv: list[str], root: Path = ROOT) -> int:
     """`derive` writes spec/wire/derived/; `derive --check` only compares (exit 1 when stale)."""
     check = "--check" in argv
     try:
         fams = families(root)
     except FamilyError as exc:
-        for err in exc.items:
-            print(err, file=sys.stderr)
-        print(f"{len(exc.items)} spec error(s) in {FAMILIES_FILE}; nothing derived.", file=sys.stderr)
-        return 1
+        return _print_errors(exc, f"spec error(s) in {FAMILIES_FILE}")
     problems = check_pins(root, fams)
     if problems:
         for p in problems:
@@ -671,10 +675,7 @@ def main(argv: list[str], root: Path = ROOT) -> int:
     try:
         files = derive_all(fams)
     except FamilyError as exc:
-        for err in exc.items:
-            print(err, file=sys.stderr)
-        print(f"{len(exc.items)} error(s) deriving from the sources {FAMILIES_FILE} names; nothing derived.", file=sys.stderr)
-        return 1
+        return _print_errors(exc, f"error(s) deriving from the sources {FAMILIES_FILE} names")
     out_dir = root / DERIVED_DIR
     stale = []
     for rel, text in files.items():

@@ -146,6 +146,8 @@ class ProviderCompiler:
         self.module = Module(provider)
         # codecs used by a `flat` rule → the codec whose object their keys sit in
         self.flat_owners = {r.flat: c.name for c in provider.codecs.values() for r in c.rules if r.flat}
+        # flat codecs whose keys an owner tests for presence (an optional flat rule: `_KNOWN_<codec>.isdisjoint`)
+        self.flat_optional = {r.flat for c in provider.codecs.values() for r in c.rules if r.flat and not r.required}
 
     def compile(self) -> Module:
         for codec in self.p.codecs.values():
@@ -203,6 +205,8 @@ class ProviderCompiler:
         for prefix, keys in known.items():
             if prefix and keys and all(k.isdigit() for k in keys):
                 continue  # a list (choices.0): its items' keys are the next prefix's
+            if not prefix and c.name in self.flat_owners and c.name not in self.flat_optional:
+                continue  # a required flat sub-object: nothing asks which keys are its own
             self.const(f"_KNOWN_{var(c.name)}{'_' + var('.'.join(prefix)) if prefix else ''} = frozenset({py(sorted(keys))})")
         self.spells = self._spell_maps(c, known)
         for prefix, spell in self.spells.items():

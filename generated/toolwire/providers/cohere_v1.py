@@ -155,7 +155,6 @@ _RANK_response = {"response_id": 0, "text": 1, "tool_calls": 2, "finish_reason":
 _ORDER_response = {}  # key tuples seen → already in the render order (key_order)
 _RANK_response_meta = {"tokens": 0}
 _ORDER_response_meta = {}  # key tuples seen → already in the render order (key_order)
-_KNOWN_response_message = frozenset(["text", "tool_calls"])
 _FINISH_REASON_PARSE = {
     "COMPLETE": "stop",
     "STOP_SEQUENCE": "stop",
