@@ -1525,6 +1525,9 @@ def to_python_params(schema: Any, path: object, lost: list) -> dict:
     required = schema.get("required", [])
     if type(required) is not list:
         raise WrongTypeError((path, "required"), f"expected an array of names, got {_json_type(required)}")
+    for i, name in enumerate(required):
+        if type(name) is not str:
+            raise WrongTypeError(((path, "required"), i), f"expected a property name, got {_json_type(name)}")
     out: dict = {}
     for key, value in schema.items():  # losses in the schema's order
         if key == "properties":
