@@ -755,15 +755,13 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_role is None:
         hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
     v_tool_results = obj.get("tool_results")
-    if v_tool_results is None and "tool_results" in obj:
-        hints = tw.hint(hints, "tool_results", "null")
+    if v_tool_results is None:
+        raise tw.missing((path, "tool_results"))
     if v_tool_results is not None:
         v_tool_results = [
             _tool_result_to_ir(x, ((path, "tool_results"), i), ctx)
             for i, x in enumerate(tw.expect_list(v_tool_results, (path, "tool_results")))
         ]
-        if not v_tool_results:
-            hints = tw.hint(hints, "tool_results", "empty")
     if _ORDER_tool_message.get(order := tuple(obj)) is not True:
         hints = tw.key_order(hints, "", order, _RANK_tool_message, _ORDER_tool_message)
     node = ir.Message(role="tool", parts=v_tool_results)
@@ -796,12 +794,15 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             )
             if y is not None
         ]
-    if v_tool_results:
+        if not v_tool_results and node.parts:
+            v_tool_results = None
+    if v_tool_results is None:
+        ctx.lose(
+            (path, "parts"),
+            f"tool_results is required by {ctx.provider} and the input has none; add it before sending",
+        )
+    else:
         out["tool_results"] = v_tool_results
-    elif v_tool_results is not None and hints is not None and hints.get("tool_results") == "empty":
-        out["tool_results"] = []
-    elif hints is not None and hints.get("tool_results") == "null":
-        out["tool_results"] = None
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if pd is not None and pd.fields:
