@@ -80,6 +80,29 @@ class UnsupportedError(ConversionError):
     """The target has no way at all to express a required part of the input."""
 
 
+class StreamFormatError(ConversionError):
+    """A stream body that cannot be cut into events: SSE data that is not JSON, a truncated NDJSON
+    line, a corrupt or truncated AWS event-stream frame. ``path`` is ``events[i]`` (``i``, also in
+    ``index``, is the position in the stream of the event being read); the message says where in
+    the body."""
+
+    def __init__(self, path: object, message: str, index: int | None = None) -> None:
+        self.index = index
+        super().__init__(path, message)
+
+
+class ProviderStreamError(ConversionError):
+    """The provider reported an error inside the stream (an AWS event-stream ``exception`` or
+    ``error`` frame). ``error_type`` is the provider's name for it (``throttlingException``),
+    ``provider_message`` its own message; ``index`` the position in the stream."""
+
+    def __init__(self, path: object, error_type: str, provider_message: str, index: int | None = None) -> None:
+        self.error_type = error_type
+        self.provider_message = provider_message
+        self.index = index
+        super().__init__(path, f"the provider sent {error_type}: {provider_message}")
+
+
 class ConversionWarning(UserWarning):
     """Something the caller should know about a conversion; the base of the three categories below
     (filter them apart with ``warnings.filterwarnings(..., category=...)``)."""
