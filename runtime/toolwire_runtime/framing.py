@@ -80,6 +80,7 @@ class _TextDecoder(_Decoder):
         super().__init__()
         self._utf8 = codecs.getincrementaldecoder("utf-8")("strict")
         self._buf = ""
+        self._parts: list[str] = []  # text after _buf that holds no line end yet
         self._scan = 0  # where the search for the next line end resumes (no rescanning a long line)
         self._line_end = re.compile("[\r\n]" if bare_cr else "\n")
         self._bare_cr = bare_cr
@@ -114,7 +115,7 @@ class _TextDecoder(_Decoder):
         except UnicodeDecodeError:
             raise StreamFormatError(_position(self.count), "the body ends inside a UTF-8 character", self.count) from None
         out = self._lines(tail, eof=True)
-        if self._buf:  # a last line without a line end
+        if self._buf:  # a last line without a line end (_lines(eof=True) joined _parts)
             self._line_no += 1
             line, self._buf = self._buf, ""
             out.extend(self._line(line))
@@ -123,6 +124,13 @@ class _TextDecoder(_Decoder):
         return out
 
     def _lines(self, text: str, eof: bool) -> list[Event]:
+        if text and self._buf and not eof and self._line_end.search(text) is None and self._buf[-1] != "\r":
+            self._parts.append(text)  # no line end yet: join once, not per chunk (a long line in small chunks)
+            return []
+        if self._parts:
+            self._buf = "".join([self._buf, *self._parts])
+            self._parts = []
+            # _scan stays valid: the joined parts hold no line end
         if text:
             self._buf = self._buf + text if self._buf else self._prepare(text)
         buf, out, start = self._buf, [], 0
@@ -191,7 +199,7 @@ class SseDecoder(_TextDecoder):
     def _line(self, line: str) -> list[Event]:
         if not line:
             return self._dispatch()
-        if line[0] == ":":
+        if line[0] == ":":  # a comment (keep-alive); the same as a field with an empty name, ignored
             return []
         field, colon, value = line.partition(":")
         if colon and value.startswith(" "):
