@@ -141,7 +141,6 @@ def test_sse_crlf_split_is_one_line_end():
 
 
 def test_sse_multiline_data_joined_with_lf():
-    # the LF is inside the JSON text: a string value keeps it only if escaped, so check via a key order
     assert parse(SSE, b'data: ["a",\ndata: "b"]\n\n') == [{"data": ["a", "b"]}]
     dec = F.SseDecoder(terminator="x\ny")
     assert dec.feed(b"data: x\ndata: y\n\n") == [{"data": "x\ny"}]  # joined with exactly one LF
@@ -203,6 +202,18 @@ def test_sse_non_json_data_error_carries_position():
     assert "ending at line 6" in str(err) and "not JSON" in str(err)
     for bad in (b"data: NaN\n\n", b"data: {'a': 1}\n\n", b"data: DONE\n\n"):
         assert isinstance(error_of(DONE, bad), StreamFormatError)
+
+
+def test_events_before_an_error_in_the_same_chunk_are_delivered_first():
+    for framing, body in ((DONE, b"data: 1\n\ndata: 2\n\ndata: x\n\ndata: 4\n\n"), (NDJSON, b"1\n2\nx\n4\n")):
+        got = []
+        with pytest.raises(StreamFormatError) as info:
+            got.extend(framing.parse([body]))
+        assert got == [{"data": 1}, {"data": 2}] and info.value.index == 2
+        dec = framing.decoder()
+        assert dec.feed(body) == [{"data": 1}, {"data": 2}]
+        with pytest.raises(StreamFormatError):  # the error comes with the next call
+            dec.close()
 
 
 def test_sse_invalid_utf8_is_an_error():
@@ -328,14 +339,14 @@ def _raw_frame(headers: bytes, payload: bytes) -> bytes:
 
 def test_aws_exception_frame_raises_with_the_providers_message():
     body = AWS.encode(EVENTS[0]) + AWS.encode_exception("throttlingException", "Too many requests, please wait.")
-    dec = AWS.decoder()
+    got = []
     with pytest.raises(ProviderStreamError) as info:
-        list(AWS.parse(cut(body, 1)))
+        got.extend(AWS.parse([body]))  # the event and the exception in one chunk
+    assert got == [EVENTS[0]]  # the event before the exception is delivered first
     err = info.value
     assert err.error_type == "throttlingException" and err.provider_message == "Too many requests, please wait."
     assert err.index == 1 and err.path == "events[1]" and "Too many requests" in str(err)
     assert isinstance(err, ConversionError)
-    assert dec.feed(AWS.encode(EVENTS[0])) == [EVENTS[0]]  # the events before it were delivered
 
 
 def test_aws_error_frame_and_other_message_types():

@@ -60,16 +60,45 @@ def _reject_constant(name: str) -> Any:
 
 
 class _Decoder:
-    """Base of the decoders: ``feed`` a chunk, get the events it completed; ``close`` at end of body."""
+    """Base of the decoders: ``feed`` a chunk, get the events it completed; ``close`` at end of body.
+
+    An error found in a chunk is raised only after the events completed before it are returned (on
+    the next ``feed`` or ``close``), so a consumer gets every good event that preceded it.
+    """
 
     def __init__(self) -> None:
-        self.count = 0  # events yielded so far = position of the next one
+        self.count = 0  # events produced so far = position of the next one
         self._closed = False
+        self._error: Exception | None = None
 
     def feed(self, chunk: bytes | str) -> list[Event]:
-        raise NotImplementedError
+        if self._closed:
+            raise ValueError("feed() after close()")
+        return self._run(self._feed, chunk)
 
     def close(self) -> list[Event]:
+        if self._closed and self._error is None:
+            return []
+        self._closed = True
+        return self._run(self._close)
+
+    def _run(self, step, *args) -> list[Event]:
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+        out: list[Event] = []
+        try:
+            step(out, *args)
+        except (StreamFormatError, ProviderStreamError) as exc:
+            if not out:
+                raise
+            self._error = exc
+        return out
+
+    def _feed(self, out: list[Event], chunk: bytes | str) -> None:
+        raise NotImplementedError
+
+    def _close(self, out: list[Event]) -> None:
         raise NotImplementedError
 
 
@@ -83,7 +112,6 @@ class _TextDecoder(_Decoder):
         self._parts: list[str] = []  # text after _buf that holds no line end yet
         self._scan = 0  # where the search for the next line end resumes (no rescanning a long line)
         self._line_end = re.compile("[\r\n]" if bare_cr else "\n")
-        self._bare_cr = bare_cr
         self._offset = 0  # bytes (or characters, for str input) consumed, for error messages
         self._line_no = 0
 
@@ -102,68 +130,63 @@ class _TextDecoder(_Decoder):
         self._offset += len(chunk)
         return text
 
-    def feed(self, chunk: bytes | str) -> list[Event]:
-        if self._closed:
-            raise ValueError("feed() after close()")
-        return self._lines(self._text(chunk), eof=False)
+    def _feed(self, out: list[Event], chunk: bytes | str) -> None:
+        self._lines(out, self._text(chunk), eof=False)
 
-    def close(self) -> list[Event]:
-        if self._closed:
-            return []
+    def _close(self, out: list[Event]) -> None:
         try:
             tail = self._utf8.decode(b"", final=True)
         except UnicodeDecodeError:
             raise StreamFormatError(_position(self.count), "the body ends inside a UTF-8 character", self.count) from None
-        out = self._lines(tail, eof=True)
+        self._lines(out, tail, eof=True)
         if self._buf:  # a last line without a line end (_lines(eof=True) joined _parts)
             self._line_no += 1
             line, self._buf = self._buf, ""
-            out.extend(self._line(line))
-        out.extend(self._end())
-        self._closed = True
-        return out
+            self._line(out, line)
+        self._end(out)
 
-    def _lines(self, text: str, eof: bool) -> list[Event]:
+    def _lines(self, out: list[Event], text: str, eof: bool) -> None:
         if text and self._buf and not eof and self._line_end.search(text) is None and self._buf[-1] != "\r":
             self._parts.append(text)  # no line end yet: join once, not per chunk (a long line in small chunks)
-            return []
+            return
         if self._parts:
             self._buf = "".join([self._buf, *self._parts])
             self._parts = []
             # _scan stays valid: the joined parts hold no line end
         if text:
             self._buf = self._buf + text if self._buf else self._prepare(text)
-        buf, out, start = self._buf, [], 0
-        while True:
-            m = self._line_end.search(buf, max(start, self._scan))
-            if m is None:
-                self._scan = len(buf)
-                break
-            end = m.start()
-            step = 1
-            if buf[end] == "\r":
-                if end + 1 == len(buf) and not eof:
-                    self._scan = end  # a CR at the end of the buffer: wait to see whether LF follows
+        buf, start = self._buf, 0
+        try:
+            while True:
+                m = self._line_end.search(buf, max(start, self._scan))
+                if m is None:
+                    self._scan = len(buf)
                     break
-                if buf.startswith("\n", end + 1):
-                    step = 2
-            self._line_no += 1
-            out.extend(self._line(buf[start:end]))
-            start = end + step
-            self._scan = start
-        if start:
-            self._buf = buf[start:]
-            self._scan -= start
-        return out
+                end = m.start()
+                step = 1
+                if buf[end] == "\r":
+                    if end + 1 == len(buf) and not eof:
+                        self._scan = end  # a CR at the end of the buffer: wait to see whether LF follows
+                        break
+                    if buf.startswith("\n", end + 1):
+                        step = 2
+                self._line_no += 1
+                line, start = buf[start:end], end + step
+                self._scan = start
+                self._line(out, line)
+        finally:  # also when a line was in error: it is consumed, not seen again
+            if start:
+                self._buf = buf[start:]
+                self._scan -= start
 
     def _prepare(self, text: str) -> str:
         return text
 
-    def _line(self, line: str) -> list[Event]:
+    def _line(self, out: list[Event], line: str) -> None:
         raise NotImplementedError
 
-    def _end(self) -> list[Event]:
-        return []
+    def _end(self, out: list[Event]) -> None:
+        pass
 
 
 class SseDecoder(_TextDecoder):
@@ -196,11 +219,11 @@ class SseDecoder(_TextDecoder):
                 return text[1:]
         return text
 
-    def _line(self, line: str) -> list[Event]:
+    def _line(self, out: list[Event], line: str) -> None:
         if not line:
-            return self._dispatch()
+            return self._dispatch(out)
         if line[0] == ":":  # a comment (keep-alive); the same as a field with an empty name, ignored
-            return []
+            return
         field, colon, value = line.partition(":")
         if colon and value.startswith(" "):
             value = value[1:]
@@ -215,21 +238,20 @@ class SseDecoder(_TextDecoder):
         elif field == "retry":
             if value.isascii() and value.isdigit():
                 self.retry = int(value)
-        return []
 
-    def _dispatch(self) -> list[Event]:
+    def _dispatch(self, out: list[Event]) -> None:
         name, data, has_data = self._event, self._data, self._has_data
         self._event, self._data, self._has_data = "", [], False
         if not has_data:
-            return []
+            return
         text = "\n".join(data)
         index = self.count
         value: Any = text if text == self.terminator else _loads(text, index, f"the data of SSE event {index} (block ending at line {self._line_no})")
         self.count += 1
-        return [{"event": name, "data": value} if name else {"data": value}]
+        out.append({"event": name, "data": value} if name else {"data": value})
 
-    def _end(self) -> list[Event]:
-        return self._dispatch()
+    def _end(self, out: list[Event]) -> None:
+        self._dispatch(out)
 
 
 class NdjsonDecoder(_TextDecoder):
@@ -239,15 +261,15 @@ class NdjsonDecoder(_TextDecoder):
     def __init__(self) -> None:
         super().__init__(bare_cr=False)
 
-    def _line(self, line: str) -> list[Event]:
+    def _line(self, out: list[Event], line: str) -> None:
         if line.endswith("\r"):
             line = line[:-1]
         if not line.strip():
-            return []
+            return
         index = self.count
         value = _loads(line, index, f"NDJSON line {self._line_no}")
         self.count += 1
-        return [{"data": value}]
+        out.append({"data": value})
 
 
 # --- AWS event stream -------------------------------------------------------------------------
@@ -267,9 +289,6 @@ _PRELUDE = 12
 _MAX_HEADERS = 128 * 1024  # the limits botocore enforces, so a corrupt length fails fast
 _MAX_PAYLOAD = 24 * 1024 * 1024
 _INT_FORMATS = {2: ">b", 3: ">h", 4: ">i", 5: ">q", 8: ">q"}
-_TYPE_NAMES = {0: "true", 1: "false", 2: "byte", 3: "short", 4: "integer", 5: "long",
-               6: "byte_array", 7: "string", 8: "timestamp", 9: "uuid"}
-
 
 class Header(NamedTuple):
     """One event-stream header; ``type`` is the wire type code (kept so frames re-encode byte-exact).
@@ -418,23 +437,16 @@ class AwsEventStreamDecoder(_Decoder):
         super().__init__()
         self._reader = _FrameReader()
 
-    def feed(self, chunk: bytes | str) -> list[Event]:
-        if self._closed:
-            raise ValueError("feed() after close()")
+    def _feed(self, out: list[Event], chunk: bytes | str) -> None:
         if not isinstance(chunk, (bytes, bytearray, memoryview)):
             raise TypeError(f"an AWS event stream is binary: chunks must be bytes, not {type(chunk).__name__}")
         self._reader.add(bytes(chunk))
-        out = []
         while (frame := self._reader.next_frame(self.count)) is not None:
             out.append(self._event(frame))
-        return out
 
-    def close(self) -> list[Event]:
-        if not self._closed:
-            self._closed = True
-            if self._reader.pending:
-                raise StreamFormatError(_position(self.count), f"the body ends inside an event-stream message ({self._reader.pending} bytes left over)", self.count)
-        return []
+    def _close(self, out: list[Event]) -> None:
+        if self._reader.pending:
+            raise StreamFormatError(_position(self.count), f"the body ends inside an event-stream message ({self._reader.pending} bytes left over)", self.count)
 
     def _event(self, frame: Frame) -> Event:
         index = self.count
