@@ -290,6 +290,7 @@ _MAX_HEADERS = 128 * 1024  # the limits botocore enforces, so a corrupt length f
 _MAX_PAYLOAD = 24 * 1024 * 1024
 _INT_FORMATS = {2: ">b", 3: ">h", 4: ">i", 5: ">q", 8: ">q"}
 
+
 class Header(NamedTuple):
     """One event-stream header; ``type`` is the wire type code (kept so frames re-encode byte-exact).
     Values: bool (0, 1), int (2-5; 8 = ms since the epoch), bytes (6), str (7), uuid.UUID (9)."""
