@@ -109,6 +109,7 @@ def build(spec: Spec, out: Path) -> None:
                 files[pkg / "types" / f"{p.name}.py"] = _datamodel(p.wire_schema, p.name, f"spec/wire/derived/{p.wire_types}.json", work)
     files[pkg / "__init__.py"] = env.get_template("package_init.py.j2").render(providers=spec.providers)
     files[pkg / "providers" / "__init__.py"] = env.get_template("providers_init.py.j2").render(providers=spec.providers)
+    files[pkg / "stream.py"] = env.get_template("stream.py.j2").render(providers=spec.providers)
     files[pkg / "types" / "__init__.py"] = (
         HEADER.format(source="spec/wire/derived/")
         + '"""Wire types of each provider as dataclasses, derived from the official SDKs / service models (import a submodule, e.g. toolwire.types.anthropic)."""\n'

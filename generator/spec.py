@@ -20,8 +20,9 @@ from .loader import Errors, Located, LocatedList, load_yaml, plain
 
 PROVIDER_KEYS = {
     "provider", "extends", "title", "docs", "sdk", "wire_types", "request", "response", "cannot_express",
-    "codecs", "provider_data", "key_spelling", "models",
+    "codecs", "provider_data", "key_spelling", "models", "stream",
 }
+STREAM_KEYS = {"framing", "reason"}
 KEY_SPELLINGS = ("exact", "proto_json")  # how input may spell wire keys (see docs/spec-language.md)
 PROVIDER_DATA = ("own", "family")  # an extending provider's provider_data: its own (default) | its parent's
 PATCH_KEYS = {"drop", "fields"}  # plus any codec key, which overrides (mappings merge)
@@ -175,6 +176,8 @@ class Provider:
     coverage: Any = None  # generator.coverage.Coverage of the derived wire schema
     cannot_line: int = 0  # line of `cannot_express` in the provider's file
     key_spelling: str = "exact"  # proto_json: every wire key may also come in snake_case (read as lowerCamel)
+    stream_framing: str | None = None  # how its stream bodies are framed (runtime framing.FRAMING_BY_NAME); None: no streaming
+    stream_reason: str = ""  # why it has none, when `stream: {framing: null, reason: ...}`
     models: tuple | None = None  # glob patterns of the model names it serves (None: any name)
     outside_body: dict = field(default_factory=dict)  # IR "Class.field" → where the target takes it (cannot_express)
     ir_losses: list = field(default_factory=list)  # (what, effects): cannot_express `ir:` (generator/losses.py)
@@ -491,6 +494,7 @@ def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provi
         errors.at(doc, "key_spelling", f"key_spelling must be one of {', '.join(KEY_SPELLINGS)}, got {spelling!r}")
     else:
         provider.key_spelling = str(spelling)
+    _stream(doc, provider, errors)
     for key in ("request", "response"):
         entry = doc.get(key)
         if entry and entry not in codecs:
@@ -650,6 +654,34 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
                 errors.at(entry, "transform", f"codec {name!r}: last_turn[{i}]: a transform goes with 'codec', not 'list_of'")
             codec.last_turn.append((role, rule, rule.required))
     return codec
+
+
+def _stream(doc: Located, provider: Provider, errors: Errors) -> None:
+    """`stream: {framing: NAME}`: how the provider frames a streamed response body (SSE, NDJSON, AWS
+    event stream: the framings of toolwire_runtime/framing.py); `framing: null` with a `reason` says
+    it has none toolwire reads yet."""
+    from toolwire_runtime.framing import FRAMING_BY_NAME  # the vocabulary is the runtime's (stdlib only)
+
+    stream = doc.get("stream")
+    if stream is None:
+        errors.at(doc, None, f"provider {provider.name!r}: `stream: {{framing: ...}}` is missing: one of {', '.join(FRAMING_BY_NAME)}, "
+                  "or null with a reason")
+        return
+    if not isinstance(stream, Located):
+        errors.at(doc, "stream", "stream must be a mapping {framing: NAME}")
+        return
+    for key in stream:
+        if key not in STREAM_KEYS:
+            errors.at(stream, key, f"stream has unknown key {key!r}; expected one of {', '.join(sorted(STREAM_KEYS))}")
+    framing = stream.get("framing")
+    if framing is None:
+        if not stream.get("reason"):
+            errors.at(stream, "framing" if "framing" in stream else None, "stream: framing null needs a `reason` (why toolwire reads no stream of this provider yet)")
+        provider.stream_reason = str(stream.get("reason") or "")
+    elif framing not in FRAMING_BY_NAME:
+        errors.at(stream, "framing", f"unknown stream framing {framing!r}; {_suggest(framing, list(FRAMING_BY_NAME))}expected one of {', '.join(FRAMING_BY_NAME)}")
+    else:
+        provider.stream_framing = str(framing)
 
 
 def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from toolwire import stream
 from toolwire_runtime import framing as F
 from toolwire_runtime.errors import ConversionError, ProviderStreamError, StreamFormatError
 
@@ -62,7 +63,7 @@ def test_corpus_stream_round_trips(name):
     doc = _load(name)
     if doc.get("kind") == "non_stream_reference":
         pytest.skip("a complete response, not a stream")
-    framing = F.framing_for(doc["wire_format"])
+    framing = stream.framing(doc["provider"])  # the provider's spec: `stream: {framing: ...}`
     events = doc["events"]
     chunks = list(framing.write(events))
     assert len(chunks) == len(events)  # one chunk per event
@@ -76,16 +77,42 @@ def test_corpus_stream_round_trips(name):
 
 @needs_corpus
 def test_corpus_covers_every_framing():
-    used = {F.FRAMINGS[_load(n)["wire_format"]] for n in CORPUS if _load(n).get("kind") != "non_stream_reference"}
+    used = {stream.FRAMINGS[_load(n)["provider"]] for n in CORPUS if _load(n).get("kind") != "non_stream_reference"}
     assert used == {"sse", "sse_done", "gemini_sse", "ndjson_go", "aws_eventstream"}
 
 
-def test_every_wire_family_has_a_framing():
-    families = {p.stem for p in (Path(__file__).resolve().parents[1] / "spec" / "wire" / "derived").glob("*.json")}
-    assert families and families == set(F.FRAMINGS)
-    assert all(F.FRAMINGS[f] in F.FRAMING_BY_NAME for f in F.FRAMINGS)
-    with pytest.raises(KeyError, match="no stream framing"):
-        F.framing_for("nope")
+def test_every_provider_names_its_framing_or_why_it_has_none():
+    import toolwire
+
+    assert set(stream.FRAMINGS) | set(stream.NO_STREAM) == set(toolwire.PROVIDERS)
+    assert all(name in F.FRAMING_BY_NAME for name in stream.FRAMINGS.values())
+    assert stream.FRAMINGS["groq"] == "sse_done" and stream.FRAMINGS["vertex"] == "gemini_sse"  # flavours inherit
+    with pytest.raises(ValueError, match="reads no stream of 'anthropic_bedrock' yet: InvokeModelWithResponseStream"):
+        stream.framing("anthropic_bedrock")
+    with pytest.raises(ValueError, match="did you mean 'anthropic'"):
+        stream.framing("anthropc")
+
+
+def test_public_api_takes_a_whole_body_chunks_or_an_async_stream():
+    events = [{"event": "ping", "data": {"type": "ping"}}, {"event": "message_stop", "data": {"type": "message_stop"}}]
+    body = b"".join(stream.write(events, provider="anthropic"))
+    assert body == b'event: ping\ndata: {"type":"ping"}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n'
+    assert list(stream.parse(body, provider="anthropic")) == events
+    assert list(stream.parse(body.decode(), provider="anthropic")) == events
+    assert list(stream.parse(cut(body, 1), provider="anthropic")) == events
+
+    async def chunks():
+        for c in cut(body, 2):
+            yield c
+
+    async def run():
+        got = [e async for e in stream.aparse(chunks(), provider="anthropic")]
+        async def evs():
+            for e in got:
+                yield e
+        return got, b"".join([c async for c in stream.awrite(evs(), provider="anthropic")])
+
+    assert asyncio.run(run()) == (events, body)
 
 
 # --- writers: the providers' byte forms -------------------------------------------------------

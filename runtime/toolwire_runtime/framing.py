@@ -17,7 +17,8 @@ loop can drive directly. Writers (``write`` / ``awrite`` / ``encode``) give one 
 
 Malformed bodies raise ``StreamFormatError`` with the event's position (``events[i]``); an AWS
 exception frame raises ``ProviderStreamError`` (boto3 raises too). Stdlib only; this module is
-hand-written runtime: which framing a wire family uses is data (``FRAMINGS``), to move into the spec.
+hand-written runtime; which framing a provider uses is its spec's ``stream: {framing: NAME}``
+(names: ``FRAMING_BY_NAME``), published as ``toolwire.stream.FRAMINGS``.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator, NamedT
 from .errors import ProviderStreamError, StreamFormatError
 
 __all__ = [
-    "FRAMINGS", "FRAMING_BY_NAME", "framing_for",
+    "FRAMING_BY_NAME",
     "SseFraming", "NdjsonFraming", "AwsEventStreamFraming",
     "SseDecoder", "NdjsonDecoder", "AwsEventStreamDecoder",
     "Header", "Frame", "encode_frame", "decode_frame",
@@ -669,25 +670,3 @@ FRAMING_BY_NAME: dict[str, _Framing] = {
     # Bedrock ConverseStream
     "aws_eventstream": AwsEventStreamFraming(),
 }
-
-# wire family (spec/providers/*.yaml `wire_types`, = the corpus `wire_format`) -> framing name.
-# Data on purpose: it is meant to move into the spec (a `stream: {framing: ...}` entry).
-FRAMINGS: dict[str, str] = {
-    "openai_chat": "sse_done",
-    "mistral": "sse_done",
-    "openai_responses": "sse",
-    "anthropic": "sse",
-    "gemini": "gemini_sse",
-    "bedrock_converse": "aws_eventstream",
-    "ollama": "ndjson_go",
-    "cohere": "sse_done",
-    "cohere_v1": "ndjson",
-}
-
-
-def framing_for(wire_family: str) -> _Framing:
-    """The framing of a wire family (``FRAMINGS``)."""
-    try:
-        return FRAMING_BY_NAME[FRAMINGS[wire_family]]
-    except KeyError:
-        raise KeyError(f"no stream framing for wire family {wire_family!r}; known: {', '.join(sorted(FRAMINGS))}") from None
