@@ -87,8 +87,14 @@ def test_every_provider_names_its_framing_or_why_it_has_none():
     assert set(stream.FRAMINGS) | set(stream.NO_STREAM) == set(toolwire.PROVIDERS)
     assert all(name in F.FRAMING_BY_NAME for name in stream.FRAMINGS.values())
     assert stream.FRAMINGS["groq"] == "sse_done" and stream.FRAMINGS["vertex"] == "gemini_sse"  # flavours inherit
-    with pytest.raises(ValueError, match="reads no stream of 'anthropic_bedrock' yet: InvokeModelWithResponseStream"):
-        stream.framing("anthropic_bedrock")
+    assert stream.FRAMINGS["anthropic_bedrock"] == "aws_eventstream_chunks"  # overrides anthropic's sse
+
+
+def test_a_provider_without_a_framing_says_why(monkeypatch):
+    monkeypatch.delitem(stream.FRAMINGS, "ollama")
+    monkeypatch.setitem(stream.NO_STREAM, "ollama", "the reason its spec gives")
+    with pytest.raises(ValueError, match="reads no stream of 'ollama' yet: the reason its spec gives"):
+        stream.framing("ollama")
     with pytest.raises(ValueError, match="did you mean 'anthropic'"):
         stream.framing("anthropc")
 
@@ -428,3 +434,34 @@ def test_async_parse_raises_with_position():
     with pytest.raises(StreamFormatError) as info:
         asyncio.run(_collect(NDJSON.aparse(_agen([b'{"a":1}\n{"a"', b":}\n"]))))
     assert info.value.index == 1
+
+
+# --- Bedrock InvokeModelWithResponseStream: Anthropic events inside AWS `chunk` frames -------------
+
+ANTHROPIC = [n for n in CORPUS if n.startswith("anthropic__")]
+
+
+@needs_corpus
+@pytest.mark.parametrize("name", ANTHROPIC[:12])
+def test_anthropic_on_bedrock_stream_round_trips_and_reads_as_the_sdk_reads_it(name):
+    from anthropic.lib.bedrock._stream_decoder import AWSEventStreamDecoder  # the official reader
+
+    events = _load(name)["events"]
+    body = b"".join(stream.write(events, provider="anthropic_bedrock"))
+    assert list(stream.parse(cut(body, 0), provider="anthropic_bedrock")) == events
+    sdk = [{"event": e.event, "data": json.loads(e.data)} for e in AWSEventStreamDecoder().iter_bytes(iter(cut(body, 1)))]
+    assert sdk == events
+
+
+def test_anthropic_on_bedrock_chunk_errors_have_positions():
+    chunks = F.FRAMING_BY_NAME["aws_eventstream_chunks"]
+    good = chunks.encode({"event": "ping", "data": {"type": "ping"}})
+    not_chunk = AWS.encode({"event": "other", "data": {"other": {}}})
+    bad_b64 = AWS.encode({"event": "chunk", "data": {"chunk": {"bytes": "***"}}})
+    untyped = AWS.encode({"event": "chunk", "data": {"chunk": {"bytes": "eyJhIjoxfQ=="}}})  # {"a":1}
+    for body, where in ((not_chunk, "events[1].data"), (bad_b64, "events[1].data.chunk.bytes"), (untyped, "events[1].data.chunk.bytes")):
+        with pytest.raises(StreamFormatError) as info:
+            list(stream.parse(good + body, provider="anthropic_bedrock"))
+        assert str(info.value).startswith(where + ":"), str(info.value)
+    with pytest.raises(StreamFormatError, match="must be its data's `type`"):
+        chunks.encode({"event": "ping", "data": {"type": "pong"}})

@@ -13,7 +13,7 @@ A body that cannot be cut into events raises ``StreamFormatError`` (path ``event
 the provider sends as a frame raises ``ProviderStreamError``.
 
 How each provider frames its stream is its spec's ``stream: {framing: ...}``:
-anthropic (sse), anthropic_bedrock (none), anthropic_vertex (sse), azure_openai (sse_done), bedrock_converse (aws_eventstream), cohere (sse_done), cohere_v1 (ndjson), deepseek (sse_done), fireworks (sse_done), gemini (gemini_sse), gemini_openapi (gemini_sse), groq (sse_done), mistral (sse_done), ollama (ndjson_go), openai_chat (sse_done), openai_responses (sse), openrouter (sse_done), vertex (gemini_sse), xai (sse_done).
+anthropic (sse), anthropic_bedrock (aws_eventstream_chunks), anthropic_vertex (sse), azure_openai (sse_done), bedrock_converse (aws_eventstream), cohere (sse_done), cohere_v1 (ndjson), deepseek (sse_done), fireworks (sse_done), gemini (gemini_sse), gemini_openapi (gemini_sse), groq (sse_done), mistral (sse_done), ollama (ndjson_go), openai_chat (sse_done), openai_responses (sse), openrouter (sse_done), vertex (gemini_sse), xai (sse_done).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from toolwire_runtime import framing as _framing
 #: Provider → stream framing (spec ``stream: {framing: ...}``).
 FRAMINGS = {
     "anthropic": "sse",
+    "anthropic_bedrock": "aws_eventstream_chunks",
     "anthropic_vertex": "sse",
     "azure_openai": "sse_done",
     "bedrock_converse": "aws_eventstream",
@@ -45,9 +46,7 @@ FRAMINGS = {
 }
 
 #: Providers whose streams toolwire does not read yet, and why.
-NO_STREAM = {
-    "anthropic_bedrock": "InvokeModelWithResponseStream sends AWS event-stream frames whose `chunk` events carry the Anthropic stream events base64-encoded (`bytes`); that unwrapping is not a framing toolwire has yet.",
-}
+NO_STREAM = {}
 
 
 def framing(provider: str) -> Any:

@@ -23,6 +23,8 @@ hand-written runtime; which framing a provider uses is its spec's ``stream: {fra
 
 from __future__ import annotations
 
+import base64
+import binascii
 import codecs
 import json
 import re
@@ -35,8 +37,8 @@ from .errors import ProviderStreamError, StreamFormatError
 
 __all__ = [
     "FRAMING_BY_NAME",
-    "SseFraming", "NdjsonFraming", "AwsEventStreamFraming",
-    "SseDecoder", "NdjsonDecoder", "AwsEventStreamDecoder",
+    "SseFraming", "NdjsonFraming", "AwsEventStreamFraming", "AwsChunksFraming",
+    "SseDecoder", "NdjsonDecoder", "AwsEventStreamDecoder", "AwsChunksDecoder",
     "Header", "Frame", "encode_frame", "decode_frame",
 ]
 
@@ -476,6 +478,30 @@ class AwsEventStreamDecoder(_Decoder):
         return {"event": name, "data": {name: payload}}
 
 
+class AwsChunksDecoder(AwsEventStreamDecoder):
+    """Bedrock InvokeModelWithResponseStream: AWS event-stream ``chunk`` frames whose payload
+    ``{"bytes": base64}`` (botocore's PayloadPart blob) holds one event of the model's own stream —
+    for Anthropic's Messages body an Anthropic event — yielded as ``{"event": type, "data": event}``,
+    the shape of the provider's own SSE stream. Other keys of the chunk payload (``p`` padding)
+    are not kept."""
+
+    def _event(self, frame: Frame) -> Event:
+        outer = super()._event(frame)
+        index = self.count - 1
+        name = outer["event"]
+        part = outer["data"][name]
+        if name != "chunk" or not isinstance(part, dict) or not isinstance(part.get("bytes"), str):
+            raise StreamFormatError(_position(index, ".data"), f"expected a chunk event {{\"bytes\": base64}}, got event {name!r}", index)
+        try:
+            text = base64.b64decode(part["bytes"], validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError):
+            raise StreamFormatError(_position(index, ".data.chunk.bytes"), "not base64 of UTF-8 text", index) from None
+        event = _loads(text, index, "the event in chunk.bytes")
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise StreamFormatError(_position(index, ".data.chunk.bytes"), "the chunk holds no event with a `type`", index)
+        return {"event": event["type"], "data": event}
+
+
 def _exception_message(payload: bytes) -> str:
     try:
         body = json.loads(payload.decode("utf-8")) if payload else {}
@@ -649,6 +675,24 @@ class AwsEventStreamFraming(_Framing):
         return encode_frame(headers, json.dumps({"message": message}, separators=_COMPACT, ensure_ascii=False).encode("utf-8"))
 
 
+class AwsChunksFraming(AwsEventStreamFraming):
+    """Bedrock InvokeModelWithResponseStream (``AwsChunksDecoder``): each event goes out as a
+    ``chunk`` frame whose payload is ``{"bytes": base64 of the event's compact JSON}``."""
+
+    name = "aws_eventstream_chunks"
+
+    def decoder(self) -> AwsChunksDecoder:
+        return AwsChunksDecoder()
+
+    def encode(self, event: Event, index: int = 0) -> bytes:
+        _check_keys(event, index, ("event", "data"))
+        data = event["data"]
+        if not isinstance(data, dict) or event.get("event", data.get("type")) != data.get("type"):
+            raise StreamFormatError(_position(index, ".event"), "the event name must be its data's `type`", index)
+        raw = _JsonText(_COMPACT).dumps(data, index).encode("utf-8")
+        return super().encode({"event": "chunk", "data": {"chunk": {"bytes": base64.b64encode(raw).decode("ascii")}}}, index)
+
+
 # Byte forms checked against recordings: OpenAI Chat (openai-python inline snapshots), Anthropic
 # (anthropic-sdk-python tests/lib/streaming/fixtures), Cohere v2 (openllmetry cassette) write compact
 # JSON (",", ":") with LF line ends; Gemini alt=sse separates items with "," but keys with ": " and
@@ -669,4 +713,6 @@ FRAMING_BY_NAME: dict[str, _Framing] = {
     "ndjson": NdjsonFraming("ndjson"),
     # Bedrock ConverseStream
     "aws_eventstream": AwsEventStreamFraming(),
+    # Bedrock InvokeModelWithResponseStream: the model's own events, base64 in `chunk` frames
+    "aws_eventstream_chunks": AwsChunksFraming(),
 }
