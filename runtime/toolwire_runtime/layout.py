@@ -13,7 +13,7 @@ from toolwire.ir import Message, OpaquePart, ProviderData, TextPart, ToolCall, T
 
 from .context import Context
 from .errors import ResultCountError, UnansweredToolCallError, UnknownToolCallError
-from .transforms import _plain, lost_keys, merge_carried
+from .transforms import _plain, hint_of, lost_keys, merge_carried
 
 
 def normalize(
@@ -118,8 +118,7 @@ def take_last_turn(messages: list[Message], roles: tuple, provider: str) -> tupl
 
 
 def _derived(msg: Message, provider: str) -> bool:
-    pd = msg.provider_data
-    return pd is not None and pd.provider == provider and pd.hints is not None and pd.hints.get("$derived") is True
+    return hint_of(msg, provider, "$derived") is True
 
 
 def _mark_new_turn(msg: Message, provider: str) -> None:
