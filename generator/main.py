@@ -110,6 +110,22 @@ def build(spec: Spec, out: Path) -> None:
     files[pkg / "__init__.py"] = env.get_template("package_init.py.j2").render(providers=spec.providers)
     files[pkg / "providers" / "__init__.py"] = env.get_template("providers_init.py.j2").render(providers=spec.providers)
     files[pkg / "stream.py"] = env.get_template("stream.py.j2").render(providers=spec.providers)
+    (pkg / "streams").mkdir()
+    files[pkg / "streams" / "__init__.py"] = (
+        HEADER.format(source="spec/providers/*.yaml (`stream:`)")
+        + '"""Stream decoders, one module per provider, from the grammars in the specs (use them through toolwire.stream)."""\n'
+    )
+    by_name = {p.name: p for p in spec.providers}
+    decoder = env.get_template("stream_decoder.py.j2")
+    for p in spec.providers:
+        if p.stream_grammar is None:
+            continue
+        parent = None  # a flavour with its ancestor's grammar imports that ancestor's decoder
+        up = by_name.get(p.extends) if p.extends else None
+        while up is not None and up.stream_grammar is not None and up.stream_grammar.key == p.stream_grammar.key:
+            parent = up.name
+            up = by_name.get(up.extends) if up.extends else None
+        files[pkg / "streams" / f"{p.name}.py"] = decoder.render(p=p, g=p.stream_grammar, parent=parent)
     files[pkg / "types" / "__init__.py"] = (
         HEADER.format(source="spec/wire/derived/")
         + '"""Wire types of each provider as dataclasses, derived from the official SDKs / service models (import a submodule, e.g. toolwire.types.anthropic)."""\n'

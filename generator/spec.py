@@ -17,12 +17,12 @@ from . import coverage
 from .derive import load_families
 from .losses import check_effects
 from .loader import Errors, Located, LocatedList, load_yaml, plain
+from .stream_grammar import STREAM_KEYS, Grammar, compile_grammar
 
 PROVIDER_KEYS = {
     "provider", "extends", "title", "docs", "sdk", "wire_types", "request", "response", "cannot_express",
     "codecs", "provider_data", "key_spelling", "models", "stream",
 }
-STREAM_KEYS = {"framing", "reason"}
 KEY_SPELLINGS = ("exact", "proto_json")  # how input may spell wire keys (see docs/spec-language.md)
 PROVIDER_DATA = ("own", "family")  # an extending provider's provider_data: its own (default) | its parent's
 PATCH_KEYS = {"drop", "fields"}  # plus any codec key, which overrides (mappings merge)
@@ -178,6 +178,7 @@ class Provider:
     key_spelling: str = "exact"  # proto_json: every wire key may also come in snake_case (read as lowerCamel)
     stream_framing: str | None = None  # how its stream bodies are framed (runtime framing.FRAMING_BY_NAME); None: no streaming
     stream_reason: str = ""  # why it has none, when `stream: {framing: null, reason: ...}`
+    stream_grammar: Grammar | None = None  # its stream events → its complete response body (generator/stream_grammar.py)
     models: tuple | None = None  # glob patterns of the model names it serves (None: any name)
     outside_body: dict = field(default_factory=dict)  # IR "Class.field" → where the target takes it (cannot_express)
     ir_losses: list = field(default_factory=list)  # (what, effects): cannot_express `ir:` (generator/losses.py)
@@ -303,6 +304,16 @@ def _resolve_extends(stem: str, docs: dict, errors: Errors, chain: tuple) -> tup
                     errors.at(entry, "retract", f"retract {entry['retract']!r}: {parent_name!r} has no cannot_express entry with that what")
             kept = [pe for pe in parent[key] if not (isinstance(pe, dict) and str(pe.get("what")) in retract)]
             merged[key] = [*kept, *(e for e in value if not (isinstance(e, dict) and "retract" in e))]
+        elif key == "stream" and isinstance(value, Located) and isinstance(parent.get(key), Located):
+            # a flavour inherits its parent's stream grammar and states what differs: keys replace
+            # the parent's, and `events:` entries replace the parent's events of the same name
+            stream = _located(value, {**parent[key], **value})
+            stream.key_lines = {**parent[key].key_lines, **value.key_lines}
+            if isinstance(value.get("events"), Located) and isinstance(parent[key].get("events"), Located):
+                events = _located(value["events"], {**parent[key]["events"], **value["events"]})
+                events.key_lines = {**parent[key]["events"].key_lines, **value["events"].key_lines}
+                stream["events"] = events
+            merged[key] = stream
         else:
             merged[key] = value
     codecs = _located(parent.get("codecs") or Located(), parent.get("codecs") or {})
@@ -656,6 +667,9 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
     return codec
 
 
+REQUIRE_GRAMMAR = False  # TODO(issue 11): True once every provider declares its grammar
+
+
 def _stream(doc: Located, provider: Provider, errors: Errors) -> None:
     """`stream: {framing: NAME}`: how the provider frames a streamed response body (SSE, NDJSON, AWS
     event stream: the framings of toolwire_runtime/framing.py); `framing: null` with a `reason` says
@@ -682,6 +696,9 @@ def _stream(doc: Located, provider: Provider, errors: Errors) -> None:
         errors.at(stream, "framing", f"unknown stream framing {framing!r}; {_suggest(framing, list(FRAMING_BY_NAME))}expected one of {', '.join(FRAMING_BY_NAME)}")
     else:
         provider.stream_framing = str(framing)
+    provider.stream_grammar = compile_grammar(provider.name, stream, errors)
+    if provider.stream_grammar is None and framing is not None and REQUIRE_GRAMMAR:
+        errors.at(stream, None, f"provider {provider.name!r}: stream needs `events:` (its stream grammar: what each event adds to the complete response; docs/spec-language.md, Streams)")
 
 
 def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:

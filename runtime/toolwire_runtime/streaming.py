@@ -1,0 +1,496 @@
+"""Stream accumulation: fold a provider's stream events into its own complete response body.
+
+A provider's spec declares its stream grammar (``stream: {events: ...}``): which events exist and
+what each contributes to the complete body, in a small closed vocabulary of actions (``set``,
+``first``, ``append``, ``append_json``, ``merge``, ``start``, ``block`` / ``each`` scopes keyed by the
+provider's own key, ``close``, ``end``, ``error``). The generator turns that grammar into one
+straight-line decoder per provider (``toolwire/streams/<provider>.py``) whose statements call the
+primitives below on a ``StreamState``.
+
+Accumulating into the provider's *own* body, rather than into the IR directly, is what makes a
+streamed response convert exactly like the same response unstreamed: the IR comes from that body
+through the provider's response codec (ids synthesized, finish reasons normalised, thinking and
+server-tool blocks kept), so nothing about a response is decided twice.
+
+Hand-written runtime; stdlib only.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Iterable
+
+from .errors import ConversionError, ConversionWarning, ProviderStreamError, WrongTypeError
+
+__all__ = [
+    "StreamState", "StreamEndedEarlyWarning", "UnknownEventWarning", "RestartedWarning", "InvalidEventError",
+    "get", "event_parts", "Accumulator",
+]
+
+_MISSING = object()
+
+
+class StreamEndedEarlyWarning(ConversionWarning):
+    """The stream stopped before the provider's end of stream: what arrived was accumulated
+    (``strict=True`` raises ``InvalidEventError`` instead)."""
+
+
+class RestartedWarning(ConversionWarning):
+    """The provider started its message a second time mid-stream: the response is the second
+    message (``strict=True`` raises ``InvalidEventError`` instead)."""
+
+
+class UnknownEventWarning(ConversionWarning):
+    """An event the provider's stream grammar does not know: it contributed nothing to the response
+    (``strict=True`` raises ``InvalidEventError`` instead)."""
+
+
+class InvalidEventError(ConversionError):
+    """An event that does not fit the provider's stream grammar: a delta for a block never started,
+    a fragment of the wrong type, an event after the end. ``path`` is ``events[i].<field>``."""
+
+
+def where(keys: tuple) -> str:
+    """A flat key tuple as a path string: ("events", 3, "delta", "text") → events[3].delta.text."""
+    out = ""
+    for key in keys:
+        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else str(key))
+    return out
+
+
+def get(obj: Any, keys: tuple) -> Any:
+    """The value at ``keys`` in nested dicts/lists, or None when any step is missing."""
+    for key in keys:
+        if isinstance(key, int):
+            if not isinstance(obj, list) or not -len(obj) <= key < len(obj):
+                return None
+        elif not isinstance(obj, dict):
+            return None
+        else:
+            obj = obj.get(key)
+            continue
+        obj = obj[key]
+    return obj
+
+
+def event_parts(event: Any, naming: str) -> tuple[str | None, Any]:
+    """(event name, payload) of one event, given as the framing parses it (``{"event", "data"}``)
+    or as an SDK yields it (the payload itself). ``naming`` is the grammar's ``name:``:
+    ``type`` (payload ``type``, the SSE event line first), ``key`` (the payload's single top-level key,
+    boto3's shape; the payload is its value) or ``none`` (every event is a ``chunk``; a ``[DONE]``
+    terminator is named ``[DONE]``)."""
+    if isinstance(event, dict) and "data" in event and event.keys() <= {"event", "data", "id", "retry"}:
+        wire_name, data = event.get("event"), event["data"]
+    else:
+        wire_name, data = None, event
+    if isinstance(data, str):
+        return data, data  # a sentinel such as "[DONE]"
+    if naming == "none":
+        return "chunk", data
+    if naming == "key":
+        if isinstance(data, dict) and len(data) == 1:
+            (name, payload), = data.items()
+            return name, payload
+        if isinstance(data, dict):  # boto3 shape with extras (Bedrock's ``p`` padding sits inside the payload)
+            named = [k for k, v in data.items() if isinstance(v, dict)]
+            if len(named) == 1:
+                return named[0], data[named[0]]
+        return wire_name, data
+    if isinstance(data, dict) and isinstance(data.get("type"), str):
+        return data["type"], data
+    return wire_name, data
+
+
+class StreamState:
+    """The response body under construction, and what the grammar needs to build it.
+
+    ``body`` is the provider's complete response body so far (partial until the stream ends);
+    ``blocks`` maps each keyed scope (``block`` / ``each``) to the body element it built, so a
+    fragment finds its element by the provider's key, never by position; ``buffers`` holds JSON
+    text fragments (``append_json``) per element until the element closes.
+    """
+
+    __slots__ = ("provider", "body", "index", "blocks", "last", "buffers", "invalid", "ended", "started", "reports", "strict")
+
+    def __init__(self, provider: str, strict: bool = False, body: dict | None = None) -> None:
+        self.provider = provider
+        self.strict = strict
+        self.body: dict = json.loads(json.dumps(body)) if body else {}
+        self.index = -1  # position of the event being read
+        self.blocks: dict[tuple, dict] = {}  # (list path, key) → element
+        self.last: dict[tuple, tuple] = {}  # list path → (key, element) of the element opened last there
+        self.buffers: dict[int, tuple[dict, dict[tuple, list[str]]]] = {}  # id(element) → (element, field → fragments)
+        self.invalid: list[tuple[dict, str, str]] = []  # (element, raw text, why): argument text that is not JSON
+        self.ended = False
+        self.started = False  # a `start` event came (a second one restarts the message)
+        self.reports: list[tuple[str, str, type]] = []
+
+    # -- errors and reports ------------------------------------------------------------------
+    def where(self, keys: tuple = ()) -> str:
+        return where(("events", self.index, *keys))
+
+    def fail(self, keys: tuple, message: str) -> None:
+        raise InvalidEventError(self.where(keys), f"{self.provider} stream: {message}")
+
+    def report(self, keys: tuple, message: str, category: type) -> None:
+        if self.strict:
+            self.fail(keys, message)
+        self.reports.append((self.where(keys), message, category))
+
+    def provider_error(self, error_type: Any, message: Any) -> None:
+        raise ProviderStreamError(self.where(), str(error_type or "error"), str(message or ""), self.index)
+
+    def unknown(self, name: Any) -> None:
+        self.report((), f"unknown event {name!r}: it adds nothing to the response", UnknownEventWarning)
+
+    def after_end(self, name: Any) -> None:
+        self.fail((), f"event {name!r} after the end of the stream")
+
+    # -- actions on a body object ------------------------------------------------------------
+    def start(self, value: Any, src: tuple) -> None:
+        """``start``: the body begins as a copy of this event value (Anthropic ``message_start.message``)."""
+        if not isinstance(value, dict):
+            self._type(src, value, "an object")
+        if self.started:  # a second start: the provider began the message again; what came before is gone
+            self.report(src, "a second message start: the message began again, and what came before it is not in the response", RestartedWarning)
+            self.body.clear()
+            self.blocks.clear()
+            self.last.clear()
+            self.buffers.clear()
+            self.invalid.clear()
+        self.started = True
+        self.body.update(json.loads(json.dumps(value)))
+
+    def set(self, obj: dict, keys: tuple, value: Any) -> None:
+        """``set``: the latest value wins; an absent or null value changes nothing."""
+        if value is not None:
+            _put(obj, keys, value)
+
+    def const(self, obj: dict, keys: tuple, value: Any) -> None:
+        """``const``: a value the complete body has and no event carries (``object: chat.completion``)."""
+        _put(obj, keys, value)
+
+    def first(self, obj: dict, keys: tuple, value: Any) -> None:
+        """``first``: the first non-empty value wins; repeats (equal or not) change nothing, and an
+        empty string never overwrites (OpenRouter upstreams repeat id and name on every fragment)."""
+        if value is None or value == "":
+            return
+        current = get(obj, keys)
+        if current is None or current == "":
+            _put(obj, keys, value)
+
+    def append(self, obj: dict, keys: tuple, value: Any, src: tuple) -> None:
+        """``append``: a text fragment concatenated onto the string at ``keys``."""
+        if value is None:
+            return
+        if not isinstance(value, str):
+            self._type(src, value, "a string fragment")
+        current = get(obj, keys)
+        _put(obj, keys, value if current is None else current + value)
+
+    def append_json(self, obj: dict, keys: tuple, value: Any, src: tuple) -> None:
+        """``append_json``: a fragment of JSON text for the object at ``keys``, parsed once when the
+        element closes (or at the end of the stream)."""
+        if value is None:
+            return
+        if not isinstance(value, str):
+            self._type(src, value, "a JSON text fragment")
+        entry = self.buffers.get(id(obj))
+        if entry is None:
+            entry = self.buffers[id(obj)] = (obj, {})
+        entry[1].setdefault(keys, []).append(value)
+
+    def merge(self, obj: dict, keys: tuple, value: Any, src: tuple) -> None:
+        """``merge``: an object folded in field by field, the latest value of each field winning
+        (usage is a running snapshot: Anthropic's ``message_delta`` usage is cumulative, never summed)."""
+        if value is None:
+            return
+        if not isinstance(value, dict):
+            self._type(src, value, "an object")
+        current = get(obj, keys) if keys else obj
+        if isinstance(current, dict):
+            current.update(value)
+        else:
+            _put(obj, keys, dict(value))
+
+    def extend(self, obj: dict, keys: tuple, value: Any) -> None:
+        """``extend``: the items of an event list appended to the list at ``keys`` (logprobs)."""
+        if not isinstance(value, list):
+            return
+        current = get(obj, keys)
+        if isinstance(current, list):
+            current.extend(value)
+        else:
+            _put(obj, keys, list(value))
+
+    def push(self, obj: dict, keys: tuple, value: Any) -> None:
+        """``push``: a whole item appended to the list at ``keys`` (Anthropic ``citations_delta``)."""
+        if value is None:
+            return
+        current = get(obj, keys)
+        if isinstance(current, list):
+            current.append(value)
+        else:
+            _put(obj, keys, [value])
+
+    # -- keyed scopes --------------------------------------------------------------------------
+    def element(self, owner: dict, list_keys: tuple, key: Any, new: Any, src: tuple, *, create: bool, fallback: Any = None, new_if: Callable[[dict], bool] | None = None) -> dict:
+        """The body element a fragment belongs to, found by the provider's key (``block`` / ``each``).
+
+        ``key`` is the provider's key for the element (block index, tool-call index, item id);
+        ``None`` means "no key" and then ``fallback`` (a second key, e.g. the call id when a dialect
+        omits ``index``) is used, and failing that the element opened last in this list. ``create``:
+        a missing element is started, from ``new`` (a copy of the event's value, or ``{}``); without
+        it a fragment for an element never started is an error. ``new_if(element)`` says that the
+        fragment starts a new element although its key is taken (Ollama reuses ``index: 0`` for every
+        parallel call, each with its own id).
+        """
+        scope = (id(owner), list_keys)
+        if key is None and fallback is not None:
+            key = ("fallback", fallback)
+        slot = (scope, key)
+        found = self.blocks.get(slot) if key is not None else (self.last.get(scope) or (None, None))[1]
+        if found is not None and new_if is not None and new_if(found):
+            found = None
+        if found is None:
+            if not create:
+                self.fail(src, f"a fragment for {'element ' + repr(key) if key is not None else 'an element'} that was never started")
+            found = json.loads(json.dumps(new)) if isinstance(new, dict) else {}
+            items = get(owner, list_keys)
+            if not isinstance(items, list):
+                items = []
+                _put(owner, list_keys, items)
+            items.append(found)
+            if key is None:
+                key = ("ordinal", len(items) - 1)
+                slot = (scope, key)
+            self.blocks[slot] = found
+            self.last[scope] = (key, found)
+        elif key is not None:
+            self.last[scope] = (key, found)
+        return found
+
+    def items(self, value: Any, src: tuple) -> Any:
+        """``each``: the (index, item) pairs of an event list; absent or null is no items."""
+        if value is None:
+            return ()
+        if not isinstance(value, list):
+            self._type(src, value, "a list")
+        return enumerate(value)
+
+    @staticmethod
+    def differs(value: Any, keys: tuple) -> Callable[[dict], bool] | None:
+        """``new_if_differs``: a fragment whose value (a call id) differs from the element's starts a
+        new element at the same key (Ollama's ``/v1`` puts every parallel call at ``index: 0``)."""
+        if value is None or value == "":
+            return None
+        return lambda element: get(element, keys) not in (None, "", value)
+
+    def fresh(self, owner: dict, list_keys: tuple, new: Any) -> dict:
+        """An element that always starts a new one (a whole Gemini part, a whole Ollama call)."""
+        return self.element(owner, list_keys, ("ordinal", len(get(owner, list_keys) or ())), new, (), create=True)
+
+    def close(self, obj: dict) -> None:
+        """``close``: the element is complete: its JSON fragments are parsed now, once."""
+        entry = self.buffers.pop(id(obj), None)
+        if entry is not None:
+            self._settle(entry[0], entry[1])
+
+    def end(self) -> None:
+        self.ended = True
+
+    def finish(self, end_names: tuple = ()) -> dict:
+        """The complete body once the stream is over: open elements are settled (their JSON parsed,
+        a truncated one kept raw and reported), an early end is reported."""
+        for obj, fields in list(self.buffers.values()):
+            self._settle(obj, fields)
+        self.buffers.clear()
+        if not self.ended and end_names:
+            at = where(("events", self.index + 1))
+            message = f"{self.provider} stream ended before its end ({' or '.join(end_names)}): the response holds what arrived"
+            if self.strict:
+                raise InvalidEventError(at, message)
+            self.reports.append((at, message, StreamEndedEarlyWarning))
+        return self.body
+
+    def _settle(self, obj: dict, fields: dict[tuple, list[str]]) -> None:
+        for keys, fragments in fields.items():
+            text = "".join(fragments)
+            if not text.strip():
+                if not get(obj, keys):  # no fragment, or only empty ones: no arguments, {} (a start value stays)
+                    _put(obj, keys, {})
+                continue
+            try:
+                value = json.loads(text)
+            except ValueError as exc:
+                self.invalid.append((obj, text, str(exc)))
+                value = {}
+            _put(obj, keys, value)
+
+    def _type(self, src: tuple, value: Any, expected: str) -> None:
+        raise WrongTypeError(self.where(src), f"{self.provider} stream: expected {expected}, got {type(value).__name__} {value!r:.60}")
+
+
+def _put(obj: dict, keys: tuple, value: Any) -> None:
+    for i, key in enumerate(keys[:-1]):
+        nxt = obj[key] if isinstance(key, int) else obj.get(key)
+        if not isinstance(nxt, (dict, list)):
+            nxt = [] if isinstance(keys[i + 1], int) else {}
+            if isinstance(key, int):
+                obj[key] = nxt
+            else:
+                obj[key] = nxt
+        obj = nxt
+    last = keys[-1]
+    if isinstance(last, int) and isinstance(obj, list):
+        while len(obj) <= last:
+            obj.append({})
+    obj[last] = value
+
+
+def iter_named(events: Iterable[Any], naming: str):
+    for event in events:
+        yield event_parts(event, naming)
+
+
+class Accumulator:
+    """A provider's stream folded event by event into its complete response.
+
+    ``add(event)`` takes one event (as ``toolwire.stream.parse`` gives it, or the payload an SDK
+    yields). While the stream runs, ``text`` and ``calls`` show what has arrived so far (a call's
+    ``arguments`` is its argument JSON text so far) and ``body`` the provider's body so far.
+    ``provider_body()`` is the complete body (what the non-streamed API answers for the same
+    content) and ``response()`` the ``ir.Response``; both may be asked before the end (a partial
+    response, reported as an early end) and ``add`` may go on afterwards.
+    """
+
+    def __init__(self, provider: str, decoder: Any, to_ir: Callable[[dict, bool], Any], strict: bool = False) -> None:
+        self.provider = provider
+        self.strict = strict
+        self._template = decoder.BODY
+        self.state = StreamState(provider, strict, self._template)
+        self._decode = decoder.decode
+        self._naming = decoder.NAMING
+        self._end = decoder.END
+        self._text = decoder.TEXT
+        self._calls = decoder.CALLS
+        self._to_ir = to_ir
+
+    def add(self, event: Any) -> None:
+        st = self.state
+        st.index += 1
+        name, payload = event_parts(event, self._naming)
+        if st.ended:
+            st.after_end(name)
+        if not isinstance(payload, (dict, str)):
+            st.fail((), f"an event is an object, got {type(payload).__name__}")
+        self._decode(st, name, payload)
+
+    def extend(self, events: Iterable[Any]) -> "Accumulator":
+        for event in events:
+            self.add(event)
+        return self
+
+    @property
+    def done(self) -> bool:
+        """True once the provider's end of stream arrived."""
+        return self.state.ended
+
+    @property
+    def body(self) -> dict:
+        """The provider's response body so far (live; argument JSON still in fragments)."""
+        return self.state.body
+
+    @property
+    def text(self) -> str:
+        """The response text so far."""
+        view = self._text
+        if view is None:
+            return ""
+        if "path" in view:
+            value = get(self.state.body, tuple(view["path"]))
+            return value if isinstance(value, str) else ""
+        field = tuple(view["field"])
+        return "".join(get(el, field) or "" for el in self._elements(view))
+
+    @property
+    def calls(self) -> list[dict]:
+        """The tool calls so far: ``{"id", "name", "arguments"}`` with the arguments' JSON text so far."""
+        view = self._calls
+        if view is None:
+            return []
+        out = []
+        args = tuple(view["arguments"])
+        for el in self._elements(view):
+            entry = self.state.buffers.get(id(el))
+            pending = entry[1].get(args) if entry else None
+            value = get(el, args)
+            if pending is not None:
+                text = "".join(pending)
+            elif isinstance(value, str):
+                text = value
+            elif value is None:
+                text = ""
+            else:
+                text = json.dumps(value, ensure_ascii=False)
+            out.append({"id": get(el, tuple(view["id"])), "name": get(el, tuple(view["name"])), "arguments": text})
+        return out
+
+    def _elements(self, view: dict, body: dict | None = None) -> list:
+        items = get(self.state.body if body is None else body, tuple(view["list"]))
+        if not isinstance(items, list):
+            return []
+        when = view.get("when") or {}
+        return [el for el in items if isinstance(el, dict) and all(get(el, tuple(k.split("."))) == v for k, v in when.items())]
+
+    def _final(self) -> tuple[dict, list]:
+        """The complete body (settled on a copy while the stream still runs) and its reports."""
+        import copy
+        import warnings
+
+        st = self.state
+        if st.ended and not st.buffers:
+            body, reports, invalid = st.body, list(st.reports), list(st.invalid)
+        else:
+            memo: dict = {}
+            snap = StreamState(st.provider, st.strict)
+            snap.body = copy.deepcopy(st.body, memo)
+            snap.buffers = {id(memo[k]): (memo[k], {f: list(v) for f, v in entry[1].items()}) for k, entry in st.buffers.items()}
+            snap.index, snap.ended = st.index, st.ended
+            snap.invalid, snap.reports = list(st.invalid), list(st.reports)
+            body = snap.finish(self._end)
+            reports, invalid = snap.reports, snap.invalid
+        for where, message, category in reports:
+            warnings.warn(category(where, message), stacklevel=4)
+        return body, invalid
+
+    def provider_body(self) -> dict:
+        """The provider's complete response body."""
+        return self._final()[0]
+
+    def response(self) -> Any:
+        """The ``ir.Response`` of the stream: what ``toolwire.to_ir(provider_body(), kind="response")`` gives."""
+        body, invalid = self._final()
+        response = self._to_ir(body, self.strict)
+        if invalid:
+            self._keep_raw(response, body, invalid)
+        return response
+
+    def _keep_raw(self, response: Any, body: dict, invalid: list) -> None:
+        """Calls whose argument text is not JSON (a stream cut inside a call): ``arguments`` {} and the
+        text kept raw, as for a complete response with invalid arguments (reported; strict raises)."""
+        from .errors import InvalidArgumentsError, LossWarning
+        import warnings
+
+        raws = {id(el): text for el, text, _why in invalid}
+        calls = [p for p in response.message.parts if getattr(p, "type", None) == "tool_call"]
+        elements = self._elements(self._calls, body) if self._calls else []
+        for call, el in zip(calls, elements):
+            raw = raws.get(id(el))
+            if raw is None:
+                continue
+            message = f"arguments of call {call.id!r} are not valid JSON (the stream ended inside them?); kept raw, parsed as {{}}"
+            if self.strict:
+                raise InvalidArgumentsError(("events",), message)
+            call.raw_arguments = raw
+            warnings.warn(LossWarning("", message), stacklevel=3)
