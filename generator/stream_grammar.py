@@ -31,7 +31,7 @@ VALUE_ACTIONS = {
     "push": "an item appended to the list",
     "extend": "the items of a list appended to the list",
 }
-ACTIONS = {*VALUE_ACTIONS, "const", "start", "block", "each", "close", "end", "error"}
+ACTIONS = {*VALUE_ACTIONS, "const", "start", "block", "each", "close", "end", "error", "tag"}
 SCOPE_KEYS = {"list", "key", "in", "fallback", "new", "new_if_differs", "do", "close", "create", "doc"}
 CONDITIONS = {"when", "has", "unless", "is"}
 JSON_KINDS = {"string": "str", "list": "list", "object": "dict", "number": "(int, float)", "boolean": "bool"}
@@ -48,6 +48,7 @@ class Grammar:
     calls: dict | None
     code: str  # body of `def decode(st, name, e)`, indented 4
     body: dict | None = None  # the body before any event (defaults, key order)
+    rules: dict = field(default_factory=dict)  # the events' actions as data, for the encoder
     key: Any = None  # what makes two grammars the same (a flavour then imports its parent's decoder)
 
 
@@ -168,6 +169,15 @@ class _Compiler:
                     self.out(indent, f"st.{name}({b}, {tkeys!r}, {self.get(e, source)})")
                 else:
                     self.out(indent, f"st.{name}({b}, {tkeys!r}, {self.get(e, source)}, {self.src(p, source)})")
+        elif name == "tag":
+            # fields every such event (or item) carries on the wire and that add nothing to the body
+            # (`object: chat.completion.chunk`): written by the encoder, not read by the decoder
+            if not isinstance(value, dict) or not value:
+                self.errors.at(item, name, f"{self.where}: `tag` maps event paths to the constant values the wire carries there")
+            elif test:
+                self.errors.at(item, name, f"{self.where}: `tag` takes no condition")
+            else:
+                self.out(indent, "pass  # tag: " + ", ".join(f"{k}={plain(v)!r}" for k, v in value.items()))
         elif name == "start":
             if self.check_path(item, name, value, "`start`"):
                 self.out(indent, f"st.start({self.get(e, value)}, {self.src(p, value)})")
@@ -241,6 +251,53 @@ class _Compiler:
             self.out(indent, f"st.close(b{d})")
 
 
+def _table(items: Any) -> list:
+    """The actions as data (the encoder reads them backwards: toolwire_runtime/translate.py)."""
+    out = []
+    for item in items or []:
+        if item in ("end", "close"):
+            out.append({"op": item})
+            continue
+        if not isinstance(item, dict):
+            continue
+        name = next((k for k in item if k in ACTIONS), None)
+        if name is None:
+            continue
+        value = item[name]
+        entry: dict = {"op": name}
+        for cond in CONDITIONS & set(item):
+            spec = item[cond]
+            if cond in ("has", "unless"):
+                entry[cond] = [_path(p) for p in (spec if isinstance(spec, list) else [spec])]
+            elif isinstance(spec, dict):
+                entry[cond] = [(_path(k), plain(v)) for k, v in spec.items()]
+        if name in VALUE_ACTIONS:
+            entry["pairs"] = [(_path(t), _path(src)) for t, src in value.items()]
+        elif name == "const":
+            entry["pairs"] = [(_path(t), plain(v)) for t, v in value.items()]
+        elif name == "tag":
+            entry["pairs"] = [(_path(t), plain(v)) for t, v in value.items()]
+        elif name == "start":
+            entry["path"] = _path(value)
+        elif name == "error":
+            entry["pairs"] = [(k, _path(v)) for k, v in value.items()]
+        elif name in ("block", "each") and isinstance(value, dict):
+            key = value.get("key")
+            new = value.get("new")
+            entry.update(
+                list=_path(value.get("list", ".")),
+                key=key if key in ("new", "last") else _path(key) if isinstance(key, str) else None,
+                new=plain(new) if isinstance(new, dict) else _path(new) if isinstance(new, str) else None,
+                create=bool(value.get("create", new is not None or name == "each")),
+                close=bool(value.get("close")),
+                do=_table(value.get("do")),
+            )
+            if name == "each":
+                entry["in"] = _path(value.get("in", "."))
+        out.append(entry)
+    return out
+
+
 def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar | None:
     """The provider's `stream:` grammar checked and compiled, or None when it declares no events."""
     events = stream.get("events")
@@ -299,6 +356,7 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         comp.out(2, "st.unknown(name)")
     code = "\n".join(comp.lines)
     grammar = Grammar(naming=str(naming), end=tuple(end), events=[str(n) for n in events], ignored=ignored,
-                      text=view.get("text"), calls=view.get("calls"), code=code, body=plain(body) if body else None)
-    grammar.key = (grammar.naming, grammar.end, code, repr(grammar.text), repr(grammar.calls), repr(grammar.body))
+                      text=view.get("text"), calls=view.get("calls"), code=code, body=plain(body) if body else None,
+                      rules={str(n): _table(items) for n, items in events.items() if items})
+    grammar.key = (grammar.naming, grammar.end, code, repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules))
     return grammar

@@ -159,6 +159,73 @@ async def aaccumulate(
     return acc.provider_body() if as_provider else acc.response()
 
 
+def _encoder(source: str, target: str, strict: bool) -> tuple:
+    import importlib
+
+    from toolwire import _registry
+    from toolwire_runtime import api
+    from toolwire_runtime.translate import Encoder
+
+    src = Accumulator(source, strict=strict)
+    mirror = Accumulator(target)
+    decoder = importlib.import_module(_DECODERS[target])
+    convert_body = lambda body, strict: api.convert(
+        _registry, body, source, target, "response", strict
+    )  # noqa: E731
+    return src, Encoder(
+        target, decoder, mirror, convert_body, importlib.import_module(_DECODERS[source]), strict
+    )
+
+
+def convert(
+    events: Iterable[Any], *, source: str, target: str, strict: bool = False
+) -> Iterator[dict]:
+    """The target provider's stream events for a source provider's stream, yielded as the source's
+    arrive: text and argument fragments as they come, whole calls where the target takes them whole.
+    Accumulated, they give ``toolwire.convert(<accumulated source>, kind="response")``. Events come out
+    as ``parse`` gives them (``{"event"?, "data"}``): ``write(..., provider=target)`` frames them.
+    """
+    src, enc = _encoder(source, target, strict)
+    for event in events:
+        yield from enc.feed(src, src.add_logged(event))
+    src.provider_body()  # an early end or an unknown event is reported once, here
+    yield from enc.finish(src)
+
+
+async def aconvert(
+    events: AsyncIterable[Any], *, source: str, target: str, strict: bool = False
+) -> AsyncIterator[dict]:
+    """``convert`` over an async iterable of events."""
+    src, enc = _encoder(source, target, strict)
+    async for event in events:
+        for out in enc.feed(src, src.add_logged(event)):
+            yield out
+    src.provider_body()
+    for out in enc.finish(src):
+        yield out
+
+
+def translate(
+    body: bytes | str | Iterable[bytes | str], *, source: str, target: str, strict: bool = False
+) -> Iterator[bytes]:
+    """A raw stream body (whole, or its chunks as they arrive) translated into the target's raw body."""
+    return write(
+        convert(parse(body, provider=source), source=source, target=target, strict=strict),
+        provider=target,
+    )
+
+
+async def atranslate(
+    chunks: AsyncIterable[bytes | str], *, source: str, target: str, strict: bool = False
+) -> AsyncIterator[bytes]:
+    """``translate`` over an async iterable of body chunks (an HTTP client's byte stream)."""
+    async for chunk in awrite(
+        aconvert(aparse(chunks, provider=source), source=source, target=target, strict=strict),
+        provider=target,
+    ):
+        yield chunk
+
+
 StreamEndedEarlyWarning = _streaming.StreamEndedEarlyWarning
 UnknownEventWarning = _streaming.UnknownEventWarning
 InvalidEventError = _streaming.InvalidEventError
@@ -174,6 +241,10 @@ __all__ = [
     "Accumulator",
     "accumulate",
     "aaccumulate",
+    "convert",
+    "aconvert",
+    "translate",
+    "atranslate",
     "StreamEndedEarlyWarning",
     "UnknownEventWarning",
     "InvalidEventError",

@@ -110,7 +110,7 @@ class StreamState:
     text fragments (``append_json``) per element until the element closes.
     """
 
-    __slots__ = ("provider", "body", "index", "blocks", "last", "buffers", "invalid", "ended", "started", "reports", "strict")
+    __slots__ = ("provider", "body", "index", "blocks", "last", "buffers", "invalid", "ended", "started", "reports", "strict", "log", "closed")
 
     def __init__(self, provider: str, strict: bool = False, body: dict | None = None) -> None:
         self.provider = provider
@@ -123,6 +123,8 @@ class StreamState:
         self.invalid: list[tuple[dict, str, str]] = []  # (element, raw text, why): argument text that is not JSON
         self.ended = False
         self.started = False  # a `start` event came (a second one restarts the message)
+        self.log: list | None = None  # when a list: what each event changed, for stream translation
+        self.closed: set[int] = set()  # id() of the elements closed
         self.reports: list[tuple[str, str, type]] = []
 
     # -- errors and reports ------------------------------------------------------------------
@@ -160,6 +162,8 @@ class StreamState:
             self.invalid.clear()
         self.started = True
         self.body.update(json.loads(json.dumps(value)))
+        if self.log is not None:
+            self.log.append(("start",))
 
     def set(self, obj: dict, keys: tuple, value: Any) -> None:
         """``set``: the latest value wins; an absent or null value changes nothing."""
@@ -187,6 +191,8 @@ class StreamState:
             self._type(src, value, "a string fragment")
         current = get(obj, keys)
         _put(obj, keys, value if current is None else current + value)
+        if self.log is not None and value:
+            self.log.append(("append", obj, keys, value))
 
     def append_json(self, obj: dict, keys: tuple, value: Any, src: tuple) -> None:
         """``append_json``: a fragment of JSON text for the object at ``keys``, parsed once when the
@@ -199,6 +205,8 @@ class StreamState:
         if entry is None:
             entry = self.buffers[id(obj)] = (obj, {})
         entry[1].setdefault(keys, []).append(value)
+        if self.log is not None and value:
+            self.log.append(("json", obj, keys, value))
 
     def merge(self, obj: dict, keys: tuple, value: Any, src: tuple) -> None:
         """``merge``: an object folded in field by field, the latest value of each field winning
@@ -232,6 +240,8 @@ class StreamState:
             current.append(value)
         else:
             _put(obj, keys, [value])
+        if self.log is not None:
+            self.log.append(("push", obj, keys, value))
 
     # -- keyed scopes --------------------------------------------------------------------------
     def element(self, owner: dict, list_keys: tuple, key: Any, new: Any, src: tuple, *, create: bool, fallback: Any = None, new_if: Callable[[dict], bool] | None = None) -> dict:
@@ -266,6 +276,8 @@ class StreamState:
                 slot = (scope, key)
             self.blocks[slot] = found
             self.last[scope] = (key, found)
+            if self.log is not None:
+                self.log.append(("open", found))
         elif key is not None:
             self.last[scope] = (key, found)
         return found
@@ -295,9 +307,14 @@ class StreamState:
         entry = self.buffers.pop(id(obj), None)
         if entry is not None:
             self._settle(entry[0], entry[1])
+        self.closed.add(id(obj))
+        if self.log is not None:
+            self.log.append(("close", obj))
 
     def end(self) -> None:
         self.ended = True
+        if self.log is not None:
+            self.log.append(("end",))
 
     def finish(self, end_names: tuple = ()) -> dict:
         """The complete body once the stream is over: open elements are settled (their JSON parsed,
@@ -385,6 +402,15 @@ class Accumulator:
         if not isinstance(payload, (dict, str)):
             st.fail((), f"an event is an object, got {type(payload).__name__}")
         self._decode(st, name, payload)
+
+    def add_logged(self, event: Any) -> list:
+        """``add``, returning what the event changed (for stream translation)."""
+        self.state.log = log = []
+        try:
+            self.add(event)
+        finally:
+            self.state.log = None
+        return log
 
     def extend(self, events: Iterable[Any]) -> "Accumulator":
         for event in events:

@@ -27,8 +27,76 @@ CALLS = {
     "name": ["name"],
     "arguments": ["input"],
 }
+#: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
+RULES = {
+    "message_start": [{"op": "start", "path": ("message",)}],
+    "content_block_start": [
+        {
+            "op": "block",
+            "list": ("content",),
+            "key": ("index",),
+            "new": ("content_block",),
+            "create": True,
+            "close": False,
+            "do": [],
+        }
+    ],
+    "content_block_delta": [
+        {
+            "op": "block",
+            "list": ("content",),
+            "key": ("index",),
+            "new": None,
+            "create": False,
+            "close": False,
+            "do": [
+                {
+                    "op": "append",
+                    "when": [(("delta", "type"), "text_delta")],
+                    "pairs": [(("text",), ("delta", "text"))],
+                },
+                {
+                    "op": "append_json",
+                    "when": [(("delta", "type"), "input_json_delta")],
+                    "pairs": [(("input",), ("delta", "partial_json"))],
+                },
+                {
+                    "op": "append",
+                    "when": [(("delta", "type"), "thinking_delta")],
+                    "pairs": [(("thinking",), ("delta", "thinking"))],
+                },
+                {
+                    "op": "set",
+                    "when": [(("delta", "type"), "signature_delta")],
+                    "pairs": [(("signature",), ("delta", "signature"))],
+                },
+                {
+                    "op": "push",
+                    "when": [(("delta", "type"), "citations_delta")],
+                    "pairs": [(("citations",), ("delta", "citation"))],
+                },
+            ],
+        }
+    ],
+    "content_block_stop": [
+        {
+            "op": "block",
+            "list": ("content",),
+            "key": ("index",),
+            "new": None,
+            "create": False,
+            "close": True,
+            "do": [],
+        }
+    ],
+    "message_delta": [{"op": "merge", "pairs": [((), ("delta",)), (("usage",), ("usage",))]}],
+    "message_stop": [{"op": "end"}],
+    "error": [
+        {"op": "error", "pairs": [("type", ("error", "type")), ("message", ("error", "message"))]}
+    ],
+}
 
-__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "decode"]
+__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]
 
 
 def decode(st: StreamState, name: Any, e: Any) -> None:

@@ -33,13 +33,94 @@ CALLS = {
     "name": ["function", "name"],
     "arguments": ["function", "arguments"],
 }
+#: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
+RULES = {
+    "chunk": [
+        {"op": "tag", "pairs": [(("object",), "chat.completion.chunk")]},
+        {
+            "op": "first",
+            "pairs": [
+                (("id",), ("id",)),
+                (("created",), ("created",)),
+                (("model",), ("model",)),
+                (("system_fingerprint",), ("system_fingerprint",)),
+            ],
+        },
+        {"op": "set", "pairs": [(("service_tier",), ("service_tier",))]},
+        {
+            "op": "each",
+            "list": ("choices",),
+            "key": ("index",),
+            "new": {
+                "index": 0,
+                "message": {"role": "assistant", "content": None},
+                "finish_reason": None,
+            },
+            "create": True,
+            "close": False,
+            "do": [
+                {"op": "tag", "pairs": [(("delta",), {})]},
+                {
+                    "op": "first",
+                    "pairs": [(("index",), ("index",)), (("message", "role"), ("delta", "role"))],
+                },
+                {
+                    "op": "append",
+                    "pairs": [
+                        (("message", "content"), ("delta", "content")),
+                        (("message", "refusal"), ("delta", "refusal")),
+                    ],
+                },
+                {
+                    "op": "append",
+                    "pairs": [
+                        (("message", "reasoning_content"), ("delta", "reasoning_content")),
+                        (("message", "reasoning"), ("delta", "reasoning")),
+                    ],
+                },
+                {
+                    "op": "each",
+                    "list": ("message", "tool_calls"),
+                    "key": ("index",),
+                    "new": {
+                        "id": "",
+                        "type": "function",
+                        "function": {"name": "", "arguments": ""},
+                    },
+                    "create": True,
+                    "close": False,
+                    "do": [
+                        {
+                            "op": "first",
+                            "pairs": [
+                                (("id",), ("id",)),
+                                (("function", "name"), ("function", "name")),
+                            ],
+                        },
+                        {"op": "set", "pairs": [(("type",), ("type",))]},
+                        {
+                            "op": "append",
+                            "pairs": [(("function", "arguments"), ("function", "arguments"))],
+                        },
+                    ],
+                    "in": ("delta", "tool_calls"),
+                },
+                {"op": "set", "pairs": [(("finish_reason",), ("finish_reason",))]},
+            ],
+            "in": ("choices",),
+        },
+        {"op": "merge", "pairs": [(("usage",), ("usage",))]},
+    ],
+    "[DONE]": [{"op": "end"}],
+}
 
-__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "decode"]
+__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]
 
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one openai_chat stream event to the body under construction."""
     if name == "chunk":
+        pass  # tag: object='chat.completion.chunk'
         st.first(st.body, ("id",), get(e, ("id",)))
         st.first(st.body, ("created",), get(e, ("created",)))
         st.first(st.body, ("model",), get(e, ("model",)))
@@ -59,8 +140,9 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 (*p1, "index"),
                 create=True,
             )
-            st.set(b1, ("index",), get(e1, ("index",)))
-            st.set(b1, ("message", "role"), get(e1, ("delta", "role")))
+            pass  # tag: delta={}
+            st.first(b1, ("index",), get(e1, ("index",)))
+            st.first(b1, ("message", "role"), get(e1, ("delta", "role")))
             st.append(
                 b1, ("message", "content"), get(e1, ("delta", "content")), (*p1, "delta", "content")
             )

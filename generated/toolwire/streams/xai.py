@@ -7,8 +7,8 @@
 
 from __future__ import annotations
 
-from toolwire.streams.openai_chat import BODY, CALLS, END, NAMING, TEXT, decode
+from toolwire.streams.openai_chat import BODY, CALLS, END, NAMING, RULES, TEXT, decode
 
 PROVIDER = "xai"
 
-__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "decode"]
+__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]

@@ -1,0 +1,548 @@
+"""Stream translation: one provider's stream events → another provider's, as they arrive.
+
+The source stream is accumulated (streaming.Accumulator) into the source provider's own body; the
+target's events are *derived from the target's stream grammar read backwards*: the grammar says
+which event puts which value where in the target body, so the encoder can say which event to send
+to make the body the client accumulates (a ``mirror``: the target's own decoder fed with every
+event sent) grow into the body it should be. What the target body should be is decided by the
+ordinary response converter (source body → IR → target body), at *sync points*: when a block opens
+or closes and at the end. Between them, text and argument fragments flow straight through along
+*routes* (source field → target field) found at the sync before: a marker appended to the source
+field shows where the converter puts its text; a call's arguments go to the same call of the target.
+
+So the translated stream, accumulated, is by construction the non-streamed conversion of the
+accumulated source (the commutative square), and incremental: fragments are forwarded as they come;
+a target that takes whole calls (Gemini, Ollama) gets each call when it is complete. Warnings are
+those of the final conversion only (the sync points' partial conversions are silent).
+
+Hand-written runtime; stdlib only.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from typing import Any, Callable, Iterator
+
+from .streaming import Accumulator, get
+
+__all__ = ["Encoder", "Shape"]
+
+MARK = "\ue000toolwire-route\ue001"  # private-use characters: never in a real payload
+_MISSING = object()
+_SHAPES: dict[int, "Shape"] = {}
+
+
+def _put(obj: dict, keys: tuple, value: Any) -> None:
+    for key in keys[:-1]:
+        nxt = obj.get(key)
+        if not isinstance(nxt, dict):
+            nxt = obj[key] = {}
+        obj = nxt
+    obj[keys[-1]] = value
+
+
+def _copy(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+class Shape:
+    """A target grammar read backwards: for each body list (pattern with ``*`` for positions) the event
+    that creates an element, the events that append to its fields and the event that closes it; the
+    events that set body fields; the start and end events."""
+
+    def __init__(self, decoder: Any) -> None:
+        self.naming = decoder.NAMING
+        self.calls_view = decoder.CALLS
+        self.creators: dict[tuple, tuple] = {}  # list pattern → chain
+        self.appenders: dict[tuple, dict[tuple, tuple]] = {}  # list pattern → field → (chain, action, event keys)
+        self.closers: dict[tuple, tuple] = {}
+        self.setters: list[tuple] = []  # (body pattern, field keys or None for "any field", chain, action, event keys)
+        self.start: tuple | None = None
+        self.ends: list[tuple] = []
+        self.replays: dict[str, list] = {}  # event name → depth-0 (body keys, event keys) written on every such event
+        self.tags: dict[str, list] = {}
+        self.top_each: dict[str, list] = {}  # event name → `in` paths of its depth-0 `each` scopes
+        for name, actions in decoder.RULES.items():
+            self.replays[name] = [p for a in actions if a["op"] in ("set", "first") and not _conditional(a) for p in a["pairs"]]
+            self.tags[name] = [p for a in actions if a["op"] == "tag" for p in a["pairs"]]
+            self.top_each[name] = [a["in"] for a in actions if a["op"] == "each"]
+            self._walk(name, actions, (), ())
+
+    def _walk(self, name: str, actions: list, pattern: tuple, chain: tuple) -> None:
+        for a in actions:
+            op = a["op"]
+            if op in ("block", "each"):
+                lp = pattern + a["list"] + ("*",)
+                sub = chain + (a,)
+                if a["create"] and (lp not in self.creators or (isinstance(a["new"], tuple) and not isinstance(self.creators[lp][-1]["new"], tuple))):
+                    self.creators[lp] = (name, *sub)
+                if a["close"] or any(x["op"] == "close" for x in a["do"]):
+                    self.closers.setdefault(lp, (name, *sub))
+                self._walk(name, a["do"], lp, sub)
+            elif op in ("append", "append_json", "push"):
+                for body_keys, event_keys in a["pairs"]:
+                    self.appenders.setdefault(pattern, {}).setdefault(body_keys, ((name, *chain), a, event_keys))
+            elif op in ("set", "first", "merge"):
+                for body_keys, event_keys in a["pairs"]:
+                    self.setters.append((pattern, body_keys, (name, *chain), a, event_keys))
+            elif op == "start" and self.start is None:
+                self.start = ((name, *chain), a)
+            elif op == "end":
+                self.ends.append((name, *chain))
+
+    @classmethod
+    def of(cls, decoder: Any) -> "Shape":
+        shape = _SHAPES.get(id(decoder))
+        if shape is None:
+            shape = _SHAPES[id(decoder)] = cls(decoder)
+        return shape
+
+    def lists_under(self, pattern: tuple) -> list[tuple]:
+        """The list patterns directly under ``pattern`` (an element pattern, or () for the body), as
+        the part of the pattern relative to it."""
+        n = len(pattern)
+        return [lp[n:-1] for lp in self.creators if len(lp) > n + 1 and lp[:n] == pattern and "*" not in lp[n:-1]]
+
+    def skeleton(self, element: Any, pattern: tuple) -> Any:
+        """An element as its creation event carries it: streamed fields empty, nested lists empty."""
+        out = _copy(element)
+        for keys, (_chain, action, _ek) in self.appenders.get(pattern, {}).items():
+            if get(out, keys) is not None:
+                _put(out, keys, {"append_json": {}, "push": []}.get(action["op"], ""))
+        for sub in self.lists_under(pattern):
+            if get(out, sub) is not None:
+                _put(out, sub, [])
+        return out
+
+
+def _ident(chain: tuple) -> tuple:
+    """A chain (event name, scope actions...) as a hashable key."""
+    return (chain[0], *map(id, chain[1:]))
+
+
+def _conditional(action: dict) -> bool:
+    return any(k in action for k in ("when", "has", "unless", "is"))
+
+
+class Encoder:
+    """Target events for a growing source stream (see the module docstring).
+
+    ``feed(source_accumulator, ops)`` after each source event (``ops``: what it changed, from the
+    source ``StreamState.log``) and ``finish(source_accumulator)`` at the end each return the target
+    events to send, as ``{"event"?, "data"}`` dicts (``toolwire.stream.write`` frames them).
+    """
+
+    def __init__(self, target: str, target_decoder: Any, mirror: Accumulator, convert: Callable[[dict, bool], dict], source_decoder: Any, strict: bool = False) -> None:
+        self.target = target
+        self.shape = Shape.of(target_decoder)
+        source_calls = source_decoder.CALLS
+        source_shape = Shape.of(source_decoder)
+        calls_pattern = tuple("*" if isinstance(k, int) else k for k in source_calls["list"]) + ("*",) if source_calls else None
+        self.source_closes = calls_pattern in source_shape.closers  # its calls end with a close event
+        self.mirror = mirror
+        self.mirror.state.log = None
+        self.convert = convert
+        self.source_calls = source_calls
+        self.strict = strict
+        self.routes: dict[tuple, Any] = {}  # (id(source element), source keys) → target path (tuple) | None
+        self.open: dict[int, tuple] = {}  # id(mirror element) → (list pattern, concrete path) of elements not closed
+        self.sent: dict[tuple, int] = {}  # concrete target field path → fragments sent into it
+        self.args_dest: set[tuple] = set()  # target argument fields the source's argument text flows into
+        self.started = False
+        self.out: list[dict] = []
+        self.desired: dict = {}  # the target body as the last sync converted it
+        self.opening: int | None = None  # id() of the source element whose opening triggered the sync
+        self.made_by: dict[int, tuple] = {}  # id(mirror element) → id(source element) it was created for
+        self.made_for: dict[int, list] = {}  # id(source element) → mirror elements created for it
+
+    # -- event building ----------------------------------------------------------------------
+    def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None) -> dict:
+        """One target event along ``chain`` (event name, scopes...). ``keys``: the key of each scope
+        (its element's position); ``created``: (scope position, element, pattern) when the event
+        creates that element; ``leaf``: (event keys, value) written in the innermost item."""
+        name = chain[0]
+        body = self.desired
+        if name.startswith("["):  # a sentinel such as [DONE]
+            return {"data": name}
+        ev: dict = {"type": name} if self.shape.naming == "type" else {}
+        for keys_, value in self.shape.tags.get(name, ()):
+            _put(ev, keys_, _copy(value))
+        for body_keys, event_keys in self.shape.replays.get(name, ()):
+            value = get(body, body_keys)
+            if value is not None and value != "":
+                _put(ev, event_keys, value)
+        cur = ev
+        used = set()
+        for depth, scope in enumerate(chain[1:]):
+            if scope["op"] == "each":
+                item: dict = {}
+                _put(cur, scope["in"], [item])
+                used.add(scope["in"]) if depth == 0 else None
+                cur = item
+            for a in scope["do"]:
+                if a["op"] == "tag":
+                    for keys_, value in a["pairs"]:
+                        _put(cur, keys_, _copy(value))
+            key = keys[depth] if depth < len(keys) else None
+            if isinstance(scope["key"], tuple) and key is not None:
+                _put(cur, scope["key"], key)
+            if created is not None and created[0] == depth:
+                element, pattern = created[1], created[2]
+                if isinstance(scope["new"], tuple):  # the event carries the whole element
+                    skeleton = self.shape.skeleton(element, pattern)
+                    if scope["new"]:
+                        _put(cur, scope["new"], skeleton)
+                    else:
+                        cur.update(skeleton)
+                else:  # the element starts from a template: the event carries what the scope sets
+
+                    for a in scope["do"]:
+                        if a["op"] in ("set", "first") and not _conditional(a):
+                            for body_keys, event_keys in a["pairs"]:
+                                value = get(element, body_keys)
+                                if value is not None and value != "" and value != []:
+                                    _put(cur, event_keys, value)
+        for keys_, value in leaf:
+            if keys_:
+                _put(cur, keys_, value)
+            elif isinstance(value, dict):
+                cur.update(value)
+        for path in self.shape.top_each.get(name, ()):
+            if path not in used and get(ev, path) is None:
+                _put(ev, path, [])
+        if self.shape.naming == "key":
+            return {"event": name, "data": {name: ev}}
+        if self.shape.naming == "type":
+            return {"event": name, "data": ev}
+        return {"data": ev}
+
+    def _send(self, event: dict) -> None:
+        self.out.append(event)
+        self.mirror.add(event)
+
+    @staticmethod
+    def _when(action: dict) -> list:
+        return [(k, v[0] if isinstance(v, list) else v) for k, v in action.get("when", ())]
+
+    # -- the diff: desired target body vs what the client has (the mirror) --------------------
+    def _keys_of(self, path: tuple, chain: tuple) -> list:
+        """The scope keys (positions) along a concrete path for a chain's scopes."""
+        positions = [k for k in path if isinstance(k, int)]
+        return positions[: len(chain) - 1]
+
+    def _append(self, pattern: tuple, path: tuple, field: tuple, fragment: str) -> None:
+        chain, action, event_keys = self.shape.appenders[pattern][field]
+        self._send(self._event(chain, self._keys_of(path, chain), [*self._when(action), (event_keys, fragment)]))
+        self.sent[path + field] = self.sent.get(path + field, 0) + 1
+
+    def _close(self, mirror_el: dict, desired_el: Any) -> None:
+        pattern, path = self.open.pop(id(mirror_el))
+        if desired_el is not None:
+            self._finish_element(pattern, path, desired_el, mirror_el)
+        for key in [k for k, v in self.routes.items() if isinstance(v, tuple) and v[0] == path]:
+            self.routes[key] = _MISSING  # a later fragment finds its place again
+        chain = self.shape.closers.get(pattern)
+        if chain is not None:
+            self._send(self._event(chain, self._keys_of(path, chain), []))
+
+    def _finish_element(self, pattern: tuple, path: tuple, d: dict, m: dict) -> None:
+        """Before an element closes: what it lacks is sent (text, list items), JSON fields nothing was
+        streamed into are sent whole, and its other fields that changed are set (a signature)."""
+        self._grow(pattern, path, d, m)
+        for field, (_chain, action, _ek) in self.shape.appenders.get(pattern, {}).items():
+            if action["op"] == "push":
+                continue
+            want = get(d, field)
+            if self.sent.get(path + field) or want in (None, {}, ""):
+                continue
+            if action["op"] == "append_json":
+                self._append(pattern, path, field, json.dumps(want, ensure_ascii=False))
+            elif path + field in self.args_dest and isinstance(want, str):
+                self._append(pattern, path, field, want)  # the source sent no argument text: the converter's
+        self._set_fields(pattern, path, d, m, element_only=True)
+
+    def _set_fields(self, pattern: tuple, path: tuple, d: dict, m: dict, element_only: bool = False) -> None:
+        groups: dict[tuple, list] = {}
+        streamed = self.shape.appenders.get(pattern, {})
+        nested = self.shape.lists_under(pattern)
+        for setter_pattern, body_keys, chain, action, event_keys in self.shape.setters:
+            if setter_pattern != pattern:
+                continue
+            if body_keys in streamed or body_keys in nested:
+                continue
+            if body_keys == ():  # merge into the object itself: every other field that differs
+                changed = {k: v for k, v in d.items() if (k,) not in streamed and (k,) not in nested and not any(s[:1] == (k,) for s in nested) and m.get(k) != v}
+                changed = {k: v for k, v in changed.items() if not any(sp == pattern and bk[:1] == (k,) and bk != () for sp, bk, *_ in self.shape.setters)}
+                if changed:
+                    groups.setdefault((_ident(chain), id(action)), [chain, action, []])[2].append((event_keys, changed))
+                continue
+            want, have = get(d, body_keys), get(m, body_keys)
+            if want is not None and want != have:
+                groups.setdefault((_ident(chain), id(action)), [chain, action, []])[2].append((event_keys, want))
+        merged: dict[tuple, list] = {}
+        for chain, action, leaf in groups.values():
+            merged.setdefault(_ident(chain), [chain, []])[1].extend([*self._when(action), *leaf])
+        for chain, leaf in merged.values():
+            self._send(self._event(chain, self._keys_of(path, chain), leaf))
+
+    def _diff(self, desired: dict, final: bool, held: Callable[[tuple, int], bool]) -> None:
+        shape = self.shape
+        if not self.started:
+            self.started = True
+            if shape.start is not None:
+                chain, action = shape.start
+                skeleton = shape.skeleton(desired, ())
+                self._send(self._event(chain, [], [(action["path"], skeleton)]))
+        self._diff_lists((), (), desired, self.mirror.state.body, held)
+        if final:
+            for el_id in list(self.open):
+                pattern, path = self.open[el_id]
+                self._close(get(self.mirror.state.body, path), get(desired, path))
+            self._set_all(desired, self.mirror.state.body, (), ())
+
+    def _set_all(self, d: Any, m: Any, pattern: tuple, path: tuple) -> None:
+        if isinstance(d, dict) and isinstance(m, dict):
+            self._set_fields(pattern, path, d, m)
+            for sub in self.shape.lists_under(pattern):
+                ds, ms = get(d, sub), get(m, sub)
+                if isinstance(ds, list) and isinstance(ms, list):
+                    for i, (de, me) in enumerate(zip(ds, ms)):
+                        self._set_all(de, me, pattern + sub + ("*",), path + sub + (i,))
+
+    def _diff_lists(self, pattern: tuple, path: tuple, d: dict, m: dict, held: Callable[[tuple, int], bool]) -> None:
+        for sub in self.shape.lists_under(pattern):
+            lp = pattern + sub + ("*",)
+            want = get(d, sub) or []
+            if not isinstance(want, list):
+                continue
+            for i, de in enumerate(want):
+                if held(lp, i):
+                    break
+                have = get(self.mirror.state.body, path + sub)
+                have = have if isinstance(have, list) else []
+                ep = path + sub + (i,)
+                if i < len(have):
+                    me = have[i]
+                    self._grow(lp, ep, de, me)
+                else:
+                    for el_id, (op, opath) in list(self.open.items()):  # one open element per list
+                        if op == lp and opath[:-1] == ep[:-1]:
+                            self._close(get(self.mirror.state.body, opath), get(d, opath[len(path):]) if opath[: len(path)] == path else None)
+                    chain = self.shape.creators[lp]
+                    self._send(self._event(chain, self._keys_of(ep, chain), [], created=(len(chain) - 2, de, lp)))
+                    have = get(self.mirror.state.body, path + sub)
+                    me = have[i] if isinstance(have, list) and len(have) > i else None
+                    if me is None:
+                        raise AssertionError(f"{self.target} stream: creating {ep} did not create it")
+                    self.open[id(me)] = (lp, ep)
+                    self._grow(lp, ep, de, me)
+                    routed = any(isinstance(v, tuple) and v[0] == ep for v in self.routes.values())
+                    if self.opening is not None:  # it stays open while its source element is
+                        self.made_for.setdefault(self.opening, []).append(me)
+                        self.made_by[id(me)] = (self.opening, lp, ep)
+                    elif lp in self.shape.closers and not routed:  # nothing flows into it: complete now
+                        self._close(me, de)
+                if isinstance(de, dict) and isinstance(me, dict):
+                    self._diff_lists(lp, ep, de, me, held)
+
+    def _grow(self, pattern: tuple, path: tuple, d: Any, m: Any) -> None:
+        """Streamed text fields of an existing element: send what the client does not have yet."""
+        for field, (_chain, action, _ek) in self.shape.appenders.get(pattern, {}).items():
+            if action["op"] == "push":  # items appended to a list (citations): the ones not sent yet
+                want, have = get(d, field), get(m, field) or []
+                if isinstance(want, list) and len(want) > len(have) and want[: len(have)] == have:
+                    for item in want[len(have):]:
+                        self._append(pattern, path, field, item)
+                continue
+            if action["op"] != "append":
+                continue
+            if path + field in self.args_dest:
+                continue  # the source's argument text flows here as it was sent (its spelling kept)
+            want, have = get(d, field), get(m, field)
+            if not isinstance(want, str) or want == have:
+                continue
+            have = have or ""  # (an empty fragment still makes the field "" rather than absent)
+            if not want.startswith(have):
+                raise AssertionError(f"{self.target} stream: {path + field} would have to change what was sent ({have[-40:]!r} → {want[-40:]!r})")
+            self._append(pattern, path, field, want[len(have):])
+
+    # -- driving ---------------------------------------------------------------------------
+    def _convert(self, body: dict, final: bool) -> dict:
+        if final:
+            return self.convert(body, self.strict)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return self.convert(body, False)
+
+    def _sync(self, src: Accumulator, mark: tuple | None = None, final: bool = False) -> None:
+        import copy
+
+        st = src.state
+        memo: dict = {}
+        body = copy.deepcopy(st.body, memo)
+        from .streaming import StreamState
+
+        snap = StreamState(st.provider, False)
+        snap.body = body
+        snap.buffers = {id(memo[k]): (memo[k], {f: list(v) for f, v in e[1].items()}) for k, e in st.buffers.items() if k in memo}
+        snap.ended = True
+        with warnings.catch_warnings():
+            if not final:
+                warnings.simplefilter("ignore")
+            body = snap.finish(())
+        if mark is not None:
+            element, keys = mark
+            twin = memo.get(id(element))
+            if twin is not None:
+                _put(twin, keys, (get(twin, keys) or "") + MARK) if keys else None
+        desired = self.desired = self._convert(body, final)
+        if mark is not None:
+            self.routes[(id(mark[0]), mark[1])] = self._find_mark(desired)
+        self._route_calls(src, desired)
+        self._diff(desired, final, self._held(src, desired, final))
+
+    def _find_mark(self, desired: Any) -> Any:
+        """Where the marker landed in the target body (and take it out): the route, or None when the
+        target has no place for the field (it is dropped, and reported by the final conversion)."""
+        found = [None]
+
+        def walk(node: Any, path: tuple) -> Any:
+            if isinstance(node, dict):
+                for k, v in node.items():
+                    node[k] = walk(v, path + (k,))
+            elif isinstance(node, list):
+                for i, v in enumerate(node):
+                    node[i] = walk(v, path + (i,))
+            elif isinstance(node, str) and MARK in node:
+                if node.endswith(MARK) and found[0] is None:
+                    found[0] = path
+                return node.replace(MARK, "")
+            return node
+
+        walk(desired, ())
+        path = found[0]
+        if path is None:
+            return None
+        for n in range(len(path) - 1, 0, -1):  # split into element path and field
+            pattern = tuple("*" if isinstance(k, int) else k for k in path[:n])
+            if pattern in self.shape.appenders and path[n:] in self.shape.appenders[pattern]:
+                if self.shape.appenders[pattern][path[n:]][1]["op"] == "append":
+                    return (path[:n], pattern, path[n:])
+        if () in self.shape.appenders and path in self.shape.appenders[()]:
+            return ((), (), path)
+        return None
+
+    def _calls(self, view: dict | None, body: dict) -> list:
+        if view is None:
+            return []
+        items = get(body, tuple(view["list"]))
+        if not isinstance(items, list):
+            return []
+        when = view.get("when") or {}
+        return [(i, el) for i, el in enumerate(items) if isinstance(el, dict) and all(get(el, tuple(k.split("."))) == v for k, v in when.items())]
+
+    def _route_calls(self, src: Accumulator, desired: dict) -> None:
+        """A source call's arguments go to the same call (by order) of the target, when the target
+        streams arguments; otherwise (a whole-call target) they wait for the call to complete."""
+        sv, tv = self.source_calls, self.shape.calls_view
+        if sv is None or tv is None:
+            return
+        source = self._calls(sv, src.state.body)
+        target = self._calls(tv, desired)
+        tlist = tuple(tv["list"])
+        pattern = tuple("*" if isinstance(k, int) else k for k in tlist) + ("*",)
+        args = tuple(tv["arguments"])
+        streams = args in self.shape.appenders.get(pattern, {})
+        for k, (_i, el) in enumerate(source):
+            key = (id(el), tuple(sv["arguments"]))
+            if key in self.routes:
+                continue
+            if streams and k < len(target):
+                self.routes[key] = (tlist + (target[k][0],), pattern, args)
+                self.args_dest.add(tlist + (target[k][0],) + args)
+            elif not streams:
+                self.routes[key] = None
+
+    def _held(self, src: Accumulator, desired: dict, final: bool) -> Callable[[tuple, int], bool]:
+        """A whole-call target (its grammar streams no arguments) gets a call only once the source
+        call is complete; the call and what follows it in its list wait until then."""
+        never = lambda lp, i: False  # noqa: E731
+        sv, tv = self.source_calls, self.shape.calls_view
+        if final or sv is None or tv is None:
+            return never
+        tlist = tuple(tv["list"])
+        pattern = tuple("*" if isinstance(k, int) else k for k in tlist) + ("*",)
+        if tuple(tv["arguments"]) in self.shape.appenders.get(pattern, {}):
+            return never
+        source = self._calls(sv, src.state.body)
+        if not source:
+            return never
+        last = source[-1][1]
+        st = src.state
+        args = get(last, tuple(sv["arguments"]))
+        complete = id(last) in st.closed or (id(last) not in st.buffers and not isinstance(args, str) and not self.source_closes)
+        target = self._calls(tv, desired)
+        k = len(source) - 1
+        if complete or k >= len(target):
+            return never
+        position = target[k][0]
+        return lambda lp, i: lp == pattern and i >= position
+
+    def _json_route(self, element: dict, keys: tuple, op: str) -> Any:
+        """JSON fragments of a source element that is not a call (a server tool's input) go to the
+        target element made for it when that element takes the same field as JSON fragments."""
+        for me in self.made_for.get(id(element), ()):
+            if id(me) not in self.open:
+                continue
+            _src, pattern, path = self.made_by[id(me)]
+            entry = self.shape.appenders.get(pattern, {}).get(keys)
+            if entry is not None and entry[1]["op"] == op:
+                return (path, pattern, keys)
+        return None
+
+    def feed(self, src: Accumulator, ops: list) -> list[dict]:
+        self.out = []
+        for op in ops:
+            kind = op[0]
+            if kind in ("append", "json", "push"):
+                element, keys, fragment = op[1], op[2], op[3]
+                route = self.routes.get((id(element), keys), _MISSING)
+                if route is _MISSING:
+                    if kind == "append":
+                        self._sync(src, mark=(element, keys))
+                        continue
+                    route = self.routes[(id(element), keys)] = self._json_route(element, keys, "append_json" if kind == "json" else "push")
+                if route is None:
+                    continue
+                path, pattern, field = route
+                mirror_el = get(self.mirror.state.body, path) if path else self.mirror.state.body
+                if mirror_el is None or (pattern in self.shape.closers and id(mirror_el) not in self.open):
+                    continue  # not created yet (held) or closed: the next sync sends it
+                self._append(pattern, path, field, fragment)
+            elif kind == "open":
+                self.opening = id(op[1])
+                try:
+                    self._sync(src)
+                finally:
+                    self.opening = None
+            elif kind == "close":
+                self._sync(src)
+                for me in self.made_for.pop(id(op[1]), ()):  # what was made for it is complete too
+                    if id(me) in self.open:
+                        _src, pattern, path = self.made_by[id(me)]
+                        self._close(me, get(self.desired, path))
+            elif kind == "start":
+                if self.started and self.out is not None and self.mirror.state.body:
+                    from .streaming import InvalidEventError
+
+                    raise InvalidEventError(src.state.where(), f"the {src.provider} stream began its message again after events were translated: a translated stream cannot take back what it sent")
+                self._sync(src)
+        return self.out
+
+    def finish(self, src: Accumulator) -> list[dict]:
+        self.out = []
+        self._sync(src, final=True)
+        for chain in self.shape.ends[:1]:
+            self._send(self._event(chain, [], []))
+        return self.out
