@@ -169,11 +169,9 @@ def _encoder(source: str, target: str, strict: bool) -> tuple:
     src = Accumulator(source, strict=strict)
     mirror = Accumulator(target)
     decoder = importlib.import_module(_DECODERS[target])
-    convert_body = lambda body, strict: api.convert(
-        _registry, body, source, target, "response", strict
-    )  # noqa: E731
+    render = lambda response, strict: api.from_ir(_registry, response, target, strict)  # noqa: E731
     return src, Encoder(
-        target, decoder, mirror, convert_body, importlib.import_module(_DECODERS[source]), strict
+        target, decoder, mirror, render, importlib.import_module(_DECODERS[source]), strict
     )
 
 
@@ -182,7 +180,8 @@ def convert(
 ) -> Iterator[dict]:
     """The target provider's stream events for a source provider's stream, yielded as the source's
     arrive: text and argument fragments as they come, whole calls where the target takes them whole.
-    Accumulated, they give ``toolwire.convert(<accumulated source>, kind="response")``. Events come out
+    Accumulated, they give ``toolwire.from_ir(accumulate(events, provider=source), provider=target)`` (the
+    non-streamed conversion of the accumulated source, with the same warnings). Events come out
     as ``parse`` gives them (``{"event"?, "data"}``): ``write(..., provider=target)`` frames them.
     """
     src, enc = _encoder(source, target, strict)

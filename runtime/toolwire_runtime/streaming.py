@@ -497,12 +497,16 @@ class Accumulator:
     def response(self) -> Any:
         """The ``ir.Response`` of the stream: what ``toolwire.to_ir(provider_body(), kind="response")`` gives."""
         body, invalid = self._final()
-        response = self._to_ir(body, self.strict)
+        return self.response_of(body, invalid, self.strict)
+
+    def response_of(self, body: dict, invalid: list, strict: bool) -> Any:
+        """The ``ir.Response`` of a complete body of this provider (arguments cut mid-JSON kept raw)."""
+        response = self._to_ir(body, strict)
         if invalid:
-            self._keep_raw(response, body, invalid)
+            self._keep_raw(response, body, invalid, strict)
         return response
 
-    def _keep_raw(self, response: Any, body: dict, invalid: list) -> None:
+    def _keep_raw(self, response: Any, body: dict, invalid: list, strict: bool = False) -> None:
         """Calls whose argument text is not JSON (a stream cut inside a call): ``arguments`` {} and the
         text kept raw, as for a complete response with invalid arguments (reported; strict raises)."""
         from .errors import InvalidArgumentsError, LossWarning
@@ -516,7 +520,7 @@ class Accumulator:
             if raw is None:
                 continue
             message = f"arguments of call {call.id!r} are not valid JSON (the stream ended inside them?); kept raw, parsed as {{}}"
-            if self.strict:
+            if strict:
                 raise InvalidArgumentsError(("events",), message)
             call.raw_arguments = raw
             warnings.warn(LossWarning("", message), stacklevel=3)

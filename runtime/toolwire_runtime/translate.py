@@ -133,7 +133,7 @@ class Encoder:
     events to send, as ``{"event"?, "data"}`` dicts (``toolwire.stream.write`` frames them).
     """
 
-    def __init__(self, target: str, target_decoder: Any, mirror: Accumulator, convert: Callable[[dict, bool], dict], source_decoder: Any, strict: bool = False) -> None:
+    def __init__(self, target: str, target_decoder: Any, mirror: Accumulator, convert: Callable[[Any, bool], dict], source_decoder: Any, strict: bool = False) -> None:
         self.target = target
         self.shape = Shape.of(target_decoder)
         source_calls = source_decoder.CALLS
@@ -275,15 +275,22 @@ class Encoder:
                 changed = {k: v for k, v in d.items() if (k,) not in streamed and (k,) not in nested and not any(s[:1] == (k,) for s in nested) and m.get(k) != v}
                 changed = {k: v for k, v in changed.items() if not any(sp == pattern and bk[:1] == (k,) and bk != () for sp, bk, *_ in self.shape.setters)}
                 if changed:
-                    groups.setdefault((_ident(chain), id(action)), [chain, action, []])[2].append((event_keys, changed))
+                    groups.setdefault((_ident(chain), id(action)), [chain, action, []])[2].append((event_keys, changed, True))
                 continue
             want, have = get(d, body_keys), get(m, body_keys)
-            if want is not None and want != have:
-                groups.setdefault((_ident(chain), id(action)), [chain, action, []])[2].append((event_keys, want))
+            if want is not None:
+                entry = groups.setdefault((_ident(chain), id(action)), [chain, action, []])
+                entry[2].append((event_keys, want, want != have))
         merged: dict[tuple, list] = {}
         for chain, action, leaf in groups.values():
-            merged.setdefault(_ident(chain), [chain, []])[1].extend([*self._when(action), *leaf])
-        for chain, leaf in merged.values():
+            entry = merged.setdefault(_ident(chain), [chain, [], False])
+            entry[1].extend([*self._when(action), *((k, v) for k, v, *_ in leaf)])
+            entry[2] = entry[2] or any(len(x) < 3 or x[2] for x in leaf)
+        # an event carries every field its rule sets (Anthropic's message_delta: the stop reason and the
+        # usage together); it is sent when one of them changed
+        for chain, leaf, changed in merged.values():
+            if not changed:
+                continue
             self._send(self._event(chain, self._keys_of(path, chain), leaf))
 
     def _diff(self, desired: dict, final: bool, held: Callable[[tuple, int], bool]) -> None:
@@ -368,12 +375,13 @@ class Encoder:
             self._append(pattern, path, field, want[len(have):])
 
     # -- driving ---------------------------------------------------------------------------
-    def _convert(self, body: dict, final: bool) -> dict:
+    def _convert(self, src: Accumulator, body: dict, invalid: list, final: bool) -> dict:
+        """The target body the source body so far converts to (through the IR, as ``accumulate`` gives it)."""
         if final:
-            return self.convert(body, self.strict)
+            return self.convert(src.response_of(body, invalid, self.strict), self.strict)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return self.convert(body, False)
+            return self.convert(src.response_of(body, invalid, False), False)
 
     def _sync(self, src: Accumulator, mark: tuple | None = None, final: bool = False) -> None:
         import copy
@@ -396,7 +404,7 @@ class Encoder:
             twin = memo.get(id(element))
             if twin is not None:
                 _put(twin, keys, (get(twin, keys) or "") + MARK) if keys else None
-        desired = self.desired = self._convert(body, final)
+        desired = self.desired = self._convert(src, body, snap.invalid, final)
         if mark is not None:
             self.routes[(id(mark[0]), mark[1])] = self._find_mark(desired)
         self._route_calls(src, desired)
@@ -505,14 +513,16 @@ class Encoder:
         self.out = []
         for op in ops:
             kind = op[0]
-            if kind in ("append", "json", "push"):
+            if kind == "push":
+                continue  # list items (citations) go with the next sync: the converter decides if they exist
+            if kind in ("append", "json"):
                 element, keys, fragment = op[1], op[2], op[3]
                 route = self.routes.get((id(element), keys), _MISSING)
                 if route is _MISSING:
                     if kind == "append":
                         self._sync(src, mark=(element, keys))
                         continue
-                    route = self.routes[(id(element), keys)] = self._json_route(element, keys, "append_json" if kind == "json" else "push")
+                    route = self.routes[(id(element), keys)] = self._json_route(element, keys, "append_json")
                 if route is None:
                     continue
                 path, pattern, field = route

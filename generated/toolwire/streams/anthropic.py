@@ -89,7 +89,10 @@ RULES = {
             "do": [],
         }
     ],
-    "message_delta": [{"op": "merge", "pairs": [((), ("delta",)), (("usage",), ("usage",))]}],
+    "message_delta": [
+        {"op": "tag", "pairs": [(("delta",), {})]},
+        {"op": "merge", "pairs": [((), ("delta",)), (("usage",), ("usage",))]},
+    ],
     "message_stop": [{"op": "end"}],
     "error": [
         {"op": "error", "pairs": [("type", ("error", "type")), ("message", ("error", "message"))]}
@@ -130,6 +133,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         b1 = st.element(st.body, ("content",), get(e, ("index",)), None, ("index",), create=False)
         st.close(b1)
     elif name == "message_delta":
+        pass  # tag: delta={}
         st.merge(st.body, (), get(e, ("delta",)), ("delta",))
         st.merge(st.body, ("usage",), get(e, ("usage",)), ("usage",))
     elif name == "message_stop":

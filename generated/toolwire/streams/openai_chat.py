@@ -17,14 +17,7 @@ NAMING = "none"
 #: The events that end a complete stream (without one, the stream ended early).
 END = ("[DONE]",)
 #: The body before any event: its defaults and key order.
-BODY = {
-    "id": "",
-    "object": "chat.completion",
-    "created": None,
-    "model": "",
-    "choices": [],
-    "usage": None,
-}
+BODY = {"id": "", "object": "chat.completion", "created": None, "model": "", "choices": []}
 #: Where the text and the tool calls are in the body, for the partial view while streaming.
 TEXT = {"path": ["choices", 0, "message", "content"]}
 CALLS = {
