@@ -309,10 +309,11 @@ def _resolve_extends(stem: str, docs: dict, errors: Errors, chain: tuple) -> tup
             # the parent's, and `events:` entries replace the parent's events of the same name
             stream = _located(value, {**parent[key], **value})
             stream.key_lines = {**parent[key].key_lines, **value.key_lines}
-            if isinstance(value.get("events"), Located) and isinstance(parent[key].get("events"), Located):
-                events = _located(value["events"], {**parent[key]["events"], **value["events"]})
-                events.key_lines = {**parent[key]["events"].key_lines, **value["events"].key_lines}
-                stream["events"] = events
+            for part in ("events", "templates"):  # merged entry by entry
+                if isinstance(value.get(part), Located) and isinstance(parent[key].get(part), Located):
+                    merged_part = _located(value[part], {**parent[key][part], **value[part]})
+                    merged_part.key_lines = {**parent[key][part].key_lines, **value[part].key_lines}
+                    stream[part] = merged_part
             merged[key] = stream
         else:
             merged[key] = value

@@ -15,7 +15,7 @@ from typing import Any
 
 from .loader import Errors, Located, plain
 
-STREAM_KEYS = {"framing", "reason", "name", "end", "body", "events", "text", "calls", "doc"}
+STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "doc"}
 NAMINGS = {
     "type": "the payload's `type` (the SSE event line when the payload has none)",
     "key": "the payload's single top-level key, whose value is the payload (boto3's shape)",
@@ -59,8 +59,9 @@ def _path(value: Any) -> tuple:
 
 
 class _Compiler:
-    def __init__(self, where: str, errors: Errors) -> None:
+    def __init__(self, where: str, errors: Errors, templates: dict | None = None) -> None:
         self.where = where
+        self.templates = templates or {}
         self.errors = errors
         self.lines: list[str] = []
         self.depth = 0  # nesting of `each` loops / block scopes (variable suffixes)
@@ -224,6 +225,11 @@ class _Compiler:
             self.out(indent, f"p{d} = ({inner}, i{d})" if p == "()" else f"p{d} = (*{p}, {inner}, i{d})")
             e, p = f"e{d}", f"p{d}"
         new = spec.get("new")
+        if isinstance(new, str) and new.startswith("@"):  # a named template (`templates:`), which a flavour may replace
+            if new[1:] not in self.templates:
+                self.errors.at(spec, "new", f"{self.where}: no template {new[1:]!r} in `templates:` ({', '.join(self.templates) or 'none'})")
+                return
+            new = self.templates[new[1:]]
         if isinstance(new, dict):  # a literal template: the element's defaults and key order
             new_expr = repr(plain(new))
         else:
@@ -251,7 +257,7 @@ class _Compiler:
             self.out(indent, f"st.close(b{d})")
 
 
-def _table(items: Any) -> list:
+def _table(items: Any, templates: dict) -> list:
     """The actions as data (the encoder reads them backwards: toolwire_runtime/translate.py)."""
     out = []
     for item in items or []:
@@ -284,13 +290,15 @@ def _table(items: Any) -> list:
         elif name in ("block", "each") and isinstance(value, dict):
             key = value.get("key")
             new = value.get("new")
+            if isinstance(new, str) and new.startswith("@"):
+                new = templates.get(new[1:])
             entry.update(
                 list=_path(value.get("list", ".")),
                 key=key if key in ("new", "last") else _path(key) if isinstance(key, str) else None,
                 new=plain(new) if isinstance(new, dict) else _path(new) if isinstance(new, str) else None,
                 create=bool(value.get("create", new is not None or name == "each")),
                 close=bool(value.get("close")),
-                do=_table(value.get("do")),
+                do=_table(value.get("do"), templates),
             )
             if name == "each":
                 entry["in"] = _path(value.get("in", "."))
@@ -334,7 +342,11 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
     if body is not None and not isinstance(body, dict):
         errors.at(stream, "body", f"{where}: body must be a mapping (the body before any event: defaults and key order)")
         body = None
-    comp = _Compiler(where, errors)
+    templates = stream.get("templates") or {}
+    if not isinstance(templates, dict) or not all(isinstance(v, dict) for v in templates.values()):
+        errors.at(stream, "templates", f"{where}: templates must map names to literal mappings (an element's defaults, used as `new: \"@name\"`)")
+        templates = {}
+    comp = _Compiler(where, errors, {str(k): plain(v) for k, v in templates.items()})
     ignored = []
     first = True
     for name, items in events.items():
@@ -357,6 +369,6 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
     code = "\n".join(comp.lines)
     grammar = Grammar(naming=str(naming), end=tuple(end), events=[str(n) for n in events], ignored=ignored,
                       text=view.get("text"), calls=view.get("calls"), code=code, body=plain(body) if body else None,
-                      rules={str(n): _table(items) for n, items in events.items() if items})
+                      rules={str(n): _table(items, comp.templates) for n, items in events.items() if items})
     grammar.key = (grammar.naming, grammar.end, code, repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules))
     return grammar

@@ -204,6 +204,19 @@ async def aconvert(
         yield out
 
 
+def events_of(body: dict, *, provider: str) -> list[dict]:
+    """A provider's complete response body as that provider's stream events (serve a non-streamed
+    answer to a client that asked for a stream); accumulated, they give the body back."""
+    import importlib
+
+    from toolwire_runtime.translate import Encoder
+
+    Accumulator(provider)  # an unknown provider, or one without a stream grammar: its error
+    decoder = importlib.import_module(_DECODERS[provider])
+    encoder = Encoder(provider, decoder, Accumulator(provider), None, decoder)
+    return encoder.replay(body)
+
+
 def translate(
     body: bytes | str | Iterable[bytes | str], *, source: str, target: str, strict: bool = False
 ) -> Iterator[bytes]:
@@ -244,6 +257,7 @@ __all__ = [
     "aconvert",
     "translate",
     "atranslate",
+    "events_of",
     "StreamEndedEarlyWarning",
     "UnknownEventWarning",
     "InvalidEventError",

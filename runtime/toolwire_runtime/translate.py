@@ -195,10 +195,9 @@ class Encoder:
                         _put(cur, scope["new"], skeleton)
                     else:
                         cur.update(skeleton)
-                else:  # the element starts from a template: the event carries what the scope sets
-
-                    for a in scope["do"]:
-                        if a["op"] in ("set", "first") and not _conditional(a):
+                else:  # the element starts from a template: the event carries what identifies it
+                    for a in scope["do"]:  # (`first` fields; `set` fields may change: sent when final)
+                        if a["op"] == "first" and not _conditional(a):
                             for body_keys, event_keys in a["pairs"]:
                                 value = get(element, body_keys)
                                 if value is not None and value != "" and value != []:
@@ -548,6 +547,15 @@ class Encoder:
 
                     raise InvalidEventError(src.state.where(), f"the {src.provider} stream began its message again after events were translated: a translated stream cannot take back what it sent")
                 self._sync(src)
+        return self.out
+
+    def replay(self, body: dict) -> list[dict]:
+        """The events of a complete body of the target: a non-streamed response served as a stream."""
+        self.out = []
+        self.desired = body
+        self._diff(body, True, lambda lp, i: False)
+        for chain in self.shape.ends[:1]:
+            self._send(self._event(chain, [], []))
         return self.out
 
     def finish(self, src: Accumulator) -> list[dict]:

@@ -98,6 +98,13 @@ RULES = {
                     ],
                     "in": ("delta", "tool_calls"),
                 },
+                {
+                    "op": "extend",
+                    "pairs": [
+                        (("logprobs", "content"), ("logprobs", "content")),
+                        (("logprobs", "refusal"), ("logprobs", "refusal")),
+                    ],
+                },
                 {"op": "set", "pairs": [(("finish_reason",), ("finish_reason",))]},
             ],
             "in": ("choices",),
@@ -175,6 +182,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     get(e2, ("function", "arguments")),
                     (*p2, "function", "arguments"),
                 )
+            st.extend(b1, ("logprobs", "content"), get(e1, ("logprobs", "content")))
+            st.extend(b1, ("logprobs", "refusal"), get(e1, ("logprobs", "refusal")))
             st.set(b1, ("finish_reason",), get(e1, ("finish_reason",)))
         st.merge(st.body, ("usage",), get(e, ("usage",)), ("usage",))
     elif name == "[DONE]":
