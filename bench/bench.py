@@ -67,6 +67,43 @@ def measure(name: str, payload: dict) -> list[str]:
     return rows
 
 
+def stream_events(n: int) -> list[dict]:
+    """An OpenAI Chat stream of about ``n`` events: text deltas, then three parallel calls whose
+    arguments come in small fragments, the finish chunk, the usage chunk and [DONE]."""
+    head = {"id": "chatcmpl-bench", "object": "chat.completion.chunk", "created": 1700000000, "model": "gpt-4.1"}
+    chunk = lambda delta, finish=None: {"data": {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}}  # noqa: E731
+    events = [chunk({"role": "assistant", "content": ""})]
+    per_part = max(1, (n - 6) // 4)
+    events += [chunk({"content": f"word{i} "}) for i in range(per_part)]
+    for c in range(3):
+        args = json.dumps({"location": f"City {c} " + "x" * (per_part * 6), "unit": "celsius", "days": 3})
+        size = max(1, len(args) // per_part)
+        pieces = [args[i : i + size] for i in range(0, len(args), size)]
+        events.append(chunk({"tool_calls": [{"index": c, "id": f"call_{c}", "type": "function", "function": {"name": "get_weather", "arguments": ""}}]}))
+        events += [chunk({"tool_calls": [{"index": c, "function": {"arguments": p}}]}) for p in pieces]
+    events.append(chunk({}, "tool_calls"))
+    events.append({"data": {**head, "choices": [], "usage": {"prompt_tokens": 100, "completion_tokens": 200, "total_tokens": 300}}})
+    events.append({"data": "[DONE]"})
+    return events
+
+
+def measure_stream(n: int) -> list[str]:
+    """µs per event to accumulate / translate a stream, against json.loads of its events (same run)."""
+    from toolwire import stream
+
+    events = stream_events(n)
+    texts = [json.dumps(e["data"]) for e in events]
+    baseline = per_call_us(lambda: [json.loads(t) for t in texts]) / len(events)
+    rows = []
+    jobs = [("accumulate", lambda: stream.accumulate(events, provider="openai_chat"))]
+    for target in ("anthropic", "openai_chat"):
+        jobs.append((f"translate → {target}", lambda target=target: list(stream.convert(events, source="openai_chat", target=target))))
+    for name, job in jobs:
+        us = per_call_us(job, min_time=0.2) / len(events)
+        rows.append(f"{'stream ' + name:<28} {len(events):>5} {'':<10} {us:>10.2f} {baseline:>10.2f} {us / baseline:>7.2f}x")
+    return rows
+
+
 def import_time_ms() -> float:
     # as an installed package imports: from bytecode caches (a first run writes them, even where
     # PYTHONDONTWRITEBYTECODE is set for this shell), not compiling the sources every time
@@ -87,6 +124,13 @@ def main(argv: list[str]) -> int:
         payload = json.loads(Path(arg).read_text(encoding="utf-8"))
         for row in measure(Path(arg).name, payload):
             print(row)
+    print()
+    print(f"{'stream':<28} {'events':>5} {'':<10} {'µs/event':>10} {'json µs':>10} {'ratio':>8}")
+    for n in (200, 800):
+        for row in measure_stream(n):
+            print(row)
+    print("stream ratio = µs per event / json.loads of the same event's JSON, same run; goal ≤ 2x, flat from 200 to 800 events")
+    print()
     print(f"import toolwire: {import_time_ms():.1f} ms (median of 7 fresh interpreters)")
     print("ratio = toolwire.convert time / json.loads(json.dumps(payload)) time, same run; goal ≤ 0.35x on the 24-message workload")
     return 0
