@@ -24,9 +24,14 @@ def test_readme_example_runs_and_prints_what_its_comments_say(title):
     code = _example(title)
     lines = code.splitlines()
     expected = []
-    for n, line in enumerate(lines):
+    for n, line in enumerate(lines):  # a print and the comment under it: what it prints
         if line.startswith("print(") and n + 1 < len(lines) and lines[n + 1].startswith("# "):
             expected.append(lines[n + 1][2:])
+        elif line.lstrip().startswith("print("):  # a print in a loop: every comment line under it
+            for comment in lines[n + 1 :]:
+                if not comment.startswith("#"):
+                    break
+                expected.append(comment[2:])
     assert len(expected) >= 2, "the example shows its results with print() and a comment under each"
     out = io.StringIO()
     with contextlib.redirect_stdout(out), warnings.catch_warnings():

@@ -455,8 +455,8 @@ class Accumulator:
                 text = "".join(pending)
             elif isinstance(value, str):
                 text = value
-            elif value is None:
-                text = ""
+            elif value is None or (value == {} and id(el) not in self.state.closed):
+                text = ""  # nothing yet (Anthropic's start block holds a placeholder {})
             else:
                 text = json.dumps(value, ensure_ascii=False)
             out.append({"id": get(el, tuple(view["id"])), "name": get(el, tuple(view["name"])), "arguments": text})

@@ -75,11 +75,7 @@ RULES = {
                     "op": "each",
                     "list": ("message", "tool_calls"),
                     "key": ("index",),
-                    "new": {
-                        "id": "",
-                        "type": "function",
-                        "function": {"name": "", "arguments": ""},
-                    },
+                    "new": {"id": "", "function": {"name": "", "arguments": ""}},
                     "create": True,
                     "close": False,
                     "do": [
@@ -87,10 +83,10 @@ RULES = {
                             "op": "first",
                             "pairs": [
                                 (("id",), ("id",)),
+                                (("type",), ("type",)),
                                 (("function", "name"), ("function", "name")),
                             ],
                         },
-                        {"op": "set", "pairs": [(("type",), ("type",))]},
                         {
                             "op": "append",
                             "pairs": [(("function", "arguments"), ("function", "arguments"))],
@@ -167,15 +163,15 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     b1,
                     ("message", "tool_calls"),
                     get(e2, ("index",)),
-                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
+                    {"id": "", "function": {"name": "", "arguments": ""}},
                     (*p2, "index"),
                     create=True,
                     fallback=get(e2, ("id",)),
                     new_if=st.differs(get(e2, ("id",)), ("id",)),
                 )
                 st.first(b2, ("id",), get(e2, ("id",)))
+                st.first(b2, ("type",), get(e2, ("type",)))
                 st.first(b2, ("function", "name"), get(e2, ("function", "name")))
-                st.set(b2, ("type",), get(e2, ("type",)))
                 st.append(
                     b2,
                     ("function", "arguments"),
