@@ -142,7 +142,7 @@ class _Compiler:
         names = [k for k in item if k in ACTIONS]
         unknown = [k for k in item if k not in ACTIONS and k not in CONDITIONS and k != "doc"]
         for k in unknown:
-            self.errors.at(item, k, f"{self.where}: unknown action {k!r}; expected one of {', '.join(sorted(ACTIONS))} (with an optional `when` / `has` / `unless`)")
+            self.errors.at(item, k, f"{self.where}: unknown action {k!r}; expected one of {', '.join(sorted(ACTIONS))} (with an optional `when` / `has` / `unless` / `is`)")
         if len(names) != 1:
             if not unknown:
                 self.errors.at(item, None, f"{self.where}: an action item needs exactly one action, got {names or 'none'}")
@@ -203,11 +203,17 @@ class _Compiler:
         for k in spec:
             if k not in SCOPE_KEYS:
                 self.errors.at(spec, k, f"{self.where}: `{name}` has unknown key {k!r}; expected one of {', '.join(sorted(SCOPE_KEYS))}")
+        broken = False
         if "list" not in spec or "key" not in spec:
             self.errors.at(spec, None, f"{self.where}: `{name}` needs `list` (the body list its elements go to) and `key` (the event path that keys them, `new` for always a new element, or `last` for the element opened last)")
-            return
+            broken = True
         if name == "each" and "in" not in spec:
             self.errors.at(spec, None, f"{self.where}: `each` needs `in` (the event list to go through)")
+            broken = True
+        if broken:  # still check what it would do, so every error is reported at once
+            self.depth += 1
+            if isinstance(spec.get("do"), list):
+                self.actions(spec["do"], spec, "do", indent, e, f"b{self.depth}", p)
             return
         if name == "block" and "in" in spec:
             self.errors.at(spec, "in", f"{self.where}: `in` belongs to `each`; a `block` is one element keyed by the event itself")
