@@ -86,6 +86,8 @@ class _Compiler:
         keys = _path(value)
         if not keys:
             return e
+        if len(keys) == 1 and isinstance(keys[0], str) and e != "e":  # an item of `each`: always an object
+            return f"{e}.get({keys[0]!r})"
         return f"get({e}, {keys!r})"
 
     def actions(self, items: Any, node: Any, key: Any, indent: int, e: str, b: str, p: str) -> None:

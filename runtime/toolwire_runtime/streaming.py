@@ -60,6 +60,8 @@ def where(keys: tuple) -> str:
 
 def get(obj: Any, keys: tuple) -> Any:
     """The value at ``keys`` in nested dicts/lists, or None when any step is missing."""
+    if type(obj) is dict and len(keys) == 1 and type(keys[0]) is str:  # the common case, fast
+        return obj.get(keys[0])
     for key in keys:
         if isinstance(key, int):
             if not isinstance(obj, list) or not -len(obj) <= key < len(obj):
@@ -288,6 +290,9 @@ class StreamState:
             return ()
         if not isinstance(value, list):
             self._type(src, value, "a list")
+        for i, item in enumerate(value):
+            if not isinstance(item, dict):
+                self._type((*src, i), item, "an object")
         return enumerate(value)
 
     @staticmethod

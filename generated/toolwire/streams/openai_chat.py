@@ -127,7 +127,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             b1 = st.element(
                 st.body,
                 ("choices",),
-                get(e1, ("index",)),
+                e1.get("index"),
                 {
                     "index": 0,
                     "message": {"role": "assistant", "content": None},
@@ -137,7 +137,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 create=True,
             )
             pass  # tag: delta={}
-            st.first(b1, ("index",), get(e1, ("index",)))
+            st.first(b1, ("index",), e1.get("index"))
             st.first(b1, ("message", "role"), get(e1, ("delta", "role")))
             st.append(
                 b1, ("message", "content"), get(e1, ("delta", "content")), (*p1, "delta", "content")
@@ -162,15 +162,15 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 b2 = st.element(
                     b1,
                     ("message", "tool_calls"),
-                    get(e2, ("index",)),
+                    e2.get("index"),
                     {"id": "", "function": {"name": "", "arguments": ""}},
                     (*p2, "index"),
                     create=True,
-                    fallback=get(e2, ("id",)),
-                    new_if=st.differs(get(e2, ("id",)), ("id",)),
+                    fallback=e2.get("id"),
+                    new_if=st.differs(e2.get("id"), ("id",)),
                 )
-                st.first(b2, ("id",), get(e2, ("id",)))
-                st.first(b2, ("type",), get(e2, ("type",)))
+                st.first(b2, ("id",), e2.get("id"))
+                st.first(b2, ("type",), e2.get("type"))
                 st.first(b2, ("function", "name"), get(e2, ("function", "name")))
                 st.append(
                     b2,
@@ -180,7 +180,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 )
             st.extend(b1, ("logprobs", "content"), get(e1, ("logprobs", "content")))
             st.extend(b1, ("logprobs", "refusal"), get(e1, ("logprobs", "refusal")))
-            st.set(b1, ("finish_reason",), get(e1, ("finish_reason",)))
+            st.set(b1, ("finish_reason",), e1.get("finish_reason"))
         st.merge(st.body, ("usage",), get(e, ("usage",)), ("usage",))
     elif name == "[DONE]":
         st.end()
