@@ -107,7 +107,7 @@ class _Compiler:
 
     def condition(self, item: Located, e: str) -> str | None:
         tests = []
-        for cond in CONDITIONS & set(item):
+        for cond in [k for k in item if k in CONDITIONS]:  # in the spec's order: a set's order changes between runs
             spec = item[cond]
             if cond == "is":
                 if not isinstance(spec, dict) or not spec or not all(v in JSON_KINDS for v in spec.values()):

@@ -102,8 +102,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     )
                     st.set(b5, ("thoughtSignature",), get(e2, ("thoughtSignature",)))
                 if (
-                    get(e2, ("functionCall", "name")) is None
-                    and get(e2, ("functionCall", "partialArgs")) is not None
+                    get(e2, ("functionCall", "partialArgs")) is not None
+                    and get(e2, ("functionCall", "name")) is None
                 ):
                     b6 = st.element(b1, ("content", "parts"), None, None, (), create=False)
                     st.put_paths(
