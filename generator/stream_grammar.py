@@ -39,6 +39,7 @@ CONDITIONS = {"when", "has", "unless", "is"}
 VALUE_ACTIONS["put_paths"] = "a list of {jsonPath, stringValue|numberValue|boolValue|nullValue} values put into the object by JSON path, a string continuing the string already there"
 ACTIONS.add("put_paths")
 SCOPE_KEYS.add("continue_if")
+SCOPE_KEYS.add("default_key")
 CONDITIONS.add("not")
 CONTINUE_IF_KEYS = {"has", "unless", "same"}
 JSON_KINDS = {"string": "str", "list": "list", "object": "dict", "number": "(int, float)", "boolean": "bool"}
@@ -245,9 +246,17 @@ class _Compiler:
             self.out(indent, f"b{d} = st.element({b}, {list_keys!r}, None, {new_expr}, (), create={create}{extra})")
         elif self.check_path(spec, "key", key, "`key`"):
             extra = (f", fallback={fb}" if fb != "None" else "") + (f", new_if={new_if}" if new_if != "None" else "")
-            self.out(indent, f"b{d} = st.element({b}, {list_keys!r}, {self.get(e, key)}, {new_expr}, {self.src(p, key)}, create={create}{extra})")
+            key_expr = self.get(e, key)
+            if "default_key" in spec:  # the key an event without one has (proto3 JSON leaves out a 0 index)
+                default = plain(spec["default_key"])
+                if not isinstance(default, (str, int)) or isinstance(default, bool):
+                    self.errors.at(spec, "default_key", f"{self.where}: `default_key` is the key (a string or integer) of an event that has none, got {default!r}")
+                key_expr = f"st.key_or({key_expr}, {default!r})"
+            self.out(indent, f"b{d} = st.element({b}, {list_keys!r}, {key_expr}, {new_expr}, {self.src(p, key)}, create={create}{extra})")
         else:
             return
+        if "default_key" in spec and key in ("new", "last"):
+            self.errors.at(spec, "default_key", f"{self.where}: `default_key` goes with a `key` read from the event")
         if "continue_if" in spec and key != "last":
             self.errors.at(spec, "continue_if", f"{self.where}: `continue_if` goes with `key: last` (whether the element opened last is continued)")
         if spec.get("do"):

@@ -217,3 +217,20 @@ def test_flavours_inherit_the_grammar(provider):
     assert parts(body) == [{"functionCall": {"name": "cook", "args": {"n": 3}}}]
     assert [(c.name, c.arguments) for c in calls(response)] == [("cook", {"n": 3})]
     assert response.finish_reason == "tool_calls"
+
+
+def test_candidates_are_kept_apart_by_index_with_index_0_left_out():
+    # candidateCount 2: proto3 JSON leaves out index 0, candidate 1 says its index
+    def two(first, second, finish=None):
+        c0 = {"content": {"parts": [first], "role": "model"}}
+        c1 = {"content": {"parts": [second], "role": "model"}, "index": 1}
+        if finish:
+            c0["finishReason"] = c1["finishReason"] = finish
+        return {"data": {"candidates": [c0, c1], "usageMetadata": USAGE_1}}
+
+    only_second = {"data": {"candidates": [{"content": {"parts": [{"text": "!"}], "role": "model"}, "index": 1}], "usageMetadata": USAGE_1}}
+    only_first = {"data": {"candidates": [{"content": {"parts": [{"text": "?"}], "role": "model"}}], "usageMetadata": USAGE_1}}
+    events = [two({"text": "A"}, {"text": "B"}), only_second, only_first, two({"text": "a"}, {"text": "b"}, finish="STOP")]
+    body = quiet(stream.accumulate, events, provider="gemini", as_provider=True)  # (the IR keeps one candidate, reported)
+    assert [c["content"]["parts"] for c in body["candidates"]] == [[{"text": "A?a"}], [{"text": "B!b"}]]
+    assert "index" not in body["candidates"][0] and body["candidates"][1]["index"] == 1

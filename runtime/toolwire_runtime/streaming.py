@@ -339,6 +339,12 @@ class StreamState:
             return True
         return any(isinstance(x, dict) and get(self.body, tuple(x["has"])) is not None for x in end_names)
 
+    @staticmethod
+    def key_or(value: Any, default: Any) -> Any:
+        """``default_key``: the event's key, or the declared default when the event has none (Gemini
+        leaves out ``candidates[].index`` 0, proto3 JSON's default, while later candidates carry theirs)."""
+        return default if value is None else value
+
     _PATH_VALUES = ("stringValue", "numberValue", "boolValue", "nullValue")
 
     def put_paths(self, obj: dict, keys: tuple, value: Any, src: tuple) -> None:

@@ -40,7 +40,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             b1 = st.element(
                 st.body,
                 ("candidates",),
-                get(e1, ("index",)),
+                st.key_or(get(e1, ("index",)), 0),
                 {"content": {"parts": [], "role": "model"}},
                 (*p1, "index"),
                 create=True,
