@@ -35,7 +35,8 @@ ACTIONS = {*VALUE_ACTIONS, "const", "start", "block", "each", "close", "end", "e
 SCOPE_KEYS = {"list", "key", "in", "fallback", "new", "new_if_differs", "do", "close", "create", "doc"}
 CONDITIONS = {"when", "has", "unless", "is"}
 # -- additions for Gemini streams (put_paths, `not`, `continue_if`, `each` without an element,
-#    end conditions on a body path, `has` in the calls/text view); see _gemini_additions below.
+#    `default_key`, end conditions on a body path, `has` in the calls/text view); the methods are
+#    in the "additions for Gemini streams" block at the end of _Compiler.
 VALUE_ACTIONS["put_paths"] = "a list of {jsonPath, stringValue|numberValue|boolValue|nullValue} values put into the object by JSON path, a string continuing the string already there"
 ACTIONS.add("put_paths")
 SCOPE_KEYS.add("continue_if")
