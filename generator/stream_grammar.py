@@ -34,6 +34,15 @@ VALUE_ACTIONS = {
 ACTIONS = {*VALUE_ACTIONS, "const", "start", "block", "each", "close", "end", "error", "tag"}
 SCOPE_KEYS = {"list", "key", "in", "fallback", "new", "new_if_differs", "do", "close", "create", "doc"}
 CONDITIONS = {"when", "has", "unless", "is"}
+# -- additions for Gemini streams (put_paths, `not`, `continue_if`, `each` without an element,
+#    `default_key`, end conditions on a body path, `has` in the calls/text view); the methods are
+#    in the "additions for Gemini streams" block at the end of _Compiler.
+VALUE_ACTIONS["put_paths"] = "a list of {jsonPath, stringValue|numberValue|boolValue|nullValue} values put into the object by JSON path, a string continuing the string already there"
+ACTIONS.add("put_paths")
+SCOPE_KEYS.add("continue_if")
+SCOPE_KEYS.add("default_key")
+CONDITIONS.add("not")
+CONTINUE_IF_KEYS = {"has", "unless", "same"}
 JSON_KINDS = {"string": "str", "list": "list", "object": "dict", "number": "(int, float)", "boolean": "bool"}
 PATH_RE = re.compile(r"^(\.|[A-Za-z_$][\w$-]*(\.[\w$-]+)*)$")
 
@@ -104,7 +113,7 @@ class _Compiler:
 
     def condition(self, item: Located, e: str) -> str | None:
         tests = []
-        for cond in CONDITIONS & set(item):
+        for cond in [k for k in item if k in CONDITIONS]:  # in the spec's order: a set's order changes between runs
             spec = item[cond]
             if cond == "is":
                 if not isinstance(spec, dict) or not spec or not all(v in JSON_KINDS for v in spec.values()):
@@ -121,14 +130,15 @@ class _Compiler:
                         tests.append(f"{self.get(e, path)} is {'not ' if cond == 'has' else ''}None")
                 continue
             if not isinstance(spec, dict) or not spec:
-                self.errors.at(item, cond, f"{self.where}: `when` must map event paths to the value (or list of values) they must have")
+                self.errors.at(item, cond, f"{self.where}: `{cond}` must map event paths to the value (or list of values) they must {'not ' if cond == 'not' else ''}have")
                 continue
+            neg = "not " if cond == "not" else ""
             for path, want in spec.items():
-                if self.check_path(item, cond, path, "a `when` key"):
+                if self.check_path(item, cond, path, f"a `{cond}` key"):
                     if isinstance(want, list):
-                        tests.append(f"{self.get(e, path)} in {tuple(plain(want))!r}")
+                        tests.append(f"{self.get(e, path)} {neg}in {tuple(plain(want))!r}")
                     else:
-                        tests.append(f"{self.get(e, path)} == {plain(want)!r}")
+                        tests.append(f"{self.get(e, path)} {'!=' if neg else '=='} {plain(want)!r}")
         return " and ".join(tests) if tests else None
 
     def action(self, item: Any, node: Any, key: Any, indent: int, e: str, b: str, p: str) -> None:
@@ -205,6 +215,9 @@ class _Compiler:
         for k in spec:
             if k not in SCOPE_KEYS:
                 self.errors.at(spec, k, f"{self.where}: `{name}` has unknown key {k!r}; expected one of {', '.join(sorted(SCOPE_KEYS))}")
+        if name == "each" and "list" not in spec and "key" not in spec and "in" in spec:
+            self.each_item(spec, indent, e, b, p)  # `each` without an element: the actions apply per item to the same body object
+            return
         broken = False
         if "list" not in spec or "key" not in spec:
             self.errors.at(spec, None, f"{self.where}: `{name}` needs `list` (the body list its elements go to) and `key` (the event path that keys them, `new` for always a new element, or `last` for the element opened last)")
@@ -253,16 +266,66 @@ class _Compiler:
         if key == "new":
             self.out(indent, f"b{d} = st.fresh({b}, {list_keys!r}, {new_expr})")
         elif key == "last":
-            self.out(indent, f"b{d} = st.element({b}, {list_keys!r}, None, {new_expr}, (), create={create})")
+            cont = self.continue_if(spec, e) if "continue_if" in spec else None
+            extra = f", new_if={cont}" if cont else ""
+            self.out(indent, f"b{d} = st.element({b}, {list_keys!r}, None, {new_expr}, (), create={create}{extra})")
         elif self.check_path(spec, "key", key, "`key`"):
             extra = (f", fallback={fb}" if fb != "None" else "") + (f", new_if={new_if}" if new_if != "None" else "")
-            self.out(indent, f"b{d} = st.element({b}, {list_keys!r}, {self.get(e, key)}, {new_expr}, {self.src(p, key)}, create={create}{extra})")
+            key_expr = self.get(e, key)
+            if "default_key" in spec:  # the key an event without one has (proto3 JSON leaves out a 0 index)
+                default = plain(spec["default_key"])
+                if not isinstance(default, (str, int)) or isinstance(default, bool):
+                    self.errors.at(spec, "default_key", f"{self.where}: `default_key` is the key (a string or integer) of an event that has none, got {default!r}")
+                key_expr = f"st.key_or({key_expr}, {default!r})"
+            self.out(indent, f"b{d} = st.element({b}, {list_keys!r}, {key_expr}, {new_expr}, {self.src(p, key)}, create={create}{extra})")
         else:
             return
+        if "default_key" in spec and key in ("new", "last"):
+            self.errors.at(spec, "default_key", f"{self.where}: `default_key` goes with a `key` read from the event")
+        if "continue_if" in spec and key != "last":
+            self.errors.at(spec, "continue_if", f"{self.where}: `continue_if` goes with `key: last` (whether the element opened last is continued)")
         if spec.get("do"):
             self.actions(spec["do"], spec, "do", indent, e, f"b{d}", p)
         if spec.get("close"):
             self.out(indent, f"st.close(b{d})")
+
+    # -- additions for Gemini streams ---------------------------------------------------------
+    def each_item(self, spec: Located, indent: int, e: str, b: str, p: str) -> None:
+        """`each: {in, do}` without `list` / `key`: the actions run once per item of the event list
+        (conditions then test the item), on the same body object; elements are chosen inside."""
+        if not self.check_path(spec, "in", spec["in"], "`in`"):
+            return
+        self.depth += 1
+        d = self.depth
+        self.out(indent, f"for i{d}, e{d} in st.items({self.get(e, spec['in'])}, {self.src(p, spec['in'])}):")
+        inner = ", ".join(repr(k) for k in _path(spec["in"]))
+        self.out(indent + 1, f"p{d} = ({inner}, i{d})" if p == "()" else f"p{d} = (*{p}, {inner}, i{d})")
+        if "close" in spec or "new" in spec:
+            self.errors.at(spec, None, f"{self.where}: an `each` without `list` builds no element: `new` / `close` need `list` and `key`")
+        self.actions(spec.get("do"), spec, "do", indent + 1, f"e{d}", b, f"p{d}")
+
+    def continue_if(self, spec: Located, e: str) -> str | None:
+        """`continue_if: {has, unless, same}` (with `key: last`): the element opened last is continued
+        only when it has the `has` body paths, lacks the `unless` ones, and holds the event's value at
+        the `same` paths; otherwise the event starts a new element. Compiles to the `new_if` test."""
+        cond = spec["continue_if"]
+        if not isinstance(cond, dict) or not cond or not set(cond) <= CONTINUE_IF_KEYS:
+            self.errors.at(spec, "continue_if", f"{self.where}: `continue_if` is {{has, unless, same}} (body paths the last element must have / lack / share with the event)")
+            return None
+        tests = []
+        for k in ("has", "unless", "same"):
+            paths = cond.get(k)
+            if paths is None:
+                continue
+            for path in paths if isinstance(paths, list) else [paths]:
+                if not self.check_path(spec, "continue_if", path, f"a `continue_if.{k}` path"):
+                    continue
+                keys = _path(path)
+                if k == "same":
+                    tests.append(f"get(el, {keys!r}) == {self.get(e, path)}")
+                else:
+                    tests.append(f"get(el, {keys!r}) is {'not ' if k == 'has' else ''}None")
+        return f"lambda el: not ({' and '.join(tests)})" if tests else None
 
 
 def _table(items: Any, templates: dict) -> list:
@@ -324,14 +387,17 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
     if naming not in NAMINGS:
         errors.at(stream, "name", f"{where}: name must be one of {', '.join(f'{k} ({v})' for k, v in NAMINGS.items())}; got {naming!r}")
     end = stream.get("end", [])
-    if not isinstance(end, list) or not all(isinstance(x, str) for x in end):
-        errors.at(stream, "end", f"{where}: end must be a list of the event names that end a complete stream")
+    # an `end` item is an event name, or {has: BODY PATH}: the stream is complete once the body has a
+    # value there (Gemini: a chunk carried candidates[0].finishReason; there is no end event)
+    if not isinstance(end, list) or not all(isinstance(x, str) or (isinstance(x, dict) and set(x) == {"has"} and isinstance(x["has"], str) and PATH_RE.match(x["has"])) for x in end):
+        errors.at(stream, "end", f"{where}: end must be a list of the event names that end a complete stream, or {{has: BODY PATH}} (complete once the body has a value there)")
         end = []
+    end = [x if isinstance(x, str) else {"has": list(_path(x["has"]))} for x in end]
     if not isinstance(events, Located) or not events:
         errors.at(stream, "events", f"{where}: events must map each event name to its actions")
         return None
     for name in end:
-        if name not in events:
+        if isinstance(name, str) and name not in events:
             errors.at(stream, "end", f"{where}: end names {name!r}, which is not one of its events ({', '.join(events)})")
     view = {}
     for which in ("text", "calls"):
@@ -342,8 +408,8 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
             view[which] = {"path": list(_path(spec))}
             continue
         need = {"text": {"list", "field"}, "calls": {"list", "id", "name", "arguments"}}[which]
-        if not isinstance(spec, dict) or not need <= set(spec) or not set(spec) <= need | {"when"}:
-            errors.at(stream, which, f"{where}: {which} must be {{{', '.join(sorted(need))}, when?}} (where the partial {which} are in the body)")
+        if not isinstance(spec, dict) or not need <= set(spec) or not set(spec) <= need | {"when", "has"}:
+            errors.at(stream, which, f"{where}: {which} must be {{{', '.join(sorted(need))}, when?, has?}} (where the partial {which} are in the body)")
             continue
         view[which] = {k: (list(_path(v)) if k != "when" else {str(a): plain(b) for a, b in v.items()}) for k, v in spec.items()}
     body = stream.get("body")
@@ -378,5 +444,5 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
     grammar = Grammar(naming=str(naming), end=tuple(end), events=[str(n) for n in events], ignored=ignored,
                       text=view.get("text"), calls=view.get("calls"), code=code, body=plain(body) if body else None,
                       rules={str(n): _table(items, comp.templates) for n, items in events.items() if items})
-    grammar.key = (grammar.naming, grammar.end, code, repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules))
+    grammar.key = (grammar.naming, repr(grammar.end), code, repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules))
     return grammar

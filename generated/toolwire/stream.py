@@ -63,9 +63,12 @@ _DECODERS = {
     "azure_openai": "toolwire.streams.azure_openai",
     "deepseek": "toolwire.streams.deepseek",
     "fireworks": "toolwire.streams.fireworks",
+    "gemini": "toolwire.streams.gemini",
+    "gemini_openapi": "toolwire.streams.gemini_openapi",
     "groq": "toolwire.streams.groq",
     "openai_chat": "toolwire.streams.openai_chat",
     "openrouter": "toolwire.streams.openrouter",
+    "vertex": "toolwire.streams.vertex",
     "xai": "toolwire.streams.xai",
 }
 

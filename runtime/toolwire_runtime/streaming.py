@@ -327,9 +327,9 @@ class StreamState:
         for obj, fields in list(self.buffers.values()):
             self._settle(obj, fields)
         self.buffers.clear()
-        if not self.ended and end_names:
+        if not self.ended and end_names and not self.complete(end_names):
             at = where(("events", self.index + 1))
-            message = f"{self.provider} stream ended before its end ({' or '.join(end_names)}): the response holds what arrived"
+            message = f"{self.provider} stream ended before its end ({' or '.join(_end_label(x) for x in end_names)}): the response holds what arrived"
             if self.strict:
                 raise InvalidEventError(at, message)
             self.reports.append((at, message, StreamEndedEarlyWarning))
@@ -351,6 +351,118 @@ class StreamState:
 
     def _type(self, src: tuple, value: Any, expected: str) -> None:
         raise WrongTypeError(self.where(src), f"{self.provider} stream: expected {expected}, got {type(value).__name__} {value!r:.60}")
+
+    # -- additions for Gemini streams (body end conditions, values by JSON path) -------------------
+    def complete(self, end_names: tuple) -> bool:
+        """Whether the stream reached its end: an end event came (``end``), or the body has a value at
+        a path an ``end: [{has: PATH}]`` item names (a stream with no end event, such as Gemini's,
+        is complete once a chunk carried ``candidates[0].finishReason``)."""
+        if self.ended:
+            return True
+        return any(isinstance(x, dict) and get(self.body, tuple(x["has"])) is not None for x in end_names)
+
+    @staticmethod
+    def key_or(value: Any, default: Any) -> Any:
+        """``default_key``: the event's key, or the declared default when the event has none (Gemini
+        leaves out ``candidates[].index`` 0, proto3 JSON's default, while later candidates carry theirs)."""
+        return default if value is None else value
+
+    _PATH_VALUES = ("stringValue", "numberValue", "boolValue", "nullValue")
+
+    def put_paths(self, obj: dict, keys: tuple, value: Any, src: tuple) -> None:
+        """``put_paths``: a list of values addressed by JSON path, put into the object at ``keys``
+        (created as ``{}``). Each item is ``{jsonPath: "$.a.b[2].c", stringValue | numberValue |
+        boolValue | nullValue}`` (google-genai ``PartialArg``, Gemini's streamed function-call
+        arguments); a string value continues the string already at its path (a string arrives in
+        fragments while its ``willContinue`` is true); the other values replace. Missing objects
+        and lists on the way are created; a list grows to the index the path names."""
+        if value is None:
+            return
+        if not isinstance(value, list):
+            self._type(src, value, "a list of values by JSON path")
+        target = get(obj, keys)
+        if not isinstance(target, dict):
+            target = {}
+            _put(obj, keys, target)
+        for i, item in enumerate(value):
+            at = (*src, i)
+            if not isinstance(item, dict):
+                self._type(at, item, "an object {jsonPath, <type>Value}")
+            steps = _json_path(item.get("jsonPath"))
+            if steps is None:
+                self.fail((*at, "jsonPath"), f"a JSON path such as $.a.b[0] is needed, got {item.get('jsonPath')!r}")
+            found = [k for k in self._PATH_VALUES if k in item]
+            if not found:
+                continue  # a path announced without a value yet: nothing to put
+            kind = found[0]
+            new = None if kind == "nullValue" else item[kind]
+            if not steps:  # "$": the whole object
+                if isinstance(new, dict):
+                    target.update(new)
+                continue
+            current = get(target, steps)
+            if kind == "stringValue":
+                if not isinstance(new, str):
+                    self._type((*at, kind), new, "a string fragment")
+                if isinstance(current, str):
+                    new = current + new
+            _put_path(target, steps, new)
+
+
+def _end_label(item: Any) -> str:
+    return item if isinstance(item, str) else "a value at " + where(tuple(item["has"]))
+
+
+_JSON_PATH_STEP = None
+
+
+def _json_path(text: Any) -> tuple | None:
+    """``$.a.b[2]['c d']`` → ("a", "b", 2, "c d"); None when it is not such a path."""
+    import re
+
+    global _JSON_PATH_STEP
+    if not isinstance(text, str) or not text.startswith("$"):
+        return None
+    if _JSON_PATH_STEP is None:
+        _JSON_PATH_STEP = re.compile(r"""\.([^.\[\]]+)|\[(\d+)\]|\[(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\]""")
+    steps: list = []
+    pos = 1
+    while pos < len(text):
+        m = _JSON_PATH_STEP.match(text, pos)
+        if m is None:
+            return None
+        name, index, quoted1, quoted2 = m.groups()
+        steps.append(int(index) if index is not None else name if name is not None else (quoted1 if quoted1 is not None else quoted2))
+        pos = m.end()
+    return tuple(steps)
+
+
+def _put_path(obj: Any, steps: tuple, value: Any) -> None:
+    """Put ``value`` at ``steps`` (keys and list indices) in ``obj``, creating objects and lists on
+    the way and growing lists with nulls to the index named."""
+    for i, step in enumerate(steps):
+        last = i == len(steps) - 1
+        empty = None if last else ([] if isinstance(steps[i + 1], int) else {})
+        if isinstance(step, int):
+            if not isinstance(obj, list):
+                raise WrongTypeError("", f"JSON path step [{step}] into a {type(obj).__name__}")
+            while len(obj) <= step:
+                obj.append(None)
+            if last:
+                obj[step] = value
+                return
+            if not isinstance(obj[step], (dict, list)):
+                obj[step] = empty
+            obj = obj[step]
+        else:
+            if not isinstance(obj, dict):
+                raise WrongTypeError("", f"JSON path step .{step} into a {type(obj).__name__}")
+            if last:
+                obj[step] = value
+                return
+            if not isinstance(obj.get(step), (dict, list)):
+                obj[step] = empty
+            obj = obj[step]
 
 
 def _put(obj: dict, keys: tuple, value: Any) -> None:
@@ -425,7 +537,7 @@ class Accumulator:
     @property
     def done(self) -> bool:
         """True once the provider's end of stream arrived."""
-        return self.state.ended
+        return self.state.complete(self._end)
 
     @property
     def body(self) -> dict:
@@ -472,7 +584,9 @@ class Accumulator:
         if not isinstance(items, list):
             return []
         when = view.get("when") or {}
-        return [el for el in items if isinstance(el, dict) and all(get(el, tuple(k.split("."))) == v for k, v in when.items())]
+        has = tuple(view["has"]) if view.get("has") else None  # `has`: only elements with a value there
+        return [el for el in items if isinstance(el, dict) and all(get(el, tuple(k.split("."))) == v for k, v in when.items())
+                and (has is None or get(el, has) is not None)]
 
     def _final(self) -> tuple[dict, list]:
         """The complete body (settled on a copy while the stream still runs) and its reports."""
