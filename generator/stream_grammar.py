@@ -30,6 +30,8 @@ VALUE_ACTIONS = {
     "merge": "an object folded in field by field, the latest value of each field winning",
     "push": "an item appended to the list",
     "extend": "the items of a list appended to the list",
+    # -- added for the OpenAI Responses / Cohere v1 grammars (terminal snapshots) --
+    "overlay": "an object folded in field by field like merge, but a null or absent field keeps what the body has",
 }
 ACTIONS = {*VALUE_ACTIONS, "const", "start", "block", "each", "close", "end", "error"}
 SCOPE_KEYS = {"list", "key", "in", "fallback", "new", "new_if_differs", "do", "close", "create", "doc"}
@@ -166,7 +168,7 @@ class _Compiler:
                     continue
                 if name in ("set", "first", "push", "extend"):
                     self.out(indent, f"st.{name}({b}, {tkeys!r}, {self.get(e, source)})")
-                else:
+                else:  # append, append_json, merge, overlay
                     self.out(indent, f"st.{name}({b}, {tkeys!r}, {self.get(e, source)}, {self.src(p, source)})")
         elif name == "start":
             if self.check_path(item, name, value, "`start`"):

@@ -61,10 +61,12 @@ _DECODERS = {
     "anthropic_bedrock": "toolwire.streams.anthropic_bedrock",
     "anthropic_vertex": "toolwire.streams.anthropic_vertex",
     "azure_openai": "toolwire.streams.azure_openai",
+    "cohere": "toolwire.streams.cohere",
     "deepseek": "toolwire.streams.deepseek",
     "fireworks": "toolwire.streams.fireworks",
     "groq": "toolwire.streams.groq",
     "openai_chat": "toolwire.streams.openai_chat",
+    "openai_responses": "toolwire.streams.openai_responses",
     "openrouter": "toolwire.streams.openrouter",
     "xai": "toolwire.streams.xai",
 }

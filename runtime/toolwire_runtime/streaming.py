@@ -330,6 +330,26 @@ class StreamState:
     def _type(self, src: tuple, value: Any, expected: str) -> None:
         raise WrongTypeError(self.where(src), f"{self.provider} stream: expected {expected}, got {type(value).__name__} {value!r:.60}")
 
+    # -- added for the OpenAI Responses and Cohere v1 grammars ----------------------------------
+    def overlay(self, obj: dict, keys: tuple, value: Any, src: tuple) -> None:
+        """``overlay``: a snapshot of the complete object (a terminal event that repeats the whole
+        response: Responses ``response.completed``, Cohere v1 ``stream-end.response``) folded in
+        field by field like ``merge``, the snapshot winning, except that a null or absent field
+        keeps what the stream built (the openai SDK's ResponseStreamState recovers ``output`` from
+        the streamed items when the terminal response has none). A field the snapshot has replaces
+        the streamed one whole, so what was streamed is reconciled, never duplicated."""
+        if value is None:
+            return
+        if not isinstance(value, dict):
+            self._type(src, value, "an object")
+        current = get(obj, keys) if keys else obj
+        if not isinstance(current, dict):
+            current = {}
+            _put(obj, keys, current)
+        for field, item in value.items():
+            if item is not None or field not in current:
+                current[field] = json.loads(json.dumps(item))
+
 
 def _put(obj: dict, keys: tuple, value: Any) -> None:
     for i, key in enumerate(keys[:-1]):
@@ -381,6 +401,8 @@ class Accumulator:
         st.index += 1
         name, payload = event_parts(event, self._naming)
         if st.ended:
+            if isinstance(payload, str):  # a framing terminator (`[DONE]`) after the provider's own end (Cohere v2): nothing to add
+                return
             st.after_end(name)
         if not isinstance(payload, (dict, str)):
             st.fail((), f"an event is an object, got {type(payload).__name__}")
