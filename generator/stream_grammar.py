@@ -20,6 +20,8 @@ NAMINGS = {
     "type": "the payload's `type` (the SSE event line when the payload has none)",
     "key": "the payload's single top-level key, whose value is the payload (boto3's shape)",
     "none": "every event is a `chunk` (a `[DONE]` sentinel is named `[DONE]`)",
+    # added for Cohere v1 (NDJSON, no event line; StreamedChatResponse is tagged by event_type)
+    "event_type": "the payload's `event_type`",
 }
 # action → what its value is; the statement it compiles to is in _Compiler.action
 VALUE_ACTIONS = {

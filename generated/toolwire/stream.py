@@ -62,6 +62,7 @@ _DECODERS = {
     "anthropic_vertex": "toolwire.streams.anthropic_vertex",
     "azure_openai": "toolwire.streams.azure_openai",
     "cohere": "toolwire.streams.cohere",
+    "cohere_v1": "toolwire.streams.cohere_v1",
     "deepseek": "toolwire.streams.deepseek",
     "fireworks": "toolwire.streams.fireworks",
     "groq": "toolwire.streams.groq",

@@ -76,7 +76,8 @@ def get(obj: Any, keys: tuple) -> Any:
 def event_parts(event: Any, naming: str) -> tuple[str | None, Any]:
     """(event name, payload) of one event, given as the framing parses it (``{"event", "data"}``)
     or as an SDK yields it (the payload itself). ``naming`` is the grammar's ``name:``:
-    ``type`` (payload ``type``, the SSE event line first), ``key`` (the payload's single top-level key,
+    ``type`` (payload ``type``, the SSE event line first), ``event_type`` (the payload's
+    ``event_type``: Cohere v1), ``key`` (the payload's single top-level key,
     boto3's shape; the payload is its value) or ``none`` (every event is a ``chunk``; a ``[DONE]``
     terminator is named ``[DONE]``)."""
     if isinstance(event, dict) and "data" in event and event.keys() <= {"event", "data", "id", "retry"}:
@@ -95,6 +96,10 @@ def event_parts(event: Any, naming: str) -> tuple[str | None, Any]:
             named = [k for k, v in data.items() if isinstance(v, dict)]
             if len(named) == 1:
                 return named[0], data[named[0]]
+        return wire_name, data
+    if naming == "event_type":  # Cohere v1 (NDJSON): the payload's `event_type`
+        if isinstance(data, dict) and isinstance(data.get("event_type"), str):
+            return data["event_type"], data
         return wire_name, data
     if isinstance(data, dict) and isinstance(data.get("type"), str):
         return data["type"], data
@@ -477,7 +482,9 @@ class Accumulator:
             memo: dict = {}
             snap = StreamState(st.provider, st.strict)
             snap.body = copy.deepcopy(st.body, memo)
-            snap.buffers = {id(memo[k]): (memo[k], {f: list(v) for f, v in entry[1].items()}) for k, entry in st.buffers.items()}
+            # an element a later complete value replaced (Cohere v1 tool-calls-generation) is no longer
+            # in the body: its pending fragments are moot
+            snap.buffers = {id(memo[k]): (memo[k], {f: list(v) for f, v in entry[1].items()}) for k, entry in st.buffers.items() if k in memo}
             snap.index, snap.ended = st.index, st.ended
             snap.invalid, snap.reports = list(st.invalid), list(st.reports)
             body = snap.finish(self._end)
