@@ -20,6 +20,8 @@ NAMINGS = {
     "type": "the payload's `type` (the SSE event line when the payload has none)",
     "key": "the payload's single top-level key, whose value is the payload (boto3's shape)",
     "none": "every event is a `chunk` (a `[DONE]` sentinel is named `[DONE]`)",
+    # added for Cohere v1 (NDJSON, no event line; StreamedChatResponse is tagged by event_type)
+    "event_type": "the payload's `event_type`",
 }
 # action → what its value is; the statement it compiles to is in _Compiler.action
 VALUE_ACTIONS = {
@@ -30,6 +32,8 @@ VALUE_ACTIONS = {
     "merge": "an object folded in field by field, the latest value of each field winning",
     "push": "an item appended to the list",
     "extend": "the items of a list appended to the list",
+    # -- added for the OpenAI Responses / Cohere v1 grammars (terminal snapshots) --
+    "overlay": "an object folded in field by field like merge, but a null or absent field keeps what the body has",
 }
 ACTIONS = {*VALUE_ACTIONS, "const", "start", "block", "each", "close", "end", "error", "tag"}
 SCOPE_KEYS = {"list", "key", "in", "fallback", "new", "new_if_differs", "do", "close", "create", "doc"}
@@ -180,7 +184,7 @@ class _Compiler:
                     continue
                 if name in ("set", "first", "push", "extend"):
                     self.out(indent, f"st.{name}({b}, {tkeys!r}, {self.get(e, source)})")
-                else:
+                else:  # append, append_json, merge, overlay
                     self.out(indent, f"st.{name}({b}, {tkeys!r}, {self.get(e, source)}, {self.src(p, source)})")
         elif name == "tag":
             # fields every such event (or item) carries on the wire and that add nothing to the body

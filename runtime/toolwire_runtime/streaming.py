@@ -78,7 +78,8 @@ def get(obj: Any, keys: tuple) -> Any:
 def event_parts(event: Any, naming: str) -> tuple[str | None, Any]:
     """(event name, payload) of one event, given as the framing parses it (``{"event", "data"}``)
     or as an SDK yields it (the payload itself). ``naming`` is the grammar's ``name:``:
-    ``type`` (payload ``type``, the SSE event line first), ``key`` (the payload's single top-level key,
+    ``type`` (payload ``type``, the SSE event line first), ``event_type`` (the payload's
+    ``event_type``: Cohere v1), ``key`` (the payload's single top-level key,
     boto3's shape; the payload is its value) or ``none`` (every event is a ``chunk``; a ``[DONE]``
     terminator is named ``[DONE]``)."""
     if isinstance(event, dict) and "data" in event and event.keys() <= {"event", "data", "id", "retry"}:
@@ -97,6 +98,10 @@ def event_parts(event: Any, naming: str) -> tuple[str | None, Any]:
             named = [k for k, v in data.items() if isinstance(v, dict)]
             if len(named) == 1:
                 return named[0], data[named[0]]
+        return wire_name, data
+    if naming == "event_type":  # Cohere v1 (NDJSON): the payload's `event_type`
+        if isinstance(data, dict) and isinstance(data.get("event_type"), str):
+            return data["event_type"], data
         return wire_name, data
     if isinstance(data, dict) and isinstance(data.get("type"), str):
         return data["type"], data
@@ -409,6 +414,26 @@ class StreamState:
             _put_path(target, steps, new)
 
 
+    # -- added for the OpenAI Responses and Cohere v1 grammars ----------------------------------
+    def overlay(self, obj: dict, keys: tuple, value: Any, src: tuple) -> None:
+        """``overlay``: a snapshot of the complete object (a terminal event that repeats the whole
+        response: Responses ``response.completed``, Cohere v1 ``stream-end.response``) folded in
+        field by field like ``merge``, the snapshot winning, except that a null or absent field
+        keeps what the stream built (the openai SDK's ResponseStreamState recovers ``output`` from
+        the streamed items when the terminal response has none). A field the snapshot has replaces
+        the streamed one whole, so what was streamed is reconciled, never duplicated."""
+        if value is None:
+            return
+        if not isinstance(value, dict):
+            self._type(src, value, "an object")
+        current = get(obj, keys) if keys else obj
+        if not isinstance(current, dict):
+            current = {}
+            _put(obj, keys, current)
+        for field, item in value.items():
+            if item is not None or field not in current:
+                current[field] = json.loads(json.dumps(item))
+
 def _end_label(item: Any) -> str:
     return item if isinstance(item, str) else "a value at " + where(tuple(item["has"]))
 
@@ -515,6 +540,8 @@ class Accumulator:
         st.index += 1
         name, payload = event_parts(event, self._naming)
         if st.ended:
+            if isinstance(payload, str):  # a framing terminator (`[DONE]`) after the provider's own end (Cohere v2): nothing to add
+                return
             st.after_end(name)
         if not isinstance(payload, (dict, str)):
             st.fail((), f"an event is an object, got {type(payload).__name__}")
@@ -600,7 +627,9 @@ class Accumulator:
             memo: dict = {}
             snap = StreamState(st.provider, st.strict)
             snap.body = copy.deepcopy(st.body, memo)
-            snap.buffers = {id(memo[k]): (memo[k], {f: list(v) for f, v in entry[1].items()}) for k, entry in st.buffers.items()}
+            # an element a later complete value replaced (Cohere v1 tool-calls-generation) is no longer
+            # in the body: its pending fragments are moot
+            snap.buffers = {id(memo[k]): (memo[k], {f: list(v) for f, v in entry[1].items()}) for k, entry in st.buffers.items() if k in memo}
             snap.index, snap.ended = st.index, st.ended
             snap.invalid, snap.reports = list(st.invalid), list(st.reports)
             body = snap.finish(self._end)

@@ -73,8 +73,8 @@ RULES = {
                         },
                         {
                             "op": "block",
-                            "when": [(("text",), "")],
                             "has": [("thoughtSignature",)],
+                            "when": [(("text",), "")],
                             "list": ("content", "parts"),
                             "key": "last",
                             "new": {},
