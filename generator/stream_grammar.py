@@ -377,6 +377,8 @@ def _table(items: Any, templates: dict) -> list:
             )
             if name == "each":
                 entry["in"] = _path(value.get("in", "."))
+            if isinstance(value.get("continue_if"), dict):
+                entry["continue_if"] = {k: [_path(x) for x in (v if isinstance(v, list) else [v])] for k, v in value["continue_if"].items()}
         out.append(entry)
     return out
 

@@ -72,7 +72,9 @@ class Shape:
     def _walk(self, name: str, actions: list, pattern: tuple, chain: tuple) -> None:
         for a in actions:
             op = a["op"]
-            if op in ("block", "each"):
+            if op == "each" and not a["list"]:  # an item scope: each item of the event list, same body object
+                self._walk(name, a["do"], pattern, chain + (a,))
+            elif op in ("block", "each"):
                 lp = pattern + a["list"] + ("*",)
                 sub = chain + (a,)
                 if a["create"] and (lp not in self.creators or (isinstance(a["new"], tuple) and not isinstance(self.creators[lp][-1]["new"], tuple))):
@@ -83,7 +85,7 @@ class Shape:
             elif op in ("append", "append_json", "push"):
                 for body_keys, event_keys in a["pairs"]:
                     self.appenders.setdefault(pattern, {}).setdefault(body_keys, ((name, *chain), a, event_keys))
-            elif op in ("set", "first", "merge"):
+            elif op in ("set", "first", "merge", "overlay"):
                 for body_keys, event_keys in a["pairs"]:
                     self.setters.append((pattern, body_keys, (name, *chain), a, event_keys))
             elif op == "start" and self.start is None:
@@ -157,7 +159,7 @@ class Encoder:
         self.made_for: dict[int, list] = {}  # id(source element) → mirror elements created for it
 
     # -- event building ----------------------------------------------------------------------
-    def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None) -> dict:
+    def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None) -> dict:
         """One target event along ``chain`` (event name, scopes...). ``keys``: the key of each scope
         (its element's position); ``created``: (scope position, element, pattern) when the event
         creates that element; ``leaf``: (event keys, value) written in the innermost item."""
@@ -187,9 +189,18 @@ class Encoder:
             key = keys[depth] if depth < len(keys) else None
             if isinstance(scope["key"], tuple) and key is not None:
                 _put(cur, scope["key"], key)
+            same = (scope.get("continue_if") or {}).get("same")
+            if same and element_path is not None and not (created is not None and created[0] == depth):
+                last = get(self.mirror.state.body, element_path)
+                for keys_ in same:  # the fragment continues the element only with these values equal
+                    value = get(last, keys_)
+                    if value is not None:
+                        _put(cur, keys_, value)
             if created is not None and created[0] == depth:
                 element, pattern = created[1], created[2]
-                if isinstance(scope["new"], tuple):  # the event carries the whole element
+                if scope["key"] in ("new", "last"):  # a keyless list: the item is the whole element
+                    cur.update(_copy(element))
+                elif isinstance(scope["new"], tuple):  # the event carries the whole element
                     skeleton = self.shape.skeleton(element, pattern)
                     if scope["new"]:
                         _put(cur, scope["new"], skeleton)
@@ -226,13 +237,14 @@ class Encoder:
 
     # -- the diff: desired target body vs what the client has (the mirror) --------------------
     def _keys_of(self, path: tuple, chain: tuple) -> list:
-        """The scope keys (positions) along a concrete path for a chain's scopes."""
-        positions = [k for k in path if isinstance(k, int)]
-        return positions[: len(chain) - 1]
+        """The key (position) of each of a chain's scopes along a concrete path; an item scope (an
+        ``each`` without a list) has none."""
+        positions = iter(k for k in path if isinstance(k, int))
+        return [next(positions, None) if scope["list"] else None for scope in chain[1:]]
 
     def _append(self, pattern: tuple, path: tuple, field: tuple, fragment: str) -> None:
         chain, action, event_keys = self.shape.appenders[pattern][field]
-        self._send(self._event(chain, self._keys_of(path, chain), [*self._when(action), (event_keys, fragment)]))
+        self._send(self._event(chain, self._keys_of(path, chain), [*self._when(action), (event_keys, fragment)], element_path=path))
         self.sent[path + field] = self.sent.get(path + field, 0) + 1
 
     def _close(self, mirror_el: dict, desired_el: Any) -> None:
@@ -269,6 +281,10 @@ class Encoder:
             if setter_pattern != pattern:
                 continue
             if body_keys in streamed or body_keys in nested:
+                continue
+            if body_keys == () and action["op"] == "overlay":  # a snapshot of the whole object (Responses' terminal event)
+                if any(m.get(k) != v for k, v in d.items()):
+                    groups.setdefault((_ident(chain), id(action)), [chain, action, []])[2].append((event_keys, _copy(d), True))
                 continue
             if body_keys == ():  # merge into the object itself: every other field that differs
                 changed = {k: v for k, v in d.items() if (k,) not in streamed and (k,) not in nested and not any(s[:1] == (k,) for s in nested) and m.get(k) != v}
@@ -340,7 +356,9 @@ class Encoder:
                     have = get(self.mirror.state.body, path + sub)
                     me = have[i] if isinstance(have, list) and len(have) > i else None
                     if me is None:
-                        raise AssertionError(f"{self.target} stream: creating {ep} did not create it")
+                        from .errors import UnsupportedError
+
+                        raise UnsupportedError(ep, f"a {self.target} stream cannot carry this element apart from the one before it (its grammar continues the previous one): not translatable as a stream")
                     self.open[id(me)] = (lp, ep)
                     self._grow(lp, ep, de, me)
                     routed = any(isinstance(v, tuple) and v[0] == ep for v in self.routes.values())
@@ -554,13 +572,18 @@ class Encoder:
         self.out = []
         self.desired = body
         self._diff(body, True, lambda lp, i: False)
-        for chain in self.shape.ends[:1]:
-            self._send(self._event(chain, [], []))
+        self._end()
         return self.out
+
+    def _end(self) -> None:
+        """The end event, unless the last event sent already ended the stream (Cohere's message-end
+        carries the finish; Responses' response.completed the whole response)."""
+        if not self.mirror.state.ended:
+            for chain in self.shape.ends[:1]:
+                self._send(self._event(chain, [], []))
 
     def finish(self, src: Accumulator) -> list[dict]:
         self.out = []
         self._sync(src, final=True)
-        for chain in self.shape.ends[:1]:
-            self._send(self._event(chain, [], []))
+        self._end()
         return self.out

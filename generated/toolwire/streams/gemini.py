@@ -53,8 +53,8 @@ RULES = {
                     "do": [
                         {
                             "op": "block",
-                            "not": [(("text",), "")],
                             "is": [(("text",), "string")],
+                            "not": [(("text",), "")],
                             "list": ("content", "parts"),
                             "key": "last",
                             "new": {},
@@ -70,6 +70,11 @@ RULES = {
                                     ],
                                 },
                             ],
+                            "continue_if": {
+                                "has": [("text",)],
+                                "unless": [("thoughtSignature",)],
+                                "same": [("thought",)],
+                            },
                         },
                         {
                             "op": "block",
@@ -90,6 +95,11 @@ RULES = {
                                     ],
                                 },
                             ],
+                            "continue_if": {
+                                "has": [("text",)],
+                                "unless": [("thoughtSignature",)],
+                                "same": [("thought",)],
+                            },
                         },
                         {
                             "op": "block",
