@@ -30,8 +30,9 @@ VALUE_ACTIONS = {
     "merge": "an object folded in field by field, the latest value of each field winning",
     "push": "an item appended to the list",
     "extend": "the items of a list appended to the list",
+    "append_parts": "a string fragment or a list of typed part fragments folded into a string or a list of parts",
 }
-ACTIONS = {*VALUE_ACTIONS, "const", "start", "block", "each", "close", "end", "error"}
+ACTIONS = {*VALUE_ACTIONS, "const", "start", "block", "each", "close", "end", "error", "end_after"}
 SCOPE_KEYS = {"list", "key", "in", "fallback", "new", "new_if_differs", "do", "close", "create", "doc"}
 CONDITIONS = {"when", "has", "unless", "is"}
 JSON_KINDS = {"string": "str", "list": "list", "object": "dict", "number": "(int, float)", "boolean": "bool"}
@@ -63,6 +64,7 @@ class _Compiler:
         self.errors = errors
         self.lines: list[str] = []
         self.depth = 0  # nesting of `each` loops / block scopes (variable suffixes)
+        self.event = ""  # the name of the event whose actions are being compiled
 
     def out(self, indent: int, text: str) -> None:
         self.lines.append("    " * indent + text)
@@ -179,11 +181,24 @@ class _Compiler:
             if not isinstance(value, dict) or "message" not in value:
                 self.errors.at(item, name, f"{self.where}: `error` needs {{message: PATH, type: PATH}} (where the provider's error says what went wrong)")
                 return
-            etype = self.get(e, value["type"]) if "type" in value and self.check_path(item, name, value["type"], "error type") else "None"
+            # without `type`, the error's type is the event's own name (Bedrock's throttlingException, ...)
+            etype = self.get(e, value["type"]) if "type" in value and self.check_path(item, name, value["type"], "error type") else repr(self.event)
             if self.check_path(item, name, value["message"], "error message"):
                 self.out(indent, f"st.provider_error({etype}, {self.get(e, value['message'])})")
+        elif name == "end_after":
+            self.end_after(value, item, indent)
         else:
             self.scope(name, value, item, indent, e, b, p)
+
+    # -- additions (wip-stream-bedrock) ------------------------------------------------------------
+    def end_after(self, value: Any, item: Located, indent: int) -> None:
+        """`end_after: [names]`: this event is one of several that together end the stream; the stream
+        is complete once every named event has come, in any order (Bedrock: messageStop and metadata)."""
+        names = plain(value)
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names) or self.event not in names:
+            self.errors.at(item, "end_after", f"{self.where}: `end_after` lists the event names that together end the stream, this one ({self.event!r}) among them")
+            return
+        self.out(indent, f"st.end_after({self.event!r}, {tuple(names)!r})")
 
     def scope(self, name: str, spec: Any, item: Located, indent: int, e: str, b: str, p: str) -> None:
         if not isinstance(spec, Located):
@@ -269,8 +284,9 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
             view[which] = {"path": list(_path(spec))}
             continue
         need = {"text": {"list", "field"}, "calls": {"list", "id", "name", "arguments"}}[which]
-        if not isinstance(spec, dict) or not need <= set(spec) or not set(spec) <= need | {"when"}:
-            errors.at(stream, which, f"{where}: {which} must be {{{', '.join(sorted(need))}, when?}} (where the partial {which} are in the body)")
+        # `has` / `unless` (a path the element has / lacks) pick elements told apart by a key rather than a value
+        if not isinstance(spec, dict) or not need <= set(spec) or not set(spec) <= need | {"when", "has", "unless"}:
+            errors.at(stream, which, f"{where}: {which} must be {{{', '.join(sorted(need))}, when?, has?, unless?}} (where the partial {which} are in the body)")
             continue
         view[which] = {k: (list(_path(v)) if k != "when" else {str(a): plain(b) for a, b in v.items()}) for k, v in spec.items()}
     body = stream.get("body")
@@ -287,6 +303,7 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         comp.out(1, f"{'if' if first else 'elif'} name == {str(name)!r}:")
         first = False
         comp.depth = 0
+        comp.event = str(name)
         comp.actions(items, events, name, 2, "e", "st.body", "()")
     if ignored:
         comp.out(1, f"{'if' if first else 'elif'} name in {tuple(ignored)!r}:")

@@ -31,8 +31,8 @@ def _corpus() -> list:
     out = []
     for path in sorted(STREAMS.glob("*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
-        if "events" not in doc:
-            continue  # a non-stream reference (README)
+        if "events" not in doc or doc.get("kind") == "non_stream_reference":
+            continue  # a non-stream reference (README; tests/test_stream_ollama.py uses them)
         provider = doc["provider"]
         if provider not in stream._DECODERS:
             out.append(pytest.param(path, marks=pytest.mark.skip(reason=f"no stream grammar for {provider} yet"), id=path.stem))
@@ -49,6 +49,61 @@ REFERENCE_DIFFERENCES = {
     "openai_chat__crewAI__TestAzureToolCallStreaming.test_azure_streaming_emits_tool_call_events__i0": (
         "the reference takes `model` from Azure's prelude chunk (model ''); the later chunks name the model"
     ),
+}
+# Bedrock: the AI SDK's JSON-line fixtures (hand-written, or recorded without the binary framing) carry
+# no `metrics` in their metadata event (and five no metadata event at all); their references say
+# "metrics": null (and "usage": null), which no ConverseResponse has: both are required members
+# (botocore bedrock-runtime ConverseResponse). Ours keeps the codec's fallbacks (see the spec's `body:`).
+_BEDROCK_NO_METRICS = "the reference has metrics null{} (required members of ConverseResponse, botocore service model); the fixture's stream has no metrics{}"
+REFERENCE_DIFFERENCES.update({
+    f"bedrock_converse__ai__amazon-bedrock-{name}": _BEDROCK_NO_METRICS.format(*extra)
+    for name, extra in {
+        "json-only-text-first.1": ("", ""),
+        "json-other-tool.1": ("", ""),
+        "json-tool-text-then-weather-then-json.1": ("", ""),
+        **{n: (" and usage null", " and no metadata event: usage is the codec's zero fallback") for n in (
+            "json-tool.1", "json-tool.2", "json-tool.3", "json-with-tool.1", "json-with-tools.1")},
+    }.items()
+})
+REFERENCE_DIFFERENCES.update({
+    "bedrock_converse__pydantic-ai__test_bedrock_model_code_execution_tool_stream__i0": (
+        "the stream starts nova_code_interpreter as toolUse type server_tool_use and streams its toolResult "
+        "block (ContentBlockStart.toolResult); the reference drops both the type and the toolResult block, "
+        "which ConverseResponse has (ToolUseBlock.type, ContentBlock.toolResult): ours keeps the server call "
+        "and its result in place, as the non-streamed codec reads them"
+    ),
+})
+# Groq: the reference accumulation renames the streamed delta.reasoning to message.reasoning_content;
+# Groq's complete response has it as message.reasoning (groq-python ChatCompletionMessage.reasoning,
+# reasoning_format parsed), which is what ours has. Two streams carry usage only under x_groq.usage
+# (ChatCompletionChunk.x_groq), which the reference drops; ours has it as the response's usage.
+_GROQ_REASONING = "the reference has message.reasoning_content; Groq's complete response has message.reasoning (groq-python ChatCompletionMessage)"
+REFERENCE_DIFFERENCES.update({
+    f"groq__{name}": _GROQ_REASONING + extra
+    for name, extra in {
+        "ai__groq-reasoning": "",
+        "pydantic-ai__test_groq_model_thinking_part_iter__i1": "; and the reference drops the usage streamed under x_groq.usage",
+        "pydantic-ai__test_groq_model_web_search_tool_stream__i0": "; and the reference drops the usage streamed under x_groq.usage",
+        "pydantic-ai__test_tool_use_failed_error_streaming__i0": "",
+        "pydantic-ai__test_tool_use_failed_error_streaming__i1": "",
+        "pydantic-ai__test_tool_use_failed_error_streaming__i2": "",
+        "pydantic-ai__test_tool_use_failed_error_streaming_with_text__i0": "",
+        "pydantic-ai__test_tool_use_failed_error_streaming_with_text__i1": "",
+    }.items()
+})
+# Mistral thinking models: the reference turns the streamed thinking chunks into a reasoning_content
+# string; Mistral's complete AssistantMessage has content as the list of chunks (ThinkChunk, TextChunk),
+# which is what ours has (docs.mistral.ai/inference/conversations/reasoning; mistralai AssistantMessage).
+for _name in ("mistral__ai__mistral-reasoning", "mistral__pydantic-ai__test_mistral_model_thinking_part_iter__i0"):
+    REFERENCE_DIFFERENCES[_name] = (
+        "the reference has message.reasoning_content; Mistral's complete response has content as a list of "
+        "chunks [{type: thinking, thinking: [{type: text, text}]}, {type: text, text}]"
+    )
+
+# Calls the recording's summary counts as client calls though the stream marks them as run by the
+# provider (the reason is in REFERENCE_DIFFERENCES); they are not IR tool calls.
+SERVER_CALLS = {
+    "bedrock_converse__pydantic-ai__test_bedrock_model_code_execution_tool_stream__i0": {"nova_code_interpreter"},
 }
 
 
@@ -72,7 +127,8 @@ def test_stream_accumulates_to_the_recorded_calls_and_text(path: Path) -> None:
     summary = doc.get("expected_summary") or {}
     response = _accumulate(doc)
     calls = [p for p in response.message.parts if p.type == "tool_call"]
-    want = [c for c in summary.get("tool_calls") or [] if c.get("kind", "function") != "server"]
+    server = SERVER_CALLS.get(path.stem, set())
+    want = [c for c in summary.get("tool_calls") or [] if c.get("kind", "function") != "server" and c["name"] not in server]
     assert [c.name for c in calls] == [c["name"] for c in want]
     for call, expected in zip(calls, want):
         if expected.get("id") is not None:
@@ -124,8 +180,14 @@ def test_stream_accumulates_to_the_recorded_response(path: Path) -> None:
         pytest.skip("the recording has no complete response")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        reference = toolwire.to_ir(final, provider=doc["provider"], kind="response")
-    diffs = _covers(_comparable(_accumulate(doc)), _comparable(reference))
+        try:
+            reference = toolwire.to_ir(final, provider=doc["provider"], kind="response")
+        except toolwire.ConversionError as exc:
+            if path.stem not in REFERENCE_DIFFERENCES:
+                raise
+            reference = exc  # a reference no response of the provider can be (REFERENCE_DIFFERENCES says why)
+    ours = _comparable(_accumulate(doc))
+    diffs = [f"the reference does not convert: {reference}"] if isinstance(reference, Exception) else _covers(ours, _comparable(reference))
     if path.stem in REFERENCE_DIFFERENCES:
         assert diffs, f"no longer differs from the reference: drop it from REFERENCE_DIFFERENCES ({REFERENCE_DIFFERENCES[path.stem]})"
         return
