@@ -228,3 +228,14 @@ def test_anthropic_flavours_inherit_the_anthropic_grammar(provider) -> None:
     assert body["content"] == [{"type": "thinking", "thinking": "Hmm.", "signature": "sig"}, {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"k": "v"}}]
     assert body["stop_reason"] == "tool_use" and body["usage"] == {"input_tokens": 5, "output_tokens": 9}
     assert calls(events, provider) == [("toolu_1", "f", {"k": "v"})]
+
+
+def test_groq_error_event_raises_with_the_provider_message() -> None:
+    """Groq ends a failed tool use with `event: error` and {"error": {message, type, code}}."""
+    from toolwire_runtime.errors import ProviderStreamError
+
+    events = [chunk({"role": "assistant", "reasoning": "Call it."}),
+              {"event": "error", "data": {"error": {"message": "Tool call validation failed", "type": "invalid_request_error", "code": "tool_use_failed"}}}]
+    with pytest.raises(ProviderStreamError) as info:
+        stream.accumulate(events, provider="groq")
+    assert (info.value.error_type, info.value.provider_message, info.value.index) == ("invalid_request_error", "Tool call validation failed", 1)

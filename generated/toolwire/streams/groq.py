@@ -40,6 +40,8 @@ __all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "decode"]
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one groq stream event to the body under construction."""
     if name == "chunk":
+        if get(e, ("error",)) is not None:
+            st.provider_error(get(e, ("error", "type")), get(e, ("error", "message")))
         st.first(st.body, ("id",), get(e, ("id",)))
         st.first(st.body, ("created",), get(e, ("created",)))
         st.first(st.body, ("model",), get(e, ("model",)))
