@@ -239,3 +239,42 @@ def test_groq_error_event_raises_with_the_provider_message() -> None:
     with pytest.raises(ProviderStreamError) as info:
         stream.accumulate(events, provider="groq")
     assert (info.value.error_type, info.value.provider_message, info.value.index) == ("invalid_request_error", "Tool call validation failed", 1)
+
+
+def test_azure_prelude_chunk_gives_prompt_filter_results_and_not_the_response_identity() -> None:
+    """Azure's first chunk: object "", created 0, id "", model "", choices [], prompt_filter_results;
+    the choices carry content_filter_results (as in the corpus' crewAI Azure recording)."""
+    cf = {"hate": {"filtered": False, "severity": "safe"}, "violence": {"filtered": False, "severity": "safe"}}
+    prelude = {"data": {"choices": [], "created": 0, "id": "", "model": "", "object": "",
+                        "prompt_filter_results": [{"prompt_index": 0, "content_filter_results": cf}]}}
+    events = [
+        prelude,
+        chunk(choices=[{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None, "content_filter_results": {}}]),
+        chunk(choices=[{"index": 0, "delta": {"content": "Hi"}, "finish_reason": None, "content_filter_results": cf}]),
+        chunk(choices=[{"index": 0, "delta": {}, "finish_reason": "stop", "content_filter_results": {}}]),
+        DONE,
+    ]
+    body = acc(events, "azure_openai", as_provider=True)
+    assert (body["id"], body["created"], body["model"]) == ("chatcmpl-1", 1700000000, "m")
+    assert body["prompt_filter_results"] == [{"prompt_index": 0, "content_filter_results": cf}]
+    assert body["choices"][0]["content_filter_results"] == cf
+    assert body["choices"][0]["message"]["content"] == "Hi"
+    assert validate("azure_openai", "response", body) == []
+
+
+def test_the_recorded_azure_stream_accumulates_as_azure_openai() -> None:
+    """../shared/streams' crewAI Azure recording (an openai_chat file in the corpus): read as
+    azure_openai, the prelude's placeholders stay out and its filter results stay in."""
+    import json
+    from pathlib import Path
+
+    found = sorted((Path(__file__).resolve().parents[2] / "shared" / "streams").glob("openai_chat__crewAI__*TestAzureToolCallStreaming*.json"))
+    if not found:
+        pytest.skip("../shared/streams is absent")
+    doc = json.loads(found[0].read_text(encoding="utf-8"))
+    body = acc(doc["events"], "azure_openai", as_provider=True)  # complete (ends with [DONE]): nothing reported
+    assert (body["id"], body["model"]) == (doc["events"][-2]["data"]["id"], "gpt-4o-mini-2024-07-18")  # not the prelude's ""
+    assert body["created"] != 0 and body["prompt_filter_results"][0]["prompt_index"] == 0
+    assert validate("azure_openai", "response", body) == []
+    [(_id, name, _args)] = calls(doc["events"], "azure_openai")
+    assert name == doc["expected_summary"]["tool_calls"][0]["name"]

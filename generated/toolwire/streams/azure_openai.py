@@ -7,8 +7,110 @@
 
 from __future__ import annotations
 
-from toolwire.streams.openai_chat import BODY, CALLS, END, NAMING, TEXT, decode
+from typing import Any
+
+from toolwire_runtime.streaming import StreamState, get
 
 PROVIDER = "azure_openai"
+#: How an event is named: none.
+NAMING = "none"
+#: The events that end a complete stream (without one, the stream ended early).
+END = ("[DONE]",)
+#: The body before any event: its defaults and key order.
+BODY = {
+    "id": "",
+    "object": "chat.completion",
+    "created": None,
+    "model": "",
+    "choices": [],
+    "usage": None,
+}
+#: Where the text and the tool calls are in the body, for the partial view while streaming.
+TEXT = {"path": ["choices", 0, "message", "content"]}
+CALLS = {
+    "list": ["choices", 0, "message", "tool_calls"],
+    "id": ["id"],
+    "name": ["function", "name"],
+    "arguments": ["function", "arguments"],
+}
 
 __all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "decode"]
+
+
+def decode(st: StreamState, name: Any, e: Any) -> None:
+    """Apply one azure_openai stream event to the body under construction."""
+    if name == "chunk":
+        st.set(st.body, ("prompt_filter_results",), get(e, ("prompt_filter_results",)))
+        if get(e, ("object",)) == "chat.completion.chunk":
+            st.first(st.body, ("id",), get(e, ("id",)))
+            st.first(st.body, ("created",), get(e, ("created",)))
+            st.first(st.body, ("model",), get(e, ("model",)))
+            st.first(st.body, ("system_fingerprint",), get(e, ("system_fingerprint",)))
+        st.set(st.body, ("service_tier",), get(e, ("service_tier",)))
+        for i1, e1 in st.items(get(e, ("choices",)), ("choices",)):
+            p1 = ("choices", i1)
+            b1 = st.element(
+                st.body,
+                ("choices",),
+                get(e1, ("index",)),
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": None},
+                    "finish_reason": None,
+                },
+                (*p1, "index"),
+                create=True,
+            )
+            st.set(b1, ("index",), get(e1, ("index",)))
+            st.set(b1, ("message", "role"), get(e1, ("delta", "role")))
+            st.append(
+                b1, ("message", "content"), get(e1, ("delta", "content")), (*p1, "delta", "content")
+            )
+            st.append(
+                b1, ("message", "refusal"), get(e1, ("delta", "refusal")), (*p1, "delta", "refusal")
+            )
+            st.append(
+                b1,
+                ("message", "reasoning_content"),
+                get(e1, ("delta", "reasoning_content")),
+                (*p1, "delta", "reasoning_content"),
+            )
+            st.append(
+                b1,
+                ("message", "reasoning"),
+                get(e1, ("delta", "reasoning")),
+                (*p1, "delta", "reasoning"),
+            )
+            for i2, e2 in st.items(get(e1, ("delta", "tool_calls")), (*p1, "delta", "tool_calls")):
+                p2 = (*p1, "delta", "tool_calls", i2)
+                b2 = st.element(
+                    b1,
+                    ("message", "tool_calls"),
+                    get(e2, ("index",)),
+                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
+                    (*p2, "index"),
+                    create=True,
+                    fallback=get(e2, ("id",)),
+                    new_if=st.differs(get(e2, ("id",)), ("id",)),
+                )
+                st.first(b2, ("id",), get(e2, ("id",)))
+                st.first(b2, ("function", "name"), get(e2, ("function", "name")))
+                st.set(b2, ("type",), get(e2, ("type",)))
+                st.append(
+                    b2,
+                    ("function", "arguments"),
+                    get(e2, ("function", "arguments")),
+                    (*p2, "function", "arguments"),
+                )
+            st.set(b1, ("finish_reason",), get(e1, ("finish_reason",)))
+            st.merge(
+                b1,
+                ("content_filter_results",),
+                get(e1, ("content_filter_results",)),
+                (*p1, "content_filter_results"),
+            )
+        st.merge(st.body, ("usage",), get(e, ("usage",)), ("usage",))
+    elif name == "[DONE]":
+        st.end()
+    else:
+        st.unknown(name)
