@@ -34,8 +34,9 @@ VALUE_ACTIONS = {
     "extend": "the items of a list appended to the list",
     # -- added for the OpenAI Responses / Cohere v1 grammars (terminal snapshots) --
     "overlay": "an object folded in field by field like merge, but a null or absent field keeps what the body has",
+    "append_parts": "a string fragment or a list of typed part fragments folded into a string or a list of parts",
 }
-ACTIONS = {*VALUE_ACTIONS, "const", "start", "block", "each", "close", "end", "error", "tag"}
+ACTIONS = {*VALUE_ACTIONS, "const", "start", "block", "each", "close", "end", "error", "tag", "end_after"}
 SCOPE_KEYS = {"list", "key", "in", "fallback", "new", "new_if_differs", "do", "close", "create", "doc"}
 CONDITIONS = {"when", "has", "unless", "is"}
 # -- additions for Gemini streams (put_paths, `not`, `continue_if`, `each` without an element,
@@ -78,6 +79,7 @@ class _Compiler:
         self.errors = errors
         self.lines: list[str] = []
         self.depth = 0  # nesting of `each` loops / block scopes (variable suffixes)
+        self.event = ""  # the name of the event whose actions are being compiled
 
     def out(self, indent: int, text: str) -> None:
         self.lines.append("    " * indent + text)
@@ -158,7 +160,7 @@ class _Compiler:
         names = [k for k in item if k in ACTIONS]
         unknown = [k for k in item if k not in ACTIONS and k not in CONDITIONS and k != "doc"]
         for k in unknown:
-            self.errors.at(item, k, f"{self.where}: unknown action {k!r}; expected one of {', '.join(sorted(ACTIONS))} (with an optional `when` / `has` / `unless` / `is`)")
+            self.errors.at(item, k, f"{self.where}: unknown action {k!r}; expected one of {', '.join(sorted(ACTIONS))} (with an optional `when` / `has` / `unless` / `is` / `not`)")
         if len(names) != 1:
             if not unknown:
                 self.errors.at(item, None, f"{self.where}: an action item needs exactly one action, got {names or 'none'}")
@@ -206,11 +208,24 @@ class _Compiler:
             if not isinstance(value, dict) or "message" not in value:
                 self.errors.at(item, name, f"{self.where}: `error` needs {{message: PATH, type: PATH}} (where the provider's error says what went wrong)")
                 return
-            etype = self.get(e, value["type"]) if "type" in value and self.check_path(item, name, value["type"], "error type") else "None"
+            # without `type`, the error's type is the event's own name (Bedrock's throttlingException, ...)
+            etype = self.get(e, value["type"]) if "type" in value and self.check_path(item, name, value["type"], "error type") else repr(self.event)
             if self.check_path(item, name, value["message"], "error message"):
                 self.out(indent, f"st.provider_error({etype}, {self.get(e, value['message'])})")
+        elif name == "end_after":
+            self.end_after(value, item, indent)
         else:
             self.scope(name, value, item, indent, e, b, p)
+
+    # -- additions (wip-stream-bedrock) ------------------------------------------------------------
+    def end_after(self, value: Any, item: Located, indent: int) -> None:
+        """`end_after: [names]`: this event is one of several that together end the stream; the stream
+        is complete once every named event has come, in any order (Bedrock: messageStop and metadata)."""
+        names = plain(value)
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names) or self.event not in names:
+            self.errors.at(item, "end_after", f"{self.where}: `end_after` lists the event names that together end the stream, this one ({self.event!r}) among them")
+            return
+        self.out(indent, f"st.end_after({self.event!r}, {tuple(names)!r})")
 
     def scope(self, name: str, spec: Any, item: Located, indent: int, e: str, b: str, p: str) -> None:
         if not isinstance(spec, Located):
@@ -346,7 +361,7 @@ def _table(items: Any, templates: dict) -> list:
             continue
         value = item[name]
         entry: dict = {"op": name}
-        for cond in CONDITIONS & set(item):
+        for cond in sorted(CONDITIONS & set(item)):  # sorted: the output must not depend on the hash seed
             spec = item[cond]
             if cond in ("has", "unless"):
                 entry[cond] = [_path(p) for p in (spec if isinstance(spec, list) else [spec])]
@@ -414,8 +429,9 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
             view[which] = {"path": list(_path(spec))}
             continue
         need = {"text": {"list", "field"}, "calls": {"list", "id", "name", "arguments"}}[which]
-        if not isinstance(spec, dict) or not need <= set(spec) or not set(spec) <= need | {"when", "has"}:
-            errors.at(stream, which, f"{where}: {which} must be {{{', '.join(sorted(need))}, when?, has?}} (where the partial {which} are in the body)")
+        # `has` / `unless` (a path the element has / lacks) pick elements told apart by a key rather than a value
+        if not isinstance(spec, dict) or not need <= set(spec) or not set(spec) <= need | {"when", "has", "unless"}:
+            errors.at(stream, which, f"{where}: {which} must be {{{', '.join(sorted(need))}, when?, has?, unless?}} (where the partial {which} are in the body)")
             continue
         view[which] = {k: (list(_path(v)) if k != "when" else {str(a): plain(b) for a, b in v.items()}) for k, v in spec.items()}
     body = stream.get("body")
@@ -436,6 +452,7 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         comp.out(1, f"{'if' if first else 'elif'} name == {str(name)!r}:")
         first = False
         comp.depth = 0
+        comp.event = str(name)
         comp.actions(items, events, name, 2, "e", "st.body", "()")
     if ignored:
         comp.out(1, f"{'if' if first else 'elif'} name in {tuple(ignored)!r}:")

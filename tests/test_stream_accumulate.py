@@ -32,8 +32,8 @@ def _corpus() -> list:
     out = []
     for path in sorted(STREAMS.glob("*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
-        if "events" not in doc:
-            continue  # a non-stream reference (README)
+        if "events" not in doc or doc.get("kind") == "non_stream_reference":
+            continue  # a non-stream reference (README; tests/test_stream_ollama.py uses them)
         provider = doc["provider"]
         if provider not in stream._DECODERS:
             out.append(pytest.param(path, marks=pytest.mark.skip(reason=f"no stream grammar for {provider} yet"), id=path.stem))
@@ -66,6 +66,75 @@ REFERENCE_DIFFERENCES = {
     "gemini__pydantic-ai__test_google_model_iter_stream__i1": _GEMINI_INDEX_ADDED,
     "vertex__ai__google-vertex-stream-tool-call-arguments-nested.1": _GEMINI_INDEX_ADDED,
 }
+# Bedrock: five of the AI SDK's JSON-line fixtures (hand-written, or recorded without the binary
+# framing) have no metadata event; their references say "usage": null, which no ConverseResponse has
+# (a required member, botocore bedrock-runtime ConverseResponse). Ours keeps the codec's fallbacks
+# (see the spec's `body:`). (Three more lack only `metrics`: a null, which compares as absent.)
+_BEDROCK_NO_METRICS = "the reference has metrics null{} (required members of ConverseResponse, botocore service model); the fixture's stream has no metrics{}"
+REFERENCE_DIFFERENCES.update({
+    f"bedrock_converse__ai__amazon-bedrock-{name}": _BEDROCK_NO_METRICS.format(*extra)
+    for name, extra in {
+        **{n: (" and usage null", " and no metadata event: usage is the codec's zero fallback") for n in (
+            "json-tool.1", "json-tool.2", "json-tool.3", "json-with-tool.1", "json-with-tools.1")},
+    }.items()
+})
+REFERENCE_DIFFERENCES.update({
+    "bedrock_converse__pydantic-ai__test_bedrock_model_code_execution_tool_stream__i0": (
+        "the stream starts nova_code_interpreter as toolUse type server_tool_use and streams its toolResult "
+        "block (ContentBlockStart.toolResult); the reference drops both the type and the toolResult block, "
+        "which ConverseResponse has (ToolUseBlock.type, ContentBlock.toolResult): ours keeps the server call "
+        "and its result in place, as the non-streamed codec reads them"
+    ),
+})
+# Groq: the reference accumulation renames the streamed delta.reasoning to message.reasoning_content;
+# Groq's complete response has it as message.reasoning (groq-python ChatCompletionMessage.reasoning,
+# reasoning_format parsed), which is what ours has. Two streams carry usage only under x_groq.usage
+# (ChatCompletionChunk.x_groq), which the reference drops; ours has it as the response's usage.
+_GROQ_REASONING = "the reference has message.reasoning_content; Groq's complete response has message.reasoning (groq-python ChatCompletionMessage)"
+REFERENCE_DIFFERENCES.update({
+    f"groq__{name}": _GROQ_REASONING + extra
+    for name, extra in {
+        "ai__groq-reasoning": "",
+        "pydantic-ai__test_groq_model_thinking_part_iter__i1": "; and the reference drops the usage streamed under x_groq.usage",
+        "pydantic-ai__test_groq_model_web_search_tool_stream__i0": "; and the reference drops the usage streamed under x_groq.usage",
+        "pydantic-ai__test_tool_use_failed_error_streaming__i1": "",
+        "pydantic-ai__test_tool_use_failed_error_streaming__i2": "",
+        "pydantic-ai__test_tool_use_failed_error_streaming_with_text__i1": "",
+    }.items()
+})
+# Mistral thinking models: the reference turns the streamed thinking chunks into a reasoning_content
+# string; Mistral's complete AssistantMessage has content as the list of chunks (ThinkChunk, TextChunk),
+# which is what ours has (docs.mistral.ai/inference/conversations/reasoning; mistralai AssistantMessage).
+for _name in ("mistral__ai__mistral-reasoning", "mistral__pydantic-ai__test_mistral_model_thinking_part_iter__i0"):
+    REFERENCE_DIFFERENCES[_name] = (
+        "the reference has message.reasoning_content; Mistral's complete response has content as a list of "
+        "chunks [{type: thinking, thinking: [{type: text, text}]}, {type: text, text}]"
+    )
+
+# Streams that end in a provider error event: accumulating them raises ProviderStreamError with this type
+# (the recorded expected_final / summary hold what came before the error).
+STREAM_ERRORS = {
+    "groq__pydantic-ai__test_tool_use_failed_error_streaming__i0": "invalid_request_error",
+    "groq__pydantic-ai__test_tool_use_failed_error_streaming_with_text__i0": "invalid_request_error",
+}
+
+
+def _raises_provider_error(path: Path, doc: dict) -> bool:
+    """For a stream in STREAM_ERRORS: check that it raises the provider's error, and say so."""
+    want = STREAM_ERRORS.get(path.stem)
+    if want is None:
+        return False
+    with pytest.raises(toolwire.ProviderStreamError) as info:
+        _accumulate(doc)
+    assert info.value.error_type == want and info.value.index == len(doc["events"]) - 1
+    return True
+
+
+# Calls the recording's summary counts as client calls though the stream marks them as run by the
+# provider (the reason is in REFERENCE_DIFFERENCES); they are not IR tool calls.
+SERVER_CALLS = {
+    "bedrock_converse__pydantic-ai__test_bedrock_model_code_execution_tool_stream__i0": {"nova_code_interpreter"},
+}
 
 
 def _load(path: Path) -> dict:
@@ -93,10 +162,13 @@ def _thought(part) -> bool:
 @pytest.mark.parametrize("path", CORPUS)
 def test_stream_accumulates_to_the_recorded_calls_and_text(path: Path) -> None:
     doc = _load(path)
+    if _raises_provider_error(path, doc):
+        return
     summary = doc.get("expected_summary") or {}
     response = _accumulate(doc)
     calls = [p for p in response.message.parts if p.type == "tool_call"]
-    want = [c for c in summary.get("tool_calls") or [] if c.get("kind", "function") == "function"]
+    server = SERVER_CALLS.get(path.stem, set())
+    want = [c for c in summary.get("tool_calls") or [] if c.get("kind", "function") == "function" and c["name"] not in server]
     assert [c.name for c in calls] == [c["name"] for c in want]
     # Custom (free-form input) tool calls of OpenAI Responses have no IR form (ToolCall.arguments is
     # an object; custom tools are opaque in the Responses spec too): they stay verbatim as opaque
@@ -123,13 +195,21 @@ def test_stream_accumulates_to_the_recorded_calls_and_text(path: Path) -> None:
 @pytest.mark.parametrize("path", CORPUS)
 def test_stream_accumulates_to_the_recorded_response(path: Path) -> None:
     doc = _load(path)
+    if _raises_provider_error(path, doc):
+        return
     final = doc.get("expected_final")
     if final is None:
         pytest.skip("the recording has no complete response")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        reference = toolwire.to_ir(final, provider=doc["provider"], kind="response")
-    diffs = _covers(_comparable(_accumulate(doc)), _comparable(reference))
+        try:
+            reference = toolwire.to_ir(final, provider=doc["provider"], kind="response")
+        except toolwire.ConversionError as exc:
+            if path.stem not in REFERENCE_DIFFERENCES:
+                raise
+            reference = exc  # a reference no response of the provider can be (REFERENCE_DIFFERENCES says why)
+    ours = _comparable(_accumulate(doc))
+    diffs = [f"the reference does not convert: {reference}"] if isinstance(reference, Exception) else _covers(ours, _comparable(reference))
     if path.stem in REFERENCE_DIFFERENCES:
         assert diffs, f"no longer differs from the reference: drop it from REFERENCE_DIFFERENCES ({REFERENCE_DIFFERENCES[path.stem]})"
         return
@@ -156,6 +236,8 @@ def test_accumulated_body_is_a_valid_response_for_the_sdk(path: Path) -> None:
     is not: a key the provider streamed that the SDK does not declare (a newer field, a dialect's
     ``reasoning_content``), or what the recorded complete response fails the same way."""
     doc = _load(path)
+    if _raises_provider_error(path, doc):
+        return
     body = _accumulate(doc, as_provider=True)
     errors = set(validate(doc["provider"], "response", body))
     if doc.get("expected_final") is not None:

@@ -117,7 +117,7 @@ class StreamState:
     text fragments (``append_json``) per element until the element closes.
     """
 
-    __slots__ = ("provider", "body", "index", "blocks", "last", "buffers", "invalid", "ended", "started", "reports", "strict", "log", "closed")
+    __slots__ = ("provider", "body", "index", "blocks", "last", "buffers", "invalid", "ended", "started", "reports", "strict", "log", "closed", "marks")
 
     def __init__(self, provider: str, strict: bool = False, body: dict | None = None) -> None:
         self.provider = provider
@@ -133,6 +133,7 @@ class StreamState:
         self.log: list | None = None  # when a list: what each event changed, for stream translation
         self.closed: set[int] = set()  # id() of the elements closed
         self.reports: list[tuple[str, str, type]] = []
+        self.marks: set = set()  # end_after: the ending events seen so far
 
     # -- errors and reports ------------------------------------------------------------------
     def where(self, keys: tuple = ()) -> str:
@@ -434,6 +435,43 @@ class StreamState:
             if item is not None or field not in current:
                 current[field] = json.loads(json.dumps(item))
 
+    # -- additions (wip-stream-bedrock): end_after, append_parts --------------------------------------
+    def end_after(self, name: str, names: tuple) -> None:
+        """``end_after``: the event ``name`` is one of ``names``, which together end the stream, in any
+        order (Bedrock ConverseStream sends ``metadata`` after ``messageStop``, the AI SDK's JSON
+        fixtures before it): the stream is complete once all of them came."""
+        self.marks.add(name)
+        if self.marks.issuperset(names):
+            self.ended = True
+
+    def append_parts(self, obj: dict, keys: tuple, value: Any, src: tuple) -> None:
+        """``append_parts``: content that is a string or a list of typed parts (Mistral's
+        ``delta.content``: text, or ``[{type: thinking, thinking: [{type: text, text}]}, {type: text, text}]``).
+        A string fragment is appended to the string, or to the last part when that is a text part
+        (else it becomes a new ``{type: text, text}`` part). A list of parts turns the string into
+        parts (a non-empty string becomes the first text part) and folds each part into the last one
+        when both have the same ``type`` (string fields concatenated, lists of parts folded the same
+        way, other fields: the latest value), else appends it."""
+        if value is None:
+            return
+        current = get(obj, keys)
+        if isinstance(value, str):
+            if current is None or isinstance(current, str):
+                _put(obj, keys, value if current is None else current + value)
+            elif isinstance(current, list):
+                _fold_parts(current, [{"type": "text", "text": value}])
+            else:
+                self._type(src, current, "a string or a list of parts in the body")
+            return
+        if not isinstance(value, list) or not all(isinstance(part, dict) for part in value):
+            self._type(src, value, "a string or a list of typed parts")
+        if current is None or isinstance(current, str):
+            parts: list = [{"type": "text", "text": current}] if current else []
+            _put(obj, keys, parts)
+            current = parts
+        _fold_parts(current, json.loads(json.dumps(value)))
+
+
 def _end_label(item: Any) -> str:
     return item if isinstance(item, str) else "a value at " + where(tuple(item["has"]))
 
@@ -488,6 +526,24 @@ def _put_path(obj: Any, steps: tuple, value: Any) -> None:
             if not isinstance(obj.get(step), (dict, list)):
                 obj[step] = empty
             obj = obj[step]
+
+def _fold_parts(parts: list, new: list) -> None:
+    """``append_parts`` on lists: each new part joins the last part when their ``type`` is the same."""
+    for part in new:
+        last = parts[-1] if parts else None
+        if not isinstance(last, dict) or last.get("type") != part.get("type") or "type" not in part:
+            parts.append(part)
+            continue
+        for key, value in part.items():
+            have = last.get(key)
+            if key == "type":
+                continue
+            if isinstance(value, str) and isinstance(have, str):
+                last[key] = have + value
+            elif isinstance(value, list) and isinstance(have, list) and all(isinstance(v, dict) for v in value + have):
+                _fold_parts(have, value)
+            elif value is not None:
+                last[key] = value
 
 
 def _put(obj: dict, keys: tuple, value: Any) -> None:
@@ -611,9 +667,14 @@ class Accumulator:
         if not isinstance(items, list):
             return []
         when = view.get("when") or {}
-        has = tuple(view["has"]) if view.get("has") else None  # `has`: only elements with a value there
-        return [el for el in items if isinstance(el, dict) and all(get(el, tuple(k.split("."))) == v for k, v in when.items())
-                and (has is None or get(el, has) is not None)]
+        out = [el for el in items if isinstance(el, dict) and all(get(el, tuple(k.split("."))) == v for k, v in when.items())]
+        # (wip-stream-bedrock) `has` / `unless`: elements that have / lack a path (Bedrock blocks are
+        # told apart by their key: {toolUse: ...}, {text: ...}; a server tool's toolUse has a type)
+        if view.get("has"):
+            out = [el for el in out if get(el, tuple(view["has"])) is not None]
+        if view.get("unless"):
+            out = [el for el in out if get(el, tuple(view["unless"])) is None]
+        return out
 
     def _final(self) -> tuple[dict, list]:
         """The complete body (settled on a copy while the stream still runs) and its reports."""

@@ -220,7 +220,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         )
     elif name == "message-end":
         if get(e, ("delta", "error")) is not None:
-            st.provider_error(None, get(e, ("delta", "error")))
+            st.provider_error("message-end", get(e, ("delta", "error")))
         st.set(st.body, ("finish_reason",), get(e, ("delta", "finish_reason")))
         st.merge(st.body, ("usage",), get(e, ("delta", "usage")), ("delta", "usage"))
         st.end()

@@ -7,8 +7,205 @@
 
 from __future__ import annotations
 
-from toolwire.streams.openai_chat import BODY, CALLS, END, NAMING, RULES, TEXT, decode
+from typing import Any
+
+from toolwire_runtime.streaming import StreamState, get
 
 PROVIDER = "groq"
+#: How an event is named: none.
+NAMING = "none"
+#: The events that end a complete stream (without one, the stream ended early).
+END = ("[DONE]",)
+#: The body before any event: its defaults and key order.
+BODY = {"id": "", "object": "chat.completion", "created": None, "model": "", "choices": []}
+#: Where the text and the tool calls are in the body, for the partial view while streaming.
+TEXT = {"path": ["choices", 0, "message", "content"]}
+CALLS = {
+    "list": ["choices", 0, "message", "tool_calls"],
+    "id": ["id"],
+    "name": ["function", "name"],
+    "arguments": ["function", "arguments"],
+}
+#: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
+RULES = {
+    "chunk": [
+        {
+            "op": "error",
+            "has": [("error",)],
+            "pairs": [("type", ("error", "type")), ("message", ("error", "message"))],
+        },
+        {
+            "op": "first",
+            "pairs": [
+                (("id",), ("id",)),
+                (("created",), ("created",)),
+                (("model",), ("model",)),
+                (("system_fingerprint",), ("system_fingerprint",)),
+            ],
+        },
+        {"op": "set", "pairs": [(("service_tier",), ("service_tier",))]},
+        {
+            "op": "each",
+            "list": ("choices",),
+            "key": ("index",),
+            "new": {
+                "index": 0,
+                "message": {"role": "assistant", "content": None},
+                "finish_reason": None,
+            },
+            "create": True,
+            "close": False,
+            "do": [
+                {
+                    "op": "set",
+                    "pairs": [(("index",), ("index",)), (("message", "role"), ("delta", "role"))],
+                },
+                {
+                    "op": "append",
+                    "pairs": [
+                        (("message", "content"), ("delta", "content")),
+                        (("message", "refusal"), ("delta", "refusal")),
+                    ],
+                },
+                {
+                    "op": "append",
+                    "pairs": [
+                        (("message", "reasoning_content"), ("delta", "reasoning_content")),
+                        (("message", "reasoning"), ("delta", "reasoning")),
+                    ],
+                },
+                {
+                    "op": "each",
+                    "list": ("message", "tool_calls"),
+                    "key": ("index",),
+                    "new": {
+                        "id": "",
+                        "type": "function",
+                        "function": {"name": "", "arguments": ""},
+                    },
+                    "create": True,
+                    "close": False,
+                    "do": [
+                        {
+                            "op": "first",
+                            "pairs": [
+                                (("id",), ("id",)),
+                                (("function", "name"), ("function", "name")),
+                            ],
+                        },
+                        {"op": "set", "pairs": [(("type",), ("type",))]},
+                        {
+                            "op": "append",
+                            "pairs": [(("function", "arguments"), ("function", "arguments"))],
+                        },
+                    ],
+                    "in": ("delta", "tool_calls"),
+                },
+                {
+                    "op": "each",
+                    "list": ("message", "executed_tools"),
+                    "key": ("index",),
+                    "new": None,
+                    "create": True,
+                    "close": False,
+                    "do": [{"op": "merge", "pairs": [((), ())]}],
+                    "in": ("delta", "executed_tools"),
+                },
+                {"op": "set", "pairs": [(("finish_reason",), ("finish_reason",))]},
+            ],
+            "in": ("choices",),
+        },
+        {"op": "merge", "pairs": [(("usage",), ("x_groq", "usage"))]},
+        {"op": "merge", "pairs": [(("usage",), ("usage",))]},
+    ],
+    "[DONE]": [{"op": "end"}],
+}
 
 __all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]
+
+
+def decode(st: StreamState, name: Any, e: Any) -> None:
+    """Apply one groq stream event to the body under construction."""
+    if name == "chunk":
+        if get(e, ("error",)) is not None:
+            st.provider_error(get(e, ("error", "type")), get(e, ("error", "message")))
+        st.first(st.body, ("id",), get(e, ("id",)))
+        st.first(st.body, ("created",), get(e, ("created",)))
+        st.first(st.body, ("model",), get(e, ("model",)))
+        st.first(st.body, ("system_fingerprint",), get(e, ("system_fingerprint",)))
+        st.set(st.body, ("service_tier",), get(e, ("service_tier",)))
+        for i1, e1 in st.items(get(e, ("choices",)), ("choices",)):
+            p1 = ("choices", i1)
+            b1 = st.element(
+                st.body,
+                ("choices",),
+                e1.get("index"),
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": None},
+                    "finish_reason": None,
+                },
+                (*p1, "index"),
+                create=True,
+            )
+            st.set(b1, ("index",), e1.get("index"))
+            st.set(b1, ("message", "role"), get(e1, ("delta", "role")))
+            st.append(
+                b1, ("message", "content"), get(e1, ("delta", "content")), (*p1, "delta", "content")
+            )
+            st.append(
+                b1, ("message", "refusal"), get(e1, ("delta", "refusal")), (*p1, "delta", "refusal")
+            )
+            st.append(
+                b1,
+                ("message", "reasoning_content"),
+                get(e1, ("delta", "reasoning_content")),
+                (*p1, "delta", "reasoning_content"),
+            )
+            st.append(
+                b1,
+                ("message", "reasoning"),
+                get(e1, ("delta", "reasoning")),
+                (*p1, "delta", "reasoning"),
+            )
+            for i2, e2 in st.items(get(e1, ("delta", "tool_calls")), (*p1, "delta", "tool_calls")):
+                p2 = (*p1, "delta", "tool_calls", i2)
+                b2 = st.element(
+                    b1,
+                    ("message", "tool_calls"),
+                    e2.get("index"),
+                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
+                    (*p2, "index"),
+                    create=True,
+                    fallback=e2.get("id"),
+                    new_if=st.differs(e2.get("id"), ("id",)),
+                )
+                st.first(b2, ("id",), e2.get("id"))
+                st.first(b2, ("function", "name"), get(e2, ("function", "name")))
+                st.set(b2, ("type",), e2.get("type"))
+                st.append(
+                    b2,
+                    ("function", "arguments"),
+                    get(e2, ("function", "arguments")),
+                    (*p2, "function", "arguments"),
+                )
+            for i3, e3 in st.items(
+                get(e1, ("delta", "executed_tools")), (*p1, "delta", "executed_tools")
+            ):
+                p3 = (*p1, "delta", "executed_tools", i3)
+                b3 = st.element(
+                    b1,
+                    ("message", "executed_tools"),
+                    e3.get("index"),
+                    None,
+                    (*p3, "index"),
+                    create=True,
+                )
+                st.merge(b3, (), e3, p3)
+            st.set(b1, ("finish_reason",), e1.get("finish_reason"))
+        st.merge(st.body, ("usage",), get(e, ("x_groq", "usage")), ("x_groq", "usage"))
+        st.merge(st.body, ("usage",), get(e, ("usage",)), ("usage",))
+    elif name == "[DONE]":
+        st.end()
+    else:
+        st.unknown(name)
