@@ -668,9 +668,6 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
     return codec
 
 
-REQUIRE_GRAMMAR = False  # TODO(issue 11): True once every provider declares its grammar
-
-
 def _stream(doc: Located, provider: Provider, errors: Errors) -> None:
     """`stream: {framing: NAME}`: how the provider frames a streamed response body (SSE, NDJSON, AWS
     event stream: the framings of toolwire_runtime/framing.py); `framing: null` with a `reason` says
@@ -698,7 +695,7 @@ def _stream(doc: Located, provider: Provider, errors: Errors) -> None:
     else:
         provider.stream_framing = str(framing)
     provider.stream_grammar = compile_grammar(provider.name, stream, errors)
-    if provider.stream_grammar is None and framing is not None and REQUIRE_GRAMMAR:
+    if provider.stream_grammar is None and framing is not None:
         errors.at(stream, None, f"provider {provider.name!r}: stream needs `events:` (its stream grammar: what each event adds to the complete response; docs/spec-language.md, Streams)")
 
 
