@@ -15,7 +15,7 @@ from typing import Any
 
 from .loader import Errors, Located, plain
 
-STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "doc"}
+STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "no_translation_to", "doc"}
 NAMINGS = {
     "type": "the payload's `type` (the SSE event line when the payload has none)",
     "key": "the payload's single top-level key, whose value is the payload (boto3's shape)",
@@ -62,6 +62,8 @@ class Grammar:
     calls: dict | None
     code: str  # body of `def decode(st, name, e)`, indented 4
     body: dict | None = None  # the body before any event (defaults, key order)
+    counter: tuple | None = None  # event path of a running event number the encoder writes (sequence_number)
+    no_translation_to: str | None = None  # why streams are not yet translated into this provider (None: they are)
     rules: dict = field(default_factory=dict)  # the events' actions as data, for the encoder
     key: Any = None  # what makes two grammars the same (a flavour then imports its parent's decoder)
 
@@ -392,6 +394,8 @@ def _table(items: Any, templates: dict) -> list:
             )
             if name == "each":
                 entry["in"] = _path(value.get("in", "."))
+            if "default_key" in value:
+                entry["default_key"] = plain(value["default_key"])
             if isinstance(value.get("continue_if"), dict):
                 entry["continue_if"] = {k: [_path(x) for x in (v if isinstance(v, list) else [v])] for k, v in value["continue_if"].items()}
         out.append(entry)
@@ -467,5 +471,17 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
     grammar = Grammar(naming=str(naming), end=tuple(end), events=[str(n) for n in events], ignored=ignored,
                       text=view.get("text"), calls=view.get("calls"), code=code, body=plain(body) if body else None,
                       rules={str(n): _table(items, comp.templates) for n, items in events.items() if items})
-    grammar.key = (grammar.naming, repr(grammar.end), code, repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules))
+    counter = stream.get("counter")
+    if counter is not None:
+        if isinstance(counter, str) and PATH_RE.match(counter):
+            grammar.counter = _path(counter)
+        else:
+            errors.at(stream, "counter", f"{where}: counter must be the event path of a running event number (sequence_number)")
+    refusal = stream.get("no_translation_to")
+    if refusal is not None:
+        if isinstance(refusal, str) and refusal.strip():
+            grammar.no_translation_to = refusal.strip()
+        else:
+            errors.at(stream, "no_translation_to", f"{where}: no_translation_to says why streams are not translated into this provider yet (a sentence)")
+    grammar.key = (grammar.naming, repr(grammar.counter), grammar.no_translation_to, repr(grammar.end), code, repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules))
     return grammar

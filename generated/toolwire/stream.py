@@ -178,10 +178,28 @@ def _encoder(source: str, target: str, strict: bool) -> tuple:
     src = Accumulator(source, strict=strict)
     mirror = Accumulator(target)
     decoder = importlib.import_module(_DECODERS[target])
+    _check_target(target, decoder)
     render = lambda response, strict: api.from_ir(_registry, response, target, strict)  # noqa: E731
     return src, Encoder(
         target, decoder, mirror, render, importlib.import_module(_DECODERS[source]), strict
     )
+
+
+def _check_target(target: str, decoder: Any) -> None:
+    if decoder.NO_TRANSLATION_TO:
+        from toolwire_runtime.errors import UnsupportedError
+
+        raise UnsupportedError(
+            "", f"streams are not translated into {target} yet: {decoder.NO_TRANSLATION_TO}"
+        )
+
+
+#: Providers whose streams toolwire does not write by translation yet, and why (spec ``no_translation_to``).
+NO_TRANSLATION_TO = {
+    "cohere": "text that precedes tool calls is the response's tool_plan, which is known only once a call arrives; a translated stream would have to hold all text until then",
+    "cohere_v1": "its tool calls are sent whole in tool-calls-generation after text-generation events that the encoder does not yet tell apart from the plan",
+    "openai_responses": "its events name the output item they belong to by item_id as well as output_index, and the grammar does not relate the two yet, so translated events would lack item_id (the openai SDK rejects them)",
+}
 
 
 def convert(
@@ -222,6 +240,7 @@ def events_of(body: dict, *, provider: str) -> list[dict]:
 
     Accumulator(provider)  # an unknown provider, or one without a stream grammar: its error
     decoder = importlib.import_module(_DECODERS[provider])
+    _check_target(provider, decoder)
     encoder = Encoder(provider, decoder, Accumulator(provider), None, decoder)
     return encoder.replay(body)
 
@@ -259,6 +278,7 @@ __all__ = [
     "aparse",
     "write",
     "awrite",
+    "NO_TRANSLATION_TO",
     "Accumulator",
     "accumulate",
     "aaccumulate",

@@ -582,6 +582,7 @@ class Accumulator:
     def __init__(self, provider: str, decoder: Any, to_ir: Callable[[dict, bool], Any], strict: bool = False) -> None:
         self.provider = provider
         self.strict = strict
+        self._decoder_module = decoder
         self._template = decoder.BODY
         self.state = StreamState(provider, strict, self._template)
         self._decode = decoder.decode

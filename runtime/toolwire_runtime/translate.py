@@ -24,7 +24,8 @@ import json
 import warnings
 from typing import Any, Callable, Iterator
 
-from .streaming import Accumulator, get
+from .errors import ConversionError
+from .streaming import Accumulator, get, where
 
 __all__ = ["Encoder", "Shape"]
 
@@ -55,6 +56,10 @@ class Shape:
         self.naming = decoder.NAMING
         self.calls_view = decoder.CALLS
         self.creators: dict[tuple, tuple] = {}  # list pattern → chain
+        self.all_creators: dict[tuple, list] = {}  # list pattern → every chain that may create one
+        self.extenders: dict[tuple, tuple] = {}  # list pattern → (chain, event keys) of an `extend` that appends whole items
+        self.counter = getattr(decoder, "COUNTER", None)
+        self.joins = False  # a list whose stream may continue the element before (key `last`): bodies are projected  # event path of a running event number (Responses' sequence_number)
         self.appenders: dict[tuple, dict[tuple, tuple]] = {}  # list pattern → field → (chain, action, event keys)
         self.closers: dict[tuple, tuple] = {}
         self.setters: list[tuple] = []  # (body pattern, field keys or None for "any field", chain, action, event keys)
@@ -64,8 +69,12 @@ class Shape:
         self.tags: dict[str, list] = {}
         self.top_each: dict[str, list] = {}  # event name → `in` paths of its depth-0 `each` scopes
         for name, actions in decoder.RULES.items():
-            self.replays[name] = [p for a in actions if a["op"] in ("set", "first") and not _conditional(a) for p in a["pairs"]]
             self.tags[name] = [p for a in actions if a["op"] == "tag" for p in a["pairs"]]
+            tagged = dict(self.tags[name])
+            # what identifies the message (`first` fields: id, model, created), repeated on every such event;
+            # `set` fields are state (a finish reason, Ollama's `done`) and are sent when final
+            self.replays[name] = [p for a in actions if a["op"] == "first" and _only_when(a)
+                                  and all(tagged.get(k) == (v[0] if isinstance(v, list) else v) for k, v in a.get("when", ())) for p in a["pairs"]]
             self.top_each[name] = [a["in"] for a in actions if a["op"] == "each"]
             self._walk(name, actions, (), ())
 
@@ -77,21 +86,34 @@ class Shape:
             elif op in ("block", "each"):
                 lp = pattern + a["list"] + ("*",)
                 sub = chain + (a,)
-                if a["create"] and (lp not in self.creators or (isinstance(a["new"], tuple) and not isinstance(self.creators[lp][-1]["new"], tuple))):
-                    self.creators[lp] = (name, *sub)
+                if a["key"] == "last":
+                    self.joins = True
+                if a["create"]:
+                    self.all_creators.setdefault(lp, []).append((name, *sub))
+                    if lp not in self.creators or (isinstance(a["new"], tuple) and not isinstance(self.creators[lp][-1]["new"], tuple)):
+                        self.creators[lp] = (name, *sub)
                 if a["close"] or any(x["op"] == "close" for x in a["do"]):
                     self.closers.setdefault(lp, (name, *sub))
                 self._walk(name, a["do"], lp, sub)
-            elif op in ("append", "append_json", "push"):
+            elif op in ("append", "append_json", "push", "append_parts"):
                 for body_keys, event_keys in a["pairs"]:
                     self.appenders.setdefault(pattern, {}).setdefault(body_keys, ((name, *chain), a, event_keys))
+            elif op == "extend" and not self.calls_view_list_taken(pattern, a):  # items appended whole (Ollama's tool_calls)
+                for body_keys, event_keys in a["pairs"]:
+                    lp = pattern + body_keys + ("*",)
+                    self.extenders.setdefault(lp, ((name, *chain), event_keys))
+                    self.creators.setdefault(lp, (name, *chain))
             elif op in ("set", "first", "merge", "overlay"):
                 for body_keys, event_keys in a["pairs"]:
                     self.setters.append((pattern, body_keys, (name, *chain), a, event_keys))
             elif op == "start" and self.start is None:
                 self.start = ((name, *chain), a)
             elif op == "end":
-                self.ends.append((name, *chain))
+                self.ends.append(((name, *chain), a))
+
+    def calls_view_list_taken(self, pattern: tuple, action: dict) -> bool:
+        """An `extend` onto a list that a keyed scope already builds is not how its items are made."""
+        return any(pattern + bk + ("*",) in self.all_creators for bk, _ek in action["pairs"])
 
     @classmethod
     def of(cls, decoder: Any) -> "Shape":
@@ -121,6 +143,42 @@ class Shape:
 def _ident(chain: tuple) -> tuple:
     """A chain (event name, scope actions...) as a hashable key."""
     return (chain[0], *map(id, chain[1:]))
+
+
+def _identity(scope: dict, element: Any, item: dict) -> bool:
+    """Write into an event item what identifies a new element: its `first` fields, and the `set` /
+    `const` fields of rules guarded by `has` paths that these values provide (Bedrock's
+    contentBlockStart says `start.toolUse` only for a toolUse block). True when anything was written."""
+    wrote = False
+    for a in scope["do"]:
+        if a["op"] == "first" and not _conditional(a):
+            pass
+        elif a["op"] == "set" and a.get("has") and not any(k in a for k in ("when", "unless", "is", "not")):
+            pass
+        else:
+            continue
+        values = [(ek, get(element, bk)) for bk, ek in a["pairs"]]
+        values = [(ek, v) for ek, v in values if v is not None and v != "" and v != []]
+        if a["op"] == "set":
+            trial: dict = {}
+            for ek, v in values:
+                _put(trial, ek, v)
+            if not values or not all(get(trial, h) is not None for h in a["has"]):
+                continue
+        for ek, v in values:
+            _put(item, ek, v)
+            wrote = True
+    return wrote
+
+
+def _empty(element: Any) -> bool:
+    """An element with nothing but empty values (a text part with no text yet)."""
+    return isinstance(element, dict) and not any(v not in (None, "", [], {}) for v in element.values())
+
+
+def _only_when(action: dict) -> bool:
+    """No condition but `when` equalities (which the encoder can satisfy by writing them)."""
+    return not any(k in action for k in ("has", "unless", "is", "not"))
 
 
 def _conditional(action: dict) -> bool:
@@ -154,6 +212,9 @@ class Encoder:
         self.started = False
         self.out: list[dict] = []
         self.desired: dict = {}  # the target body as the last sync converted it
+        self.count = -1  # the running event number, where the target's events carry one
+        self.final = False
+        self.unsynced: set = set()  # source fields whose route could not be found yet (their sync failed)
         self.opening: int | None = None  # id() of the source element whose opening triggered the sync
         self.made_by: dict[int, tuple] = {}  # id(mirror element) → id(source element) it was created for
         self.made_for: dict[int, list] = {}  # id(source element) → mirror elements created for it
@@ -172,8 +233,11 @@ class Encoder:
             _put(ev, keys_, _copy(value))
         for body_keys, event_keys in self.shape.replays.get(name, ()):
             value = get(body, body_keys)
-            if value is not None and value != "":
+            if value is not None:
                 _put(ev, event_keys, value)
+        if self.shape.counter:
+            self.count += 1
+            _put(ev, self.shape.counter, self.count)
         cur = ev
         used = set()
         for depth, scope in enumerate(chain[1:]):
@@ -187,8 +251,8 @@ class Encoder:
                     for keys_, value in a["pairs"]:
                         _put(cur, keys_, _copy(value))
             key = keys[depth] if depth < len(keys) else None
-            if isinstance(scope["key"], tuple) and key is not None:
-                _put(cur, scope["key"], key)
+            if isinstance(scope["key"], tuple) and key is not None and key != scope.get("default_key"):
+                _put(cur, scope["key"], key)  # (a key equal to the grammar's default is left out, as the wire does)
             same = (scope.get("continue_if") or {}).get("same")
             if same and element_path is not None and not (created is not None and created[0] == depth):
                 last = get(self.mirror.state.body, element_path)
@@ -207,12 +271,7 @@ class Encoder:
                     else:
                         cur.update(skeleton)
                 else:  # the element starts from a template: the event carries what identifies it
-                    for a in scope["do"]:  # (`first` fields; `set` fields may change: sent when final)
-                        if a["op"] == "first" and not _conditional(a):
-                            for body_keys, event_keys in a["pairs"]:
-                                value = get(element, body_keys)
-                                if value is not None and value != "" and value != []:
-                                    _put(cur, event_keys, value)
+                    _identity(scope, element, cur)
         for keys_, value in leaf:
             if keys_:
                 _put(cur, keys_, value)
@@ -254,8 +313,14 @@ class Encoder:
         for key in [k for k, v in self.routes.items() if isinstance(v, tuple) and v[0] == path]:
             self.routes[key] = _MISSING  # a later fragment finds its place again
         chain = self.shape.closers.get(pattern)
-        if chain is not None:
-            self._send(self._event(chain, self._keys_of(path, chain), []))
+        if chain is not None:  # the closing event carries what its rule sets (Responses' output_item.done: the item)
+            leaf = []
+            for sp, body_keys, schain, action, event_keys in self.shape.setters:
+                if sp == pattern and _ident(schain) == _ident(chain) and desired_el is not None:
+                    value = _copy(desired_el) if body_keys == () else get(desired_el, body_keys)
+                    if value is not None:
+                        leaf += [*self._when(action), (event_keys, value)]
+            self._send(self._event(chain, self._keys_of(path, chain), leaf))
 
     def _finish_element(self, pattern: tuple, path: tuple, d: dict, m: dict) -> None:
         """Before an element closes: what it lacks is sent (text, list items), JSON fields nothing was
@@ -277,9 +342,14 @@ class Encoder:
         groups: dict[tuple, list] = {}
         streamed = self.shape.appenders.get(pattern, {})
         nested = self.shape.lists_under(pattern)
+        snapshot = any(sp == pattern and bk == () and a["op"] == "overlay" for sp, bk, _c, a, _e in self.shape.setters)
+        seen: set = set()
         for setter_pattern, body_keys, chain, action, event_keys in self.shape.setters:
-            if setter_pattern != pattern:
-                continue
+            if setter_pattern != pattern or (snapshot and not (body_keys == () and action["op"] == "overlay")):
+                continue  # a snapshot of the whole object (Responses' terminal event) says everything
+            if body_keys in seen:
+                continue  # the first rule that sets a field sends it (terminal alternatives are not repeated)
+            seen.add(body_keys)
             if body_keys in streamed or body_keys in nested:
                 continue
             if body_keys == () and action["op"] == "overlay":  # a snapshot of the whole object (Responses' terminal event)
@@ -310,12 +380,14 @@ class Encoder:
 
     def _diff(self, desired: dict, final: bool, held: Callable[[tuple, int], bool]) -> None:
         shape = self.shape
+        self.final = final
         if not self.started:
             self.started = True
             if shape.start is not None:
                 chain, action = shape.start
                 skeleton = shape.skeleton(desired, ())
                 self._send(self._event(chain, [], [(action["path"], skeleton)]))
+        self._grow((), (), desired, self.mirror.state.body)  # text fields of the body itself (Ollama's message.content)
         self._diff_lists((), (), desired, self.mirror.state.body, held)
         if final:
             for el_id in list(self.open):
@@ -338,7 +410,10 @@ class Encoder:
             want = get(d, sub) or []
             if not isinstance(want, list):
                 continue
-            for i, de in enumerate(want):
+            i = -1
+            while i + 1 < len(want):
+                i += 1
+                de = want[i]
                 if held(lp, i):
                     break
                 have = get(self.mirror.state.body, path + sub)
@@ -351,14 +426,26 @@ class Encoder:
                     for el_id, (op, opath) in list(self.open.items()):  # one open element per list
                         if op == lp and opath[:-1] == ep[:-1]:
                             self._close(get(self.mirror.state.body, opath), get(d, opath[len(path):]) if opath[: len(path)] == path else None)
-                    chain = self.shape.creators[lp]
-                    self._send(self._event(chain, self._keys_of(ep, chain), [], created=(len(chain) - 2, de, lp)))
+                    if not self._create(lp, ep, de):
+                        if self.final and _empty(de):  # an empty element the target's stream cannot say: not in its body
+                            del want[i]
+                            i -= 1
+                            continue
+                        break  # nothing to say of it yet (an empty text part): it comes with its content
                     have = get(self.mirror.state.body, path + sub)
                     me = have[i] if isinstance(have, list) and len(have) > i else None
+                    if me is None and i > 0 and len(have) == i:
+                        # the target's stream continued the element before it instead (Gemini joins
+                        # consecutive text parts): what the client has is the joined element, and
+                        # that is what the target's stream can say — the desired body follows it
+                        want[i - 1] = _copy(have[i - 1])
+                        del want[i]
+                        i -= 2
+                        continue
                     if me is None:
                         from .errors import UnsupportedError
 
-                        raise UnsupportedError(ep, f"a {self.target} stream cannot carry this element apart from the one before it (its grammar continues the previous one): not translatable as a stream")
+                        raise UnsupportedError(where(ep), f"a {self.target} stream cannot carry this element: not translatable as a stream")
                     self.open[id(me)] = (lp, ep)
                     self._grow(lp, ep, de, me)
                     routed = any(isinstance(v, tuple) and v[0] == ep for v in self.routes.values())
@@ -370,6 +457,36 @@ class Encoder:
                 if isinstance(de, dict) and isinstance(me, dict):
                     self._diff_lists(lp, ep, de, me, held)
 
+    def _create(self, lp: tuple, ep: tuple, element: Any) -> bool:
+        """Send the event that creates ``element`` at ``ep``: the creating rule whose event can say
+        what this element is (the whole element, its identity, or its first text), in grammar order."""
+        keyless = None
+        for chain in self.shape.all_creators.get(lp, ()):
+            scope = chain[-1]
+            if scope["key"] in ("new", "last"):
+                keyless = chain
+                continue
+            if isinstance(scope["new"], tuple) or _identity(scope, element, {}):
+                self._send(self._event(chain, self._keys_of(ep, chain), [], created=(len(chain) - 2, element, lp)))
+                return True
+        if lp in self.shape.extenders:  # appended whole to the list by an `extend`
+            chain, event_keys = self.shape.extenders[lp]
+            self._send(self._event(chain, self._keys_of(ep, chain), [(event_keys, [_copy(element)])]))
+            return True
+        if _empty(element):
+            return False  # nothing to say of it (yet): it comes with its content
+        if keyless is not None:  # a list without keys: the item is the whole element
+            self._send(self._event(keyless, self._keys_of(ep, keyless), [], created=(len(keyless) - 2, element, lp)))
+            return True
+        for field, (chain, action, event_keys) in self.shape.appenders.get(lp, {}).items():  # created by its first fragment
+            value = get(element, field)
+            if action["op"] in ("append", "append_parts") and isinstance(value, str) and value and chain in self.shape.all_creators.get(lp, ()):
+                self._send(self._event(chain, self._keys_of(ep, chain), [*self._when(action), (event_keys, value)]))
+                return True
+        chain = self.shape.creators[lp]
+        self._send(self._event(chain, self._keys_of(ep, chain), [], created=(len(chain) - 2, element, lp)))
+        return True
+
     def _grow(self, pattern: tuple, path: tuple, d: Any, m: Any) -> None:
         """Streamed text fields of an existing element: send what the client does not have yet."""
         for field, (_chain, action, _ek) in self.shape.appenders.get(pattern, {}).items():
@@ -379,12 +496,15 @@ class Encoder:
                     for item in want[len(have):]:
                         self._append(pattern, path, field, item)
                 continue
-            if action["op"] != "append":
+            if action["op"] not in ("append", "append_parts"):
                 continue
             if path + field in self.args_dest:
                 continue  # the source's argument text flows here as it was sent (its spelling kept)
             want, have = get(d, field), get(m, field)
-            if not isinstance(want, str) or want == have:
+            if action["op"] == "append_parts" and isinstance(want, list) and want and not have:
+                self._append(pattern, path, field, _copy(want))  # content as a list of typed parts (Mistral), whole
+                continue
+            if not isinstance(want, str) or want == have or (want == "" and action["op"] != "append"):
                 continue
             have = have or ""  # (an empty fragment still makes the field "" rather than absent)
             if not want.startswith(have):
@@ -421,11 +541,33 @@ class Encoder:
             twin = memo.get(id(element))
             if twin is not None:
                 _put(twin, keys, (get(twin, keys) or "") + MARK) if keys else None
-        desired = self.desired = self._convert(src, body, snap.invalid, final)
+        try:
+            desired = self.desired = self._convert(src, body, snap.invalid, final)
+        except ConversionError:
+            if final:
+                raise
+            # the source body is not a complete response yet (Cohere's finish reason and Ollama's
+            # `done` come last): nothing is synced now; the next sync, at the latest the final one,
+            # sends what this one would have
+            if mark is not None:
+                self.routes.pop((id(mark[0]), mark[1]), None)
+                self.unsynced.add((id(mark[0]), mark[1]))
+            return
+        if self.shape.joins:
+            desired = self.desired = self._project(desired)
         if mark is not None:
             self.routes[(id(mark[0]), mark[1])] = self._find_mark(desired)
         self._route_calls(src, desired)
         self._diff(desired, final, self._held(src, desired, final))
+
+    def _project(self, body: dict) -> dict:
+        """The body as the target's stream can say it: replayed as the target's events into a fresh
+        decoder (Gemini joins consecutive text parts its stream cannot keep apart)."""
+        mirror = Accumulator(self.target, self.mirror._decoder_module, self.mirror._to_ir)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            Encoder(self.target, self.mirror._decoder_module, mirror, None, self.mirror._decoder_module).replay(body)
+        return mirror.state.body
 
     def _find_mark(self, desired: Any) -> Any:
         """Where the marker landed in the target body (and take it out): the route, or None when the
@@ -452,7 +594,7 @@ class Encoder:
         for n in range(len(path) - 1, 0, -1):  # split into element path and field
             pattern = tuple("*" if isinstance(k, int) else k for k in path[:n])
             if pattern in self.shape.appenders and path[n:] in self.shape.appenders[pattern]:
-                if self.shape.appenders[pattern][path[n:]][1]["op"] == "append":
+                if self.shape.appenders[pattern][path[n:]][1]["op"] in ("append", "append_parts"):
                     return (path[:n], pattern, path[n:])
         if () in self.shape.appenders and path in self.shape.appenders[()]:
             return ((), (), path)
@@ -465,7 +607,10 @@ class Encoder:
         if not isinstance(items, list):
             return []
         when = view.get("when") or {}
-        return [(i, el) for i, el in enumerate(items) if isinstance(el, dict) and all(get(el, tuple(k.split("."))) == v for k, v in when.items())]
+        has = tuple(view["has"]) if view.get("has") else None
+        unless = tuple(view["unless"]) if view.get("unless") else None
+        return [(i, el) for i, el in enumerate(items) if isinstance(el, dict) and all(get(el, tuple(k.split("."))) == v for k, v in when.items())
+                and (has is None or get(el, has) is not None) and (unless is None or get(el, unless) is None)]
 
     def _route_calls(self, src: Accumulator, desired: dict) -> None:
         """A source call's arguments go to the same call (by order) of the target, when the target
@@ -537,7 +682,8 @@ class Encoder:
                 route = self.routes.get((id(element), keys), _MISSING)
                 if route is _MISSING:
                     if kind == "append":
-                        self._sync(src, mark=(element, keys))
+                        if (id(element), keys) not in self.unsynced:
+                            self._sync(src, mark=(element, keys))
                         continue
                     route = self.routes[(id(element), keys)] = self._json_route(element, keys, "append_json")
                 if route is None:
@@ -548,6 +694,7 @@ class Encoder:
                     continue  # not created yet (held) or closed: the next sync sends it
                 self._append(pattern, path, field, fragment)
             elif kind == "open":
+                self.unsynced.clear()  # a new block: try to find routes again
                 self.opening = id(op[1])
                 try:
                     self._sync(src)
@@ -578,9 +725,9 @@ class Encoder:
     def _end(self) -> None:
         """The end event, unless the last event sent already ended the stream (Cohere's message-end
         carries the finish; Responses' response.completed the whole response)."""
-        if not self.mirror.state.ended:
-            for chain in self.shape.ends[:1]:
-                self._send(self._event(chain, [], []))
+        if not self.mirror.done:
+            for chain, action in self.shape.ends[:1]:
+                self._send(self._event(chain, [], self._when(action)))
 
     def finish(self, src: Accumulator) -> list[dict]:
         self.out = []

@@ -26,9 +26,14 @@ CALLS = {
     "name": ["function", "name"],
     "arguments": ["function", "arguments"],
 }
+#: Event path of a running event number (written by the encoder; the decoder ignores it).
+COUNTER = None
+#: Why streams are not translated into this provider yet (None: they are).
+NO_TRANSLATION_TO = None
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "chunk": [
+        {"op": "tag", "pairs": [(("object",), "chat.completion.chunk")]},
         {"op": "set", "pairs": [(("prompt_filter_results",), ("prompt_filter_results",))]},
         {
             "op": "first",
@@ -53,8 +58,9 @@ RULES = {
             "create": True,
             "close": False,
             "do": [
+                {"op": "tag", "pairs": [(("delta",), {})]},
                 {
-                    "op": "set",
+                    "op": "first",
                     "pairs": [(("index",), ("index",)), (("message", "role"), ("delta", "role"))],
                 },
                 {
@@ -75,11 +81,7 @@ RULES = {
                     "op": "each",
                     "list": ("message", "tool_calls"),
                     "key": ("index",),
-                    "new": {
-                        "id": "",
-                        "type": "function",
-                        "function": {"name": "", "arguments": ""},
-                    },
+                    "new": {"id": "", "function": {"name": "", "arguments": ""}},
                     "create": True,
                     "close": False,
                     "do": [
@@ -87,10 +89,10 @@ RULES = {
                             "op": "first",
                             "pairs": [
                                 (("id",), ("id",)),
+                                (("type",), ("type",)),
                                 (("function", "name"), ("function", "name")),
                             ],
                         },
-                        {"op": "set", "pairs": [(("type",), ("type",))]},
                         {
                             "op": "append",
                             "pairs": [(("function", "arguments"), ("function", "arguments"))],
@@ -111,12 +113,24 @@ RULES = {
     "[DONE]": [{"op": "end"}],
 }
 
-__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]
+__all__ = [
+    "PROVIDER",
+    "NAMING",
+    "END",
+    "BODY",
+    "TEXT",
+    "CALLS",
+    "COUNTER",
+    "NO_TRANSLATION_TO",
+    "RULES",
+    "decode",
+]
 
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one azure_openai stream event to the body under construction."""
     if name == "chunk":
+        pass  # tag: object='chat.completion.chunk'
         st.set(st.body, ("prompt_filter_results",), get(e, ("prompt_filter_results",)))
         if get(e, ("object",)) == "chat.completion.chunk":
             st.first(st.body, ("id",), get(e, ("id",)))
@@ -138,8 +152,9 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 (*p1, "index"),
                 create=True,
             )
-            st.set(b1, ("index",), e1.get("index"))
-            st.set(b1, ("message", "role"), get(e1, ("delta", "role")))
+            pass  # tag: delta={}
+            st.first(b1, ("index",), e1.get("index"))
+            st.first(b1, ("message", "role"), get(e1, ("delta", "role")))
             st.append(
                 b1, ("message", "content"), get(e1, ("delta", "content")), (*p1, "delta", "content")
             )
@@ -164,15 +179,15 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     b1,
                     ("message", "tool_calls"),
                     e2.get("index"),
-                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
+                    {"id": "", "function": {"name": "", "arguments": ""}},
                     (*p2, "index"),
                     create=True,
                     fallback=e2.get("id"),
                     new_if=st.differs(e2.get("id"), ("id",)),
                 )
                 st.first(b2, ("id",), e2.get("id"))
+                st.first(b2, ("type",), e2.get("type"))
                 st.first(b2, ("function", "name"), get(e2, ("function", "name")))
-                st.set(b2, ("type",), e2.get("type"))
                 st.append(
                     b2,
                     ("function", "arguments"),

@@ -33,6 +33,10 @@ CALLS = {
     "name": ["toolUse", "name"],
     "arguments": ["toolUse", "input"],
 }
+#: Event path of a running event number (written by the encoder; the decoder ignores it).
+COUNTER = None
+#: Why streams are not translated into this provider yet (None: they are).
+NO_TRANSLATION_TO = None
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "messageStart": [{"op": "set", "pairs": [(("output", "message", "role"), ("role",))]}],
@@ -172,7 +176,18 @@ RULES = {
     "serviceUnavailableException": [{"op": "error", "pairs": [("message", ("message",))]}],
 }
 
-__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]
+__all__ = [
+    "PROVIDER",
+    "NAMING",
+    "END",
+    "BODY",
+    "TEXT",
+    "CALLS",
+    "COUNTER",
+    "NO_TRANSLATION_TO",
+    "RULES",
+    "decode",
+]
 
 
 def decode(st: StreamState, name: Any, e: Any) -> None:

@@ -26,6 +26,10 @@ CALLS = {
     "name": ["function", "name"],
     "arguments": ["function", "arguments"],
 }
+#: Event path of a running event number (written by the encoder; the decoder ignores it).
+COUNTER = None
+#: Why streams are not translated into this provider yet (None: they are).
+NO_TRANSLATION_TO = "text that precedes tool calls is the response's tool_plan, which is known only once a call arrives; a translated stream would have to hold all text until then"
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "message-start": [
@@ -139,7 +143,18 @@ RULES = {
     ],
 }
 
-__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]
+__all__ = [
+    "PROVIDER",
+    "NAMING",
+    "END",
+    "BODY",
+    "TEXT",
+    "CALLS",
+    "COUNTER",
+    "NO_TRANSLATION_TO",
+    "RULES",
+    "decode",
+]
 
 
 def decode(st: StreamState, name: Any, e: Any) -> None:

@@ -21,6 +21,10 @@ BODY = {"text": ""}
 #: Where the text and the tool calls are in the body, for the partial view while streaming.
 TEXT = {"path": ["text"]}
 CALLS = {"list": ["tool_calls"], "id": ["name"], "name": ["name"], "arguments": ["parameters"]}
+#: Event path of a running event number (written by the encoder; the decoder ignores it).
+COUNTER = None
+#: Why streams are not translated into this provider yet (None: they are).
+NO_TRANSLATION_TO = "its tool calls are sent whole in tool-calls-generation after text-generation events that the encoder does not yet tell apart from the plan"
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "stream-start": [{"op": "set", "pairs": [(("generation_id",), ("generation_id",))]}],
@@ -69,7 +73,18 @@ RULES = {
     ],
 }
 
-__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]
+__all__ = [
+    "PROVIDER",
+    "NAMING",
+    "END",
+    "BODY",
+    "TEXT",
+    "CALLS",
+    "COUNTER",
+    "NO_TRANSLATION_TO",
+    "RULES",
+    "decode",
+]
 
 
 def decode(st: StreamState, name: Any, e: Any) -> None:

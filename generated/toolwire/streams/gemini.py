@@ -27,6 +27,10 @@ CALLS = {
     "name": ["functionCall", "name"],
     "arguments": ["functionCall", "args"],
 }
+#: Event path of a running event number (written by the encoder; the decoder ignores it).
+COUNTER = None
+#: Why streams are not translated into this provider yet (None: they are).
+NO_TRANSLATION_TO = None
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "chunk": [
@@ -191,6 +195,7 @@ RULES = {
                 },
             ],
             "in": ("candidates",),
+            "default_key": 0,
         },
         {
             "op": "set",
@@ -204,7 +209,18 @@ RULES = {
     ]
 }
 
-__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]
+__all__ = [
+    "PROVIDER",
+    "NAMING",
+    "END",
+    "BODY",
+    "TEXT",
+    "CALLS",
+    "COUNTER",
+    "NO_TRANSLATION_TO",
+    "RULES",
+    "decode",
+]
 
 
 def decode(st: StreamState, name: Any, e: Any) -> None:

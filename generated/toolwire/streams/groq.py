@@ -26,9 +26,14 @@ CALLS = {
     "name": ["function", "name"],
     "arguments": ["function", "arguments"],
 }
+#: Event path of a running event number (written by the encoder; the decoder ignores it).
+COUNTER = None
+#: Why streams are not translated into this provider yet (None: they are).
+NO_TRANSLATION_TO = None
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "chunk": [
+        {"op": "tag", "pairs": [(("object",), "chat.completion.chunk")]},
         {
             "op": "error",
             "has": [("error",)],
@@ -56,8 +61,9 @@ RULES = {
             "create": True,
             "close": False,
             "do": [
+                {"op": "tag", "pairs": [(("delta",), {})]},
                 {
-                    "op": "set",
+                    "op": "first",
                     "pairs": [(("index",), ("index",)), (("message", "role"), ("delta", "role"))],
                 },
                 {
@@ -78,11 +84,7 @@ RULES = {
                     "op": "each",
                     "list": ("message", "tool_calls"),
                     "key": ("index",),
-                    "new": {
-                        "id": "",
-                        "type": "function",
-                        "function": {"name": "", "arguments": ""},
-                    },
+                    "new": {"id": "", "function": {"name": "", "arguments": ""}},
                     "create": True,
                     "close": False,
                     "do": [
@@ -90,10 +92,10 @@ RULES = {
                             "op": "first",
                             "pairs": [
                                 (("id",), ("id",)),
+                                (("type",), ("type",)),
                                 (("function", "name"), ("function", "name")),
                             ],
                         },
-                        {"op": "set", "pairs": [(("type",), ("type",))]},
                         {
                             "op": "append",
                             "pairs": [(("function", "arguments"), ("function", "arguments"))],
@@ -115,18 +117,30 @@ RULES = {
             ],
             "in": ("choices",),
         },
-        {"op": "merge", "pairs": [(("usage",), ("x_groq", "usage"))]},
         {"op": "merge", "pairs": [(("usage",), ("usage",))]},
+        {"op": "merge", "pairs": [(("usage",), ("x_groq", "usage"))]},
     ],
     "[DONE]": [{"op": "end"}],
 }
 
-__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]
+__all__ = [
+    "PROVIDER",
+    "NAMING",
+    "END",
+    "BODY",
+    "TEXT",
+    "CALLS",
+    "COUNTER",
+    "NO_TRANSLATION_TO",
+    "RULES",
+    "decode",
+]
 
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one groq stream event to the body under construction."""
     if name == "chunk":
+        pass  # tag: object='chat.completion.chunk'
         if get(e, ("error",)) is not None:
             st.provider_error(get(e, ("error", "type")), get(e, ("error", "message")))
         st.first(st.body, ("id",), get(e, ("id",)))
@@ -148,8 +162,9 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 (*p1, "index"),
                 create=True,
             )
-            st.set(b1, ("index",), e1.get("index"))
-            st.set(b1, ("message", "role"), get(e1, ("delta", "role")))
+            pass  # tag: delta={}
+            st.first(b1, ("index",), e1.get("index"))
+            st.first(b1, ("message", "role"), get(e1, ("delta", "role")))
             st.append(
                 b1, ("message", "content"), get(e1, ("delta", "content")), (*p1, "delta", "content")
             )
@@ -174,15 +189,15 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     b1,
                     ("message", "tool_calls"),
                     e2.get("index"),
-                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
+                    {"id": "", "function": {"name": "", "arguments": ""}},
                     (*p2, "index"),
                     create=True,
                     fallback=e2.get("id"),
                     new_if=st.differs(e2.get("id"), ("id",)),
                 )
                 st.first(b2, ("id",), e2.get("id"))
+                st.first(b2, ("type",), e2.get("type"))
                 st.first(b2, ("function", "name"), get(e2, ("function", "name")))
-                st.set(b2, ("type",), e2.get("type"))
                 st.append(
                     b2,
                     ("function", "arguments"),
@@ -203,8 +218,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 )
                 st.merge(b3, (), e3, p3)
             st.set(b1, ("finish_reason",), e1.get("finish_reason"))
-        st.merge(st.body, ("usage",), get(e, ("x_groq", "usage")), ("x_groq", "usage"))
         st.merge(st.body, ("usage",), get(e, ("usage",)), ("usage",))
+        st.merge(st.body, ("usage",), get(e, ("x_groq", "usage")), ("x_groq", "usage"))
     elif name == "[DONE]":
         st.end()
     else:

@@ -17,14 +17,7 @@ NAMING = "none"
 #: The events that end a complete stream (without one, the stream ended early).
 END = ("[DONE]",)
 #: The body before any event: its defaults and key order.
-BODY = {
-    "id": "",
-    "object": "chat.completion",
-    "created": None,
-    "model": "",
-    "choices": [],
-    "usage": None,
-}
+BODY = {"id": "", "object": "chat.completion", "created": None, "model": "", "choices": []}
 #: Where the text and the tool calls are in the body, for the partial view while streaming.
 TEXT = {"path": ["choices", 0, "message", "content"]}
 CALLS = {
@@ -33,9 +26,14 @@ CALLS = {
     "name": ["function", "name"],
     "arguments": ["function", "arguments"],
 }
+#: Event path of a running event number (written by the encoder; the decoder ignores it).
+COUNTER = None
+#: Why streams are not translated into this provider yet (None: they are).
+NO_TRANSLATION_TO = None
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "chunk": [
+        {"op": "tag", "pairs": [(("object",), "chat.completion.chunk")]},
         {
             "op": "first",
             "pairs": [(("id",), ("id",)), (("created",), ("created",)), (("model",), ("model",))],
@@ -52,8 +50,9 @@ RULES = {
             "create": True,
             "close": False,
             "do": [
+                {"op": "tag", "pairs": [(("delta",), {}), (("finish_reason",), None)]},
                 {
-                    "op": "set",
+                    "op": "first",
                     "pairs": [(("index",), ("index",)), (("message", "role"), ("delta", "role"))],
                 },
                 {"op": "append_parts", "pairs": [(("message", "content"), ("delta", "content"))]},
@@ -61,22 +60,19 @@ RULES = {
                     "op": "each",
                     "list": ("message", "tool_calls"),
                     "key": ("index",),
-                    "new": {
-                        "id": "",
-                        "type": "function",
-                        "function": {"name": "", "arguments": ""},
-                    },
+                    "new": {"id": "", "function": {"name": "", "arguments": ""}},
                     "create": True,
                     "close": False,
                     "do": [
+                        {"op": "tag", "pairs": [(("function",), {"name": "", "arguments": ""})]},
                         {
                             "op": "first",
                             "pairs": [
                                 (("id",), ("id",)),
+                                (("type",), ("type",)),
                                 (("function", "name"), ("function", "name")),
                             ],
                         },
-                        {"op": "set", "pairs": [(("type",), ("type",))]},
                         {
                             "op": "append",
                             "pairs": [(("function", "arguments"), ("function", "arguments"))],
@@ -93,12 +89,24 @@ RULES = {
     "[DONE]": [{"op": "end"}],
 }
 
-__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]
+__all__ = [
+    "PROVIDER",
+    "NAMING",
+    "END",
+    "BODY",
+    "TEXT",
+    "CALLS",
+    "COUNTER",
+    "NO_TRANSLATION_TO",
+    "RULES",
+    "decode",
+]
 
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one mistral stream event to the body under construction."""
     if name == "chunk":
+        pass  # tag: object='chat.completion.chunk'
         st.first(st.body, ("id",), get(e, ("id",)))
         st.first(st.body, ("created",), get(e, ("created",)))
         st.first(st.body, ("model",), get(e, ("model",)))
@@ -116,8 +124,9 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 (*p1, "index"),
                 create=True,
             )
-            st.set(b1, ("index",), e1.get("index"))
-            st.set(b1, ("message", "role"), get(e1, ("delta", "role")))
+            pass  # tag: delta={}, finish_reason=None
+            st.first(b1, ("index",), e1.get("index"))
+            st.first(b1, ("message", "role"), get(e1, ("delta", "role")))
             st.append_parts(
                 b1, ("message", "content"), get(e1, ("delta", "content")), (*p1, "delta", "content")
             )
@@ -127,15 +136,16 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     b1,
                     ("message", "tool_calls"),
                     e2.get("index"),
-                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
+                    {"id": "", "function": {"name": "", "arguments": ""}},
                     (*p2, "index"),
                     create=True,
                     fallback=e2.get("id"),
                     new_if=st.differs(e2.get("id"), ("id",)),
                 )
+                pass  # tag: function={'name': '', 'arguments': ''}
                 st.first(b2, ("id",), e2.get("id"))
+                st.first(b2, ("type",), e2.get("type"))
                 st.first(b2, ("function", "name"), get(e2, ("function", "name")))
-                st.set(b2, ("type",), e2.get("type"))
                 st.append(
                     b2,
                     ("function", "arguments"),

@@ -26,9 +26,14 @@ CALLS = {
     "name": ["function", "name"],
     "arguments": ["function", "arguments"],
 }
+#: Event path of a running event number (written by the encoder; the decoder ignores it).
+COUNTER = None
+#: Why streams are not translated into this provider yet (None: they are).
+NO_TRANSLATION_TO = None
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "chunk": [
+        {"op": "tag", "pairs": [(("message",), {"role": "assistant"})]},
         {"op": "error", "has": [("error",)], "pairs": [("message", ("error",))]},
         {
             "op": "set",
@@ -69,12 +74,24 @@ RULES = {
     ]
 }
 
-__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]
+__all__ = [
+    "PROVIDER",
+    "NAMING",
+    "END",
+    "BODY",
+    "TEXT",
+    "CALLS",
+    "COUNTER",
+    "NO_TRANSLATION_TO",
+    "RULES",
+    "decode",
+]
 
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one ollama stream event to the body under construction."""
     if name == "chunk":
+        pass  # tag: message={'role': 'assistant'}
         if get(e, ("error",)) is not None:
             st.provider_error("chunk", get(e, ("error",)))
         st.set(st.body, ("model",), get(e, ("model",)))

@@ -26,6 +26,10 @@ CALLS = {
     "name": ["function", "name"],
     "arguments": ["function", "arguments"],
 }
+#: Event path of a running event number (written by the encoder; the decoder ignores it).
+COUNTER = None
+#: Why streams are not translated into this provider yet (None: they are).
+NO_TRANSLATION_TO = None
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "chunk": [
@@ -39,6 +43,7 @@ RULES = {
                 (("system_fingerprint",), ("system_fingerprint",)),
             ],
         },
+        {"op": "first", "pairs": [(("provider",), ("provider",))]},
         {"op": "set", "pairs": [(("service_tier",), ("service_tier",))]},
         {
             "op": "each",
@@ -110,7 +115,18 @@ RULES = {
     "[DONE]": [{"op": "end"}],
 }
 
-__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]
+__all__ = [
+    "PROVIDER",
+    "NAMING",
+    "END",
+    "BODY",
+    "TEXT",
+    "CALLS",
+    "COUNTER",
+    "NO_TRANSLATION_TO",
+    "RULES",
+    "decode",
+]
 
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
@@ -121,6 +137,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         st.first(st.body, ("created",), get(e, ("created",)))
         st.first(st.body, ("model",), get(e, ("model",)))
         st.first(st.body, ("system_fingerprint",), get(e, ("system_fingerprint",)))
+        st.first(st.body, ("provider",), get(e, ("provider",)))
         st.set(st.body, ("service_tier",), get(e, ("service_tier",)))
         for i1, e1 in st.items(get(e, ("choices",)), ("choices",)):
             p1 = ("choices", i1)

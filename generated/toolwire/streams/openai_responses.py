@@ -34,6 +34,10 @@ CALLS = {
     "name": ["name"],
     "arguments": ["arguments"],
 }
+#: Event path of a running event number (written by the encoder; the decoder ignores it).
+COUNTER = ("sequence_number",)
+#: Why streams are not translated into this provider yet (None: they are).
+NO_TRANSLATION_TO = "its events name the output item they belong to by item_id as well as output_index, and the grammar does not relate the two yet, so translated events would lack item_id (the openai SDK rejects them)"
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "response.created": [{"op": "start", "path": ("response",)}],
@@ -431,7 +435,18 @@ RULES = {
     "error": [{"op": "error", "pairs": [("type", ("code",)), ("message", ("message",))]}],
 }
 
-__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]
+__all__ = [
+    "PROVIDER",
+    "NAMING",
+    "END",
+    "BODY",
+    "TEXT",
+    "CALLS",
+    "COUNTER",
+    "NO_TRANSLATION_TO",
+    "RULES",
+    "decode",
+]
 
 
 def decode(st: StreamState, name: Any, e: Any) -> None:

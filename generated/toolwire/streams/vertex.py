@@ -7,8 +7,29 @@
 
 from __future__ import annotations
 
-from toolwire.streams.gemini import BODY, CALLS, END, NAMING, RULES, TEXT, decode
+from toolwire.streams.gemini import (
+    BODY,
+    CALLS,
+    COUNTER,
+    END,
+    NAMING,
+    NO_TRANSLATION_TO,
+    RULES,
+    TEXT,
+    decode,
+)
 
 PROVIDER = "vertex"
 
-__all__ = ["PROVIDER", "NAMING", "END", "BODY", "TEXT", "CALLS", "RULES", "decode"]
+__all__ = [
+    "PROVIDER",
+    "NAMING",
+    "END",
+    "BODY",
+    "TEXT",
+    "CALLS",
+    "COUNTER",
+    "NO_TRANSLATION_TO",
+    "RULES",
+    "decode",
+]
