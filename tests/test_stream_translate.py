@@ -80,6 +80,10 @@ def _same_text(node):
     """Argument text compared by value (a translation forwards the source's own spelling of it)."""
     if isinstance(node, dict):
         node = {k: _same_text(v) for k, v in node.items()}
+        if isinstance(node.get("parts"), list):  # an empty text part says nothing (a stream cannot always carry "")
+            node["parts"] = [p for p in node["parts"] if not (isinstance(p, dict) and p.get("type") == "text" and p.get("text") == "")]
+            if "hints" in (node.get("provider_data") or {}):
+                node["provider_data"] = None if not node["provider_data"].get("fields") else {**node["provider_data"], "hints": None}
         raw = node.get("raw_arguments")
         if isinstance(raw, str) and "arguments" in node:
             try:

@@ -171,6 +171,31 @@ def _identity(scope: dict, element: Any, item: dict) -> bool:
     return wrote
 
 
+def _satisfiable(scope: dict, action: dict, event_keys: tuple, value: Any) -> bool:
+    """Whether an item carrying ``value`` at ``event_keys`` and the `when` constants meets the scope's
+    and the action's conditions (a decoder would apply this rule to it)."""
+    item: dict = {}
+    for source in (scope, action):
+        for keys, want in source.get("when", ()):
+            _put(item, keys, want[0] if isinstance(want, list) else want)
+    if value is not None and event_keys:
+        _put(item, event_keys, value)
+    for source in (scope, action):
+        for keys in source.get("has", ()):
+            if get(item, keys) is None:
+                return False
+        for keys in source.get("unless", ()):
+            if get(item, keys) is not None:
+                return False
+        for keys, kind in source.get("is", ()):
+            if not isinstance(get(item, keys), {"string": str, "list": list, "object": dict, "number": (int, float), "boolean": bool}[kind]):
+                return False
+        for keys, want in source.get("not", ()):
+            if get(item, keys) == (want[0] if isinstance(want, list) else want):
+                return False
+    return True
+
+
 def _empty(element: Any) -> bool:
     """An element with nothing but empty values (a text part with no text yet)."""
     return isinstance(element, dict) and not any(v not in (None, "", [], {}) for v in element.values())
@@ -250,6 +275,8 @@ class Encoder:
                 if a["op"] == "tag":
                     for keys_, value in a["pairs"]:
                         _put(cur, keys_, _copy(value))
+            for keys_, value in scope.get("when", ()):  # the scope applies to items that say so
+                _put(cur, keys_, value[0] if isinstance(value, list) else value)
             key = keys[depth] if depth < len(keys) else None
             if isinstance(scope["key"], tuple) and key is not None and key != scope.get("default_key"):
                 _put(cur, scope["key"], key)  # (a key equal to the grammar's default is left out, as the wire does)
@@ -349,6 +376,8 @@ class Encoder:
                 continue  # a snapshot of the whole object (Responses' terminal event) says everything
             if body_keys in seen:
                 continue  # the first rule that sets a field sends it (terminal alternatives are not repeated)
+            if body_keys and not _satisfiable(chain[-1] if len(chain) > 1 else {}, action, event_keys, get(d, body_keys)):
+                continue  # its event could not say this element (Gemini's signature on a text part: the empty-text rule)
             seen.add(body_keys)
             if body_keys in streamed or body_keys in nested:
                 continue
