@@ -54,7 +54,35 @@ def _streams() -> list:
 
 
 STREAM_FILES = _streams()
-CASES = [pytest.param(p, t, id=f"{p.stem}->{t}") for p in STREAM_FILES if p.stem not in REFUSED for t in TARGETS] or [
+
+# Translations known not to hold yet, each with why (strict: when one starts to hold, drop it here).
+_PARTIAL_ARGS = (
+    "Gemini streamed arguments (partialArgs by JSON path) change a call without a fragment the encoder sees: "
+    "a whole-call target gets the call when it starts, before its arguments are complete"
+)
+_RELAID = (
+    "the converter lays the text out differently once later blocks arrive (text blocks joined across a "
+    "dropped server-tool block): the translation raises UnsupportedError instead of taking back what it sent"
+)
+KNOWN_GAPS = {
+    **{(stem, t): _PARTIAL_ARGS for stem in (
+        "gemini__ai__google-stream-no-args-tool-call", "gemini__ai__google-stream-tool-call-arguments",
+        "gemini__ai__google-stream-tool-call-array-arguments-missing-terminal-function-call",
+        "vertex__ai__google-vertex-stream-tool-call-arguments-nested.1") for t in ("gemini", "gemini_openapi", "vertex", "ollama")},
+    **{("openai_responses__ai__openai-shell-container.1", t): _RELAID for t in TARGETS},
+    **{(stem, "bedrock_converse"): _RELAID for stem in (
+        "anthropic__ai__anthropic-web-search-tool.1", "anthropic__llm-anthropic__test_opus_46_adaptive_thinking__i0",
+        "anthropic__llm-anthropic__test_web_search__i0", "anthropic__pydantic-ai__test_pause_turn_web_search_streaming_vcr__i1")},
+}
+
+
+def _case(path: Path, target: str):
+    reason = KNOWN_GAPS.get((path.stem, target))
+    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    return pytest.param(path, target, id=f"{path.stem}->{target}", marks=marks)
+
+
+CASES = [_case(p, t) for p in STREAM_FILES if p.stem not in REFUSED for t in TARGETS] or [
     pytest.param(None, None, marks=pytest.mark.skip(reason="../shared/streams is absent"))
 ]
 

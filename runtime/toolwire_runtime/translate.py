@@ -537,7 +537,9 @@ class Encoder:
                 continue
             have = have or ""  # (an empty fragment still makes the field "" rather than absent)
             if not want.startswith(have):
-                raise AssertionError(f"{self.target} stream: {path + field} would have to change what was sent ({have[-40:]!r} → {want[-40:]!r})")
+                from .errors import UnsupportedError
+
+                raise UnsupportedError(where(path + field), f"the {self.target} response lays out text differently once more of the stream arrived ({have[-30:]!r} sent, now {want[-30:]!r}): a translated stream cannot take back what it sent")
             self._append(pattern, path, field, want[len(have):])
 
     # -- driving ---------------------------------------------------------------------------

@@ -29,7 +29,7 @@ CALLS = {
 #: Event path of a running event number (written by the encoder; the decoder ignores it).
 COUNTER = None
 #: Why streams are not translated into this provider yet (None: they are).
-NO_TRANSLATION_TO = None
+NO_TRANSLATION_TO = "its content may be a list of typed chunks (thinking, text) that the encoder does not stream yet; text the converter writes as chunks would arrive only at the end"
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "chunk": [
