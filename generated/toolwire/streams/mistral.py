@@ -60,7 +60,11 @@ RULES = {
                     "op": "each",
                     "list": ("message", "tool_calls"),
                     "key": ("index",),
-                    "new": {"id": "", "function": {"name": "", "arguments": ""}},
+                    "new": {
+                        "id": "",
+                        "type": "function",
+                        "function": {"name": "", "arguments": ""},
+                    },
                     "create": True,
                     "close": False,
                     "do": [
@@ -136,7 +140,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     b1,
                     ("message", "tool_calls"),
                     e2.get("index"),
-                    {"id": "", "function": {"name": "", "arguments": ""}},
+                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
                     (*p2, "index"),
                     create=True,
                     fallback=e2.get("id"),
