@@ -563,11 +563,6 @@ def _put(obj: dict, keys: tuple, value: Any) -> None:
     obj[last] = value
 
 
-def iter_named(events: Iterable[Any], naming: str):
-    for event in events:
-        yield event_parts(event, naming)
-
-
 class Accumulator:
     """A provider's stream folded event by event into its complete response.
 

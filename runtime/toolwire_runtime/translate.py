@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from .errors import ConversionError
 from .streaming import Accumulator, get, where
