@@ -582,6 +582,19 @@ class ProviderCompiler:
         values.setdefault(target, []).append(v)
         return L
 
+    @staticmethod
+    def _fill_format(fmt: str, dst: str) -> str:
+        """A `fill_format` as an expression over the keys already written to ``dst``."""
+        import string
+
+        terms = []
+        for literal, field, _spec, _conv in string.Formatter().parse(fmt):
+            if literal:
+                terms.append(py(literal))
+            if field is not None:
+                terms.append(f"str({dst}.get({py(field)}, ''))")
+        return " + ".join(terms) or "''"
+
     def _fill(self, template: str, rule: Rule, value: str = "", path: str = "", irs: list[str] | None = None, hint: str = "None") -> str:
         subs = {"value": value, "path": path, "hint": hint, "request": "ctx.request"}  # {request}: the IR Request being rendered
         # parse only: whether the value was read under the rule's alias key
@@ -736,11 +749,12 @@ class ProviderCompiler:
                 L.append(f"    {slot} = None")
             return L
         if rule.has_fill:
+            value = py(rule.fill) if rule.fill_format is None else self._fill_format(rule.fill_format, dst)
             if len(segs) > 1:
-                L.append(f"{slot} = {py(rule.fill)}  # required by the wire; restored fields override it")
+                L.append(f"{slot} = {value}  # required by the wire; restored fields override it")
             else:  # not added when the same-provider input left it out
                 L.append(f"if hints is None or hints.get({py(rule.wire)}) != 'absent':")
-                L.append(f"    {slot} = {py(rule.fill)}  # required by the wire; restored fields override it")
+                L.append(f"    {slot} = {value}  # required by the wire; restored fields override it")
             return L
         irs = rule.ir
         exprs = [self._select(c, rule, f"node.{name}") for name in irs]

@@ -37,7 +37,7 @@ LAST_TURN_KEYS = {"wire", "role", "codec", "list_of", "transform", "args", "requ
 COMPUTED = {"answered_call": "the ToolCall a ToolResult answers (found by its tool_call_id in the request)"}
 RULE_KEYS = {
     "wire", "ir", "type", "required", "const", "emit", "codec", "list_of", "transform", "args",
-    "alias", "select", "emit_null", "default", "fallback", "conversation", "doc", "fill", "absent_as",
+    "alias", "select", "emit_null", "default", "fallback", "conversation", "doc", "fill", "fill_format", "absent_as",
     "flat", "computed",
 }
 JSON_TYPES = {
@@ -98,6 +98,7 @@ class Rule:
     conversation: str | None = None
     has_fill: bool = False
     fill: Any = None
+    fill_format: str | None = None  # a fill built from wire keys written before it: "fc_{call_id}"
     absent_as: Any = None
     has_absent_as: bool = False
     flat: str | None = None  # an object codec whose wire keys sit in this object itself (no key of its own)
@@ -548,6 +549,7 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
                 errors.at(cdoc, "fields", f"codec {name!r}: every field rule must be a mapping")
                 continue
             codec.rules.append(_rule(name, rdoc, errors))
+            _check_fill_format(name, codec.rules, errors)
     elif kind == "union":
         codec.tag = cdoc.get("tag")
         codec.tag_default = cdoc.get("tag_default")
@@ -699,6 +701,22 @@ def _stream(doc: Located, provider: Provider, errors: Errors) -> None:
         errors.at(stream, None, f"provider {provider.name!r}: stream needs `events:` (its stream grammar: what each event adds to the complete response; docs/spec-language.md, Streams)")
 
 
+def _check_fill_format(codec_name: str, rules: list, errors: Errors) -> None:
+    """A `fill_format` names only wire keys of this object that rules before it write."""
+    import string
+
+    rule = rules[-1]
+    if rule.fill_format is None:
+        return
+    earlier = {r.wire for r in rules[:-1] if r.wire and "." not in r.wire}
+    try:
+        fields = [f for _lit, f, _spec, _conv in string.Formatter().parse(rule.fill_format) if f is not None] if isinstance(rule.fill_format, str) else None
+    except ValueError:
+        fields = None
+    if not fields or not all(f in earlier for f in fields):
+        errors.at(rule.node, "fill_format", f"codec {codec_name!r}: fill_format is a string naming wire keys written by rules before it in braces (\"fc_{{call_id}}\"); it can use {', '.join(sorted(earlier)) or 'none'}, got {rule.fill_format!r}")
+
+
 def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:
     for key in rdoc:
         if key not in RULE_KEYS:
@@ -747,6 +765,10 @@ def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:
         rule.has_fill, rule.fill = True, rdoc["fill"]
         if rule.ir or rule.has_const:
             errors.at(rdoc, "fill", f"codec {codec_name!r}: a fill rule maps no IR field and has no const")
+    if "fill_format" in rdoc:
+        rule.has_fill, rule.fill_format = True, rdoc["fill_format"]
+        if "fill" in rdoc or rule.ir or rule.has_const:
+            errors.at(rdoc, "fill_format", f"codec {codec_name!r}: a fill_format rule maps no IR field and has no const or fill")
     if rule.wire is None and not rule.ir:
         errors.at(rdoc, None, f"codec {codec_name!r}: a field rule needs 'wire', 'ir' or both")
     if rule.has_const and rule.ir:

@@ -48,6 +48,9 @@ SCOPE_KEYS.add("continue_if")
 SCOPE_KEYS.add("default_key")
 CONDITIONS.add("not")
 CONTINUE_IF_KEYS = {"has", "unless", "same"}
+# -- `names` (Responses' item_id): the event also names its element by one of the element's fields;
+#    the decoder keys by `key` and needs nothing more, the encoder writes the element's value there.
+SCOPE_KEYS.add("names")
 JSON_KINDS = {"string": "str", "list": "list", "object": "dict", "number": "(int, float)", "boolean": "bool"}
 PATH_RE = re.compile(r"^(\.|[A-Za-z_$][\w$-]*(\.[\w$-]+)*)$")
 
@@ -305,6 +308,14 @@ class _Compiler:
             self.errors.at(spec, "default_key", f"{self.where}: `default_key` goes with a `key` read from the event")
         if "continue_if" in spec and key != "last":
             self.errors.at(spec, "continue_if", f"{self.where}: `continue_if` goes with `key: last` (whether the element opened last is continued)")
+        if "names" in spec:
+            names = spec["names"]
+            if not isinstance(names, dict) or not names:
+                self.errors.at(spec, "names", f"{self.where}: `names` maps event paths to the element's fields the event names it by (item_id: id)")
+            else:
+                for ek, bk in names.items():
+                    self.check_path(names, ek, ek, "a `names` event path")
+                    self.check_path(names, ek, bk, "a `names` element field")
         if spec.get("do"):
             self.actions(spec["do"], spec, "do", indent, e, f"b{d}", p)
         if spec.get("close"):
@@ -396,6 +407,8 @@ def _table(items: Any, templates: dict) -> list:
                 entry["in"] = _path(value.get("in", "."))
             if "default_key" in value:
                 entry["default_key"] = plain(value["default_key"])
+            if isinstance(value.get("names"), dict):
+                entry["names"] = [(_path(ek), _path(bk)) for ek, bk in value["names"].items()]
             if isinstance(value.get("continue_if"), dict):
                 entry["continue_if"] = {k: [_path(x) for x in (v if isinstance(v, list) else [v])] for k, v in value["continue_if"].items()}
         out.append(entry)

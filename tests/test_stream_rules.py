@@ -261,6 +261,39 @@ def test_openai_translated_to_anthropic_keeps_one_block_open_at_a_time_with_dens
         assert validate_event("anthropic", event) == []
 
 
+def test_openai_translated_to_responses_names_every_item_by_its_id_as_the_api_does() -> None:
+    """Responses events inside an output item carry its `item_id` (the SDK types require it; clients
+    such as the Vercel AI SDK key text by it); a call from elsewhere gets the item id fc_<call id>,
+    the same in the stream and in the non-streamed conversion."""
+    events = [
+        chunk({"role": "assistant", "content": "Checking"}),
+        chunk({"content": " now."}),
+        chunk({"tool_calls": [call(0, "call_a", "get_weather", '{"city":')]}),
+        chunk({"tool_calls": [call(0, arguments='"Paris"}')]}),
+        chunk({"tool_calls": [call(1, "call_b", "get_time", '{}')]}),
+        chunk({}, finish="tool_calls"),
+        {"data": "[DONE]"},
+    ]
+    out = list(stream.convert(events, source="openai_chat", target="openai_responses"))
+    assert [e["data"]["sequence_number"] for e in out] == list(range(len(out)))
+    ids: dict[int, str] = {}
+    for event in out:
+        data = event["data"]
+        assert validate_event("openai_responses", event) == [], event
+        if data["type"] == "response.output_item.added":
+            ids[data["output_index"]] = data["item"]["id"]
+        elif "output_index" in data and data["type"] != "response.output_item.done":
+            assert data["item_id"] == ids[data["output_index"]], event
+    deltas = [e["data"]["delta"] for e in out if e["event"] == "response.function_call_arguments.delta"]
+    assert deltas == ['{"city":', '"Paris"}', "{}"]  # the fragments flow as they came
+    assert [e["data"]["delta"] for e in out if e["event"] == "response.output_text.delta"] == ["Checking", " now."]
+    body = stream.accumulate(out, provider="openai_responses", as_provider=True)
+    want = quiet(toolwire.from_ir, stream.accumulate(events, provider="openai_chat"), provider="openai_responses")
+    assert [(i["type"], i["id"]) for i in body["output"]] == [(i["type"], i["id"]) for i in want["output"]]
+    assert [i["id"] for i in body["output"][1:]] == ["fc_call_a", "fc_call_b"]
+    assert out[-1]["event"] == "response.completed" and out[-1]["data"]["response"]["output"] == body["output"]
+
+
 # -- a complete response served as a stream ----------------------------------------------------------
 
 

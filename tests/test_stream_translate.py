@@ -152,10 +152,10 @@ def test_translated_stream_accumulates_to_the_converted_response(path: Path, tar
     assert _messages(translated) == _messages(direct)
     family = WIRE_FAMILY.get(target) or target
     # what the recording itself fails (a beta block type the SDK's stable types lack) is not ours
-    excused = {tuple(e or ()) for e in (validate_event(family, x) for x in doc["events"])} if (WIRE_FAMILY.get(source) or source) == family else set()
+    excused = {e for x in doc["events"] for e in validate_event(family, x) or ()} if (WIRE_FAMILY.get(source) or source) == family else set()
     for i, event in enumerate(out):
         errors = validate_event(family, event)
-        assert not errors or tuple(errors) in excused, f"event {i} {event!r:.300}: {errors}"
+        assert not errors or set(errors) <= excused, f"event {i} {event!r:.300}: {sorted(set(errors) - excused)[:8]}"
     raw = b"".join(stream.write(out, provider=target))
     assert list(stream.parse(raw, provider=target)) == out
 

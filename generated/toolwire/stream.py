@@ -199,7 +199,6 @@ NO_TRANSLATION_TO = {
     "cohere": "text that precedes tool calls is the response's tool_plan, which is known only once a call arrives; a translated stream would have to hold all text until then",
     "cohere_v1": "its tool calls are sent whole in tool-calls-generation after text-generation events that the encoder does not yet tell apart from the plan",
     "mistral": "its content may be a list of typed chunks (thinking, text) that the encoder does not stream yet; text the converter writes as chunks would arrive only at the end",
-    "openai_responses": "its events name the output item they belong to by item_id as well as output_index, and the grammar does not relate the two yet, so translated events would lack item_id (the openai SDK rejects them)",
 }
 
 

@@ -230,8 +230,9 @@ class StreamState:
             _put(obj, keys, dict(value))
 
     def extend(self, obj: dict, keys: tuple, value: Any) -> None:
-        """``extend``: the items of an event list appended to the list at ``keys`` (logprobs)."""
-        if not isinstance(value, list):
+        """``extend``: the items of an event list appended to the list at ``keys`` (logprobs). An empty
+        list adds nothing, not even the field (the complete part says whether it has one)."""
+        if not isinstance(value, list) or not value:
             return
         current = get(obj, keys)
         if isinstance(current, list):

@@ -43,6 +43,12 @@ def _put(obj: dict, keys: tuple, value: Any) -> None:
     obj[keys[-1]] = value
 
 
+def _at(owner: Any, list_keys: tuple, position: int) -> Any:
+    """The element at ``position`` of the list at ``list_keys`` in ``owner`` (None when there is none)."""
+    items = get(owner, list_keys) if isinstance(owner, dict) else None
+    return items[position] if isinstance(items, list) and 0 <= position < len(items) else None
+
+
 def _copy(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
@@ -62,6 +68,7 @@ class Shape:
         self.joins = False  # a list whose stream may continue the element before (key `last`): bodies are projected  # event path of a running event number (Responses' sequence_number)
         self.appenders: dict[tuple, dict[tuple, tuple]] = {}  # list pattern → field → (chain, action, event keys)
         self.closers: dict[tuple, tuple] = {}
+        self.all_appenders: dict[tuple, list] = {}  # (list pattern, field) → every (chain, action, event keys) appending to it
         self.setters: list[tuple] = []  # (body pattern, field keys or None for "any field", chain, action, event keys)
         self.start: tuple | None = None
         self.ends: list[tuple] = []
@@ -98,6 +105,7 @@ class Shape:
             elif op in ("append", "append_json", "push", "append_parts"):
                 for body_keys, event_keys in a["pairs"]:
                     self.appenders.setdefault(pattern, {}).setdefault(body_keys, ((name, *chain), a, event_keys))
+                    self.all_appenders.setdefault((pattern, body_keys), []).append(((name, *chain), a, event_keys))
             elif op == "extend" and not self.calls_view_list_taken(pattern, a):  # items appended whole (Ollama's tool_calls)
                 for body_keys, event_keys in a["pairs"]:
                     lp = pattern + body_keys + ("*",)
@@ -110,6 +118,18 @@ class Shape:
                 self.start = ((name, *chain), a)
             elif op == "end":
                 self.ends.append(((name, *chain), a))
+
+    def appender_for(self, pattern: tuple, field: tuple, element: Any) -> tuple:
+        """The rule that appends to ``field`` of ``element``: of the events that append there, the
+        first whose scope's template is of this element's kind (Responses' reasoning_text.delta for
+        a reasoning_text part, output_text.delta for an output_text one)."""
+        candidates = self.all_appenders.get((pattern, field), ())
+        if len(candidates) > 1 and isinstance(element, dict):
+            for candidate in candidates:
+                new = candidate[0][-1]["new"] if len(candidate[0]) > 1 else None
+                if not isinstance(new, dict) or all(element.get(k) == v for k, v in new.items() if isinstance(v, str) and v):
+                    return candidate
+        return self.appenders[pattern][field]
 
     def calls_view_list_taken(self, pattern: tuple, action: dict) -> bool:
         """An `extend` onto a list that a keyed scope already builds is not how its items are made."""
@@ -265,6 +285,7 @@ class Encoder:
             _put(ev, self.shape.counter, self.count)
         cur = ev
         used = set()
+        m_el, d_el = self.mirror.state.body, body  # the element each scope is at, in the mirror and desired
         for depth, scope in enumerate(chain[1:]):
             if scope["op"] == "each":
                 item: dict = {}
@@ -280,6 +301,13 @@ class Encoder:
             key = keys[depth] if depth < len(keys) else None
             if isinstance(scope["key"], tuple) and key is not None and key != scope.get("default_key"):
                 _put(cur, scope["key"], key)  # (a key equal to the grammar's default is left out, as the wire does)
+            if scope["list"] and isinstance(key, int):
+                m_el, d_el = _at(m_el, scope["list"], key), _at(d_el, scope["list"], key)
+            for event_keys, field in scope.get("names", ()):  # the event names its element by this field too
+                named = created[1] if created is not None and created[0] == depth else m_el if get(m_el, field) is not None else d_el
+                value = get(named, field)
+                if value is not None:
+                    _put(cur, event_keys, value)
             same = (scope.get("continue_if") or {}).get("same")
             if same and element_path is not None and not (created is not None and created[0] == depth):
                 last = get(self.mirror.state.body, element_path)
@@ -329,25 +357,36 @@ class Encoder:
         return [next(positions, None) if scope["list"] else None for scope in chain[1:]]
 
     def _append(self, pattern: tuple, path: tuple, field: tuple, fragment: str) -> None:
-        chain, action, event_keys = self.shape.appenders[pattern][field]
+        chain, action, event_keys = self.shape.appender_for(pattern, field, get(self.mirror.state.body, path))
         self._send(self._event(chain, self._keys_of(path, chain), [*self._when(action), (event_keys, fragment)], element_path=path))
         self.sent[path + field] = self.sent.get(path + field, 0) + 1
 
     def _close(self, mirror_el: dict, desired_el: Any) -> None:
-        pattern, path = self.open.pop(id(mirror_el))
+        pattern, path = self.open[id(mirror_el)]
+        inner = [(el_id, p) for el_id, (_lp, p) in self.open.items() if len(p) > len(path) and p[: len(path)] == path]
+        for el_id, p in sorted(inner, key=lambda x: -len(x[1])):  # what is open inside it closes first
+            if el_id in self.open:
+                self._close(get(self.mirror.state.body, p), get(self.desired, p))
+        self.open.pop(id(mirror_el))
         if desired_el is not None:
             self._finish_element(pattern, path, desired_el, mirror_el)
         for key in [k for k, v in self.routes.items() if isinstance(v, tuple) and v[0] == path]:
             self.routes[key] = _MISSING  # a later fragment finds its place again
         chain = self.shape.closers.get(pattern)
         if chain is not None:  # the closing event carries what its rule sets (Responses' output_item.done: the item)
-            leaf = []
-            for sp, body_keys, schain, action, event_keys in self.shape.setters:
-                if sp == pattern and _ident(schain) == _ident(chain) and desired_el is not None:
-                    value = _copy(desired_el) if body_keys == () else get(desired_el, body_keys)
-                    if value is not None:
-                        leaf += [*self._when(action), (event_keys, value)]
-            self._send(self._event(chain, self._keys_of(path, chain), leaf))
+            self._send(self._event(chain, self._keys_of(path, chain), self._carried(chain, pattern, desired_el)))
+
+    def _carried(self, chain: tuple, pattern: tuple, element: Any) -> list:
+        """What an event along ``chain`` sets in ``element`` (at ``pattern``), as its leaf values."""
+        leaf: list = []
+        if element is None:
+            return leaf
+        for sp, body_keys, schain, action, event_keys in self.shape.setters:
+            if sp == pattern and _ident(schain) == _ident(chain):
+                value = _copy(element) if body_keys == () else get(element, body_keys)
+                if value is not None:
+                    leaf += [*self._when(action), (event_keys, value)]
+        return leaf
 
     def _finish_element(self, pattern: tuple, path: tuple, d: dict, m: dict) -> None:
         """Before an element closes: what it lacks is sent (text, list items), JSON fields nothing was
@@ -371,9 +410,12 @@ class Encoder:
         nested = self.shape.lists_under(pattern)
         snapshot = any(sp == pattern and bk == () and a["op"] == "overlay" for sp, bk, _c, a, _e in self.shape.setters)
         seen: set = set()
+        closer = self.shape.closers.get(pattern)
         for setter_pattern, body_keys, chain, action, event_keys in self.shape.setters:
             if setter_pattern != pattern or (snapshot and not (body_keys == () and action["op"] == "overlay")):
                 continue  # a snapshot of the whole object (Responses' terminal event) says everything
+            if closer is not None and _ident(chain) == _ident(closer):
+                continue  # the closing event carries it (_close)
             if body_keys in seen:
                 continue  # the first rule that sets a field sends it (terminal alternatives are not repeated)
             if body_keys and not _satisfiable(chain[-1] if len(chain) > 1 else {}, action, event_keys, get(d, body_keys)):
@@ -382,6 +424,11 @@ class Encoder:
             if body_keys in streamed or body_keys in nested:
                 continue
             if body_keys == () and action["op"] == "overlay":  # a snapshot of the whole object (Responses' terminal event)
+                if any(m.get(k) != v for k, v in d.items()):
+                    groups.setdefault((_ident(chain), id(action)), [chain, action, []])[2].append((event_keys, _copy(d), True))
+                continue
+            if body_keys == () and len(chain) > 1 and chain[-1]["new"] == event_keys:
+                # the event carries the element whole, as it could create it (Responses' content_part.done: the part)
                 if any(m.get(k) != v for k, v in d.items()):
                     groups.setdefault((_ident(chain), id(action)), [chain, action, []])[2].append((event_keys, _copy(d), True))
                 continue
@@ -410,19 +457,23 @@ class Encoder:
     def _diff(self, desired: dict, final: bool, held: Callable[[tuple, int], bool]) -> None:
         shape = self.shape
         self.final = final
-        if not self.started:
-            self.started = True
-            if shape.start is not None:
-                chain, action = shape.start
-                skeleton = shape.skeleton(desired, ())
-                self._send(self._event(chain, [], [(action["path"], skeleton)]))
+        self._start(desired)
         self._grow((), (), desired, self.mirror.state.body)  # text fields of the body itself (Ollama's message.content)
         self._diff_lists((), (), desired, self.mirror.state.body, held)
         if final:
-            for el_id in list(self.open):
-                pattern, path = self.open[el_id]
+            while self.open:
+                pattern, path = next(iter(self.open.values()))
                 self._close(get(self.mirror.state.body, path), get(desired, path))
             self._set_all(desired, self.mirror.state.body, (), ())
+
+    def _start(self, desired: dict) -> None:
+        """The event that starts the target's message, once (with what the body says so far)."""
+        if not self.started:
+            self.started = True
+            if self.shape.start is not None:
+                chain, action = self.shape.start
+                self.desired = desired
+                self._send(self._event(chain, [], [(action["path"], self.shape.skeleton(desired, ()))]))
 
     def _set_all(self, d: Any, m: Any, pattern: tuple, path: tuple) -> None:
         if isinstance(d, dict) and isinstance(m, dict):
@@ -543,13 +594,20 @@ class Encoder:
             self._append(pattern, path, field, want[len(have):])
 
     # -- driving ---------------------------------------------------------------------------
-    def _convert(self, src: Accumulator, body: dict, invalid: list, final: bool) -> dict:
-        """The target body the source body so far converts to (through the IR, as ``accumulate`` gives it)."""
+    def _convert(self, src: Accumulator, body: dict, invalid: list, final: bool) -> dict | None:
+        """The target body the source body so far converts to (through the IR, as ``accumulate`` gives
+        it); None before the source has said anything of its message (what a converter renders for
+        an empty message, Responses' empty message item, is a placeholder, not content)."""
         if final:
             return self.convert(src.response_of(body, invalid, self.strict), self.strict)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return self.convert(src.response_of(body, invalid, False), False)
+            response = src.response_of(body, invalid, False)
+            desired = self.convert(response, False)
+            if not response.message.parts:
+                self._start(desired)
+                return None
+            return desired
 
     def _sync(self, src: Accumulator, mark: tuple | None = None, final: bool = False) -> None:
         import copy
@@ -573,7 +631,10 @@ class Encoder:
             if twin is not None:
                 _put(twin, keys, (get(twin, keys) or "") + MARK) if keys else None
         try:
-            desired = self.desired = self._convert(src, body, snap.invalid, final)
+            desired = self._convert(src, body, snap.invalid, final)
+            if desired is None:
+                return
+            self.desired = desired
         except ConversionError:
             if final:
                 raise
@@ -757,8 +818,8 @@ class Encoder:
         """The end event, unless the last event sent already ended the stream (Cohere's message-end
         carries the finish; Responses' response.completed the whole response)."""
         if not self.mirror.done:
-            for chain, action in self.shape.ends[:1]:
-                self._send(self._event(chain, [], self._when(action)))
+            for chain, action in self.shape.ends[:1]:  # with what its rule sets (Responses' response.completed: the response)
+                self._send(self._event(chain, [], [*self._when(action), *self._carried(chain, (), self.desired)]))
 
     def finish(self, src: Accumulator) -> list[dict]:
         self.out = []

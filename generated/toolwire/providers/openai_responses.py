@@ -172,6 +172,9 @@ _ORDER_response = {}  # key tuples seen → already in the render order (key_ord
 _GROUP_OUTPUT = frozenset(["assistant"])
 _WHOLE_OUTPUT = frozenset(["message"])
 _INLINE_OUTPUT = frozenset(["output_text", "refusal"])  # tags of content parts, not items
+_KNOWN_output_function_call_item = frozenset(["arguments", "call_id", "name", "type"])
+_RANK_output_function_call_item = {"type": 0, "call_id": 1, "id": 2, "name": 3, "arguments": 4}
+_ORDER_output_function_call_item = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_output_message = frozenset(["content", "role", "type"])
 _RANK_output_message = {"type": 0, "id": 1, "status": 2, "role": 3, "content": 4}
 _ORDER_output_message = {}  # key tuples seen → already in the render order (key_order)
@@ -1650,7 +1653,7 @@ def _output_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             ):
                 if standalone:
                     if type(item) is ir.ToolCall:
-                        out.append(_function_call_item_from_ir(item, (path, i), ctx))
+                        out.append(_output_function_call_item_from_ir(item, (path, i), ctx))
                     elif type(item) is ir.OpaquePart:
                         rendered = tw.opaque_render(item, PROVIDER, (path, i), ctx)
                         if rendered is not None:
@@ -1677,7 +1680,9 @@ def _output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if tag == "message":
         return _output_message_to_ir(obj, path, ctx)
     if tag == "function_call":
-        return ir.Message(role="assistant", parts=[_function_call_item_to_ir(obj, path, ctx)])
+        return ir.Message(
+            role="assistant", parts=[_output_function_call_item_to_ir(obj, path, ctx)]
+        )
     return ir.Message(role="assistant", parts=[ir.OpaquePart(provider=ctx.data, data=obj)])
 
 
@@ -1687,6 +1692,104 @@ def _output_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if role == "assistant":
         return _output_message_from_ir(node, path, ctx)
     raise UnknownVariantError((path, "role"), f"{ctx.provider} has no message role {role!r}")
+
+
+def _output_function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """function_call output item — as function_call_item, and its item id: the API gives every output item one, and every stream event about the item names it by it (item_id); a call from another provider gets fc_ + its call id (unique, and the same in a stream and in the complete response) (wire → IR ToolCall)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "function_call":
+        raise UnknownVariantError((path, "type"), "expected 'function_call', got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_call_id = obj.get("call_id")
+    if v_call_id is None:
+        raise tw.missing((path, "call_id"))
+    v_call_id_ir, v_call_id_hint = tw.fit_id_parse(
+        v_call_id, (path, "call_id"), "\\s\\S", 64, False
+    )
+    if v_call_id_hint is not None:
+        hints = tw.hint(hints, "call_id", v_call_id_hint)
+    if "id" not in obj:
+        hints = tw.hint(hints, "id", "absent")
+    v_name = obj.get("name")
+    if v_name is None:
+        raise tw.missing((path, "name"))
+    v_name_ir = tw.fit_name_parse(v_name, (path, "name"), ctx, "a-zA-Z0-9_-", None, 64)
+    v_arguments = obj.get("arguments")
+    if v_arguments is None:
+        raise tw.missing((path, "arguments"))
+    v_arguments_arguments, v_arguments_raw_arguments = tw.parse_arguments(
+        v_arguments, (path, "arguments"), ctx
+    )
+    if _ORDER_output_function_call_item.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(
+            hints, "", order, _RANK_output_function_call_item, _ORDER_output_function_call_item
+        )
+    node = ir.ToolCall(
+        id=v_call_id_ir,
+        name=v_name_ir,
+        arguments=v_arguments_arguments,
+        raw_arguments=v_arguments_raw_arguments,
+    )
+    extra = (
+        None
+        if _KNOWN_output_function_call_item.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_output_function_call_item)
+    )
+    ctx.origins.append((node, path))  # so errors found later can point at the input
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _output_function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """function_call output item — as function_call_item, and its item id: the API gives every output item one, and every stream event about the item names it by it (item_id); a call from another provider gets fc_ + its call id (unique, and the same in a stream and in the complete response) (IR ToolCall → wire)."""
+    if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    if hints is None or "type" not in hints:
+        out["type"] = "function_call"
+    elif hints["type"] == "null":
+        out["type"] = None
+    v_call_id = tw.fit_id_render(
+        node.id,
+        (hints.get("call_id") if hints is not None else None),
+        (path, "id"),
+        ctx,
+        "\\s\\S",
+        64,
+        False,
+    )
+    if v_call_id is not None:
+        out["call_id"] = v_call_id
+    elif hints is not None and hints.get("call_id") == "null":
+        out["call_id"] = None
+    if hints is None or hints.get("id") != "absent":
+        out["id"] = "fc_" + str(
+            out.get("call_id", "")
+        )  # required by the wire; restored fields override it
+    v_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
+    )
+    if v_name is not None:
+        out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
+    v_arguments = tw.render_arguments(node.arguments, node.raw_arguments)
+    if v_arguments is not None:
+        out["arguments"] = v_arguments
+    elif hints is not None and hints.get("arguments") == "null":
+        out["arguments"] = None
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
 
 
 def _output_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:

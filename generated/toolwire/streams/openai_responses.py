@@ -37,7 +37,7 @@ CALLS = {
 #: Event path of a running event number (written by the encoder; the decoder ignores it).
 COUNTER = ("sequence_number",)
 #: Why streams are not translated into this provider yet (None: they are).
-NO_TRANSLATION_TO = "its events name the output item they belong to by item_id as well as output_index, and the grammar does not relate the two yet, so translated events would lack item_id (the openai SDK rejects them)"
+NO_TRANSLATION_TO = None
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "response.created": [{"op": "start", "path": ("response",)}],
@@ -84,6 +84,7 @@ RULES = {
                     "do": [],
                 }
             ],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.content_part.done": [
@@ -105,6 +106,7 @@ RULES = {
                     "do": [{"op": "merge", "pairs": [((), ("part",))]}],
                 }
             ],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.output_text.delta": [
@@ -126,9 +128,11 @@ RULES = {
                     "do": [
                         {"op": "append", "pairs": [(("text",), ("delta",))]},
                         {"op": "extend", "pairs": [(("logprobs",), ("logprobs",))]},
+                        {"op": "tag", "pairs": [(("logprobs",), []), (("delta",), "")]},
                     ],
                 }
             ],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.output_text.done": [
@@ -150,6 +154,7 @@ RULES = {
                     "do": [{"op": "set", "pairs": [(("text",), ("text",))]}],
                 }
             ],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.output_text.annotation.added": [
@@ -168,9 +173,20 @@ RULES = {
                     "new": None,
                     "create": False,
                     "close": False,
-                    "do": [{"op": "push", "pairs": [(("annotations",), ("annotation",))]}],
+                    "do": [
+                        {
+                            "op": "block",
+                            "list": ("annotations",),
+                            "key": ("annotation_index",),
+                            "new": ("annotation",),
+                            "create": True,
+                            "close": False,
+                            "do": [],
+                        }
+                    ],
                 }
             ],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.refusal.delta": [
@@ -192,6 +208,7 @@ RULES = {
                     "do": [{"op": "append", "pairs": [(("refusal",), ("delta",))]}],
                 }
             ],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.refusal.done": [
@@ -213,6 +230,7 @@ RULES = {
                     "do": [{"op": "set", "pairs": [(("refusal",), ("refusal",))]}],
                 }
             ],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.function_call_arguments.delta": [
@@ -224,6 +242,7 @@ RULES = {
             "create": False,
             "close": False,
             "do": [{"op": "append", "pairs": [(("arguments",), ("delta",))]}],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.function_call_arguments.done": [
@@ -235,6 +254,7 @@ RULES = {
             "create": False,
             "close": False,
             "do": [{"op": "set", "pairs": [(("arguments",), ("arguments",))]}],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.custom_tool_call_input.delta": [
@@ -246,6 +266,7 @@ RULES = {
             "create": False,
             "close": False,
             "do": [{"op": "append", "pairs": [(("input",), ("delta",))]}],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.custom_tool_call_input.done": [
@@ -257,6 +278,7 @@ RULES = {
             "create": False,
             "close": False,
             "do": [{"op": "set", "pairs": [(("input",), ("input",))]}],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.reasoning_summary_part.added": [
@@ -278,6 +300,7 @@ RULES = {
                     "do": [],
                 }
             ],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.reasoning_summary_part.done": [
@@ -299,6 +322,7 @@ RULES = {
                     "do": [{"op": "merge", "pairs": [((), ("part",))]}],
                 }
             ],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.reasoning_summary_text.delta": [
@@ -320,6 +344,7 @@ RULES = {
                     "do": [{"op": "append", "pairs": [(("text",), ("delta",))]}],
                 }
             ],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.reasoning_summary_text.done": [
@@ -341,6 +366,7 @@ RULES = {
                     "do": [{"op": "set", "pairs": [(("text",), ("text",))]}],
                 }
             ],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.reasoning_text.delta": [
@@ -362,6 +388,7 @@ RULES = {
                     "do": [{"op": "append", "pairs": [(("text",), ("delta",))]}],
                 }
             ],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.reasoning_text.done": [
@@ -383,6 +410,7 @@ RULES = {
                     "do": [{"op": "set", "pairs": [(("text",), ("text",))]}],
                 }
             ],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.code_interpreter_call_code.delta": [
@@ -394,6 +422,7 @@ RULES = {
             "create": False,
             "close": False,
             "do": [{"op": "append", "pairs": [(("code",), ("delta",))]}],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.code_interpreter_call_code.done": [
@@ -405,6 +434,7 @@ RULES = {
             "create": False,
             "close": False,
             "do": [{"op": "set", "pairs": [(("code",), ("code",))]}],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.mcp_call_arguments.delta": [
@@ -416,6 +446,7 @@ RULES = {
             "create": False,
             "close": False,
             "do": [{"op": "append", "pairs": [(("arguments",), ("delta",))]}],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.mcp_call_arguments.done": [
@@ -427,6 +458,7 @@ RULES = {
             "create": False,
             "close": False,
             "do": [{"op": "set", "pairs": [(("arguments",), ("arguments",))]}],
+            "names": [(("item_id",), ("id",))],
         }
     ],
     "response.completed": [{"op": "overlay", "pairs": [((), ("response",))]}, {"op": "end"}],
@@ -516,6 +548,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         )
         st.append(b2, ("text",), get(e, ("delta",)), ("delta",))
         st.extend(b2, ("logprobs",), get(e, ("logprobs",)))
+        pass  # tag: logprobs=[], delta=''
     elif name == "response.output_text.done":
         b1 = st.element(
             st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
@@ -536,7 +569,14 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         b2 = st.element(
             b1, ("content",), get(e, ("content_index",)), None, ("content_index",), create=False
         )
-        st.push(b2, ("annotations",), get(e, ("annotation",)))
+        b3 = st.element(
+            b2,
+            ("annotations",),
+            get(e, ("annotation_index",)),
+            get(e, ("annotation",)),
+            ("annotation_index",),
+            create=True,
+        )
     elif name == "response.refusal.delta":
         b1 = st.element(
             st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
