@@ -15,7 +15,7 @@ from typing import Any
 
 from .loader import Errors, Located, plain
 
-STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "no_translation_to", "doc"}
+STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc"}
 NAMINGS = {
     "type": "the payload's `type` (the SSE event line when the payload has none)",
     "key": "the payload's single top-level key, whose value is the payload (boto3's shape)",
@@ -66,6 +66,7 @@ class Grammar:
     code: str  # body of `def decode(st, name, e)`, indented 4
     body: dict | None = None  # the body before any event (defaults, key order)
     counter: tuple | None = None  # event path of a running event number the encoder writes (sequence_number)
+    begin: str | None = None  # the event a stream opens with when no `start` action says so (Bedrock's messageStart)
     no_translation_to: str | None = None  # why streams are not yet translated into this provider (None: they are)
     rules: dict = field(default_factory=dict)  # the events' actions as data, for the encoder
     key: Any = None  # what makes two grammars the same (a flavour then imports its parent's decoder)
@@ -490,11 +491,17 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
             grammar.counter = _path(counter)
         else:
             errors.at(stream, "counter", f"{where}: counter must be the event path of a running event number (sequence_number)")
+    begin = stream.get("begin")
+    if begin is not None:
+        if isinstance(begin, str) and begin in grammar.rules:
+            grammar.begin = begin
+        else:
+            errors.at(stream, "begin", f"{where}: begin names the event every stream opens with, one of its events with actions ({', '.join(grammar.rules)}); got {begin!r}")
     refusal = stream.get("no_translation_to")
     if refusal is not None:
         if isinstance(refusal, str) and refusal.strip():
             grammar.no_translation_to = refusal.strip()
         else:
             errors.at(stream, "no_translation_to", f"{where}: no_translation_to says why streams are not translated into this provider yet (a sentence)")
-    grammar.key = (grammar.naming, repr(grammar.counter), grammar.no_translation_to, repr(grammar.end), code, repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules))
+    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules))
     return grammar

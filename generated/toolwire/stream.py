@@ -196,9 +196,7 @@ def _check_target(target: str, decoder: Any) -> None:
 
 #: Providers whose streams toolwire does not write by translation yet, and why (spec ``no_translation_to``).
 NO_TRANSLATION_TO = {
-    "cohere": "text that precedes tool calls is the response's tool_plan, which is known only once a call arrives; a translated stream would have to hold all text until then",
     "cohere_v1": "its tool calls are sent whole in tool-calls-generation after text-generation events that the encoder does not yet tell apart from the plan",
-    "mistral": "its content may be a list of typed chunks (thinking, text) that the encoder does not stream yet; text the converter writes as chunks would arrive only at the end",
 }
 
 

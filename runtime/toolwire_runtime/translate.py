@@ -49,6 +49,51 @@ def _at(owner: Any, list_keys: tuple, position: int) -> Any:
     return items[position] if isinstance(items, list) and 0 <= position < len(items) else None
 
 
+def _parts_to_send(want: list, have: Any, at: str, target: str) -> list:
+    """The parts that grow ``have`` (a string or a list of typed parts, as ``append_parts`` folds
+    them) into ``want``: the rest of the last part the client has, as a part of its type, then the
+    parts it lacks. A layout the client's parts cannot grow into is an UnsupportedError."""
+    from .streaming import _fold_parts
+
+    folded: list = []
+    _fold_parts(folded, _copy(want))  # what the client can hold: consecutive parts of a type join
+    want = folded
+    if not have:
+        return want
+    if isinstance(have, str):
+        have = [{"type": "text", "text": have}]
+    if not isinstance(have, list) or len(have) > len(want) or have[:-1] != want[: len(have) - 1]:
+        from .errors import UnsupportedError
+
+        raise UnsupportedError(at, f"the {target} response lays out its content parts differently once more of the stream arrived: a translated stream cannot take back what it sent")
+    last, goal = have[-1], want[len(have) - 1]
+    tail: dict = {}
+    for key, value in goal.items():
+        mine = last.get(key)
+        if key == "type" or value == mine:
+            continue
+        if isinstance(value, str) and isinstance(mine, str):
+            if not value.startswith(mine):
+                from .errors import UnsupportedError
+
+                raise UnsupportedError(at, f"the {target} response lays out its text differently once more of the stream arrived ({mine[-30:]!r} sent, now {value[-30:]!r}): a translated stream cannot take back what it sent")
+            tail[key] = value[len(mine):]
+        elif isinstance(value, list) and isinstance(mine, list) and all(isinstance(v, dict) for v in value + mine):
+            tail[key] = _parts_to_send(value, mine, at, target)  # nested parts fold the same way (thinking)
+        else:
+            tail[key] = _copy(value)
+    out = [{"type": goal.get("type"), **tail}] if tail else []
+    return out + _copy(want[len(have):])
+
+
+def _after_last_call(parts: list) -> int:
+    """The position after the message's last tool call (0 when it has none)."""
+    for i in range(len(parts) - 1, -1, -1):
+        if getattr(parts[i], "type", None) == "tool_call":
+            return i + 1
+    return 0
+
+
 def _copy(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
@@ -65,6 +110,7 @@ class Shape:
         self.all_creators: dict[tuple, list] = {}  # list pattern → every chain that may create one
         self.extenders: dict[tuple, tuple] = {}  # list pattern → (chain, event keys) of an `extend` that appends whole items
         self.counter = getattr(decoder, "COUNTER", None)
+        self.begin = getattr(decoder, "BEGIN", None)  # the event a stream opens with (no `start` action)
         self.joins = False  # a list whose stream may continue the element before (key `last`): bodies are projected  # event path of a running event number (Responses' sequence_number)
         self.appenders: dict[tuple, dict[tuple, tuple]] = {}  # list pattern → field → (chain, action, event keys)
         self.closers: dict[tuple, tuple] = {}
@@ -93,8 +139,8 @@ class Shape:
             elif op in ("block", "each"):
                 lp = pattern + a["list"] + ("*",)
                 sub = chain + (a,)
-                if a["key"] == "last":
-                    self.joins = True
+                if a["key"] == "last" or any(x["op"] == "append_parts" for x in a["do"]):
+                    self.joins = True  # its stream joins consecutive parts (Gemini's text parts, Mistral's chunks)
                 if a["create"]:
                     self.all_creators.setdefault(lp, []).append((name, *sub))
                     if lp not in self.creators or (isinstance(a["new"], tuple) and not isinstance(self.creators[lp][-1]["new"], tuple)):
@@ -470,10 +516,13 @@ class Encoder:
         """The event that starts the target's message, once (with what the body says so far)."""
         if not self.started:
             self.started = True
+            self.desired = desired
             if self.shape.start is not None:
                 chain, action = self.shape.start
-                self.desired = desired
                 self._send(self._event(chain, [], [(action["path"], self.shape.skeleton(desired, ()))]))
+            elif self.shape.begin is not None:  # with what its rules set (Cohere's message-start: id, role)
+                chain = (self.shape.begin,)
+                self._send(self._event(chain, [], self._carried(chain, (), desired)))
 
     def _set_all(self, d: Any, m: Any, pattern: tuple, path: tuple) -> None:
         if isinstance(d, dict) and isinstance(m, dict):
@@ -581,10 +630,12 @@ class Encoder:
             if path + field in self.args_dest:
                 continue  # the source's argument text flows here as it was sent (its spelling kept)
             want, have = get(d, field), get(m, field)
-            if action["op"] == "append_parts" and isinstance(want, list) and want and not have:
-                self._append(pattern, path, field, _copy(want))  # content as a list of typed parts (Mistral), whole
+            if action["op"] == "append_parts" and isinstance(want, list):
+                rest = _parts_to_send(want, have, where(path + field), self.target)
+                if rest:  # content as a list of typed parts (Mistral): what the client lacks
+                    self._append(pattern, path, field, rest)
                 continue
-            if not isinstance(want, str) or want == have or (want == "" and action["op"] != "append"):
+            if not isinstance(want, str) or want == have or (want == "" and action["op"] not in ("append", "append_parts")):
                 continue
             have = have or ""  # (an empty fragment still makes the field "" rather than absent)
             if not want.startswith(have):
@@ -603,6 +654,11 @@ class Encoder:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             response = src.response_of(body, invalid, False)
+            if not self._trailing_text_stays(response):
+                # where the text after the last call goes depends on what follows it (Cohere: before
+                # a call it is the plan, else the answer): it waits until that is known
+                start = _after_last_call(response.message.parts)
+                response.message.parts[start:] = [p for p in response.message.parts[start:] if getattr(p, "type", None) != "text"]
             desired = self.convert(response, False)
             if not response.message.parts:
                 self._start(desired)
@@ -652,6 +708,31 @@ class Encoder:
         self._route_calls(src, desired)
         self._diff(desired, final, self._held(src, desired, final))
 
+    def _trailing_text_stays(self, response: Any) -> bool:
+        """Whether the converter puts the message's trailing text in the same place if a tool call
+        came next (a stream cannot take back what it sent). Checked with a marker at the end of the
+        text and a probe call."""
+        import dataclasses
+
+        from toolwire import ir
+
+        parts = response.message.parts
+        texts = [i for i in range(_after_last_call(parts), len(parts)) if getattr(parts[i], "type", None) == "text"]
+        if not texts:
+            return True
+        last = texts[-1]
+        places = []
+        for probe in ([], [ir.ToolCall(id="toolwire_probe", name="toolwire_probe", arguments={})]):
+            marked = [*parts[:last], dataclasses.replace(parts[last], text=parts[last].text + MARK), *parts[last + 1:], *probe]
+            trial = dataclasses.replace(response, message=dataclasses.replace(response.message, parts=marked))
+            try:
+                body = self.convert(trial, False)
+            except ConversionError:
+                return True
+            place = self._find_mark(self._project(body) if self.shape.joins else body)
+            places.append(None if place is None else place[0] + place[2])
+        return places[0] == places[1]
+
     def _project(self, body: dict) -> dict:
         """The body as the target's stream can say it: replayed as the target's events into a fresh
         decoder (Gemini joins consecutive text parts its stream cannot keep apart)."""
@@ -688,6 +769,12 @@ class Encoder:
             if pattern in self.shape.appenders and path[n:] in self.shape.appenders[pattern]:
                 if self.shape.appenders[pattern][path[n:]][1]["op"] in ("append", "append_parts"):
                     return (path[:n], pattern, path[n:])
+            field, rest = path[n:-2], path[-2:]
+            entry = self.shape.appenders.get(pattern, {}).get(field)
+            if entry is not None and entry[1]["op"] == "append_parts" and isinstance(rest[0], int):
+                part = get(desired, path[:-1])  # text inside a list of typed parts (Mistral's chunks)
+                if isinstance(part, dict) and isinstance(part.get("type"), str):
+                    return (path[:n], pattern, field, (rest[0], rest[1], part["type"]))
         if () in self.shape.appenders and path in self.shape.appenders[()]:
             return ((), (), path)
         return None
@@ -780,10 +867,16 @@ class Encoder:
                     route = self.routes[(id(element), keys)] = self._json_route(element, keys, "append_json")
                 if route is None:
                     continue
-                path, pattern, field = route
+                path, pattern, field = route[:3]
                 mirror_el = get(self.mirror.state.body, path) if path else self.mirror.state.body
                 if mirror_el is None or (pattern in self.shape.closers and id(mirror_el) not in self.open):
                     continue  # not created yet (held) or closed: the next sync sends it
+                if len(route) == 4:  # into a part of a list of typed parts: only the last one grows
+                    index, key, part_type = route[3]
+                    parts = get(mirror_el, field)
+                    if not isinstance(parts, list) or len(parts) != index + 1 or parts[index].get("type") != part_type:
+                        continue  # the next sync sends it
+                    fragment = [{"type": part_type, key: fragment}]
                 self._append(pattern, path, field, fragment)
             elif kind == "open":
                 self.unsynced.clear()  # a new block: try to find routes again

@@ -28,8 +28,10 @@ CALLS = {
 }
 #: Event path of a running event number (written by the encoder; the decoder ignores it).
 COUNTER = None
+#: The event a stream opens with when no `start` action says so (the encoder sends it first).
+BEGIN = "message-start"
 #: Why streams are not translated into this provider yet (None: they are).
-NO_TRANSLATION_TO = "text that precedes tool calls is the response's tool_plan, which is known only once a call arrives; a translated stream would have to hold all text until then"
+NO_TRANSLATION_TO = None
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "message-start": [
@@ -151,6 +153,7 @@ __all__ = [
     "TEXT",
     "CALLS",
     "COUNTER",
+    "BEGIN",
     "NO_TRANSLATION_TO",
     "RULES",
     "decode",

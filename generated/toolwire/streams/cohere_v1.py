@@ -23,6 +23,8 @@ TEXT = {"path": ["text"]}
 CALLS = {"list": ["tool_calls"], "id": ["name"], "name": ["name"], "arguments": ["parameters"]}
 #: Event path of a running event number (written by the encoder; the decoder ignores it).
 COUNTER = None
+#: The event a stream opens with when no `start` action says so (the encoder sends it first).
+BEGIN = "stream-start"
 #: Why streams are not translated into this provider yet (None: they are).
 NO_TRANSLATION_TO = "its tool calls are sent whole in tool-calls-generation after text-generation events that the encoder does not yet tell apart from the plan"
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
@@ -81,6 +83,7 @@ __all__ = [
     "TEXT",
     "CALLS",
     "COUNTER",
+    "BEGIN",
     "NO_TRANSLATION_TO",
     "RULES",
     "decode",

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from toolwire.streams.openai_chat import (
+    BEGIN,
     BODY,
     CALLS,
     COUNTER,
@@ -29,6 +30,7 @@ __all__ = [
     "TEXT",
     "CALLS",
     "COUNTER",
+    "BEGIN",
     "NO_TRANSLATION_TO",
     "RULES",
     "decode",

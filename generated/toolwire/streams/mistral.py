@@ -28,8 +28,10 @@ CALLS = {
 }
 #: Event path of a running event number (written by the encoder; the decoder ignores it).
 COUNTER = None
+#: The event a stream opens with when no `start` action says so (the encoder sends it first).
+BEGIN = None
 #: Why streams are not translated into this provider yet (None: they are).
-NO_TRANSLATION_TO = "its content may be a list of typed chunks (thinking, text) that the encoder does not stream yet; text the converter writes as chunks would arrive only at the end"
+NO_TRANSLATION_TO = None
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "chunk": [
@@ -101,6 +103,7 @@ __all__ = [
     "TEXT",
     "CALLS",
     "COUNTER",
+    "BEGIN",
     "NO_TRANSLATION_TO",
     "RULES",
     "decode",
