@@ -131,7 +131,14 @@ def _messages(record) -> list[str]:
 
 @pytest.mark.parametrize("path, target", CASES)
 def test_translated_stream_accumulates_to_the_converted_response(path: Path, target: str) -> None:
-    doc = json.loads(path.read_text(encoding="utf-8"))
+    check_translation(json.loads(path.read_text(encoding="utf-8")), target)
+
+
+def check_translation(doc: dict, target: str) -> None:
+    """The commutative square for one stream ``doc`` (``{"provider", "events"}``) into ``target``:
+    the translated stream, accumulated, is the accumulated source converted, with the same warnings;
+    every translated event is valid for the target SDK; the written body parses back to the events.
+    (tests/test_stream_golden.py calls it for the golden streams.)"""
     source = doc["provider"]
     with warnings.catch_warnings(record=True) as direct:
         warnings.simplefilter("always")
