@@ -53,22 +53,13 @@ NULLS_DROPPED: dict[tuple[str, tuple], str] = {
 }
 
 # Translations known not to hold, (source, scenario, target) -> why (strict: drop the entry when one holds).
-_COHERE_V1_WHOLE = (
-    "cohere_v1 tool-calls-chunk names the call before its parameters arrive: a whole-call target (Gemini, Vertex, "
-    "Ollama) gets the call when it starts, with empty arguments, not when its parameters are complete"
-)
-TRANSLATION_GAPS: dict[tuple[str, str, str], str] = {
-    ("cohere_v1", s, t): _COHERE_V1_WHOLE
-    for s in ("one_call", "parallel_calls", "text_then_call") for t in ("gemini", "gemini_openapi", "vertex", "ollama")
-}
+# (Cohere v1 calls into whole-call targets held once: a call without a close event is complete
+# when the next one starts or the stream ends.)
+TRANSLATION_GAPS: dict[tuple[str, str, str], str] = {}
 
 # Translated streams that end without their target's end event, (target, scenario) -> why (strict xfail).
-_BEDROCK_NO_STOP = (
-    "a response that ends with stopReason end_turn (the body's default) is translated into Bedrock events "
-    "without messageStart and without messageStop: the translated stream ends at metadata, which a Bedrock "
-    "stream never does (every recording: messageStart ... messageStop, metadata)"
-)
-INCOMPLETE_TRANSLATIONS: dict[tuple[str, str], str] = {("bedrock_converse", s): _BEDROCK_NO_STOP for s in ("text_only", "usage")}
+# (Bedrock held once: its stream now opens with messageStart and sends messageStop and metadata.)
+INCOMPLETE_TRANSLATIONS: dict[tuple[str, str], str] = {}
 
 
 def _files() -> dict[str, dict]:

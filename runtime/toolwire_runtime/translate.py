@@ -162,7 +162,7 @@ class Shape:
                     self.setters.append((pattern, body_keys, (name, *chain), a, event_keys))
             elif op == "start" and self.start is None:
                 self.start = ((name, *chain), a)
-            elif op == "end":
+            elif op in ("end", "end_after"):
                 self.ends.append(((name, *chain), a))
 
     def appender_for(self, pattern: tuple, field: tuple, element: Any) -> tuple:
@@ -291,6 +291,9 @@ class Encoder:
         source_shape = Shape.of(source_decoder)
         calls_pattern = tuple("*" if isinstance(k, int) else k for k in source_calls["list"]) + ("*",) if source_calls else None
         self.source_closes = calls_pattern in source_shape.closers  # its calls end with a close event
+        # its calls' arguments come in fragments (without a close event, a call is complete only when
+        # the next one starts or the stream ends: Cohere v1's tool-calls-chunk)
+        self.source_streams_args = bool(source_calls) and tuple(source_calls["arguments"]) in source_shape.appenders.get(calls_pattern, {})
         self.mirror = mirror
         self.mirror.state.log = None
         self.convert = convert
@@ -830,7 +833,10 @@ class Encoder:
         last = source[-1][1]
         st = src.state
         args = get(last, tuple(sv["arguments"]))
-        complete = id(last) in st.closed or (id(last) not in st.buffers and not isinstance(args, str) and not self.source_closes)
+        if self.source_closes or not self.source_streams_args:
+            complete = id(last) in st.closed or (id(last) not in st.buffers and not isinstance(args, str) and not self.source_closes)
+        else:
+            complete = False  # more fragments may come until the next call or the end
         target = self._calls(tv, desired)
         k = len(source) - 1
         if complete or k >= len(target):
@@ -910,8 +916,13 @@ class Encoder:
     def _end(self) -> None:
         """The end event, unless the last event sent already ended the stream (Cohere's message-end
         carries the finish; Responses' response.completed the whole response)."""
-        if not self.mirror.done:
-            for chain, action in self.shape.ends[:1]:  # with what its rule sets (Responses' response.completed: the response)
+        if self.mirror.done:
+            return
+        ends = [e for e in self.shape.ends if e[1]["op"] == "end"][:1]
+        # events that together end the stream (Bedrock's messageStop and metadata): the ones not sent yet
+        ends += [e for e in self.shape.ends if e[1]["op"] == "end_after" and e[0][0] not in self.mirror.state.marks]
+        for chain, action in ends:  # with what its rule sets (Responses' response.completed: the response)
+            if not self.mirror.done:
                 self._send(self._event(chain, [], [*self._when(action), *self._carried(chain, (), self.desired)]))
 
     def finish(self, src: Accumulator) -> list[dict]:
