@@ -195,9 +195,7 @@ def _check_target(target: str, decoder: Any) -> None:
 
 
 #: Providers whose streams toolwire does not write by translation yet, and why (spec ``no_translation_to``).
-NO_TRANSLATION_TO = {
-    "cohere_v1": "its tool calls are sent whole in tool-calls-generation after text-generation events that the encoder does not yet tell apart from the plan",
-}
+NO_TRANSLATION_TO = {}
 
 
 def convert(

@@ -114,6 +114,7 @@ class Shape:
         self.joins = False  # a list whose stream may continue the element before (key `last`): bodies are projected  # event path of a running event number (Responses' sequence_number)
         self.appenders: dict[tuple, dict[tuple, tuple]] = {}  # list pattern → field → (chain, action, event keys)
         self.closers: dict[tuple, tuple] = {}
+        self.closable: set[tuple] = set()  # list patterns whose elements the stream says are complete
         self.all_appenders: dict[tuple, list] = {}  # (list pattern, field) → every (chain, action, event keys) appending to it
         self.setters: list[tuple] = []  # (body pattern, field keys or None for "any field", chain, action, event keys)
         self.start: tuple | None = None
@@ -145,7 +146,12 @@ class Shape:
                     self.all_creators.setdefault(lp, []).append((name, *sub))
                     if lp not in self.creators or (isinstance(a["new"], tuple) and not isinstance(self.creators[lp][-1]["new"], tuple)):
                         self.creators[lp] = (name, *sub)
-                if a["close"] or any(x["op"] == "close" for x in a["do"]):
+                closes = [x for x in a["do"] if x["op"] == "close"]
+                if a["close"] or closes:
+                    self.closable.add(lp)
+                if a["close"] or any(not _conditional(x) and "not" not in x for x in closes):
+                    # an event that closes its element (a close under a condition is part of the
+                    # event that creates or grows it: Gemini's last functionCall part)
                     self.closers.setdefault(lp, (name, *sub))
                 self._walk(name, a["do"], lp, sub)
             elif op in ("append", "append_json", "push", "append_parts"):
@@ -290,7 +296,7 @@ class Encoder:
         source_calls = source_decoder.CALLS
         source_shape = Shape.of(source_decoder)
         calls_pattern = tuple("*" if isinstance(k, int) else k for k in source_calls["list"]) + ("*",) if source_calls else None
-        self.source_closes = calls_pattern in source_shape.closers  # its calls end with a close event
+        self.source_closes = calls_pattern in source_shape.closable  # its stream says when a call is complete
         # its calls' arguments come in fragments (without a close event, a call is complete only when
         # the next one starts or the stream ends: Cohere v1's tool-calls-chunk)
         self.source_streams_args = bool(source_calls) and tuple(source_calls["arguments"]) in source_shape.appenders.get(calls_pattern, {})
@@ -312,6 +318,7 @@ class Encoder:
         self.opening: int | None = None  # id() of the source element whose opening triggered the sync
         self.made_by: dict[int, tuple] = {}  # id(mirror element) → id(source element) it was created for
         self.made_for: dict[int, list] = {}  # id(source element) → mirror elements created for it
+        self.stays: dict[tuple, bool] = {}  # part kinds → whether trailing text keeps its place (_trailing_text_stays)
 
     # -- event building ----------------------------------------------------------------------
     def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None) -> dict:
@@ -322,7 +329,7 @@ class Encoder:
         body = self.desired
         if name.startswith("["):  # a sentinel such as [DONE]
             return {"data": name}
-        ev: dict = {"type": name} if self.shape.naming == "type" else {}
+        ev: dict = {self.shape.naming: name} if self.shape.naming in ("type", "event_type") else {}
         for keys_, value in self.shape.tags.get(name, ()):
             _put(ev, keys_, _copy(value))
         for body_keys, event_keys in self.shape.replays.get(name, ()):
@@ -457,12 +464,12 @@ class Encoder:
         groups: dict[tuple, list] = {}
         streamed = self.shape.appenders.get(pattern, {})
         nested = self.shape.lists_under(pattern)
-        snapshot = any(sp == pattern and bk == () and a["op"] == "overlay" for sp, bk, _c, a, _e in self.shape.setters)
+        snapshot = {_ident(c) for sp, bk, c, a, _e in self.shape.setters if sp == pattern and bk == () and a["op"] == "overlay"}
         seen: set = set()
         closer = self.shape.closers.get(pattern)
         for setter_pattern, body_keys, chain, action, event_keys in self.shape.setters:
-            if setter_pattern != pattern or (snapshot and not (body_keys == () and action["op"] == "overlay")):
-                continue  # a snapshot of the whole object (Responses' terminal event) says everything
+            if setter_pattern != pattern or (snapshot and _ident(chain) not in snapshot):
+                continue  # a snapshot of the whole object (Responses' terminal event) says everything; its event's other fields go with it
             if closer is not None and _ident(chain) == _ident(closer):
                 continue  # the closing event carries it (_close)
             if body_keys in seen:
@@ -684,11 +691,13 @@ class Encoder:
             if not final:
                 warnings.simplefilter("ignore")
             body = snap.finish(())
+        twin = None
         if mark is not None:
             element, keys = mark
-            twin = memo.get(id(element))
+            twin = memo.get(id(element)) if keys else None
             if twin is not None:
-                _put(twin, keys, (get(twin, keys) or "") + MARK) if keys else None
+                unmarked = get(twin, keys)
+                _put(twin, keys, (unmarked or "") + MARK)
         try:
             desired = self._convert(src, body, snap.invalid, final)
             if desired is None:
@@ -707,7 +716,19 @@ class Encoder:
         if self.shape.joins:
             desired = self.desired = self._project(desired)
         if mark is not None:
-            self.routes[(id(mark[0]), mark[1])] = self._find_mark(desired)
+            route = self._find_mark(desired)
+            if twin is not None:  # the marker may keep text the converter drops (Bedrock's blank text): check without it
+                _put(twin, mark[1], unmarked)  # (not by slicing: the target body may share the object)
+                try:
+                    plain = self._convert(src, body, snap.invalid, final)
+                except ConversionError:
+                    plain = None
+                if plain is not None:
+                    plain = self._project(plain) if self.shape.joins else plain
+                    if plain != desired:
+                        route, desired = None, plain  # its place is not known yet: a later sync sends it
+                        self.desired = desired
+            self.routes[(id(mark[0]), mark[1])] = route
         self._route_calls(src, desired)
         self._diff(desired, final, self._held(src, desired, final))
 
@@ -723,6 +744,10 @@ class Encoder:
         texts = [i for i in range(_after_last_call(parts), len(parts)) if getattr(parts[i], "type", None) == "text"]
         if not texts:
             return True
+        layout = tuple(getattr(p, "type", None) for p in parts)  # the answer depends on the parts' kinds, not their text
+        known = self.stays.get(layout)
+        if known is not None:
+            return known
         last = texts[-1]
         places = []
         for probe in ([], [ir.ToolCall(id="toolwire_probe", name="toolwire_probe", arguments={})]):
@@ -734,7 +759,8 @@ class Encoder:
                 return True
             place = self._find_mark(self._project(body) if self.shape.joins else body)
             places.append(None if place is None else place[0] + place[2])
-        return places[0] == places[1]
+        self.stays[layout] = places[0] == places[1]
+        return self.stays[layout]
 
     def _project(self, body: dict) -> dict:
         """The body as the target's stream can say it: replayed as the target's events into a fresh
@@ -893,10 +919,9 @@ class Encoder:
                     self.opening = None
             elif kind == "close":
                 self._sync(src)
-                for me in self.made_for.pop(id(op[1]), ()):  # what was made for it is complete too
-                    if id(me) in self.open:
-                        _src, pattern, path = self.made_by[id(me)]
-                        self._close(me, get(self.desired, path))
+                # what was made for it stays open until the target's next element in its list (or the
+                # end): the converter may still join later text into it (text across a dropped block)
+                self.made_for.pop(id(op[1]), None)
             elif kind == "start":
                 if self.started and self.out is not None and self.mirror.state.body:
                     from .streaming import InvalidEventError

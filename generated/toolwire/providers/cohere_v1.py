@@ -151,7 +151,14 @@ _RANK_tool = {"name": 0, "description": 1, "parameter_definitions": 2}
 _ORDER_tool = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_response = frozenset(["finish_reason", "meta", "response_id", "text", "tool_calls"])
 _KNOWN_response_meta = frozenset(["tokens"])
-_RANK_response = {"response_id": 0, "text": 1, "tool_calls": 2, "finish_reason": 3, "meta": 4}
+_RANK_response = {
+    "response_id": 0,
+    "generation_id": 1,
+    "text": 2,
+    "tool_calls": 3,
+    "finish_reason": 4,
+    "meta": 5,
+}
 _ORDER_response = {}  # key tuples seen → already in the render order (key_order)
 _RANK_response_meta = {"tokens": 0}
 _ORDER_response_meta = {}  # key tuples seen → already in the render order (key_order)
@@ -1123,6 +1130,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise WrongTypeError(
             (path, "response_id"), "expected string, got " + tw._json_type(v_response_id)
         )
+    if "generation_id" not in obj:
+        hints = tw.hint(hints, "generation_id", "absent")
     v_message = _response_message_to_ir(obj, path, ctx)
     v_finish_reason = obj.get("finish_reason")
     if v_finish_reason is None and "finish_reason" in obj:
@@ -1163,6 +1172,10 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["response_id"] = v_response_id
     elif hints is not None and hints.get("response_id") == "null":
         out["response_id"] = None
+    if hints is None or hints.get("generation_id") != "absent":
+        out["generation_id"] = str(
+            out.get("response_id", "")
+        )  # required by the wire; restored fields override it
     if node.message is not None:
         out.update(_response_message_from_ir(node.message, (path, "message"), ctx))
     v_finish_reason = node.finish_reason

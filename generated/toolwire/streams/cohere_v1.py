@@ -26,7 +26,7 @@ COUNTER = None
 #: The event a stream opens with when no `start` action says so (the encoder sends it first).
 BEGIN = "stream-start"
 #: Why streams are not translated into this provider yet (None: they are).
-NO_TRANSLATION_TO = "its tool calls are sent whole in tool-calls-generation after text-generation events that the encoder does not yet tell apart from the plan"
+NO_TRANSLATION_TO = None
 #: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
 RULES = {
     "stream-start": [{"op": "set", "pairs": [(("generation_id",), ("generation_id",))]}],

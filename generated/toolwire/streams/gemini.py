@@ -138,11 +138,12 @@ RULES = {
                                     "op": "set",
                                     "pairs": [(("thoughtSignature",), ("thoughtSignature",))],
                                 },
+                                {"op": "close", "unless": [("functionCall", "willContinue")]},
                             ],
                         },
                         {
                             "op": "block",
-                            "has": [("functionCall", "partialArgs")],
+                            "has": [("functionCall",)],
                             "unless": [("functionCall", "name")],
                             "list": ("content", "parts"),
                             "key": "last",
@@ -155,7 +156,8 @@ RULES = {
                                     "pairs": [
                                         (("functionCall", "args"), ("functionCall", "partialArgs"))
                                     ],
-                                }
+                                },
+                                {"op": "close", "unless": [("functionCall", "willContinue")]},
                             ],
                         },
                         {
@@ -296,10 +298,9 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                         (*p2, "functionCall", "partialArgs"),
                     )
                     st.set(b5, ("thoughtSignature",), e2.get("thoughtSignature"))
-                if (
-                    get(e2, ("functionCall", "partialArgs")) is not None
-                    and get(e2, ("functionCall", "name")) is None
-                ):
+                    if get(e2, ("functionCall", "willContinue")) is None:
+                        st.close(b5)
+                if e2.get("functionCall") is not None and get(e2, ("functionCall", "name")) is None:
                     b6 = st.element(b1, ("content", "parts"), None, None, (), create=False)
                     st.put_paths(
                         b6,
@@ -307,6 +308,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                         get(e2, ("functionCall", "partialArgs")),
                         (*p2, "functionCall", "partialArgs"),
                     )
+                    if get(e2, ("functionCall", "willContinue")) is None:
+                        st.close(b6)
                 if e2.get("text") is None and e2.get("functionCall") is None:
                     b7 = st.fresh(b1, ("content", "parts"), e2)
             st.set(b1, ("finishReason",), e1.get("finishReason"))
