@@ -107,7 +107,7 @@ class _Compiler:
         keys = _path(value)
         if not keys:
             return e
-        if len(keys) == 1 and isinstance(keys[0], str) and e != "e":  # an item of `each`: always an object
+        if len(keys) == 1 and isinstance(keys[0], str):  # the event, or an item of `each`: always an object
             return f"{e}.get({keys[0]!r})"
         return f"get({e}, {keys!r})"
 
@@ -190,10 +190,14 @@ class _Compiler:
                     continue
                 if not self.check_path(item, name, source, f"`{name}` event path"):
                     continue
+                # every value action does nothing with an absent value: test it here, so an event
+                # without the value costs no call (and no source path is built)
+                self.out(indent, f"v = {self.get(e, source)}")
+                self.out(indent, "if v is not None:")
                 if name in ("set", "first", "push", "extend"):
-                    self.out(indent, f"st.{name}({b}, {tkeys!r}, {self.get(e, source)})")
+                    self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v)")
                 else:  # append, append_json, merge, overlay
-                    self.out(indent, f"st.{name}({b}, {tkeys!r}, {self.get(e, source)}, {self.src(p, source)})")
+                    self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v, {self.src(p, source)})")
         elif name == "tag":
             # fields every such event (or item) carries on the wire and that add nothing to the body
             # (`object: chat.completion.chunk`): written by the encoder, not read by the decoder

@@ -596,7 +596,8 @@ class Accumulator:
             if isinstance(payload, str):  # a framing terminator (`[DONE]`) after the provider's own end (Cohere v2): nothing to add
                 return
             st.after_end(name)
-        if not isinstance(payload, (dict, str)):
+        if not isinstance(payload, (dict, str)) or (type(payload) is str and payload[:1] != "["):
+            # (the decoder reads an event's fields from an object; a string is only a sentinel such as [DONE])
             st.fail((), f"an event is an object, got {type(payload).__name__}")
         self._decode(st, name, payload)
 

@@ -123,37 +123,44 @@ __all__ = [
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one anthropic stream event to the body under construction."""
     if name == "message_start":
-        st.start(get(e, ("message",)), ("message",))
+        st.start(e.get("message"), ("message",))
     elif name == "content_block_start":
         b1 = st.element(
-            st.body,
-            ("content",),
-            get(e, ("index",)),
-            get(e, ("content_block",)),
-            ("index",),
-            create=True,
+            st.body, ("content",), e.get("index"), e.get("content_block"), ("index",), create=True
         )
     elif name == "content_block_delta":
-        b1 = st.element(st.body, ("content",), get(e, ("index",)), None, ("index",), create=False)
+        b1 = st.element(st.body, ("content",), e.get("index"), None, ("index",), create=False)
         if get(e, ("delta", "type")) == "text_delta":
-            st.append(b1, ("text",), get(e, ("delta", "text")), ("delta", "text"))
+            v = get(e, ("delta", "text"))
+            if v is not None:
+                st.append(b1, ("text",), v, ("delta", "text"))
         if get(e, ("delta", "type")) == "input_json_delta":
-            st.append_json(
-                b1, ("input",), get(e, ("delta", "partial_json")), ("delta", "partial_json")
-            )
+            v = get(e, ("delta", "partial_json"))
+            if v is not None:
+                st.append_json(b1, ("input",), v, ("delta", "partial_json"))
         if get(e, ("delta", "type")) == "thinking_delta":
-            st.append(b1, ("thinking",), get(e, ("delta", "thinking")), ("delta", "thinking"))
+            v = get(e, ("delta", "thinking"))
+            if v is not None:
+                st.append(b1, ("thinking",), v, ("delta", "thinking"))
         if get(e, ("delta", "type")) == "signature_delta":
-            st.set(b1, ("signature",), get(e, ("delta", "signature")))
+            v = get(e, ("delta", "signature"))
+            if v is not None:
+                st.set(b1, ("signature",), v)
         if get(e, ("delta", "type")) == "citations_delta":
-            st.push(b1, ("citations",), get(e, ("delta", "citation")))
+            v = get(e, ("delta", "citation"))
+            if v is not None:
+                st.push(b1, ("citations",), v)
     elif name == "content_block_stop":
-        b1 = st.element(st.body, ("content",), get(e, ("index",)), None, ("index",), create=False)
+        b1 = st.element(st.body, ("content",), e.get("index"), None, ("index",), create=False)
         st.close(b1)
     elif name == "message_delta":
         pass  # tag: delta={}
-        st.merge(st.body, (), get(e, ("delta",)), ("delta",))
-        st.merge(st.body, ("usage",), get(e, ("usage",)), ("usage",))
+        v = e.get("delta")
+        if v is not None:
+            st.merge(st.body, (), v, ("delta",))
+        v = e.get("usage")
+        if v is not None:
+            st.merge(st.body, ("usage",), v, ("usage",))
     elif name == "message_stop":
         st.end()
     elif name == "error":

@@ -134,14 +134,26 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one azure_openai stream event to the body under construction."""
     if name == "chunk":
         pass  # tag: object='chat.completion.chunk'
-        st.set(st.body, ("prompt_filter_results",), get(e, ("prompt_filter_results",)))
-        if get(e, ("object",)) == "chat.completion.chunk":
-            st.first(st.body, ("id",), get(e, ("id",)))
-            st.first(st.body, ("created",), get(e, ("created",)))
-            st.first(st.body, ("model",), get(e, ("model",)))
-            st.first(st.body, ("system_fingerprint",), get(e, ("system_fingerprint",)))
-        st.set(st.body, ("service_tier",), get(e, ("service_tier",)))
-        for i1, e1 in st.items(get(e, ("choices",)), ("choices",)):
+        v = e.get("prompt_filter_results")
+        if v is not None:
+            st.set(st.body, ("prompt_filter_results",), v)
+        if e.get("object") == "chat.completion.chunk":
+            v = e.get("id")
+            if v is not None:
+                st.first(st.body, ("id",), v)
+            v = e.get("created")
+            if v is not None:
+                st.first(st.body, ("created",), v)
+            v = e.get("model")
+            if v is not None:
+                st.first(st.body, ("model",), v)
+            v = e.get("system_fingerprint")
+            if v is not None:
+                st.first(st.body, ("system_fingerprint",), v)
+        v = e.get("service_tier")
+        if v is not None:
+            st.set(st.body, ("service_tier",), v)
+        for i1, e1 in st.items(e.get("choices"), ("choices",)):
             p1 = ("choices", i1)
             b1 = st.element(
                 st.body,
@@ -156,26 +168,26 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 create=True,
             )
             pass  # tag: delta={}
-            st.first(b1, ("index",), e1.get("index"))
-            st.first(b1, ("message", "role"), get(e1, ("delta", "role")))
-            st.append(
-                b1, ("message", "content"), get(e1, ("delta", "content")), (*p1, "delta", "content")
-            )
-            st.append(
-                b1, ("message", "refusal"), get(e1, ("delta", "refusal")), (*p1, "delta", "refusal")
-            )
-            st.append(
-                b1,
-                ("message", "reasoning_content"),
-                get(e1, ("delta", "reasoning_content")),
-                (*p1, "delta", "reasoning_content"),
-            )
-            st.append(
-                b1,
-                ("message", "reasoning"),
-                get(e1, ("delta", "reasoning")),
-                (*p1, "delta", "reasoning"),
-            )
+            v = e1.get("index")
+            if v is not None:
+                st.first(b1, ("index",), v)
+            v = get(e1, ("delta", "role"))
+            if v is not None:
+                st.first(b1, ("message", "role"), v)
+            v = get(e1, ("delta", "content"))
+            if v is not None:
+                st.append(b1, ("message", "content"), v, (*p1, "delta", "content"))
+            v = get(e1, ("delta", "refusal"))
+            if v is not None:
+                st.append(b1, ("message", "refusal"), v, (*p1, "delta", "refusal"))
+            v = get(e1, ("delta", "reasoning_content"))
+            if v is not None:
+                st.append(
+                    b1, ("message", "reasoning_content"), v, (*p1, "delta", "reasoning_content")
+                )
+            v = get(e1, ("delta", "reasoning"))
+            if v is not None:
+                st.append(b1, ("message", "reasoning"), v, (*p1, "delta", "reasoning"))
             for i2, e2 in st.items(get(e1, ("delta", "tool_calls")), (*p1, "delta", "tool_calls")):
                 p2 = (*p1, "delta", "tool_calls", i2)
                 b2 = st.element(
@@ -188,23 +200,27 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     fallback=e2.get("id"),
                     new_if=st.differs(e2.get("id"), ("id",)),
                 )
-                st.first(b2, ("id",), e2.get("id"))
-                st.first(b2, ("type",), e2.get("type"))
-                st.first(b2, ("function", "name"), get(e2, ("function", "name")))
-                st.append(
-                    b2,
-                    ("function", "arguments"),
-                    get(e2, ("function", "arguments")),
-                    (*p2, "function", "arguments"),
-                )
-            st.set(b1, ("finish_reason",), e1.get("finish_reason"))
-            st.merge(
-                b1,
-                ("content_filter_results",),
-                e1.get("content_filter_results"),
-                (*p1, "content_filter_results"),
-            )
-        st.merge(st.body, ("usage",), get(e, ("usage",)), ("usage",))
+                v = e2.get("id")
+                if v is not None:
+                    st.first(b2, ("id",), v)
+                v = e2.get("type")
+                if v is not None:
+                    st.first(b2, ("type",), v)
+                v = get(e2, ("function", "name"))
+                if v is not None:
+                    st.first(b2, ("function", "name"), v)
+                v = get(e2, ("function", "arguments"))
+                if v is not None:
+                    st.append(b2, ("function", "arguments"), v, (*p2, "function", "arguments"))
+            v = e1.get("finish_reason")
+            if v is not None:
+                st.set(b1, ("finish_reason",), v)
+            v = e1.get("content_filter_results")
+            if v is not None:
+                st.merge(b1, ("content_filter_results",), v, (*p1, "content_filter_results"))
+        v = e.get("usage")
+        if v is not None:
+            st.merge(st.body, ("usage",), v, ("usage",))
     elif name == "[DONE]":
         st.end()
     else:

@@ -196,97 +196,126 @@ __all__ = [
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one bedrock_converse stream event to the body under construction."""
     if name == "messageStart":
-        st.set(st.body, ("output", "message", "role"), get(e, ("role",)))
+        v = e.get("role")
+        if v is not None:
+            st.set(st.body, ("output", "message", "role"), v)
     elif name == "contentBlockStart":
         b1 = st.element(
             st.body,
             ("output", "message", "content"),
-            get(e, ("contentBlockIndex",)),
+            e.get("contentBlockIndex"),
             None,
             ("contentBlockIndex",),
             create=True,
         )
         if get(e, ("start", "toolUse")) is not None:
-            st.set(b1, ("toolUse", "toolUseId"), get(e, ("start", "toolUse", "toolUseId")))
-            st.set(b1, ("toolUse", "name"), get(e, ("start", "toolUse", "name")))
+            v = get(e, ("start", "toolUse", "toolUseId"))
+            if v is not None:
+                st.set(b1, ("toolUse", "toolUseId"), v)
+            v = get(e, ("start", "toolUse", "name"))
+            if v is not None:
+                st.set(b1, ("toolUse", "name"), v)
         if get(e, ("start", "toolUse")) is not None:
             st.const(b1, ("toolUse", "input"), {})
         if get(e, ("start", "toolUse", "type")) == "server_tool_use":
-            st.set(b1, ("toolUse", "type"), get(e, ("start", "toolUse", "type")))
+            v = get(e, ("start", "toolUse", "type"))
+            if v is not None:
+                st.set(b1, ("toolUse", "type"), v)
         if get(e, ("start", "toolResult")) is not None:
-            st.set(b1, ("toolResult", "toolUseId"), get(e, ("start", "toolResult", "toolUseId")))
-            st.set(b1, ("toolResult", "type"), get(e, ("start", "toolResult", "type")))
-            st.set(b1, ("toolResult", "status"), get(e, ("start", "toolResult", "status")))
+            v = get(e, ("start", "toolResult", "toolUseId"))
+            if v is not None:
+                st.set(b1, ("toolResult", "toolUseId"), v)
+            v = get(e, ("start", "toolResult", "type"))
+            if v is not None:
+                st.set(b1, ("toolResult", "type"), v)
+            v = get(e, ("start", "toolResult", "status"))
+            if v is not None:
+                st.set(b1, ("toolResult", "status"), v)
         if get(e, ("start", "toolResult")) is not None:
             st.const(b1, ("toolResult", "content"), [])
         if get(e, ("start", "image")) is not None:
-            st.set(b1, ("image", "format"), get(e, ("start", "image", "format")))
+            v = get(e, ("start", "image", "format"))
+            if v is not None:
+                st.set(b1, ("image", "format"), v)
     elif name == "contentBlockDelta":
         b1 = st.element(
             st.body,
             ("output", "message", "content"),
-            get(e, ("contentBlockIndex",)),
+            e.get("contentBlockIndex"),
             None,
             ("contentBlockIndex",),
             create=True,
         )
-        st.append(b1, ("text",), get(e, ("delta", "text")), ("delta", "text"))
-        st.append_json(
-            b1,
-            ("toolUse", "input"),
-            get(e, ("delta", "toolUse", "input")),
-            ("delta", "toolUse", "input"),
-        )
-        st.extend(b1, ("toolResult", "content"), get(e, ("delta", "toolResult")))
-        st.append(
-            b1,
-            ("reasoningContent", "reasoningText", "text"),
-            get(e, ("delta", "reasoningContent", "text")),
-            ("delta", "reasoningContent", "text"),
-        )
-        st.set(
-            b1,
-            ("reasoningContent", "reasoningText", "signature"),
-            get(e, ("delta", "reasoningContent", "signature")),
-        )
-        st.set(
-            b1,
-            ("reasoningContent", "redactedContent"),
-            get(e, ("delta", "reasoningContent", "redactedContent")),
-        )
-        st.set(b1, ("image", "source"), get(e, ("delta", "image", "source")))
+        v = get(e, ("delta", "text"))
+        if v is not None:
+            st.append(b1, ("text",), v, ("delta", "text"))
+        v = get(e, ("delta", "toolUse", "input"))
+        if v is not None:
+            st.append_json(b1, ("toolUse", "input"), v, ("delta", "toolUse", "input"))
+        v = get(e, ("delta", "toolResult"))
+        if v is not None:
+            st.extend(b1, ("toolResult", "content"), v)
+        v = get(e, ("delta", "reasoningContent", "text"))
+        if v is not None:
+            st.append(
+                b1,
+                ("reasoningContent", "reasoningText", "text"),
+                v,
+                ("delta", "reasoningContent", "text"),
+            )
+        v = get(e, ("delta", "reasoningContent", "signature"))
+        if v is not None:
+            st.set(b1, ("reasoningContent", "reasoningText", "signature"), v)
+        v = get(e, ("delta", "reasoningContent", "redactedContent"))
+        if v is not None:
+            st.set(b1, ("reasoningContent", "redactedContent"), v)
+        v = get(e, ("delta", "image", "source"))
+        if v is not None:
+            st.set(b1, ("image", "source"), v)
     elif name == "contentBlockStop":
         b1 = st.element(
             st.body,
             ("output", "message", "content"),
-            get(e, ("contentBlockIndex",)),
+            e.get("contentBlockIndex"),
             None,
             ("contentBlockIndex",),
             create=False,
         )
         st.close(b1)
     elif name == "messageStop":
-        st.set(st.body, ("stopReason",), get(e, ("stopReason",)))
-        st.set(
-            st.body, ("additionalModelResponseFields",), get(e, ("additionalModelResponseFields",))
-        )
+        v = e.get("stopReason")
+        if v is not None:
+            st.set(st.body, ("stopReason",), v)
+        v = e.get("additionalModelResponseFields")
+        if v is not None:
+            st.set(st.body, ("additionalModelResponseFields",), v)
         st.end_after("messageStop", ("messageStop", "metadata"))
     elif name == "metadata":
-        st.set(st.body, ("usage",), get(e, ("usage",)))
-        st.set(st.body, ("metrics",), get(e, ("metrics",)))
-        st.set(st.body, ("trace",), get(e, ("trace",)))
-        st.set(st.body, ("performanceConfig",), get(e, ("performanceConfig",)))
-        st.set(st.body, ("serviceTier",), get(e, ("serviceTier",)))
+        v = e.get("usage")
+        if v is not None:
+            st.set(st.body, ("usage",), v)
+        v = e.get("metrics")
+        if v is not None:
+            st.set(st.body, ("metrics",), v)
+        v = e.get("trace")
+        if v is not None:
+            st.set(st.body, ("trace",), v)
+        v = e.get("performanceConfig")
+        if v is not None:
+            st.set(st.body, ("performanceConfig",), v)
+        v = e.get("serviceTier")
+        if v is not None:
+            st.set(st.body, ("serviceTier",), v)
         st.end_after("metadata", ("messageStop", "metadata"))
     elif name == "internalServerException":
-        st.provider_error("internalServerException", get(e, ("message",)))
+        st.provider_error("internalServerException", e.get("message"))
     elif name == "modelStreamErrorException":
-        st.provider_error("modelStreamErrorException", get(e, ("message",)))
+        st.provider_error("modelStreamErrorException", e.get("message"))
     elif name == "validationException":
-        st.provider_error("validationException", get(e, ("message",)))
+        st.provider_error("validationException", e.get("message"))
     elif name == "throttlingException":
-        st.provider_error("throttlingException", get(e, ("message",)))
+        st.provider_error("throttlingException", e.get("message"))
     elif name == "serviceUnavailableException":
-        st.provider_error("serviceUnavailableException", get(e, ("message",)))
+        st.provider_error("serviceUnavailableException", e.get("message"))
     else:
         st.unknown(name)

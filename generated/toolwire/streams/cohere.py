@@ -163,75 +163,74 @@ __all__ = [
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one cohere stream event to the body under construction."""
     if name == "message-start":
-        st.set(st.body, ("id",), get(e, ("id",)))
-        st.set(st.body, ("message", "role"), get(e, ("delta", "message", "role")))
+        v = e.get("id")
+        if v is not None:
+            st.set(st.body, ("id",), v)
+        v = get(e, ("delta", "message", "role"))
+        if v is not None:
+            st.set(st.body, ("message", "role"), v)
     elif name == "content-start":
         b1 = st.element(
             st.body,
             ("message", "content"),
-            get(e, ("index",)),
+            e.get("index"),
             get(e, ("delta", "message", "content")),
             ("index",),
             create=True,
         )
     elif name == "content-delta":
         b1 = st.element(
-            st.body, ("message", "content"), get(e, ("index",)), None, ("index",), create=False
+            st.body, ("message", "content"), e.get("index"), None, ("index",), create=False
         )
-        st.append(
-            b1,
-            ("text",),
-            get(e, ("delta", "message", "content", "text")),
-            ("delta", "message", "content", "text"),
-        )
-        st.append(
-            b1,
-            ("thinking",),
-            get(e, ("delta", "message", "content", "thinking")),
-            ("delta", "message", "content", "thinking"),
-        )
-        st.push(st.body, ("logprobs",), get(e, ("logprobs",)))
+        v = get(e, ("delta", "message", "content", "text"))
+        if v is not None:
+            st.append(b1, ("text",), v, ("delta", "message", "content", "text"))
+        v = get(e, ("delta", "message", "content", "thinking"))
+        if v is not None:
+            st.append(b1, ("thinking",), v, ("delta", "message", "content", "thinking"))
+        v = e.get("logprobs")
+        if v is not None:
+            st.push(st.body, ("logprobs",), v)
     elif name == "content-end":
         b1 = st.element(
-            st.body, ("message", "content"), get(e, ("index",)), None, ("index",), create=False
+            st.body, ("message", "content"), e.get("index"), None, ("index",), create=False
         )
         st.close(b1)
     elif name == "tool-plan-delta":
-        st.append(
-            st.body,
-            ("message", "tool_plan"),
-            get(e, ("delta", "message", "tool_plan")),
-            ("delta", "message", "tool_plan"),
-        )
+        v = get(e, ("delta", "message", "tool_plan"))
+        if v is not None:
+            st.append(st.body, ("message", "tool_plan"), v, ("delta", "message", "tool_plan"))
     elif name == "tool-call-start":
         b1 = st.element(
             st.body,
             ("message", "tool_calls"),
-            get(e, ("index",)),
+            e.get("index"),
             get(e, ("delta", "message", "tool_calls")),
             ("index",),
             create=True,
         )
     elif name == "tool-call-delta":
         b1 = st.element(
-            st.body, ("message", "tool_calls"), get(e, ("index",)), None, ("index",), create=False
+            st.body, ("message", "tool_calls"), e.get("index"), None, ("index",), create=False
         )
-        st.append(
-            b1,
-            ("function", "arguments"),
-            get(e, ("delta", "message", "tool_calls", "function", "arguments")),
-            ("delta", "message", "tool_calls", "function", "arguments"),
-        )
+        v = get(e, ("delta", "message", "tool_calls", "function", "arguments"))
+        if v is not None:
+            st.append(
+                b1,
+                ("function", "arguments"),
+                v,
+                ("delta", "message", "tool_calls", "function", "arguments"),
+            )
     elif name == "tool-call-end":
         b1 = st.element(
-            st.body, ("message", "tool_calls"), get(e, ("index",)), None, ("index",), create=False
+            st.body, ("message", "tool_calls"), e.get("index"), None, ("index",), create=False
         )
         st.close(b1)
     elif name == "citation-start":
         b1 = st.element(
             st.body,
             ("message", "citations"),
-            get(e, ("index",)),
+            e.get("index"),
             get(e, ("delta", "message", "citations")),
             ("index",),
             create=True,
@@ -239,8 +238,12 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
     elif name == "message-end":
         if get(e, ("delta", "error")) is not None:
             st.provider_error("message-end", get(e, ("delta", "error")))
-        st.set(st.body, ("finish_reason",), get(e, ("delta", "finish_reason")))
-        st.merge(st.body, ("usage",), get(e, ("delta", "usage")), ("delta", "usage"))
+        v = get(e, ("delta", "finish_reason"))
+        if v is not None:
+            st.set(st.body, ("finish_reason",), v)
+        v = get(e, ("delta", "usage"))
+        if v is not None:
+            st.merge(st.body, ("usage",), v, ("delta", "usage"))
         st.end()
     elif name in ("citation-end", "debug", "[DONE]"):
         pass

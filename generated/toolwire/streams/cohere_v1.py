@@ -93,22 +93,36 @@ __all__ = [
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one cohere_v1 stream event to the body under construction."""
     if name == "stream-start":
-        st.set(st.body, ("generation_id",), get(e, ("generation_id",)))
+        v = e.get("generation_id")
+        if v is not None:
+            st.set(st.body, ("generation_id",), v)
     elif name == "search-queries-generation":
-        st.set(st.body, ("search_queries",), get(e, ("search_queries",)))
+        v = e.get("search_queries")
+        if v is not None:
+            st.set(st.body, ("search_queries",), v)
     elif name == "search-results":
-        st.set(st.body, ("search_results",), get(e, ("search_results",)))
-        st.set(st.body, ("documents",), get(e, ("documents",)))
+        v = e.get("search_results")
+        if v is not None:
+            st.set(st.body, ("search_results",), v)
+        v = e.get("documents")
+        if v is not None:
+            st.set(st.body, ("documents",), v)
     elif name == "text-generation":
-        st.append(st.body, ("text",), get(e, ("text",)), ("text",))
+        v = e.get("text")
+        if v is not None:
+            st.append(st.body, ("text",), v, ("text",))
     elif name == "citation-generation":
-        st.extend(st.body, ("citations",), get(e, ("citations",)))
+        v = e.get("citations")
+        if v is not None:
+            st.extend(st.body, ("citations",), v)
     elif name == "tool-calls-chunk":
-        st.append(st.body, ("text",), get(e, ("text",)), ("text",))
-        if get(e, ("text",)) is None:
-            st.append(
-                st.body, ("text",), get(e, ("tool_call_delta", "text")), ("tool_call_delta", "text")
-            )
+        v = e.get("text")
+        if v is not None:
+            st.append(st.body, ("text",), v, ("text",))
+        if e.get("text") is None:
+            v = get(e, ("tool_call_delta", "text"))
+            if v is not None:
+                st.append(st.body, ("text",), v, ("tool_call_delta", "text"))
         if get(e, ("tool_call_delta", "index")) is not None:
             b1 = st.element(
                 st.body,
@@ -118,19 +132,26 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 ("tool_call_delta", "index"),
                 create=True,
             )
-            st.first(b1, ("name",), get(e, ("tool_call_delta", "name")))
-            st.append_json(
-                b1,
-                ("parameters",),
-                get(e, ("tool_call_delta", "parameters")),
-                ("tool_call_delta", "parameters"),
-            )
+            v = get(e, ("tool_call_delta", "name"))
+            if v is not None:
+                st.first(b1, ("name",), v)
+            v = get(e, ("tool_call_delta", "parameters"))
+            if v is not None:
+                st.append_json(b1, ("parameters",), v, ("tool_call_delta", "parameters"))
     elif name == "tool-calls-generation":
-        st.set(st.body, ("tool_calls",), get(e, ("tool_calls",)))
-        st.set(st.body, ("text",), get(e, ("text",)))
+        v = e.get("tool_calls")
+        if v is not None:
+            st.set(st.body, ("tool_calls",), v)
+        v = e.get("text")
+        if v is not None:
+            st.set(st.body, ("text",), v)
     elif name == "stream-end":
-        st.set(st.body, ("finish_reason",), get(e, ("finish_reason",)))
-        st.overlay(st.body, (), get(e, ("response",)), ("response",))
+        v = e.get("finish_reason")
+        if v is not None:
+            st.set(st.body, ("finish_reason",), v)
+        v = e.get("response")
+        if v is not None:
+            st.overlay(st.body, (), v, ("response",))
         st.end()
     elif name in ("debug",):
         pass

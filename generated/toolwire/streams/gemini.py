@@ -231,8 +231,10 @@ __all__ = [
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one gemini stream event to the body under construction."""
     if name == "chunk":
-        st.set(st.body, ("promptFeedback",), get(e, ("promptFeedback",)))
-        for i1, e1 in st.items(get(e, ("candidates",)), ("candidates",)):
+        v = e.get("promptFeedback")
+        if v is not None:
+            st.set(st.body, ("promptFeedback",), v)
+        for i1, e1 in st.items(e.get("candidates"), ("candidates",)):
             p1 = ("candidates", i1)
             b1 = st.element(
                 st.body,
@@ -242,8 +244,12 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 (*p1, "index"),
                 create=True,
             )
-            st.set(b1, ("content", "role"), get(e1, ("content", "role")))
-            st.set(b1, ("index",), e1.get("index"))
+            v = get(e1, ("content", "role"))
+            if v is not None:
+                st.set(b1, ("content", "role"), v)
+            v = e1.get("index")
+            if v is not None:
+                st.set(b1, ("index",), v)
             for i2, e2 in st.items(get(e1, ("content", "parts")), (*p1, "content", "parts")):
                 p2 = (*p1, "content", "parts", i2)
                 if isinstance(e2.get("text"), str) and e2.get("text") != "":
@@ -260,9 +266,15 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                             and get(el, ("thought",)) == e2.get("thought")
                         ),
                     )
-                    st.append(b3, ("text",), e2.get("text"), (*p2, "text"))
-                    st.set(b3, ("thought",), e2.get("thought"))
-                    st.set(b3, ("thoughtSignature",), e2.get("thoughtSignature"))
+                    v = e2.get("text")
+                    if v is not None:
+                        st.append(b3, ("text",), v, (*p2, "text"))
+                    v = e2.get("thought")
+                    if v is not None:
+                        st.set(b3, ("thought",), v)
+                    v = e2.get("thoughtSignature")
+                    if v is not None:
+                        st.set(b3, ("thoughtSignature",), v)
                 if e2.get("text") == "" and e2.get("thoughtSignature") is not None:
                     b4 = st.element(
                         b1,
@@ -277,53 +289,86 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                             and get(el, ("thought",)) == e2.get("thought")
                         ),
                     )
-                    st.append(b4, ("text",), e2.get("text"), (*p2, "text"))
-                    st.set(b4, ("thought",), e2.get("thought"))
-                    st.set(b4, ("thoughtSignature",), e2.get("thoughtSignature"))
+                    v = e2.get("text")
+                    if v is not None:
+                        st.append(b4, ("text",), v, (*p2, "text"))
+                    v = e2.get("thought")
+                    if v is not None:
+                        st.set(b4, ("thought",), v)
+                    v = e2.get("thoughtSignature")
+                    if v is not None:
+                        st.set(b4, ("thoughtSignature",), v)
                 if get(e2, ("functionCall", "name")) is not None:
                     b5 = st.fresh(b1, ("content", "parts"), {})
-                    st.set(b5, ("functionCall", "id"), get(e2, ("functionCall", "id")))
-                    st.set(b5, ("functionCall", "name"), get(e2, ("functionCall", "name")))
+                    v = get(e2, ("functionCall", "id"))
+                    if v is not None:
+                        st.set(b5, ("functionCall", "id"), v)
+                    v = get(e2, ("functionCall", "name"))
+                    if v is not None:
+                        st.set(b5, ("functionCall", "name"), v)
                     st.const(b5, ("functionCall", "args"), {})
-                    st.merge(
-                        b5,
-                        ("functionCall", "args"),
-                        get(e2, ("functionCall", "args")),
-                        (*p2, "functionCall", "args"),
-                    )
-                    st.put_paths(
-                        b5,
-                        ("functionCall", "args"),
-                        get(e2, ("functionCall", "partialArgs")),
-                        (*p2, "functionCall", "partialArgs"),
-                    )
-                    st.set(b5, ("thoughtSignature",), e2.get("thoughtSignature"))
+                    v = get(e2, ("functionCall", "args"))
+                    if v is not None:
+                        st.merge(b5, ("functionCall", "args"), v, (*p2, "functionCall", "args"))
+                    v = get(e2, ("functionCall", "partialArgs"))
+                    if v is not None:
+                        st.put_paths(
+                            b5, ("functionCall", "args"), v, (*p2, "functionCall", "partialArgs")
+                        )
+                    v = e2.get("thoughtSignature")
+                    if v is not None:
+                        st.set(b5, ("thoughtSignature",), v)
                     if get(e2, ("functionCall", "willContinue")) is None:
                         st.close(b5)
                 if e2.get("functionCall") is not None and get(e2, ("functionCall", "name")) is None:
                     b6 = st.element(b1, ("content", "parts"), None, None, (), create=False)
-                    st.put_paths(
-                        b6,
-                        ("functionCall", "args"),
-                        get(e2, ("functionCall", "partialArgs")),
-                        (*p2, "functionCall", "partialArgs"),
-                    )
+                    v = get(e2, ("functionCall", "partialArgs"))
+                    if v is not None:
+                        st.put_paths(
+                            b6, ("functionCall", "args"), v, (*p2, "functionCall", "partialArgs")
+                        )
                     if get(e2, ("functionCall", "willContinue")) is None:
                         st.close(b6)
                 if e2.get("text") is None and e2.get("functionCall") is None:
                     b7 = st.fresh(b1, ("content", "parts"), e2)
-            st.set(b1, ("finishReason",), e1.get("finishReason"))
-            st.set(b1, ("finishMessage",), e1.get("finishMessage"))
-            st.set(b1, ("safetyRatings",), e1.get("safetyRatings"))
-            st.set(b1, ("citationMetadata",), e1.get("citationMetadata"))
-            st.set(b1, ("groundingMetadata",), e1.get("groundingMetadata"))
-            st.set(b1, ("urlContextMetadata",), e1.get("urlContextMetadata"))
-            st.set(b1, ("avgLogprobs",), e1.get("avgLogprobs"))
-            st.set(b1, ("logprobsResult",), e1.get("logprobsResult"))
-            st.set(b1, ("tokenCount",), e1.get("tokenCount"))
-        st.set(st.body, ("usageMetadata",), get(e, ("usageMetadata",)))
-        st.set(st.body, ("modelVersion",), get(e, ("modelVersion",)))
-        st.set(st.body, ("responseId",), get(e, ("responseId",)))
-        st.set(st.body, ("createTime",), get(e, ("createTime",)))
+            v = e1.get("finishReason")
+            if v is not None:
+                st.set(b1, ("finishReason",), v)
+            v = e1.get("finishMessage")
+            if v is not None:
+                st.set(b1, ("finishMessage",), v)
+            v = e1.get("safetyRatings")
+            if v is not None:
+                st.set(b1, ("safetyRatings",), v)
+            v = e1.get("citationMetadata")
+            if v is not None:
+                st.set(b1, ("citationMetadata",), v)
+            v = e1.get("groundingMetadata")
+            if v is not None:
+                st.set(b1, ("groundingMetadata",), v)
+            v = e1.get("urlContextMetadata")
+            if v is not None:
+                st.set(b1, ("urlContextMetadata",), v)
+            v = e1.get("avgLogprobs")
+            if v is not None:
+                st.set(b1, ("avgLogprobs",), v)
+            v = e1.get("logprobsResult")
+            if v is not None:
+                st.set(b1, ("logprobsResult",), v)
+            v = e1.get("tokenCount")
+            if v is not None:
+                st.set(b1, ("tokenCount",), v)
+        v = e.get("usageMetadata")
+        if v is not None:
+            st.set(st.body, ("usageMetadata",), v)
+        v = e.get("modelVersion")
+        if v is not None:
+            st.set(st.body, ("modelVersion",), v)
+        v = e.get("responseId")
+        if v is not None:
+            st.set(st.body, ("responseId",), v)
+        v = e.get("createTime")
+        if v is not None:
+            st.set(st.body, ("createTime",), v)
     else:
         st.unknown(name)

@@ -114,10 +114,16 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one mistral stream event to the body under construction."""
     if name == "chunk":
         pass  # tag: object='chat.completion.chunk'
-        st.first(st.body, ("id",), get(e, ("id",)))
-        st.first(st.body, ("created",), get(e, ("created",)))
-        st.first(st.body, ("model",), get(e, ("model",)))
-        for i1, e1 in st.items(get(e, ("choices",)), ("choices",)):
+        v = e.get("id")
+        if v is not None:
+            st.first(st.body, ("id",), v)
+        v = e.get("created")
+        if v is not None:
+            st.first(st.body, ("created",), v)
+        v = e.get("model")
+        if v is not None:
+            st.first(st.body, ("model",), v)
+        for i1, e1 in st.items(e.get("choices"), ("choices",)):
             p1 = ("choices", i1)
             b1 = st.element(
                 st.body,
@@ -132,11 +138,15 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 create=True,
             )
             pass  # tag: delta={}, finish_reason=None
-            st.first(b1, ("index",), e1.get("index"))
-            st.first(b1, ("message", "role"), get(e1, ("delta", "role")))
-            st.append_parts(
-                b1, ("message", "content"), get(e1, ("delta", "content")), (*p1, "delta", "content")
-            )
+            v = e1.get("index")
+            if v is not None:
+                st.first(b1, ("index",), v)
+            v = get(e1, ("delta", "role"))
+            if v is not None:
+                st.first(b1, ("message", "role"), v)
+            v = get(e1, ("delta", "content"))
+            if v is not None:
+                st.append_parts(b1, ("message", "content"), v, (*p1, "delta", "content"))
             for i2, e2 in st.items(get(e1, ("delta", "tool_calls")), (*p1, "delta", "tool_calls")):
                 p2 = (*p1, "delta", "tool_calls", i2)
                 b2 = st.element(
@@ -150,17 +160,24 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     new_if=st.differs(e2.get("id"), ("id",)),
                 )
                 pass  # tag: function={'name': '', 'arguments': ''}
-                st.first(b2, ("id",), e2.get("id"))
-                st.first(b2, ("type",), e2.get("type"))
-                st.first(b2, ("function", "name"), get(e2, ("function", "name")))
-                st.append(
-                    b2,
-                    ("function", "arguments"),
-                    get(e2, ("function", "arguments")),
-                    (*p2, "function", "arguments"),
-                )
-            st.set(b1, ("finish_reason",), e1.get("finish_reason"))
-        st.merge(st.body, ("usage",), get(e, ("usage",)), ("usage",))
+                v = e2.get("id")
+                if v is not None:
+                    st.first(b2, ("id",), v)
+                v = e2.get("type")
+                if v is not None:
+                    st.first(b2, ("type",), v)
+                v = get(e2, ("function", "name"))
+                if v is not None:
+                    st.first(b2, ("function", "name"), v)
+                v = get(e2, ("function", "arguments"))
+                if v is not None:
+                    st.append(b2, ("function", "arguments"), v, (*p2, "function", "arguments"))
+            v = e1.get("finish_reason")
+            if v is not None:
+                st.set(b1, ("finish_reason",), v)
+        v = e.get("usage")
+        if v is not None:
+            st.merge(st.body, ("usage",), v, ("usage",))
     elif name == "[DONE]":
         st.end()
     else:

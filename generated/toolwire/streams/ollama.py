@@ -95,32 +95,57 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one ollama stream event to the body under construction."""
     if name == "chunk":
         pass  # tag: message={'role': 'assistant'}
-        if get(e, ("error",)) is not None:
-            st.provider_error("chunk", get(e, ("error",)))
-        st.set(st.body, ("model",), get(e, ("model",)))
-        st.set(st.body, ("created_at",), get(e, ("created_at",)))
-        st.set(st.body, ("message", "role"), get(e, ("message", "role")))
-        st.append(
-            st.body, ("message", "content"), get(e, ("message", "content")), ("message", "content")
-        )
-        st.append(
-            st.body,
-            ("message", "thinking"),
-            get(e, ("message", "thinking")),
-            ("message", "thinking"),
-        )
-        st.extend(st.body, ("message", "tool_calls"), get(e, ("message", "tool_calls")))
-        st.extend(st.body, ("message", "images"), get(e, ("message", "images")))
-        st.extend(st.body, ("logprobs",), get(e, ("logprobs",)))
-        st.set(st.body, ("done_reason",), get(e, ("done_reason",)))
-        st.set(st.body, ("done",), get(e, ("done",)))
-        st.set(st.body, ("total_duration",), get(e, ("total_duration",)))
-        st.set(st.body, ("load_duration",), get(e, ("load_duration",)))
-        st.set(st.body, ("prompt_eval_count",), get(e, ("prompt_eval_count",)))
-        st.set(st.body, ("prompt_eval_duration",), get(e, ("prompt_eval_duration",)))
-        st.set(st.body, ("eval_count",), get(e, ("eval_count",)))
-        st.set(st.body, ("eval_duration",), get(e, ("eval_duration",)))
-        if get(e, ("done",)) == True:
+        if e.get("error") is not None:
+            st.provider_error("chunk", e.get("error"))
+        v = e.get("model")
+        if v is not None:
+            st.set(st.body, ("model",), v)
+        v = e.get("created_at")
+        if v is not None:
+            st.set(st.body, ("created_at",), v)
+        v = get(e, ("message", "role"))
+        if v is not None:
+            st.set(st.body, ("message", "role"), v)
+        v = get(e, ("message", "content"))
+        if v is not None:
+            st.append(st.body, ("message", "content"), v, ("message", "content"))
+        v = get(e, ("message", "thinking"))
+        if v is not None:
+            st.append(st.body, ("message", "thinking"), v, ("message", "thinking"))
+        v = get(e, ("message", "tool_calls"))
+        if v is not None:
+            st.extend(st.body, ("message", "tool_calls"), v)
+        v = get(e, ("message", "images"))
+        if v is not None:
+            st.extend(st.body, ("message", "images"), v)
+        v = e.get("logprobs")
+        if v is not None:
+            st.extend(st.body, ("logprobs",), v)
+        v = e.get("done_reason")
+        if v is not None:
+            st.set(st.body, ("done_reason",), v)
+        v = e.get("done")
+        if v is not None:
+            st.set(st.body, ("done",), v)
+        v = e.get("total_duration")
+        if v is not None:
+            st.set(st.body, ("total_duration",), v)
+        v = e.get("load_duration")
+        if v is not None:
+            st.set(st.body, ("load_duration",), v)
+        v = e.get("prompt_eval_count")
+        if v is not None:
+            st.set(st.body, ("prompt_eval_count",), v)
+        v = e.get("prompt_eval_duration")
+        if v is not None:
+            st.set(st.body, ("prompt_eval_duration",), v)
+        v = e.get("eval_count")
+        if v is not None:
+            st.set(st.body, ("eval_count",), v)
+        v = e.get("eval_duration")
+        if v is not None:
+            st.set(st.body, ("eval_duration",), v)
+        if e.get("done") == True:
             st.end()
     else:
         st.unknown(name)

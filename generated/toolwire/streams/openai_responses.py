@@ -487,17 +487,21 @@ __all__ = [
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one openai_responses stream event to the body under construction."""
     if name == "response.created":
-        st.start(get(e, ("response",)), ("response",))
+        st.start(e.get("response"), ("response",))
     elif name == "response.queued":
-        st.set(st.body, ("status",), get(e, ("response", "status")))
+        v = get(e, ("response", "status"))
+        if v is not None:
+            st.set(st.body, ("status",), v)
     elif name == "response.in_progress":
-        st.set(st.body, ("status",), get(e, ("response", "status")))
+        v = get(e, ("response", "status"))
+        if v is not None:
+            st.set(st.body, ("status",), v)
     elif name == "response.output_item.added":
         b1 = st.element(
             st.body,
             ("output",),
-            get(e, ("output_index",)),
-            get(e, ("item",)),
+            e.get("output_index"),
+            e.get("item"),
             ("output_index",),
             create=True,
         )
@@ -505,235 +509,261 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         b1 = st.element(
             st.body,
             ("output",),
-            get(e, ("output_index",)),
-            get(e, ("item",)),
+            e.get("output_index"),
+            e.get("item"),
             ("output_index",),
             create=True,
         )
-        st.merge(b1, (), get(e, ("item",)), ("item",))
+        v = e.get("item")
+        if v is not None:
+            st.merge(b1, (), v, ("item",))
         st.close(b1)
     elif name == "response.content_part.added":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
-            b1,
-            ("content",),
-            get(e, ("content_index",)),
-            get(e, ("part",)),
-            ("content_index",),
-            create=True,
+            b1, ("content",), e.get("content_index"), e.get("part"), ("content_index",), create=True
         )
     elif name == "response.content_part.done":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
-            b1,
-            ("content",),
-            get(e, ("content_index",)),
-            get(e, ("part",)),
-            ("content_index",),
-            create=True,
+            b1, ("content",), e.get("content_index"), e.get("part"), ("content_index",), create=True
         )
-        st.merge(b2, (), get(e, ("part",)), ("part",))
+        v = e.get("part")
+        if v is not None:
+            st.merge(b2, (), v, ("part",))
     elif name == "response.output_text.delta":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
             b1,
             ("content",),
-            get(e, ("content_index",)),
+            e.get("content_index"),
             {"type": "output_text", "annotations": [], "text": ""},
             ("content_index",),
             create=True,
         )
-        st.append(b2, ("text",), get(e, ("delta",)), ("delta",))
-        st.extend(b2, ("logprobs",), get(e, ("logprobs",)))
+        v = e.get("delta")
+        if v is not None:
+            st.append(b2, ("text",), v, ("delta",))
+        v = e.get("logprobs")
+        if v is not None:
+            st.extend(b2, ("logprobs",), v)
         pass  # tag: logprobs=[], delta=''
     elif name == "response.output_text.done":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
             b1,
             ("content",),
-            get(e, ("content_index",)),
+            e.get("content_index"),
             {"type": "output_text", "annotations": []},
             ("content_index",),
             create=True,
         )
-        st.set(b2, ("text",), get(e, ("text",)))
+        v = e.get("text")
+        if v is not None:
+            st.set(b2, ("text",), v)
     elif name == "response.output_text.annotation.added":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
-            b1, ("content",), get(e, ("content_index",)), None, ("content_index",), create=False
+            b1, ("content",), e.get("content_index"), None, ("content_index",), create=False
         )
         b3 = st.element(
             b2,
             ("annotations",),
-            get(e, ("annotation_index",)),
-            get(e, ("annotation",)),
+            e.get("annotation_index"),
+            e.get("annotation"),
             ("annotation_index",),
             create=True,
         )
     elif name == "response.refusal.delta":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
             b1,
             ("content",),
-            get(e, ("content_index",)),
+            e.get("content_index"),
             {"type": "refusal", "refusal": ""},
             ("content_index",),
             create=True,
         )
-        st.append(b2, ("refusal",), get(e, ("delta",)), ("delta",))
+        v = e.get("delta")
+        if v is not None:
+            st.append(b2, ("refusal",), v, ("delta",))
     elif name == "response.refusal.done":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
             b1,
             ("content",),
-            get(e, ("content_index",)),
+            e.get("content_index"),
             {"type": "refusal"},
             ("content_index",),
             create=True,
         )
-        st.set(b2, ("refusal",), get(e, ("refusal",)))
+        v = e.get("refusal")
+        if v is not None:
+            st.set(b2, ("refusal",), v)
     elif name == "response.function_call_arguments.delta":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        st.append(b1, ("arguments",), get(e, ("delta",)), ("delta",))
+        v = e.get("delta")
+        if v is not None:
+            st.append(b1, ("arguments",), v, ("delta",))
     elif name == "response.function_call_arguments.done":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        st.set(b1, ("arguments",), get(e, ("arguments",)))
+        v = e.get("arguments")
+        if v is not None:
+            st.set(b1, ("arguments",), v)
     elif name == "response.custom_tool_call_input.delta":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        st.append(b1, ("input",), get(e, ("delta",)), ("delta",))
+        v = e.get("delta")
+        if v is not None:
+            st.append(b1, ("input",), v, ("delta",))
     elif name == "response.custom_tool_call_input.done":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        st.set(b1, ("input",), get(e, ("input",)))
+        v = e.get("input")
+        if v is not None:
+            st.set(b1, ("input",), v)
     elif name == "response.reasoning_summary_part.added":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
-            b1,
-            ("summary",),
-            get(e, ("summary_index",)),
-            get(e, ("part",)),
-            ("summary_index",),
-            create=True,
+            b1, ("summary",), e.get("summary_index"), e.get("part"), ("summary_index",), create=True
         )
     elif name == "response.reasoning_summary_part.done":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
-            b1,
-            ("summary",),
-            get(e, ("summary_index",)),
-            get(e, ("part",)),
-            ("summary_index",),
-            create=True,
+            b1, ("summary",), e.get("summary_index"), e.get("part"), ("summary_index",), create=True
         )
-        st.merge(b2, (), get(e, ("part",)), ("part",))
+        v = e.get("part")
+        if v is not None:
+            st.merge(b2, (), v, ("part",))
     elif name == "response.reasoning_summary_text.delta":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
             b1,
             ("summary",),
-            get(e, ("summary_index",)),
+            e.get("summary_index"),
             {"type": "summary_text", "text": ""},
             ("summary_index",),
             create=True,
         )
-        st.append(b2, ("text",), get(e, ("delta",)), ("delta",))
+        v = e.get("delta")
+        if v is not None:
+            st.append(b2, ("text",), v, ("delta",))
     elif name == "response.reasoning_summary_text.done":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
             b1,
             ("summary",),
-            get(e, ("summary_index",)),
+            e.get("summary_index"),
             {"type": "summary_text"},
             ("summary_index",),
             create=True,
         )
-        st.set(b2, ("text",), get(e, ("text",)))
+        v = e.get("text")
+        if v is not None:
+            st.set(b2, ("text",), v)
     elif name == "response.reasoning_text.delta":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
             b1,
             ("content",),
-            get(e, ("content_index",)),
+            e.get("content_index"),
             {"type": "reasoning_text", "text": ""},
             ("content_index",),
             create=True,
         )
-        st.append(b2, ("text",), get(e, ("delta",)), ("delta",))
+        v = e.get("delta")
+        if v is not None:
+            st.append(b2, ("text",), v, ("delta",))
     elif name == "response.reasoning_text.done":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
             b1,
             ("content",),
-            get(e, ("content_index",)),
+            e.get("content_index"),
             {"type": "reasoning_text"},
             ("content_index",),
             create=True,
         )
-        st.set(b2, ("text",), get(e, ("text",)))
+        v = e.get("text")
+        if v is not None:
+            st.set(b2, ("text",), v)
     elif name == "response.code_interpreter_call_code.delta":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        st.append(b1, ("code",), get(e, ("delta",)), ("delta",))
+        v = e.get("delta")
+        if v is not None:
+            st.append(b1, ("code",), v, ("delta",))
     elif name == "response.code_interpreter_call_code.done":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        st.set(b1, ("code",), get(e, ("code",)))
+        v = e.get("code")
+        if v is not None:
+            st.set(b1, ("code",), v)
     elif name == "response.mcp_call_arguments.delta":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        st.append(b1, ("arguments",), get(e, ("delta",)), ("delta",))
+        v = e.get("delta")
+        if v is not None:
+            st.append(b1, ("arguments",), v, ("delta",))
     elif name == "response.mcp_call_arguments.done":
         b1 = st.element(
-            st.body, ("output",), get(e, ("output_index",)), None, ("output_index",), create=False
+            st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        st.set(b1, ("arguments",), get(e, ("arguments",)))
+        v = e.get("arguments")
+        if v is not None:
+            st.set(b1, ("arguments",), v)
     elif name == "response.completed":
-        st.overlay(st.body, (), get(e, ("response",)), ("response",))
+        v = e.get("response")
+        if v is not None:
+            st.overlay(st.body, (), v, ("response",))
         st.end()
     elif name == "response.incomplete":
-        st.overlay(st.body, (), get(e, ("response",)), ("response",))
+        v = e.get("response")
+        if v is not None:
+            st.overlay(st.body, (), v, ("response",))
         st.end()
     elif name == "response.failed":
-        st.overlay(st.body, (), get(e, ("response",)), ("response",))
+        v = e.get("response")
+        if v is not None:
+            st.overlay(st.body, (), v, ("response",))
         st.end()
     elif name == "error":
-        st.provider_error(get(e, ("code",)), get(e, ("message",)))
+        st.provider_error(e.get("code"), e.get("message"))
     elif name in (
         "response.code_interpreter_call.in_progress",
         "response.code_interpreter_call.interpreting",
