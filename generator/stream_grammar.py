@@ -198,6 +198,13 @@ class _Compiler:
                     self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v)")
                 else:  # append, append_json, merge, overlay
                     self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v, {self.src(p, source)})")
+                if name in ("set", "first", "append") and source != ".":
+                    # a field the event carries as null is null in the body (the complete body has it so:
+                    # OpenAI's system_fingerprint), unless the body has a value
+                    skeys = _path(source)
+                    test = f"{skeys[0]!r} in {e}" if len(skeys) == 1 else f"st.carries({e}, {skeys!r})"
+                    self.out(indent, f"elif {test}:")
+                    self.out(indent + 1, f"st.null({b}, {tkeys!r})")
         elif name == "tag":
             # fields every such event (or item) carries on the wire and that add nothing to the body
             # (`object: chat.completion.chunk`): written by the encoder, not read by the decoder

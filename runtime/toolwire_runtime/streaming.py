@@ -178,6 +178,17 @@ class StreamState:
         if value is not None:
             _put(obj, keys, value)
 
+    def null(self, obj: dict, keys: tuple) -> None:
+        """A field an event carries as null (``set`` / ``first``): null in the body unless it has a value."""
+        if get(obj, keys) is None:
+            _put(obj, keys, None)
+
+    @staticmethod
+    def carries(event: Any, keys: tuple) -> bool:
+        """Whether the event has the field at ``keys`` (null or not)."""
+        owner = get(event, keys[:-1])
+        return isinstance(owner, dict) and keys[-1] in owner
+
     def const(self, obj: dict, keys: tuple, value: Any) -> None:
         """``const``: a value the complete body has and no event carries (``object: chat.completion``)."""
         _put(obj, keys, value)

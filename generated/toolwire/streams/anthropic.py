@@ -134,6 +134,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             v = get(e, ("delta", "text"))
             if v is not None:
                 st.append(b1, ("text",), v, ("delta", "text"))
+            elif st.carries(e, ("delta", "text")):
+                st.null(b1, ("text",))
         if get(e, ("delta", "type")) == "input_json_delta":
             v = get(e, ("delta", "partial_json"))
             if v is not None:
@@ -142,10 +144,14 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             v = get(e, ("delta", "thinking"))
             if v is not None:
                 st.append(b1, ("thinking",), v, ("delta", "thinking"))
+            elif st.carries(e, ("delta", "thinking")):
+                st.null(b1, ("thinking",))
         if get(e, ("delta", "type")) == "signature_delta":
             v = get(e, ("delta", "signature"))
             if v is not None:
                 st.set(b1, ("signature",), v)
+            elif st.carries(e, ("delta", "signature")):
+                st.null(b1, ("signature",))
         if get(e, ("delta", "type")) == "citations_delta":
             v = get(e, ("delta", "citation"))
             if v is not None:

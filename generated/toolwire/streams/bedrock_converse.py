@@ -199,6 +199,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("role")
         if v is not None:
             st.set(st.body, ("output", "message", "role"), v)
+        elif "role" in e:
+            st.null(st.body, ("output", "message", "role"))
     elif name == "contentBlockStart":
         b1 = st.element(
             st.body,
@@ -212,31 +214,45 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             v = get(e, ("start", "toolUse", "toolUseId"))
             if v is not None:
                 st.set(b1, ("toolUse", "toolUseId"), v)
+            elif st.carries(e, ("start", "toolUse", "toolUseId")):
+                st.null(b1, ("toolUse", "toolUseId"))
             v = get(e, ("start", "toolUse", "name"))
             if v is not None:
                 st.set(b1, ("toolUse", "name"), v)
+            elif st.carries(e, ("start", "toolUse", "name")):
+                st.null(b1, ("toolUse", "name"))
         if get(e, ("start", "toolUse")) is not None:
             st.const(b1, ("toolUse", "input"), {})
         if get(e, ("start", "toolUse", "type")) == "server_tool_use":
             v = get(e, ("start", "toolUse", "type"))
             if v is not None:
                 st.set(b1, ("toolUse", "type"), v)
+            elif st.carries(e, ("start", "toolUse", "type")):
+                st.null(b1, ("toolUse", "type"))
         if get(e, ("start", "toolResult")) is not None:
             v = get(e, ("start", "toolResult", "toolUseId"))
             if v is not None:
                 st.set(b1, ("toolResult", "toolUseId"), v)
+            elif st.carries(e, ("start", "toolResult", "toolUseId")):
+                st.null(b1, ("toolResult", "toolUseId"))
             v = get(e, ("start", "toolResult", "type"))
             if v is not None:
                 st.set(b1, ("toolResult", "type"), v)
+            elif st.carries(e, ("start", "toolResult", "type")):
+                st.null(b1, ("toolResult", "type"))
             v = get(e, ("start", "toolResult", "status"))
             if v is not None:
                 st.set(b1, ("toolResult", "status"), v)
+            elif st.carries(e, ("start", "toolResult", "status")):
+                st.null(b1, ("toolResult", "status"))
         if get(e, ("start", "toolResult")) is not None:
             st.const(b1, ("toolResult", "content"), [])
         if get(e, ("start", "image")) is not None:
             v = get(e, ("start", "image", "format"))
             if v is not None:
                 st.set(b1, ("image", "format"), v)
+            elif st.carries(e, ("start", "image", "format")):
+                st.null(b1, ("image", "format"))
     elif name == "contentBlockDelta":
         b1 = st.element(
             st.body,
@@ -249,6 +265,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = get(e, ("delta", "text"))
         if v is not None:
             st.append(b1, ("text",), v, ("delta", "text"))
+        elif st.carries(e, ("delta", "text")):
+            st.null(b1, ("text",))
         v = get(e, ("delta", "toolUse", "input"))
         if v is not None:
             st.append_json(b1, ("toolUse", "input"), v, ("delta", "toolUse", "input"))
@@ -263,15 +281,23 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 v,
                 ("delta", "reasoningContent", "text"),
             )
+        elif st.carries(e, ("delta", "reasoningContent", "text")):
+            st.null(b1, ("reasoningContent", "reasoningText", "text"))
         v = get(e, ("delta", "reasoningContent", "signature"))
         if v is not None:
             st.set(b1, ("reasoningContent", "reasoningText", "signature"), v)
+        elif st.carries(e, ("delta", "reasoningContent", "signature")):
+            st.null(b1, ("reasoningContent", "reasoningText", "signature"))
         v = get(e, ("delta", "reasoningContent", "redactedContent"))
         if v is not None:
             st.set(b1, ("reasoningContent", "redactedContent"), v)
+        elif st.carries(e, ("delta", "reasoningContent", "redactedContent")):
+            st.null(b1, ("reasoningContent", "redactedContent"))
         v = get(e, ("delta", "image", "source"))
         if v is not None:
             st.set(b1, ("image", "source"), v)
+        elif st.carries(e, ("delta", "image", "source")):
+            st.null(b1, ("image", "source"))
     elif name == "contentBlockStop":
         b1 = st.element(
             st.body,
@@ -286,26 +312,40 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("stopReason")
         if v is not None:
             st.set(st.body, ("stopReason",), v)
+        elif "stopReason" in e:
+            st.null(st.body, ("stopReason",))
         v = e.get("additionalModelResponseFields")
         if v is not None:
             st.set(st.body, ("additionalModelResponseFields",), v)
+        elif "additionalModelResponseFields" in e:
+            st.null(st.body, ("additionalModelResponseFields",))
         st.end_after("messageStop", ("messageStop", "metadata"))
     elif name == "metadata":
         v = e.get("usage")
         if v is not None:
             st.set(st.body, ("usage",), v)
+        elif "usage" in e:
+            st.null(st.body, ("usage",))
         v = e.get("metrics")
         if v is not None:
             st.set(st.body, ("metrics",), v)
+        elif "metrics" in e:
+            st.null(st.body, ("metrics",))
         v = e.get("trace")
         if v is not None:
             st.set(st.body, ("trace",), v)
+        elif "trace" in e:
+            st.null(st.body, ("trace",))
         v = e.get("performanceConfig")
         if v is not None:
             st.set(st.body, ("performanceConfig",), v)
+        elif "performanceConfig" in e:
+            st.null(st.body, ("performanceConfig",))
         v = e.get("serviceTier")
         if v is not None:
             st.set(st.body, ("serviceTier",), v)
+        elif "serviceTier" in e:
+            st.null(st.body, ("serviceTier",))
         st.end_after("metadata", ("messageStop", "metadata"))
     elif name == "internalServerException":
         st.provider_error("internalServerException", e.get("message"))

@@ -166,9 +166,13 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("id")
         if v is not None:
             st.set(st.body, ("id",), v)
+        elif "id" in e:
+            st.null(st.body, ("id",))
         v = get(e, ("delta", "message", "role"))
         if v is not None:
             st.set(st.body, ("message", "role"), v)
+        elif st.carries(e, ("delta", "message", "role")):
+            st.null(st.body, ("message", "role"))
     elif name == "content-start":
         b1 = st.element(
             st.body,
@@ -185,9 +189,13 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = get(e, ("delta", "message", "content", "text"))
         if v is not None:
             st.append(b1, ("text",), v, ("delta", "message", "content", "text"))
+        elif st.carries(e, ("delta", "message", "content", "text")):
+            st.null(b1, ("text",))
         v = get(e, ("delta", "message", "content", "thinking"))
         if v is not None:
             st.append(b1, ("thinking",), v, ("delta", "message", "content", "thinking"))
+        elif st.carries(e, ("delta", "message", "content", "thinking")):
+            st.null(b1, ("thinking",))
         v = e.get("logprobs")
         if v is not None:
             st.push(st.body, ("logprobs",), v)
@@ -200,6 +208,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = get(e, ("delta", "message", "tool_plan"))
         if v is not None:
             st.append(st.body, ("message", "tool_plan"), v, ("delta", "message", "tool_plan"))
+        elif st.carries(e, ("delta", "message", "tool_plan")):
+            st.null(st.body, ("message", "tool_plan"))
     elif name == "tool-call-start":
         b1 = st.element(
             st.body,
@@ -221,6 +231,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 v,
                 ("delta", "message", "tool_calls", "function", "arguments"),
             )
+        elif st.carries(e, ("delta", "message", "tool_calls", "function", "arguments")):
+            st.null(b1, ("function", "arguments"))
     elif name == "tool-call-end":
         b1 = st.element(
             st.body, ("message", "tool_calls"), e.get("index"), None, ("index",), create=False
@@ -241,6 +253,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = get(e, ("delta", "finish_reason"))
         if v is not None:
             st.set(st.body, ("finish_reason",), v)
+        elif st.carries(e, ("delta", "finish_reason")):
+            st.null(st.body, ("finish_reason",))
         v = get(e, ("delta", "usage"))
         if v is not None:
             st.merge(st.body, ("usage",), v, ("delta", "usage"))

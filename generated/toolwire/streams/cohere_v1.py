@@ -96,21 +96,31 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("generation_id")
         if v is not None:
             st.set(st.body, ("generation_id",), v)
+        elif "generation_id" in e:
+            st.null(st.body, ("generation_id",))
     elif name == "search-queries-generation":
         v = e.get("search_queries")
         if v is not None:
             st.set(st.body, ("search_queries",), v)
+        elif "search_queries" in e:
+            st.null(st.body, ("search_queries",))
     elif name == "search-results":
         v = e.get("search_results")
         if v is not None:
             st.set(st.body, ("search_results",), v)
+        elif "search_results" in e:
+            st.null(st.body, ("search_results",))
         v = e.get("documents")
         if v is not None:
             st.set(st.body, ("documents",), v)
+        elif "documents" in e:
+            st.null(st.body, ("documents",))
     elif name == "text-generation":
         v = e.get("text")
         if v is not None:
             st.append(st.body, ("text",), v, ("text",))
+        elif "text" in e:
+            st.null(st.body, ("text",))
     elif name == "citation-generation":
         v = e.get("citations")
         if v is not None:
@@ -119,10 +129,14 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("text")
         if v is not None:
             st.append(st.body, ("text",), v, ("text",))
+        elif "text" in e:
+            st.null(st.body, ("text",))
         if e.get("text") is None:
             v = get(e, ("tool_call_delta", "text"))
             if v is not None:
                 st.append(st.body, ("text",), v, ("tool_call_delta", "text"))
+            elif st.carries(e, ("tool_call_delta", "text")):
+                st.null(st.body, ("text",))
         if get(e, ("tool_call_delta", "index")) is not None:
             b1 = st.element(
                 st.body,
@@ -135,6 +149,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             v = get(e, ("tool_call_delta", "name"))
             if v is not None:
                 st.first(b1, ("name",), v)
+            elif st.carries(e, ("tool_call_delta", "name")):
+                st.null(b1, ("name",))
             v = get(e, ("tool_call_delta", "parameters"))
             if v is not None:
                 st.append_json(b1, ("parameters",), v, ("tool_call_delta", "parameters"))
@@ -142,13 +158,19 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("tool_calls")
         if v is not None:
             st.set(st.body, ("tool_calls",), v)
+        elif "tool_calls" in e:
+            st.null(st.body, ("tool_calls",))
         v = e.get("text")
         if v is not None:
             st.set(st.body, ("text",), v)
+        elif "text" in e:
+            st.null(st.body, ("text",))
     elif name == "stream-end":
         v = e.get("finish_reason")
         if v is not None:
             st.set(st.body, ("finish_reason",), v)
+        elif "finish_reason" in e:
+            st.null(st.body, ("finish_reason",))
         v = e.get("response")
         if v is not None:
             st.overlay(st.body, (), v, ("response",))

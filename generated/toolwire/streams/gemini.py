@@ -234,6 +234,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("promptFeedback")
         if v is not None:
             st.set(st.body, ("promptFeedback",), v)
+        elif "promptFeedback" in e:
+            st.null(st.body, ("promptFeedback",))
         for i1, e1 in st.items(e.get("candidates"), ("candidates",)):
             p1 = ("candidates", i1)
             b1 = st.element(
@@ -247,9 +249,13 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             v = get(e1, ("content", "role"))
             if v is not None:
                 st.set(b1, ("content", "role"), v)
+            elif st.carries(e1, ("content", "role")):
+                st.null(b1, ("content", "role"))
             v = e1.get("index")
             if v is not None:
                 st.set(b1, ("index",), v)
+            elif "index" in e1:
+                st.null(b1, ("index",))
             for i2, e2 in st.items(get(e1, ("content", "parts")), (*p1, "content", "parts")):
                 p2 = (*p1, "content", "parts", i2)
                 if isinstance(e2.get("text"), str) and e2.get("text") != "":
@@ -269,12 +275,18 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     v = e2.get("text")
                     if v is not None:
                         st.append(b3, ("text",), v, (*p2, "text"))
+                    elif "text" in e2:
+                        st.null(b3, ("text",))
                     v = e2.get("thought")
                     if v is not None:
                         st.set(b3, ("thought",), v)
+                    elif "thought" in e2:
+                        st.null(b3, ("thought",))
                     v = e2.get("thoughtSignature")
                     if v is not None:
                         st.set(b3, ("thoughtSignature",), v)
+                    elif "thoughtSignature" in e2:
+                        st.null(b3, ("thoughtSignature",))
                 if e2.get("text") == "" and e2.get("thoughtSignature") is not None:
                     b4 = st.element(
                         b1,
@@ -292,20 +304,30 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     v = e2.get("text")
                     if v is not None:
                         st.append(b4, ("text",), v, (*p2, "text"))
+                    elif "text" in e2:
+                        st.null(b4, ("text",))
                     v = e2.get("thought")
                     if v is not None:
                         st.set(b4, ("thought",), v)
+                    elif "thought" in e2:
+                        st.null(b4, ("thought",))
                     v = e2.get("thoughtSignature")
                     if v is not None:
                         st.set(b4, ("thoughtSignature",), v)
+                    elif "thoughtSignature" in e2:
+                        st.null(b4, ("thoughtSignature",))
                 if get(e2, ("functionCall", "name")) is not None:
                     b5 = st.fresh(b1, ("content", "parts"), {})
                     v = get(e2, ("functionCall", "id"))
                     if v is not None:
                         st.set(b5, ("functionCall", "id"), v)
+                    elif st.carries(e2, ("functionCall", "id")):
+                        st.null(b5, ("functionCall", "id"))
                     v = get(e2, ("functionCall", "name"))
                     if v is not None:
                         st.set(b5, ("functionCall", "name"), v)
+                    elif st.carries(e2, ("functionCall", "name")):
+                        st.null(b5, ("functionCall", "name"))
                     st.const(b5, ("functionCall", "args"), {})
                     v = get(e2, ("functionCall", "args"))
                     if v is not None:
@@ -318,6 +340,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     v = e2.get("thoughtSignature")
                     if v is not None:
                         st.set(b5, ("thoughtSignature",), v)
+                    elif "thoughtSignature" in e2:
+                        st.null(b5, ("thoughtSignature",))
                     if get(e2, ("functionCall", "willContinue")) is None:
                         st.close(b5)
                 if e2.get("functionCall") is not None and get(e2, ("functionCall", "name")) is None:
@@ -334,41 +358,67 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             v = e1.get("finishReason")
             if v is not None:
                 st.set(b1, ("finishReason",), v)
+            elif "finishReason" in e1:
+                st.null(b1, ("finishReason",))
             v = e1.get("finishMessage")
             if v is not None:
                 st.set(b1, ("finishMessage",), v)
+            elif "finishMessage" in e1:
+                st.null(b1, ("finishMessage",))
             v = e1.get("safetyRatings")
             if v is not None:
                 st.set(b1, ("safetyRatings",), v)
+            elif "safetyRatings" in e1:
+                st.null(b1, ("safetyRatings",))
             v = e1.get("citationMetadata")
             if v is not None:
                 st.set(b1, ("citationMetadata",), v)
+            elif "citationMetadata" in e1:
+                st.null(b1, ("citationMetadata",))
             v = e1.get("groundingMetadata")
             if v is not None:
                 st.set(b1, ("groundingMetadata",), v)
+            elif "groundingMetadata" in e1:
+                st.null(b1, ("groundingMetadata",))
             v = e1.get("urlContextMetadata")
             if v is not None:
                 st.set(b1, ("urlContextMetadata",), v)
+            elif "urlContextMetadata" in e1:
+                st.null(b1, ("urlContextMetadata",))
             v = e1.get("avgLogprobs")
             if v is not None:
                 st.set(b1, ("avgLogprobs",), v)
+            elif "avgLogprobs" in e1:
+                st.null(b1, ("avgLogprobs",))
             v = e1.get("logprobsResult")
             if v is not None:
                 st.set(b1, ("logprobsResult",), v)
+            elif "logprobsResult" in e1:
+                st.null(b1, ("logprobsResult",))
             v = e1.get("tokenCount")
             if v is not None:
                 st.set(b1, ("tokenCount",), v)
+            elif "tokenCount" in e1:
+                st.null(b1, ("tokenCount",))
         v = e.get("usageMetadata")
         if v is not None:
             st.set(st.body, ("usageMetadata",), v)
+        elif "usageMetadata" in e:
+            st.null(st.body, ("usageMetadata",))
         v = e.get("modelVersion")
         if v is not None:
             st.set(st.body, ("modelVersion",), v)
+        elif "modelVersion" in e:
+            st.null(st.body, ("modelVersion",))
         v = e.get("responseId")
         if v is not None:
             st.set(st.body, ("responseId",), v)
+        elif "responseId" in e:
+            st.null(st.body, ("responseId",))
         v = e.get("createTime")
         if v is not None:
             st.set(st.body, ("createTime",), v)
+        elif "createTime" in e:
+            st.null(st.body, ("createTime",))
     else:
         st.unknown(name)

@@ -117,12 +117,18 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("id")
         if v is not None:
             st.first(st.body, ("id",), v)
+        elif "id" in e:
+            st.null(st.body, ("id",))
         v = e.get("created")
         if v is not None:
             st.first(st.body, ("created",), v)
+        elif "created" in e:
+            st.null(st.body, ("created",))
         v = e.get("model")
         if v is not None:
             st.first(st.body, ("model",), v)
+        elif "model" in e:
+            st.null(st.body, ("model",))
         for i1, e1 in st.items(e.get("choices"), ("choices",)):
             p1 = ("choices", i1)
             b1 = st.element(
@@ -141,9 +147,13 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             v = e1.get("index")
             if v is not None:
                 st.first(b1, ("index",), v)
+            elif "index" in e1:
+                st.null(b1, ("index",))
             v = get(e1, ("delta", "role"))
             if v is not None:
                 st.first(b1, ("message", "role"), v)
+            elif st.carries(e1, ("delta", "role")):
+                st.null(b1, ("message", "role"))
             v = get(e1, ("delta", "content"))
             if v is not None:
                 st.append_parts(b1, ("message", "content"), v, (*p1, "delta", "content"))
@@ -163,18 +173,28 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 v = e2.get("id")
                 if v is not None:
                     st.first(b2, ("id",), v)
+                elif "id" in e2:
+                    st.null(b2, ("id",))
                 v = e2.get("type")
                 if v is not None:
                     st.first(b2, ("type",), v)
+                elif "type" in e2:
+                    st.null(b2, ("type",))
                 v = get(e2, ("function", "name"))
                 if v is not None:
                     st.first(b2, ("function", "name"), v)
+                elif st.carries(e2, ("function", "name")):
+                    st.null(b2, ("function", "name"))
                 v = get(e2, ("function", "arguments"))
                 if v is not None:
                     st.append(b2, ("function", "arguments"), v, (*p2, "function", "arguments"))
+                elif st.carries(e2, ("function", "arguments")):
+                    st.null(b2, ("function", "arguments"))
             v = e1.get("finish_reason")
             if v is not None:
                 st.set(b1, ("finish_reason",), v)
+            elif "finish_reason" in e1:
+                st.null(b1, ("finish_reason",))
         v = e.get("usage")
         if v is not None:
             st.merge(st.body, ("usage",), v, ("usage",))

@@ -100,18 +100,28 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("model")
         if v is not None:
             st.set(st.body, ("model",), v)
+        elif "model" in e:
+            st.null(st.body, ("model",))
         v = e.get("created_at")
         if v is not None:
             st.set(st.body, ("created_at",), v)
+        elif "created_at" in e:
+            st.null(st.body, ("created_at",))
         v = get(e, ("message", "role"))
         if v is not None:
             st.set(st.body, ("message", "role"), v)
+        elif st.carries(e, ("message", "role")):
+            st.null(st.body, ("message", "role"))
         v = get(e, ("message", "content"))
         if v is not None:
             st.append(st.body, ("message", "content"), v, ("message", "content"))
+        elif st.carries(e, ("message", "content")):
+            st.null(st.body, ("message", "content"))
         v = get(e, ("message", "thinking"))
         if v is not None:
             st.append(st.body, ("message", "thinking"), v, ("message", "thinking"))
+        elif st.carries(e, ("message", "thinking")):
+            st.null(st.body, ("message", "thinking"))
         v = get(e, ("message", "tool_calls"))
         if v is not None:
             st.extend(st.body, ("message", "tool_calls"), v)
@@ -124,27 +134,43 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("done_reason")
         if v is not None:
             st.set(st.body, ("done_reason",), v)
+        elif "done_reason" in e:
+            st.null(st.body, ("done_reason",))
         v = e.get("done")
         if v is not None:
             st.set(st.body, ("done",), v)
+        elif "done" in e:
+            st.null(st.body, ("done",))
         v = e.get("total_duration")
         if v is not None:
             st.set(st.body, ("total_duration",), v)
+        elif "total_duration" in e:
+            st.null(st.body, ("total_duration",))
         v = e.get("load_duration")
         if v is not None:
             st.set(st.body, ("load_duration",), v)
+        elif "load_duration" in e:
+            st.null(st.body, ("load_duration",))
         v = e.get("prompt_eval_count")
         if v is not None:
             st.set(st.body, ("prompt_eval_count",), v)
+        elif "prompt_eval_count" in e:
+            st.null(st.body, ("prompt_eval_count",))
         v = e.get("prompt_eval_duration")
         if v is not None:
             st.set(st.body, ("prompt_eval_duration",), v)
+        elif "prompt_eval_duration" in e:
+            st.null(st.body, ("prompt_eval_duration",))
         v = e.get("eval_count")
         if v is not None:
             st.set(st.body, ("eval_count",), v)
+        elif "eval_count" in e:
+            st.null(st.body, ("eval_count",))
         v = e.get("eval_duration")
         if v is not None:
             st.set(st.body, ("eval_duration",), v)
+        elif "eval_duration" in e:
+            st.null(st.body, ("eval_duration",))
         if e.get("done") == True:
             st.end()
     else:

@@ -139,21 +139,33 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("id")
         if v is not None:
             st.first(st.body, ("id",), v)
+        elif "id" in e:
+            st.null(st.body, ("id",))
         v = e.get("created")
         if v is not None:
             st.first(st.body, ("created",), v)
+        elif "created" in e:
+            st.null(st.body, ("created",))
         v = e.get("model")
         if v is not None:
             st.first(st.body, ("model",), v)
+        elif "model" in e:
+            st.null(st.body, ("model",))
         v = e.get("system_fingerprint")
         if v is not None:
             st.first(st.body, ("system_fingerprint",), v)
+        elif "system_fingerprint" in e:
+            st.null(st.body, ("system_fingerprint",))
         v = e.get("provider")
         if v is not None:
             st.first(st.body, ("provider",), v)
+        elif "provider" in e:
+            st.null(st.body, ("provider",))
         v = e.get("service_tier")
         if v is not None:
             st.set(st.body, ("service_tier",), v)
+        elif "service_tier" in e:
+            st.null(st.body, ("service_tier",))
         for i1, e1 in st.items(e.get("choices"), ("choices",)):
             p1 = ("choices", i1)
             b1 = st.element(
@@ -172,23 +184,35 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             v = e1.get("index")
             if v is not None:
                 st.first(b1, ("index",), v)
+            elif "index" in e1:
+                st.null(b1, ("index",))
             v = get(e1, ("delta", "role"))
             if v is not None:
                 st.first(b1, ("message", "role"), v)
+            elif st.carries(e1, ("delta", "role")):
+                st.null(b1, ("message", "role"))
             v = get(e1, ("delta", "content"))
             if v is not None:
                 st.append(b1, ("message", "content"), v, (*p1, "delta", "content"))
+            elif st.carries(e1, ("delta", "content")):
+                st.null(b1, ("message", "content"))
             v = get(e1, ("delta", "refusal"))
             if v is not None:
                 st.append(b1, ("message", "refusal"), v, (*p1, "delta", "refusal"))
+            elif st.carries(e1, ("delta", "refusal")):
+                st.null(b1, ("message", "refusal"))
             v = get(e1, ("delta", "reasoning_content"))
             if v is not None:
                 st.append(
                     b1, ("message", "reasoning_content"), v, (*p1, "delta", "reasoning_content")
                 )
+            elif st.carries(e1, ("delta", "reasoning_content")):
+                st.null(b1, ("message", "reasoning_content"))
             v = get(e1, ("delta", "reasoning"))
             if v is not None:
                 st.append(b1, ("message", "reasoning"), v, (*p1, "delta", "reasoning"))
+            elif st.carries(e1, ("delta", "reasoning")):
+                st.null(b1, ("message", "reasoning"))
             for i2, e2 in st.items(get(e1, ("delta", "tool_calls")), (*p1, "delta", "tool_calls")):
                 p2 = (*p1, "delta", "tool_calls", i2)
                 b2 = st.element(
@@ -204,15 +228,23 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 v = e2.get("id")
                 if v is not None:
                     st.first(b2, ("id",), v)
+                elif "id" in e2:
+                    st.null(b2, ("id",))
                 v = e2.get("type")
                 if v is not None:
                     st.first(b2, ("type",), v)
+                elif "type" in e2:
+                    st.null(b2, ("type",))
                 v = get(e2, ("function", "name"))
                 if v is not None:
                     st.first(b2, ("function", "name"), v)
+                elif st.carries(e2, ("function", "name")):
+                    st.null(b2, ("function", "name"))
                 v = get(e2, ("function", "arguments"))
                 if v is not None:
                     st.append(b2, ("function", "arguments"), v, (*p2, "function", "arguments"))
+                elif st.carries(e2, ("function", "arguments")):
+                    st.null(b2, ("function", "arguments"))
             v = get(e1, ("logprobs", "content"))
             if v is not None:
                 st.extend(b1, ("logprobs", "content"), v)
@@ -222,6 +254,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             v = e1.get("finish_reason")
             if v is not None:
                 st.set(b1, ("finish_reason",), v)
+            elif "finish_reason" in e1:
+                st.null(b1, ("finish_reason",))
         v = e.get("usage")
         if v is not None:
             st.merge(st.body, ("usage",), v, ("usage",))

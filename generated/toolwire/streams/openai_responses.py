@@ -492,10 +492,14 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = get(e, ("response", "status"))
         if v is not None:
             st.set(st.body, ("status",), v)
+        elif st.carries(e, ("response", "status")):
+            st.null(st.body, ("status",))
     elif name == "response.in_progress":
         v = get(e, ("response", "status"))
         if v is not None:
             st.set(st.body, ("status",), v)
+        elif st.carries(e, ("response", "status")):
+            st.null(st.body, ("status",))
     elif name == "response.output_item.added":
         b1 = st.element(
             st.body,
@@ -550,6 +554,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("delta")
         if v is not None:
             st.append(b2, ("text",), v, ("delta",))
+        elif "delta" in e:
+            st.null(b2, ("text",))
         v = e.get("logprobs")
         if v is not None:
             st.extend(b2, ("logprobs",), v)
@@ -569,6 +575,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("text")
         if v is not None:
             st.set(b2, ("text",), v)
+        elif "text" in e:
+            st.null(b2, ("text",))
     elif name == "response.output_text.annotation.added":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -599,6 +607,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("delta")
         if v is not None:
             st.append(b2, ("refusal",), v, ("delta",))
+        elif "delta" in e:
+            st.null(b2, ("refusal",))
     elif name == "response.refusal.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -614,6 +624,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("refusal")
         if v is not None:
             st.set(b2, ("refusal",), v)
+        elif "refusal" in e:
+            st.null(b2, ("refusal",))
     elif name == "response.function_call_arguments.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -621,6 +633,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("delta")
         if v is not None:
             st.append(b1, ("arguments",), v, ("delta",))
+        elif "delta" in e:
+            st.null(b1, ("arguments",))
     elif name == "response.function_call_arguments.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -628,6 +642,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("arguments")
         if v is not None:
             st.set(b1, ("arguments",), v)
+        elif "arguments" in e:
+            st.null(b1, ("arguments",))
     elif name == "response.custom_tool_call_input.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -635,6 +651,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("delta")
         if v is not None:
             st.append(b1, ("input",), v, ("delta",))
+        elif "delta" in e:
+            st.null(b1, ("input",))
     elif name == "response.custom_tool_call_input.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -642,6 +660,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("input")
         if v is not None:
             st.set(b1, ("input",), v)
+        elif "input" in e:
+            st.null(b1, ("input",))
     elif name == "response.reasoning_summary_part.added":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -674,6 +694,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("delta")
         if v is not None:
             st.append(b2, ("text",), v, ("delta",))
+        elif "delta" in e:
+            st.null(b2, ("text",))
     elif name == "response.reasoning_summary_text.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -689,6 +711,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("text")
         if v is not None:
             st.set(b2, ("text",), v)
+        elif "text" in e:
+            st.null(b2, ("text",))
     elif name == "response.reasoning_text.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -704,6 +728,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("delta")
         if v is not None:
             st.append(b2, ("text",), v, ("delta",))
+        elif "delta" in e:
+            st.null(b2, ("text",))
     elif name == "response.reasoning_text.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -719,6 +745,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("text")
         if v is not None:
             st.set(b2, ("text",), v)
+        elif "text" in e:
+            st.null(b2, ("text",))
     elif name == "response.code_interpreter_call_code.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -726,6 +754,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("delta")
         if v is not None:
             st.append(b1, ("code",), v, ("delta",))
+        elif "delta" in e:
+            st.null(b1, ("code",))
     elif name == "response.code_interpreter_call_code.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -733,6 +763,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("code")
         if v is not None:
             st.set(b1, ("code",), v)
+        elif "code" in e:
+            st.null(b1, ("code",))
     elif name == "response.mcp_call_arguments.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -740,6 +772,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("delta")
         if v is not None:
             st.append(b1, ("arguments",), v, ("delta",))
+        elif "delta" in e:
+            st.null(b1, ("arguments",))
     elif name == "response.mcp_call_arguments.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -747,6 +781,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         v = e.get("arguments")
         if v is not None:
             st.set(b1, ("arguments",), v)
+        elif "arguments" in e:
+            st.null(b1, ("arguments",))
     elif name == "response.completed":
         v = e.get("response")
         if v is not None:
