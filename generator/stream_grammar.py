@@ -82,6 +82,8 @@ class _Compiler:
     def __init__(self, where: str, errors: Errors, templates: dict | None = None) -> None:
         self.where = where
         self.templates = templates or {}
+        self.action_lists: dict[str, Any] = {}  # `templates:` entries that are lists of actions ("@name" in an action list)
+        self.splicing: set[str] = set()
         self.errors = errors
         self.lines: list[str] = []
         self.depth = 0  # nesting of `each` loops / block scopes (variable suffixes)
@@ -120,7 +122,23 @@ class _Compiler:
         if not items:
             self.out(indent, "pass")
             return
-        for item in items:
+        for n, item in enumerate(items):
+            if isinstance(item, str) and item.startswith("@"):  # a named list of actions (`templates:`), spliced here
+                spliced = self.action_lists.get(item[1:])
+                if spliced is None or item in self.splicing:
+                    why = "it splices itself" if spliced is not None else f"no list of actions {item[1:]!r} in `templates:` ({', '.join(self.action_lists) or 'none'})"
+                    lines = getattr(items, "item_lines", None)
+                    line = lines[n] if lines and n < len(lines) else None
+                    if line:
+                        self.errors.add(getattr(items, "file", "?"), line, f"{self.where}: cannot splice {item!r}: {why}")
+                    else:
+                        self.errors.at(node, key, f"{self.where}: cannot splice {item!r}: {why}")
+                    continue
+                self.splicing.add(item)
+                if spliced:
+                    self.actions(spliced, node, key, indent, e, b, p)
+                self.splicing.discard(item)
+                continue
             self.action(item, node, key, indent, e, b, p)
 
     def condition(self, item: Located, e: str) -> str | None:
@@ -372,10 +390,14 @@ class _Compiler:
         return f"lambda el: not ({' and '.join(tests)})" if tests else None
 
 
-def _table(items: Any, templates: dict) -> list:
+def _table(items: Any, templates: dict, action_lists: dict | None = None, splicing: frozenset = frozenset()) -> list:
     """The actions as data (the encoder reads them backwards: toolwire_runtime/translate.py)."""
     out = []
     for item in items or []:
+        if isinstance(item, str) and item.startswith("@"):  # a named list of actions, spliced
+            if action_lists and item[1:] in action_lists and item not in splicing:
+                out += _table(action_lists[item[1:]], templates, action_lists, splicing | {item})
+            continue
         if item in ("end", "close"):
             out.append({"op": item})
             continue
@@ -413,7 +435,7 @@ def _table(items: Any, templates: dict) -> list:
                 new=plain(new) if isinstance(new, dict) else _path(new) if isinstance(new, str) else None,
                 create=bool(value.get("create", new is not None or name == "each")),
                 close=bool(value.get("close")),
-                do=_table(value.get("do"), templates),
+                do=_table(value.get("do"), templates, action_lists, splicing),
             )
             if name == "each":
                 entry["in"] = _path(value.get("in", "."))
@@ -468,10 +490,11 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         errors.at(stream, "body", f"{where}: body must be a mapping (the body before any event: defaults and key order)")
         body = None
     templates = stream.get("templates") or {}
-    if not isinstance(templates, dict) or not all(isinstance(v, dict) for v in templates.values()):
-        errors.at(stream, "templates", f"{where}: templates must map names to literal mappings (an element's defaults, used as `new: \"@name\"`)")
+    if not isinstance(templates, dict) or not all(isinstance(v, (dict, list)) for v in templates.values()):
+        errors.at(stream, "templates", f"{where}: templates must map names to literal mappings (an element's defaults, used as `new: \"@name\"`) or to lists of actions (spliced where an action list says \"@name\")")
         templates = {}
-    comp = _Compiler(where, errors, {str(k): plain(v) for k, v in templates.items()})
+    comp = _Compiler(where, errors, {str(k): plain(v) for k, v in templates.items() if isinstance(v, dict)})
+    comp.action_lists = {str(k): v for k, v in templates.items() if isinstance(v, list)}
     ignored = []
     first = True
     for name, items in events.items():
@@ -495,7 +518,7 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
     code = "\n".join(comp.lines)
     grammar = Grammar(naming=str(naming), end=tuple(end), events=[str(n) for n in events], ignored=ignored,
                       text=view.get("text"), calls=view.get("calls"), code=code, body=plain(body) if body else None,
-                      rules={str(n): _table(items, comp.templates) for n, items in events.items() if items})
+                      rules={str(n): _table(items, comp.templates, comp.action_lists) for n, items in events.items() if items})
     counter = stream.get("counter")
     if counter is not None:
         if isinstance(counter, str) and PATH_RE.match(counter):

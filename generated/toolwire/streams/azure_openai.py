@@ -47,6 +47,7 @@ RULES = {
                 (("system_fingerprint",), ("system_fingerprint",)),
             ],
         },
+        {"op": "first", "pairs": [(("provider",), ("provider",))]},
         {"op": "set", "pairs": [(("service_tier",), ("service_tier",))]},
         {
             "op": "each",
@@ -101,6 +102,13 @@ RULES = {
                         },
                     ],
                     "in": ("delta", "tool_calls"),
+                },
+                {
+                    "op": "extend",
+                    "pairs": [
+                        (("logprobs", "content"), ("logprobs", "content")),
+                        (("logprobs", "refusal"), ("logprobs", "refusal")),
+                    ],
                 },
                 {"op": "set", "pairs": [(("finish_reason",), ("finish_reason",))]},
                 {
@@ -160,6 +168,11 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 st.first(st.body, ("system_fingerprint",), v)
             elif "system_fingerprint" in e:
                 st.null(st.body, ("system_fingerprint",))
+        v = e.get("provider")
+        if v is not None:
+            st.first(st.body, ("provider",), v)
+        elif "provider" in e:
+            st.null(st.body, ("provider",))
         v = e.get("service_tier")
         if v is not None:
             st.set(st.body, ("service_tier",), v)
@@ -244,6 +257,12 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     st.append(b2, ("function", "arguments"), v, (*p2, "function", "arguments"))
                 elif st.carries(e2, ("function", "arguments")):
                     st.null(b2, ("function", "arguments"))
+            v = get(e1, ("logprobs", "content"))
+            if v is not None:
+                st.extend(b1, ("logprobs", "content"), v)
+            v = get(e1, ("logprobs", "refusal"))
+            if v is not None:
+                st.extend(b1, ("logprobs", "refusal"), v)
             v = e1.get("finish_reason")
             if v is not None:
                 st.set(b1, ("finish_reason",), v)

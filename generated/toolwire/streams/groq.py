@@ -50,6 +50,7 @@ RULES = {
                 (("system_fingerprint",), ("system_fingerprint",)),
             ],
         },
+        {"op": "first", "pairs": [(("provider",), ("provider",))]},
         {"op": "set", "pairs": [(("service_tier",), ("service_tier",))]},
         {
             "op": "each",
@@ -106,6 +107,14 @@ RULES = {
                     "in": ("delta", "tool_calls"),
                 },
                 {
+                    "op": "extend",
+                    "pairs": [
+                        (("logprobs", "content"), ("logprobs", "content")),
+                        (("logprobs", "refusal"), ("logprobs", "refusal")),
+                    ],
+                },
+                {"op": "set", "pairs": [(("finish_reason",), ("finish_reason",))]},
+                {
                     "op": "each",
                     "list": ("message", "executed_tools"),
                     "key": ("index",),
@@ -115,7 +124,6 @@ RULES = {
                     "do": [{"op": "merge", "pairs": [((), ())]}],
                     "in": ("delta", "executed_tools"),
                 },
-                {"op": "set", "pairs": [(("finish_reason",), ("finish_reason",))]},
             ],
             "in": ("choices",),
         },
@@ -166,6 +174,11 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             st.first(st.body, ("system_fingerprint",), v)
         elif "system_fingerprint" in e:
             st.null(st.body, ("system_fingerprint",))
+        v = e.get("provider")
+        if v is not None:
+            st.first(st.body, ("provider",), v)
+        elif "provider" in e:
+            st.null(st.body, ("provider",))
         v = e.get("service_tier")
         if v is not None:
             st.set(st.body, ("service_tier",), v)
@@ -250,6 +263,17 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     st.append(b2, ("function", "arguments"), v, (*p2, "function", "arguments"))
                 elif st.carries(e2, ("function", "arguments")):
                     st.null(b2, ("function", "arguments"))
+            v = get(e1, ("logprobs", "content"))
+            if v is not None:
+                st.extend(b1, ("logprobs", "content"), v)
+            v = get(e1, ("logprobs", "refusal"))
+            if v is not None:
+                st.extend(b1, ("logprobs", "refusal"), v)
+            v = e1.get("finish_reason")
+            if v is not None:
+                st.set(b1, ("finish_reason",), v)
+            elif "finish_reason" in e1:
+                st.null(b1, ("finish_reason",))
             for i3, e3 in st.items(
                 get(e1, ("delta", "executed_tools")), (*p1, "delta", "executed_tools")
             ):
@@ -265,11 +289,6 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 v = e3
                 if v is not None:
                     st.merge(b3, (), v, p3)
-            v = e1.get("finish_reason")
-            if v is not None:
-                st.set(b1, ("finish_reason",), v)
-            elif "finish_reason" in e1:
-                st.null(b1, ("finish_reason",))
         v = e.get("usage")
         if v is not None:
             st.merge(st.body, ("usage",), v, ("usage",))
