@@ -111,6 +111,8 @@ class _Compiler:
             return e
         if len(keys) == 1 and isinstance(keys[0], str):  # the event, or an item of `each`: always an object
             return f"{e}.get({keys[0]!r})"
+        if len(keys) == 2 and all(isinstance(k, str) for k in keys):  # inline: the hot path (delta.content)
+            return f"(_x.get({keys[1]!r}) if type(_x := {e}.get({keys[0]!r})) is dict else None)"
         return f"get({e}, {keys!r})"
 
     def actions(self, items: Any, node: Any, key: Any, indent: int, e: str, b: str, p: str) -> None:
@@ -220,7 +222,12 @@ class _Compiler:
                     # a field the event carries as null is null in the body (the complete body has it so:
                     # OpenAI's system_fingerprint), unless the body has a value
                     skeys = _path(source)
-                    test = f"{skeys[0]!r} in {e}" if len(skeys) == 1 else f"st.carries({e}, {skeys!r})"
+                    if len(skeys) == 1:
+                        test = f"{skeys[0]!r} in {e}"
+                    elif len(skeys) == 2 and all(isinstance(k, str) for k in skeys):
+                        test = f"type(_x := {e}.get({skeys[0]!r})) is dict and {skeys[1]!r} in _x"
+                    else:
+                        test = f"st.carries({e}, {skeys!r})"
                     self.out(indent, f"elif {test}:")
                     self.out(indent + 1, f"st.null({b}, {tkeys!r})")
         elif name == "tag":

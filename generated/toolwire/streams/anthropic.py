@@ -130,30 +130,30 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         )
     elif name == "content_block_delta":
         b1 = st.element(st.body, ("content",), e.get("index"), None, ("index",), create=False)
-        if get(e, ("delta", "type")) == "text_delta":
-            v = get(e, ("delta", "text"))
+        if (_x.get("type") if type(_x := e.get("delta")) is dict else None) == "text_delta":
+            v = _x.get("text") if type(_x := e.get("delta")) is dict else None
             if v is not None:
                 st.append(b1, ("text",), v, ("delta", "text"))
-            elif st.carries(e, ("delta", "text")):
+            elif type(_x := e.get("delta")) is dict and "text" in _x:
                 st.null(b1, ("text",))
-        if get(e, ("delta", "type")) == "input_json_delta":
-            v = get(e, ("delta", "partial_json"))
+        if (_x.get("type") if type(_x := e.get("delta")) is dict else None) == "input_json_delta":
+            v = _x.get("partial_json") if type(_x := e.get("delta")) is dict else None
             if v is not None:
                 st.append_json(b1, ("input",), v, ("delta", "partial_json"))
-        if get(e, ("delta", "type")) == "thinking_delta":
-            v = get(e, ("delta", "thinking"))
+        if (_x.get("type") if type(_x := e.get("delta")) is dict else None) == "thinking_delta":
+            v = _x.get("thinking") if type(_x := e.get("delta")) is dict else None
             if v is not None:
                 st.append(b1, ("thinking",), v, ("delta", "thinking"))
-            elif st.carries(e, ("delta", "thinking")):
+            elif type(_x := e.get("delta")) is dict and "thinking" in _x:
                 st.null(b1, ("thinking",))
-        if get(e, ("delta", "type")) == "signature_delta":
-            v = get(e, ("delta", "signature"))
+        if (_x.get("type") if type(_x := e.get("delta")) is dict else None) == "signature_delta":
+            v = _x.get("signature") if type(_x := e.get("delta")) is dict else None
             if v is not None:
                 st.set(b1, ("signature",), v)
-            elif st.carries(e, ("delta", "signature")):
+            elif type(_x := e.get("delta")) is dict and "signature" in _x:
                 st.null(b1, ("signature",))
-        if get(e, ("delta", "type")) == "citations_delta":
-            v = get(e, ("delta", "citation"))
+        if (_x.get("type") if type(_x := e.get("delta")) is dict else None) == "citations_delta":
+            v = _x.get("citation") if type(_x := e.get("delta")) is dict else None
             if v is not None:
                 st.push(b1, ("citations",), v)
     elif name == "content_block_stop":
@@ -170,7 +170,10 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
     elif name == "message_stop":
         st.end()
     elif name == "error":
-        st.provider_error(get(e, ("error", "type")), get(e, ("error", "message")))
+        st.provider_error(
+            (_x.get("type") if type(_x := e.get("error")) is dict else None),
+            (_x.get("message") if type(_x := e.get("error")) is dict else None),
+        )
     elif name in ("ping",):
         pass
     else:

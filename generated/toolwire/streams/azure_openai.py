@@ -198,34 +198,37 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 st.first(b1, ("index",), v)
             elif "index" in e1:
                 st.null(b1, ("index",))
-            v = get(e1, ("delta", "role"))
+            v = _x.get("role") if type(_x := e1.get("delta")) is dict else None
             if v is not None:
                 st.first(b1, ("message", "role"), v)
-            elif st.carries(e1, ("delta", "role")):
+            elif type(_x := e1.get("delta")) is dict and "role" in _x:
                 st.null(b1, ("message", "role"))
-            v = get(e1, ("delta", "content"))
+            v = _x.get("content") if type(_x := e1.get("delta")) is dict else None
             if v is not None:
                 st.append(b1, ("message", "content"), v, (*p1, "delta", "content"))
-            elif st.carries(e1, ("delta", "content")):
+            elif type(_x := e1.get("delta")) is dict and "content" in _x:
                 st.null(b1, ("message", "content"))
-            v = get(e1, ("delta", "refusal"))
+            v = _x.get("refusal") if type(_x := e1.get("delta")) is dict else None
             if v is not None:
                 st.append(b1, ("message", "refusal"), v, (*p1, "delta", "refusal"))
-            elif st.carries(e1, ("delta", "refusal")):
+            elif type(_x := e1.get("delta")) is dict and "refusal" in _x:
                 st.null(b1, ("message", "refusal"))
-            v = get(e1, ("delta", "reasoning_content"))
+            v = _x.get("reasoning_content") if type(_x := e1.get("delta")) is dict else None
             if v is not None:
                 st.append(
                     b1, ("message", "reasoning_content"), v, (*p1, "delta", "reasoning_content")
                 )
-            elif st.carries(e1, ("delta", "reasoning_content")):
+            elif type(_x := e1.get("delta")) is dict and "reasoning_content" in _x:
                 st.null(b1, ("message", "reasoning_content"))
-            v = get(e1, ("delta", "reasoning"))
+            v = _x.get("reasoning") if type(_x := e1.get("delta")) is dict else None
             if v is not None:
                 st.append(b1, ("message", "reasoning"), v, (*p1, "delta", "reasoning"))
-            elif st.carries(e1, ("delta", "reasoning")):
+            elif type(_x := e1.get("delta")) is dict and "reasoning" in _x:
                 st.null(b1, ("message", "reasoning"))
-            for i2, e2 in st.items(get(e1, ("delta", "tool_calls")), (*p1, "delta", "tool_calls")):
+            for i2, e2 in st.items(
+                (_x.get("tool_calls") if type(_x := e1.get("delta")) is dict else None),
+                (*p1, "delta", "tool_calls"),
+            ):
                 p2 = (*p1, "delta", "tool_calls", i2)
                 b2 = st.element(
                     b1,
@@ -247,20 +250,20 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     st.first(b2, ("type",), v)
                 elif "type" in e2:
                     st.null(b2, ("type",))
-                v = get(e2, ("function", "name"))
+                v = _x.get("name") if type(_x := e2.get("function")) is dict else None
                 if v is not None:
                     st.first(b2, ("function", "name"), v)
-                elif st.carries(e2, ("function", "name")):
+                elif type(_x := e2.get("function")) is dict and "name" in _x:
                     st.null(b2, ("function", "name"))
-                v = get(e2, ("function", "arguments"))
+                v = _x.get("arguments") if type(_x := e2.get("function")) is dict else None
                 if v is not None:
                     st.append(b2, ("function", "arguments"), v, (*p2, "function", "arguments"))
-                elif st.carries(e2, ("function", "arguments")):
+                elif type(_x := e2.get("function")) is dict and "arguments" in _x:
                     st.null(b2, ("function", "arguments"))
-            v = get(e1, ("logprobs", "content"))
+            v = _x.get("content") if type(_x := e1.get("logprobs")) is dict else None
             if v is not None:
                 st.extend(b1, ("logprobs", "content"), v)
-            v = get(e1, ("logprobs", "refusal"))
+            v = _x.get("refusal") if type(_x := e1.get("logprobs")) is dict else None
             if v is not None:
                 st.extend(b1, ("logprobs", "refusal"), v)
             v = e1.get("finish_reason")

@@ -210,7 +210,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             ("contentBlockIndex",),
             create=True,
         )
-        if get(e, ("start", "toolUse")) is not None:
+        if (_x.get("toolUse") if type(_x := e.get("start")) is dict else None) is not None:
             v = get(e, ("start", "toolUse", "toolUseId"))
             if v is not None:
                 st.set(b1, ("toolUse", "toolUseId"), v)
@@ -221,7 +221,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 st.set(b1, ("toolUse", "name"), v)
             elif st.carries(e, ("start", "toolUse", "name")):
                 st.null(b1, ("toolUse", "name"))
-        if get(e, ("start", "toolUse")) is not None:
+        if (_x.get("toolUse") if type(_x := e.get("start")) is dict else None) is not None:
             st.const(b1, ("toolUse", "input"), {})
         if get(e, ("start", "toolUse", "type")) == "server_tool_use":
             v = get(e, ("start", "toolUse", "type"))
@@ -229,7 +229,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 st.set(b1, ("toolUse", "type"), v)
             elif st.carries(e, ("start", "toolUse", "type")):
                 st.null(b1, ("toolUse", "type"))
-        if get(e, ("start", "toolResult")) is not None:
+        if (_x.get("toolResult") if type(_x := e.get("start")) is dict else None) is not None:
             v = get(e, ("start", "toolResult", "toolUseId"))
             if v is not None:
                 st.set(b1, ("toolResult", "toolUseId"), v)
@@ -245,9 +245,9 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 st.set(b1, ("toolResult", "status"), v)
             elif st.carries(e, ("start", "toolResult", "status")):
                 st.null(b1, ("toolResult", "status"))
-        if get(e, ("start", "toolResult")) is not None:
+        if (_x.get("toolResult") if type(_x := e.get("start")) is dict else None) is not None:
             st.const(b1, ("toolResult", "content"), [])
-        if get(e, ("start", "image")) is not None:
+        if (_x.get("image") if type(_x := e.get("start")) is dict else None) is not None:
             v = get(e, ("start", "image", "format"))
             if v is not None:
                 st.set(b1, ("image", "format"), v)
@@ -262,15 +262,15 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             ("contentBlockIndex",),
             create=True,
         )
-        v = get(e, ("delta", "text"))
+        v = _x.get("text") if type(_x := e.get("delta")) is dict else None
         if v is not None:
             st.append(b1, ("text",), v, ("delta", "text"))
-        elif st.carries(e, ("delta", "text")):
+        elif type(_x := e.get("delta")) is dict and "text" in _x:
             st.null(b1, ("text",))
         v = get(e, ("delta", "toolUse", "input"))
         if v is not None:
             st.append_json(b1, ("toolUse", "input"), v, ("delta", "toolUse", "input"))
-        v = get(e, ("delta", "toolResult"))
+        v = _x.get("toolResult") if type(_x := e.get("delta")) is dict else None
         if v is not None:
             st.extend(b1, ("toolResult", "content"), v)
         v = get(e, ("delta", "reasoningContent", "text"))

@@ -248,14 +248,16 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             create=True,
         )
     elif name == "message-end":
-        if get(e, ("delta", "error")) is not None:
-            st.provider_error("message-end", get(e, ("delta", "error")))
-        v = get(e, ("delta", "finish_reason"))
+        if (_x.get("error") if type(_x := e.get("delta")) is dict else None) is not None:
+            st.provider_error(
+                "message-end", (_x.get("error") if type(_x := e.get("delta")) is dict else None)
+            )
+        v = _x.get("finish_reason") if type(_x := e.get("delta")) is dict else None
         if v is not None:
             st.set(st.body, ("finish_reason",), v)
-        elif st.carries(e, ("delta", "finish_reason")):
+        elif type(_x := e.get("delta")) is dict and "finish_reason" in _x:
             st.null(st.body, ("finish_reason",))
-        v = get(e, ("delta", "usage"))
+        v = _x.get("usage") if type(_x := e.get("delta")) is dict else None
         if v is not None:
             st.merge(st.body, ("usage",), v, ("delta", "usage"))
         st.end()

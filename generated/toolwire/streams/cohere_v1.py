@@ -132,26 +132,26 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         elif "text" in e:
             st.null(st.body, ("text",))
         if e.get("text") is None:
-            v = get(e, ("tool_call_delta", "text"))
+            v = _x.get("text") if type(_x := e.get("tool_call_delta")) is dict else None
             if v is not None:
                 st.append(st.body, ("text",), v, ("tool_call_delta", "text"))
-            elif st.carries(e, ("tool_call_delta", "text")):
+            elif type(_x := e.get("tool_call_delta")) is dict and "text" in _x:
                 st.null(st.body, ("text",))
-        if get(e, ("tool_call_delta", "index")) is not None:
+        if (_x.get("index") if type(_x := e.get("tool_call_delta")) is dict else None) is not None:
             b1 = st.element(
                 st.body,
                 ("tool_calls",),
-                get(e, ("tool_call_delta", "index")),
+                (_x.get("index") if type(_x := e.get("tool_call_delta")) is dict else None),
                 {"name": "", "parameters": {}},
                 ("tool_call_delta", "index"),
                 create=True,
             )
-            v = get(e, ("tool_call_delta", "name"))
+            v = _x.get("name") if type(_x := e.get("tool_call_delta")) is dict else None
             if v is not None:
                 st.first(b1, ("name",), v)
-            elif st.carries(e, ("tool_call_delta", "name")):
+            elif type(_x := e.get("tool_call_delta")) is dict and "name" in _x:
                 st.null(b1, ("name",))
-            v = get(e, ("tool_call_delta", "parameters"))
+            v = _x.get("parameters") if type(_x := e.get("tool_call_delta")) is dict else None
             if v is not None:
                 st.append_json(b1, ("parameters",), v, ("tool_call_delta", "parameters"))
     elif name == "tool-calls-generation":

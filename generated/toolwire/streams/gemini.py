@@ -246,17 +246,20 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 (*p1, "index"),
                 create=True,
             )
-            v = get(e1, ("content", "role"))
+            v = _x.get("role") if type(_x := e1.get("content")) is dict else None
             if v is not None:
                 st.set(b1, ("content", "role"), v)
-            elif st.carries(e1, ("content", "role")):
+            elif type(_x := e1.get("content")) is dict and "role" in _x:
                 st.null(b1, ("content", "role"))
             v = e1.get("index")
             if v is not None:
                 st.set(b1, ("index",), v)
             elif "index" in e1:
                 st.null(b1, ("index",))
-            for i2, e2 in st.items(get(e1, ("content", "parts")), (*p1, "content", "parts")):
+            for i2, e2 in st.items(
+                (_x.get("parts") if type(_x := e1.get("content")) is dict else None),
+                (*p1, "content", "parts"),
+            ):
                 p2 = (*p1, "content", "parts", i2)
                 if isinstance(e2.get("text"), str) and e2.get("text") != "":
                     b3 = st.element(
@@ -316,23 +319,29 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                         st.set(b4, ("thoughtSignature",), v)
                     elif "thoughtSignature" in e2:
                         st.null(b4, ("thoughtSignature",))
-                if get(e2, ("functionCall", "name")) is not None:
+                if (
+                    _x.get("name") if type(_x := e2.get("functionCall")) is dict else None
+                ) is not None:
                     b5 = st.fresh(b1, ("content", "parts"), {})
-                    v = get(e2, ("functionCall", "id"))
+                    v = _x.get("id") if type(_x := e2.get("functionCall")) is dict else None
                     if v is not None:
                         st.set(b5, ("functionCall", "id"), v)
-                    elif st.carries(e2, ("functionCall", "id")):
+                    elif type(_x := e2.get("functionCall")) is dict and "id" in _x:
                         st.null(b5, ("functionCall", "id"))
-                    v = get(e2, ("functionCall", "name"))
+                    v = _x.get("name") if type(_x := e2.get("functionCall")) is dict else None
                     if v is not None:
                         st.set(b5, ("functionCall", "name"), v)
-                    elif st.carries(e2, ("functionCall", "name")):
+                    elif type(_x := e2.get("functionCall")) is dict and "name" in _x:
                         st.null(b5, ("functionCall", "name"))
                     st.const(b5, ("functionCall", "args"), {})
-                    v = get(e2, ("functionCall", "args"))
+                    v = _x.get("args") if type(_x := e2.get("functionCall")) is dict else None
                     if v is not None:
                         st.merge(b5, ("functionCall", "args"), v, (*p2, "functionCall", "args"))
-                    v = get(e2, ("functionCall", "partialArgs"))
+                    v = (
+                        _x.get("partialArgs")
+                        if type(_x := e2.get("functionCall")) is dict
+                        else None
+                    )
                     if v is not None:
                         st.put_paths(
                             b5, ("functionCall", "args"), v, (*p2, "functionCall", "partialArgs")
@@ -342,16 +351,32 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                         st.set(b5, ("thoughtSignature",), v)
                     elif "thoughtSignature" in e2:
                         st.null(b5, ("thoughtSignature",))
-                    if get(e2, ("functionCall", "willContinue")) is None:
+                    if (
+                        _x.get("willContinue")
+                        if type(_x := e2.get("functionCall")) is dict
+                        else None
+                    ) is None:
                         st.close(b5)
-                if e2.get("functionCall") is not None and get(e2, ("functionCall", "name")) is None:
+                if (
+                    e2.get("functionCall") is not None
+                    and (_x.get("name") if type(_x := e2.get("functionCall")) is dict else None)
+                    is None
+                ):
                     b6 = st.element(b1, ("content", "parts"), None, None, (), create=False)
-                    v = get(e2, ("functionCall", "partialArgs"))
+                    v = (
+                        _x.get("partialArgs")
+                        if type(_x := e2.get("functionCall")) is dict
+                        else None
+                    )
                     if v is not None:
                         st.put_paths(
                             b6, ("functionCall", "args"), v, (*p2, "functionCall", "partialArgs")
                         )
-                    if get(e2, ("functionCall", "willContinue")) is None:
+                    if (
+                        _x.get("willContinue")
+                        if type(_x := e2.get("functionCall")) is dict
+                        else None
+                    ) is None:
                         st.close(b6)
                 if e2.get("text") is None and e2.get("functionCall") is None:
                     b7 = st.fresh(b1, ("content", "parts"), e2)

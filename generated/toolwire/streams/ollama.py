@@ -107,25 +107,25 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             st.set(st.body, ("created_at",), v)
         elif "created_at" in e:
             st.null(st.body, ("created_at",))
-        v = get(e, ("message", "role"))
+        v = _x.get("role") if type(_x := e.get("message")) is dict else None
         if v is not None:
             st.set(st.body, ("message", "role"), v)
-        elif st.carries(e, ("message", "role")):
+        elif type(_x := e.get("message")) is dict and "role" in _x:
             st.null(st.body, ("message", "role"))
-        v = get(e, ("message", "content"))
+        v = _x.get("content") if type(_x := e.get("message")) is dict else None
         if v is not None:
             st.append(st.body, ("message", "content"), v, ("message", "content"))
-        elif st.carries(e, ("message", "content")):
+        elif type(_x := e.get("message")) is dict and "content" in _x:
             st.null(st.body, ("message", "content"))
-        v = get(e, ("message", "thinking"))
+        v = _x.get("thinking") if type(_x := e.get("message")) is dict else None
         if v is not None:
             st.append(st.body, ("message", "thinking"), v, ("message", "thinking"))
-        elif st.carries(e, ("message", "thinking")):
+        elif type(_x := e.get("message")) is dict and "thinking" in _x:
             st.null(st.body, ("message", "thinking"))
-        v = get(e, ("message", "tool_calls"))
+        v = _x.get("tool_calls") if type(_x := e.get("message")) is dict else None
         if v is not None:
             st.extend(st.body, ("message", "tool_calls"), v)
-        v = get(e, ("message", "images"))
+        v = _x.get("images") if type(_x := e.get("message")) is dict else None
         if v is not None:
             st.extend(st.body, ("message", "images"), v)
         v = e.get("logprobs")

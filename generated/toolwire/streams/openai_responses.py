@@ -489,16 +489,16 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
     if name == "response.created":
         st.start(e.get("response"), ("response",))
     elif name == "response.queued":
-        v = get(e, ("response", "status"))
+        v = _x.get("status") if type(_x := e.get("response")) is dict else None
         if v is not None:
             st.set(st.body, ("status",), v)
-        elif st.carries(e, ("response", "status")):
+        elif type(_x := e.get("response")) is dict and "status" in _x:
             st.null(st.body, ("status",))
     elif name == "response.in_progress":
-        v = get(e, ("response", "status"))
+        v = _x.get("status") if type(_x := e.get("response")) is dict else None
         if v is not None:
             st.set(st.body, ("status",), v)
-        elif st.carries(e, ("response", "status")):
+        elif type(_x := e.get("response")) is dict and "status" in _x:
             st.null(st.body, ("status",))
     elif name == "response.output_item.added":
         b1 = st.element(
