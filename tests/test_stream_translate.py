@@ -206,6 +206,36 @@ def test_text_and_argument_fragments_flow_as_they_arrive() -> None:
     assert [n for n, _ in fragments] == sources
 
 
+def _chat_chunk(delta: dict, finish=None) -> dict:
+    return {"data": {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_text_flows_into_every_target_as_it_arrives(target: str) -> None:
+    """OpenAI text deltas, then a call: every target has the first words before the source's
+    last text delta is read — except where the target places text by what follows it (Cohere:
+    text before a call is the plan), which has it when the call starts, not at the end."""
+    words = [f"word{i} " for i in range(6)]
+    events = [_chat_chunk({"role": "assistant", "content": ""})] + [_chat_chunk({"content": w}) for w in words]
+    events += [_chat_chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city":'}}]}),
+               _chat_chunk({"tool_calls": [{"index": 0, "function": {"arguments": '"Paris"}'}}]}),
+               _chat_chunk({}, "tool_calls"), {"data": "[DONE]"}]
+    produced = quiet(_produced_at, events, "openai_chat", target)
+    acc = stream.Accumulator(target)
+    text_at: dict[int, str] = {}
+    for n, event in produced:
+        quiet(acc.add, event)
+        text_at[n] = acc.text
+    plan = getattr(acc.provider_body().get("message"), "get", lambda k: None)("tool_plan")
+    last_text_delta = len(words) + 1
+    if plan:  # Cohere v2: the text is the plan, sent as tool-plan-delta when the call starts
+        assert plan == "".join(words)
+        assert max(n for n, e in produced if e["event"] == "tool-plan-delta") <= last_text_delta + 1
+    else:
+        early = "".join(t for n, t in sorted(text_at.items()) if n < last_text_delta)[-200:]
+        assert any(text_at.get(n) for n in range(1, last_text_delta)), f"no text before the source's last text delta: {early!r}"
+
+
 def test_a_whole_call_target_gets_each_call_when_it_is_complete() -> None:
     """OpenAI → a target whose grammar takes no argument fragments: the call comes out once, when the
     next call starts or the stream ends, with its complete arguments."""

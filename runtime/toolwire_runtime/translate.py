@@ -430,13 +430,13 @@ class Encoder:
         element = get(self.mirror.state.body, path) if path else self.mirror.state.body
         chain, action, event_keys = self.shape.appender_for(pattern, field, element)
         event = self._event(chain, self._keys_of(path, chain), [*self._when(action), (event_keys, fragment)], element_path=path)
-        if type(fragment) is str and action["op"] == "append" and isinstance(element, dict) and self.shape.keyed(chain):
+        if type(fragment) is str and action["op"] in ("append", "append_json") and isinstance(element, dict) and self.shape.keyed(chain):
             # the hot path (a text or argument fragment): what the client's decoder does with this
             # event is appending the fragment to the element its keys name, so the mirror does it
             # directly (tests/test_stream_translate.py checks the mirror against real decoding)
             self.out.append(event)
             self.mirror.state.index += 1
-            self.mirror.state.append(element, field, fragment, ())
+            getattr(self.mirror.state, action["op"])(element, field, fragment, ())
         else:
             self._send(event)
         self.sent[path + field] = self.sent.get(path + field, 0) + 1
