@@ -583,15 +583,18 @@ class ProviderCompiler:
         return L
 
     @staticmethod
-    def _fill_format(fmt: str, dst: str) -> str:
-        """A `fill_format` as an expression over the keys already written to ``dst``."""
+    def _fill_format(fmt: str, dst: str, codec: str) -> str:
+        """A `fill_format` as an expression over the keys already written to ``dst``; ``{$n}`` is
+        the number of this codec's objects rendered before it in the conversion (0, 1, ...)."""
         import string
 
         terms = []
         for literal, field, _spec, _conv in string.Formatter().parse(fmt):
             if literal:
                 terms.append(py(literal))
-            if field is not None:
+            if field == "$n":
+                terms.append(f"str(ctx.number({py(codec)}))")
+            elif field is not None:
                 terms.append(f"str({dst}.get({py(field)}, ''))")
         return " + ".join(terms) or "''"
 
@@ -749,7 +752,7 @@ class ProviderCompiler:
                 L.append(f"    {slot} = None")
             return L
         if rule.has_fill:
-            value = py(rule.fill) if rule.fill_format is None else self._fill_format(rule.fill_format, dst)
+            value = py(rule.fill) if rule.fill_format is None else self._fill_format(rule.fill_format, dst, c.name)
             if len(segs) > 1:
                 L.append(f"{slot} = {value}  # required by the wire; restored fields override it")
             else:  # not added when the same-provider input left it out

@@ -713,8 +713,8 @@ def _check_fill_format(codec_name: str, rules: list, errors: Errors) -> None:
         fields = [f for _lit, f, _spec, _conv in string.Formatter().parse(rule.fill_format) if f is not None] if isinstance(rule.fill_format, str) else None
     except ValueError:
         fields = None
-    if not fields or not all(f in earlier for f in fields):
-        errors.at(rule.node, "fill_format", f"codec {codec_name!r}: fill_format is a string naming wire keys written by rules before it in braces (\"fc_{{call_id}}\"); it can use {', '.join(sorted(earlier)) or 'none'}, got {rule.fill_format!r}")
+    if not fields or not all(f in earlier or f == "$n" for f in fields):
+        errors.at(rule.node, "fill_format", f"codec {codec_name!r}: fill_format is a string naming wire keys written by rules before it in braces (\"fc_{{call_id}}\"), or {{$n}} (the object's number in the conversion); it can use {', '.join(sorted(earlier)) or 'none'}, got {rule.fill_format!r}")
 
 
 def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:

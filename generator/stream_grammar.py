@@ -51,6 +51,10 @@ CONTINUE_IF_KEYS = {"has", "unless", "same"}
 # -- `names` (Responses' item_id): the event also names its element by one of the element's fields;
 #    the decoder keys by `key` and needs nothing more, the encoder writes the element's value there.
 SCOPE_KEYS.add("names")
+# -- `kind` (Responses' mcp_call vs function_call arguments): the elements the event addresses have
+#    these field values; the encoder picks, of the events that append to a field, the one whose
+#    kind (or `new` template) matches the element. The decoder keys by `key` and needs nothing more.
+SCOPE_KEYS.add("kind")
 JSON_KINDS = {"string": "str", "list": "list", "object": "dict", "number": "(int, float)", "boolean": "bool"}
 PATH_RE = re.compile(r"^(\.|[A-Za-z_$][\w$-]*(\.[\w$-]+)*)$")
 
@@ -345,6 +349,8 @@ class _Compiler:
             self.errors.at(spec, "default_key", f"{self.where}: `default_key` goes with a `key` read from the event")
         if "continue_if" in spec and key != "last":
             self.errors.at(spec, "continue_if", f"{self.where}: `continue_if` goes with `key: last` (whether the element opened last is continued)")
+        if "kind" in spec and (not isinstance(spec["kind"], dict) or not spec["kind"] or not all(isinstance(v, (str, int, bool)) for v in spec["kind"].values())):
+            self.errors.at(spec, "kind", f"{self.where}: `kind` maps the element's fields to the values every element this event addresses has (type: mcp_call)")
         if "names" in spec:
             names = spec["names"]
             if not isinstance(names, dict) or not names:
@@ -448,6 +454,8 @@ def _table(items: Any, templates: dict, action_lists: dict | None = None, splici
                 entry["in"] = _path(value.get("in", "."))
             if "default_key" in value:
                 entry["default_key"] = plain(value["default_key"])
+            if isinstance(value.get("kind"), dict):
+                entry["kind"] = plain(value["kind"])
             if isinstance(value.get("names"), dict):
                 entry["names"] = [(_path(ek), _path(bk)) for ek, bk in value["names"].items()]
             if isinstance(value.get("continue_if"), dict):

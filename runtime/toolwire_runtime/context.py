@@ -19,7 +19,7 @@ class Context:
     names fitted to a provider's rule back (names.py).
     """
 
-    __slots__ = ("provider", "strict", "reports", "origins", "synthetic_ids", "fitted", "tool_names", "names_back", "request", "data", "answers", "calls")
+    __slots__ = ("provider", "strict", "reports", "origins", "synthetic_ids", "fitted", "tool_names", "names_back", "request", "data", "answers", "calls", "numbers")
 
     def __init__(self, provider: str, strict: bool = False, tool_names: Any = None) -> None:
         self.provider = provider
@@ -34,6 +34,15 @@ class Context:
         self.data: str = provider  # whose provider_data the running module reads and writes (its PROVIDER)
         self.answers: dict[int, Any] = {}  # id(ToolResult) → the call it repeats (`computed: answered_call`), on parse
         self.calls: dict[str, Any] | None = None  # the rendered request's calls by id (answered_call), built once
+        self.numbers: dict[str, int] | None = None  # objects of a codec rendered so far (a fill_format's {$n})
+
+    def number(self, codec: str) -> int:
+        """The number of this object among the codec's objects rendered in the conversion (0, 1, ...)."""
+        if self.numbers is None:
+            self.numbers = {}
+        n = self.numbers.get(codec, 0)
+        self.numbers[codec] = n + 1
+        return n
 
     def lose(self, path: object, message: str) -> None:
         """Report that the target cannot express something (raise in strict mode)."""

@@ -181,12 +181,18 @@ class Shape:
         first whose scope's template is of this element's kind (Responses' reasoning_text.delta for
         a reasoning_text part, output_text.delta for an output_text one)."""
         candidates = self.all_appenders.get((pattern, field), ())
+        if isinstance(element, dict) and any(len(c[0]) > 1 and "kind" in c[0][-1] for c in candidates):
+            # events for another kind of element are not candidates (mcp_call arguments, not a
+            # function call's); none left: the field is not streamed, the element's closing event carries it
+            candidates = [c for c in candidates if len(c[0]) < 2 or not any(element.get(k) != v for k, v in (c[0][-1].get("kind") or {}).items())]
+            if not candidates:
+                return None
         if len(candidates) > 1 and isinstance(element, dict):
             for candidate in candidates:
-                new = candidate[0][-1]["new"] if len(candidate[0]) > 1 else None
+                new = candidate[0][-1].get("new") if len(candidate[0]) > 1 else None
                 if not isinstance(new, dict) or all(element.get(k) == v for k, v in new.items() if isinstance(v, str) and v):
                     return candidate
-        return self.appenders[pattern][field]
+        return candidates[0] if candidates else self.appenders[pattern][field]
 
     def keyed(self, chain: tuple) -> bool:
         """Whether every scope of a chain finds its element by a key the event carries (not the
@@ -428,7 +434,10 @@ class Encoder:
 
     def _append(self, pattern: tuple, path: tuple, field: tuple, fragment: str) -> None:
         element = get(self.mirror.state.body, path) if path else self.mirror.state.body
-        chain, action, event_keys = self.shape.appender_for(pattern, field, element)
+        appender = self.shape.appender_for(pattern, field, element)
+        if appender is None:
+            return  # no event streams this field of this kind of element: it comes with the element whole
+        chain, action, event_keys = appender
         event = self._event(chain, self._keys_of(path, chain), [*self._when(action), (event_keys, fragment)], element_path=path)
         if type(fragment) is str and action["op"] in ("append", "append_json") and isinstance(element, dict) and self.shape.keyed(chain):
             # the hot path (a text or argument fragment): what the client's decoder does with this
@@ -611,12 +620,15 @@ class Encoder:
                         raise UnsupportedError(where(ep), f"a {self.target} stream cannot carry this element: not translatable as a stream")
                     self.open[id(me)] = (lp, ep)
                     self._grow(lp, ep, de, me)
-                    routed = any(isinstance(v, tuple) and v[0] == ep for v in self.routes.values())
+                    routed = any(isinstance(v, tuple) and v[0][: len(ep)] == ep for v in self.routes.values())
                     if self.opening is not None:  # it stays open while its source element is
                         self.made_for.setdefault(self.opening, []).append(me)
                         self.made_by[id(me)] = (self.opening, lp, ep)
-                    elif lp in self.shape.closers and not routed:  # nothing flows into it: complete now
+                    elif lp in self.shape.closers and not routed:  # nothing flows into it: complete now,
+                        if isinstance(de, dict) and isinstance(me, dict):  # once what it holds is created
+                            self._diff_lists(lp, ep, de, me, held)
                         self._close(me, de)
+                        continue
                 if isinstance(de, dict) and isinstance(me, dict):
                     self._diff_lists(lp, ep, de, me, held)
 

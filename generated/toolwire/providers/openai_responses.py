@@ -1844,7 +1844,9 @@ def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints["type"] == "null":
         out["type"] = None
     if hints is None or hints.get("id") != "absent":
-        out["id"] = "msg_0"  # required by the wire; restored fields override it
+        out["id"] = "msg_" + str(
+            ctx.number("output_message")
+        )  # required by the wire; restored fields override it
     if hints is None or hints.get("status") != "absent":
         out["status"] = "completed"  # required by the wire; restored fields override it
     if hints is None or "role" not in hints:

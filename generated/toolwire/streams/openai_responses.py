@@ -244,6 +244,7 @@ RULES = {
             "create": False,
             "close": False,
             "do": [{"op": "append", "pairs": [(("arguments",), ("delta",))]}],
+            "kind": {"type": "function_call"},
             "names": [(("item_id",), ("id",))],
         }
     ],
@@ -256,6 +257,7 @@ RULES = {
             "create": False,
             "close": False,
             "do": [{"op": "set", "pairs": [(("arguments",), ("arguments",))]}],
+            "kind": {"type": "function_call"},
             "names": [(("item_id",), ("id",))],
         }
     ],
@@ -448,6 +450,7 @@ RULES = {
             "create": False,
             "close": False,
             "do": [{"op": "append", "pairs": [(("arguments",), ("delta",))]}],
+            "kind": {"type": "mcp_call"},
             "names": [(("item_id",), ("id",))],
         }
     ],
@@ -460,6 +463,7 @@ RULES = {
             "create": False,
             "close": False,
             "do": [{"op": "set", "pairs": [(("arguments",), ("arguments",))]}],
+            "kind": {"type": "mcp_call"},
             "names": [(("item_id",), ("id",))],
         }
     ],
