@@ -12,8 +12,10 @@ field shows where the converter puts its text; a call's arguments go to the same
 
 So the translated stream, accumulated, is by construction the non-streamed conversion of the
 accumulated source (the commutative square), and incremental: fragments are forwarded as they come;
-a target that takes whole calls (Gemini, Ollama) gets each call when it is complete. Warnings are
-those of the final conversion only (the sync points' partial conversions are silent).
+a target that takes whole calls (Gemini, Ollama) gets each call when it is complete, and text whose
+place the converter decides by what follows it (Cohere: before a call it is the plan) waits until
+that is known (a probe call through the converter shows it). Warnings are those of the final
+conversion only (the sync points' partial conversions are silent).
 
 Hand-written runtime; stdlib only.
 """
@@ -544,7 +546,6 @@ class Encoder:
             self._send(self._event(chain, self._keys_of(path, chain), leaf))
 
     def _diff(self, desired: dict, final: bool, held: Callable[[tuple, int], bool]) -> None:
-        shape = self.shape
         self.final = final
         self._start(desired)
         self._grow((), (), desired, self.mirror.state.body)  # text fields of the body itself (Ollama's message.content)
