@@ -178,10 +178,11 @@ class Shape:
             elif op in ("end", "end_after"):
                 self.ends.append(((name, *chain), a))
 
-    def appender_for(self, pattern: tuple, field: tuple, element: Any) -> tuple:
-        """The rule that appends to ``field`` of ``element``: of the events that append there, the
-        first whose scope's template is of this element's kind (Responses' reasoning_text.delta for
-        a reasoning_text part, output_text.delta for an output_text one)."""
+    def appender_for(self, pattern: tuple, field: tuple, element: Any) -> tuple | None:
+        """The rule that appends to ``field`` of ``element``: of the events that append there and
+        address this kind of element (a scope's `kind`), the first whose scope's template is of the
+        element's type (Responses' reasoning_text.delta for a reasoning_text part, output_text.delta
+        for an output_text one). None when no event streams this field of such an element."""
         candidates = self.all_appenders.get((pattern, field), ())
         if isinstance(element, dict) and any(len(c[0]) > 1 and "kind" in c[0][-1] for c in candidates):
             # events for another kind of element are not candidates (mcp_call arguments, not a
