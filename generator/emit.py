@@ -377,8 +377,16 @@ class ProviderCompiler:
                 L.append(f"    hints = tw.hint(hints, {py('.'.join(prefix))}, 'empty')")
             L.extend(self._respell(c, prefix, src))
         values: dict[str, list[str]] = {}
+        firsts = []  # the values of rules that fill a list with ReasoningParts only
         for i, rule in enumerate(c.rules):
+            before = {k: len(v) for k, v in values.items()}
             L.extend(self._rule_parse(c, rule, i, values))
+            if rule.select == ["ReasoningPart"]:
+                firsts += [v for k, vs in values.items() for v in vs[before.get(k, 0):]]
+        for fname, exprs in values.items():
+            # reasoning precedes what it led to: a wire that keeps it in a key of its own (DeepSeek
+            # reasoning_content, Ollama thinking) gives it no place among the parts, so it goes first
+            values[fname] = [e for e in exprs if e in firsts] + [e for e in exprs if e not in firsts]
         args = []
         for name, value in c.set.items():
             args.append(f"{name}={py(value)}")
@@ -931,6 +939,10 @@ class ProviderCompiler:
                 inner = f"obj.get({py(tag)})" if c.tag_by_key else "obj"
                 L.append(f"if type(v := {inner}) is dict and {py(variant['opaque_if'])} in v:")
                 L.append("    return ir.OpaquePart(provider=PROVIDER, data=obj)")
+        for variant in [v for v in variants if v.get("flag")]:  # flag: e.g. a Gemini text part with thought: true
+            L.append(f"if tw.wire_at(obj, {py(tuple(variant['flag'].split('.')))}) not in (None, False, ''):")
+            L.extend("    " + line for line in self._variant_parse(c, variant))
+        variants = [v for v in variants if not v.get("flag")]
         if len({v["codec"] for v in variants}) == 1:  # one codec (under one or several render conditions)
             return L + self._variant_parse(c, variants[0])
         for variant in variants:
@@ -1045,16 +1057,7 @@ class ProviderCompiler:
                 media = v.get("media")
                 conditions = [f"t is ir.{cls}"]
                 if when:  # one IR field, or a list: any of them holds a value ("url s3://": one starting so)
-                    whens = [when] if isinstance(when, str) else list(when)
-                    tests = []
-                    for w in whens:
-                        if isinstance(w, dict) and "all" in w:  # {all: [...]}: every condition holds
-                            every = [self._when_test(x) for x in w["all"]]
-                            tests.append(" and ".join(every) if len(whens) == 1 else f"({' and '.join(every)})")
-                        else:
-                            tests.append(self._when_test(w))
-                    test = " or ".join(tests)
-                    conditions.append(f"({test})" if len(tests) > 1 else test)
+                    conditions.append(self._when_expr(when))
                 if media:
                     conditions.append(f"tw.media_in(node.media_type, {py(tuple(media))})")
                 if len(conditions) == 1 and cls in seen_classes:
@@ -1075,13 +1078,26 @@ class ProviderCompiler:
             L.append("return None")
         self.fn(f"_{c.name}_from_ir", f"{c.doc or c.name} (IR → wire).", L)
 
-    def _when_test(self, w) -> str:
+    def _when_expr(self, when, node: str = "node") -> str:
+        """The render test of a union variant's `when`: one condition, or a list of which any holds."""
+        whens = [when] if isinstance(when, (str, dict)) else list(when)
+        tests = []
+        for w in whens:
+            if isinstance(w, dict) and "all" in w:  # {all: [...]}: every condition holds
+                every = [self._when_test(x, node) for x in w["all"]]
+                tests.append(" and ".join(every) if len(whens) == 1 else f"({' and '.join(every)})")
+            else:
+                tests.append(self._when_test(w, node))
+        test = " or ".join(tests)
+        return f"({test})" if len(tests) > 1 else test
+
+    def _when_test(self, w, node: str = "node") -> str:
         """The render test of one `when` condition of a union variant."""
         if isinstance(w, dict):  # {field, hint: {wire key: value}}: a value the same-provider input spelled so
             (key, value), = w["hint"].items()
-            return f"(node.{w['field']} is not None and tw.hint_of(node, PROVIDER, {py(key)}) == {py(value)})"
+            return f"({node}.{w['field']} is not None and tw.hint_of({node}, PROVIDER, {py(key)}) == {py(value)})"
         name, _, prefix = w.partition(" ")
-        return f"tw.starts_with(node.{name}, {py(prefix)})" if prefix else f"node.{name} is not None"
+        return f"tw.starts_with({node}.{name}, {py(prefix)})" if prefix else f"{node}.{name} is not None"
 
     # --- enums -------------------------------------------------------------------------------------
 
@@ -1330,7 +1346,10 @@ class ProviderCompiler:
                 for v in vs:
                     sub = self.codec(v["codec"])
                     kw = "if" if first else "elif"
-                    L.append(f"                {kw} type(item) is ir.{sub.ir}:")
+                    test = f"type(item) is ir.{sub.ir}"
+                    if v.get("when"):  # e.g. a reasoning item only with the id that names it on the provider's side
+                        test += f" and ({self._when_expr(v['when'], 'item')})"
+                    L.append(f"                {kw} {test}:")
                     L.append(f"                    out.append(_{sub.name}_from_ir(item, (path, i), ctx))")
                     first = False
                 if opaque:
@@ -1338,6 +1357,9 @@ class ProviderCompiler:
                     L.append("                    rendered = tw.opaque_render(item, PROVIDER, (path, i), ctx)")
                     L.append("                    if rendered is not None:")
                     L.append("                        out.append(rendered)")
+                if any(v.get("when") for v in vs):
+                    L.append("                else:")
+                    L.append("                    ctx.lose((path, i), f'{ctx.provider} cannot express {type(item).__name__} here; dropped')")
                 L.append("            else:")
                 L.append("                sub = ir.Message(role=msg.role, parts=item, name=msg.name, provider_data=msg.provider_data)")
                 L.append(f"                rendered = _{element.name}_from_ir(sub, (path, i), ctx)")

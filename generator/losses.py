@@ -13,6 +13,13 @@ exports them as ``IR_LOSSES``. The vocabulary (docs/spec-language.md, "Losses th
                                                its JSON text
     {from_data: ImagePart.media_type}          the field comes back as read from the bytes (`data`)
     {ids: synthesized | refitted}              call ids are not sent (made up on parse) / rewritten to fit
+    {reasoning: FAMILY | null, keeps: text | family | signed}
+                                               reasoning signatures, encrypted reasoning and reasoning ids
+                                               that FAMILY did not issue (`verifier`) come back empty, and
+                                               so do call signatures (`signature_verifier`); reasoning
+                                               parts without text are dropped (`keeps: text`, the
+                                               default), or every part of another family (`family`), or
+                                               every part but FAMILY's signed ones (`signed`)
 
 Each effect but `ids` may carry `when: {path: value | [values]}` (paths relative to the object, `null`
 for an empty field) and `unless_parts: [Class, ...]` (the effect holds only for a request without
@@ -25,9 +32,10 @@ from typing import Any
 
 from .loader import Errors
 
-EFFECTS = ("unset", "drop", "set", "error_as_text", "result_as_text", "from_data", "ids")
-OPTIONS = {"when", "unless_parts", "of"}
-PART_LIKE = {"TextPart", "ImagePart", "FilePart", "ToolCall", "ToolResult", "OpaquePart", "ProviderTool"}
+EFFECTS = ("unset", "drop", "set", "error_as_text", "result_as_text", "from_data", "ids", "reasoning")
+OPTIONS = {"when", "unless_parts", "of", "keeps"}
+KEEPS = ("text", "family", "signed")
+PART_LIKE = {"TextPart", "ImagePart", "FilePart", "ReasoningPart", "ToolCall", "ToolResult", "OpaquePart", "ProviderTool"}
 
 
 def check_effects(entry: Any, ir_classes: dict, errors: Errors) -> list[dict]:
@@ -54,7 +62,7 @@ def _check_one(entry: Any, item: Any, ir_classes: dict, errors: Errors) -> dict 
     unknown = sorted(str(k) for k in item if k not in EFFECTS and k not in OPTIONS)
     if len(kinds) != 1 or unknown:
         hint = " (YAML reads the key `on` as true: the class of a set is `of:`)" if True in item else ""
-        errors.at(entry, "ir", f"{where}: an effect has exactly one of {', '.join(EFFECTS)} (options: when, unless_parts, of), got keys {sorted(map(str, item))}{hint}")
+        errors.at(entry, "ir", f"{where}: an effect has exactly one of {', '.join(EFFECTS)} (options: when, unless_parts, of, keeps), got keys {sorted(map(str, item))}{hint}")
         return None
     kind = kinds[0]
     value = item[kind]
@@ -79,6 +87,14 @@ def _check_one(entry: Any, item: Any, ir_classes: dict, errors: Errors) -> dict 
     elif kind == "ids":
         if value not in ("synthesized", "refitted"):
             errors.at(entry, "ir", f"{where}: ids is `synthesized` (not sent) or `refitted` (rewritten to fit the provider), got {value!r}")
+    elif kind == "reasoning":
+        if value is not None and not isinstance(value, str):
+            errors.at(entry, "ir", f"{where}: reasoning names the signature family the provider verifies (anthropic, gemini, openai, ...) or null, got {value!r}")
+        if item.get("keeps", "text") not in KEEPS:
+            errors.at(entry, "ir", f"{where}: keeps is one of {', '.join(KEEPS)}, got {item.get('keeps')!r}")
+        cls = "ReasoningPart"
+    if "keeps" in item and kind != "reasoning":
+        errors.at(entry, "ir", f"{where}: `keeps` belongs to a reasoning effect")
     if "of" in item and kind != "set":
         errors.at(entry, "ir", f"{where}: `of` belongs to a set effect")
     when = item.get("when")

@@ -29,7 +29,7 @@ PATCH_KEYS = {"drop", "fields"}  # plus any codec key, which overrides (mappings
 CODEC_KINDS = {"object", "union", "enum", "conversation"}
 OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type", "derived", "opaque", "extra"}
 UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar", "derived", "opaque"}
-VARIANT_KEYS = {"codec", "part_of", "hint_only", "when", "media", "opaque_if"}
+VARIANT_KEYS = {"codec", "part_of", "hint_only", "when", "media", "opaque_if", "flag"}
 ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate", "derived", "opaque"}
 CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist", "passes", "string_as", "stray_results", "last_turn"}
 HOIST_KEYS = {"wire", "codec", "transform", "args", "text_only"}
@@ -44,7 +44,7 @@ JSON_TYPES = {
     "string": "str", "integer": "int", "number": "number", "boolean": "bool", "object": "dict",
     "array": "list", "any": None,
 }
-PART_CLASSES = {"TextPart", "ImagePart", "FilePart", "ToolCall", "ToolResult", "OpaquePart"}
+PART_CLASSES = {"TextPart", "ImagePart", "FilePart", "ReasoningPart", "ToolCall", "ToolResult", "OpaquePart"}
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 DERIVED_DIR = "spec/wire/derived"  # one JSON Schema per wire family (generator/derive.py)
 
@@ -590,8 +590,10 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
                         errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: media must be MIME types, prefixes ending in '/' or 'none'")
                         media = []
                     entry["media"] = [str(m) for m in media]
-                elif n < len(alternatives) - 1:
-                    errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: every codec but the last of a list needs 'media'")
+                elif n < len(alternatives) - 1 and "flag" not in entry:
+                    errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: every codec but the last of a list needs 'media' or 'flag'")
+                if "flag" in entry and not (isinstance(entry["flag"], str) and entry["flag"] and n < len(alternatives) - 1):
+                    errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: flag must be a wire key (the item takes this codec when that key holds a value other than false), on a codec before the last of its tag")
                 if "opaque_if" in entry and not (isinstance(entry["opaque_if"], str) and entry["opaque_if"]):
                     errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: opaque_if must be a wire key (its presence makes the item opaque)")
                 if "when" in entry:

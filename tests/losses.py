@@ -58,6 +58,17 @@ def apply(provider: str, node: ir.Request) -> Outcome:
     return Outcome(node, changed, reported)
 
 
+def apply_reasoning(provider: str, node: Any) -> Any:
+    """``node`` (a request or a response; not modified) with only ``provider``'s reasoning losses
+    applied (the `reasoning` effects and a `drop` of ReasoningPart): a response says no more than
+    its answer, so these are the only losses a response conversion has."""
+    node = copy.deepcopy(node)
+    for effect in effects(provider):
+        if "reasoning" in effect or effect.get("drop") == "ReasoningPart":
+            _apply_one(effect, node)
+    return node
+
+
 def _apply_one(effect: dict, request: ir.Request) -> bool:
     if effect.get("unless_parts") and any(type(p).__name__ in effect["unless_parts"] for p in _parts(request)):
         return False
@@ -80,6 +91,8 @@ def _apply_one(effect: dict, request: ir.Request) -> bool:
                         setattr(obj, name, value)
                         hit = True
         return hit
+    if "reasoning" in effect:
+        return _reasoning(effect["reasoning"], effect.get("keeps", "text"), request)
     if "error_as_text" in effect:
         for result in _instances(request, "ToolResult"):
             if result.is_error and _matches(result, when):
@@ -101,6 +114,41 @@ def _apply_one(effect: dict, request: ir.Request) -> bool:
         if new != value:
             setattr(obj, name, new)
             hit = True
+    return hit
+
+
+def _reasoning(family: str | None, keeps: str, request: ir.Request) -> bool:
+    """What a provider verifying ``family``'s signatures gives back of reasoning (the `reasoning` effect)."""
+    hit = False
+    for call in _instances(request, "ToolCall"):
+        if call.signature is not None and call.signature_verifier != family:
+            call.signature, call.signature_verifier, hit = None, None, True
+    for holder in _objects(request):
+        parts = getattr(holder, "parts", None)
+        if not isinstance(parts, list):
+            continue
+        kept = []
+        for part in parts:
+            if type(part) is not ir.ReasoningPart:
+                kept.append(part)
+                continue
+            own = part.verifier == family and family is not None
+            if keeps == "signed" and not (own and (part.signature is not None or part.data is not None)):
+                hit = True
+                continue
+            if keeps == "family" and not own:
+                hit = True
+                continue
+            if not own:
+                stripped = dataclasses.replace(part, signature=None, data=None, id=None, verifier=None, redacted=False, summary=False)
+                if stripped != part:
+                    part, hit = stripped, True
+                if part.text is None:
+                    hit = True
+                    continue
+            kept.append(part)
+        if len(kept) != len(parts) or any(a is not b for a, b in zip(kept, parts)):
+            holder.parts = kept
     return hit
 
 

@@ -234,7 +234,8 @@ def test_gemini_thought_signature_survives_gemini_and_is_reported_elsewhere():
     body = {"contents": [{"role": "user", "parts": [{"text": "go"}]}, {"role": "model", "parts": [part]}]}
     node = toolwire.to_ir(body, provider="gemini")
     assert toolwire.from_ir(node, provider="gemini") == body
-    with pytest.warns(toolwire.ConversionWarning, match="thoughtSignature"):
+    assert node.messages[1].parts[0].signature == "c2ln" and node.messages[1].parts[0].signature_verifier == "gemini"
+    with pytest.warns(toolwire.ConversionWarning, match="ToolCall.signature"):
         toolwire.from_ir(node, provider="anthropic")
 
 

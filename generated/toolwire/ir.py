@@ -123,6 +123,52 @@ class ToolCall:
     """
     True when toolwire made the id up because the provider sent none.
     """
+    signature: str | None = None
+    """
+    A reasoning signature the provider attached to the call itself rather than to a reasoning part (Gemini `thoughtSignature` beside `functionCall`; Gemini's OpenAI-compatible endpoint `extra_content.google.thought_signature`). Sent back only to providers of the family in `signature_verifier`; dropped and reported elsewhere.
+    """
+    signature_verifier: str | None = None
+    """
+    The signature family that issued `signature` and alone can verify it (`gemini`).
+    """
+    provider_data: ProviderData | None = None
+
+
+@dataclass(kw_only=True, slots=True)
+class ReasoningPart:
+    """
+    The model's reasoning (thinking) in an assistant turn, kept in its place among the turn's parts (Anthropic requires the thinking block before the tool_use it led to). Anthropic `thinking` / `redacted_thinking`, Bedrock Converse `reasoningContent`, Gemini `thought: true` parts, OpenAI Responses `reasoning` items, DeepSeek / xAI / Fireworks `reasoning_content`, Groq / OpenRouter `reasoning`, Mistral `thinking` chunks, Ollama `thinking`, Cohere v2 `thinking`. The text travels to every provider that has a place for reasoning; `signature` and `data` go back only to providers of the `verifier` family (the others cannot check them and reject or ignore foreign ones), and are reported where dropped.
+    """
+
+    type: Literal["reasoning"] = "reasoning"
+    text: str | None = None
+    """
+    The reasoning text, or its summary when `summary` is true; null when the provider sent only an encrypted or redacted form.
+    """
+    summary: bool = False
+    """
+    The text is the provider's summary of reasoning it keeps hidden (OpenAI Responses `summary`).
+    """
+    signature: str | None = None
+    """
+    Signature over the reasoning (Anthropic / Bedrock `signature`, Gemini `thoughtSignature`).
+    """
+    data: str | None = None
+    """
+    The reasoning in a form only its provider can read: Anthropic `redacted_thinking.data`, Bedrock `redactedContent` (base64), OpenAI Responses `encrypted_content`.
+    """
+    redacted: bool = False
+    """
+    The reasoning was redacted by the provider's safety systems (only `data` is left).
+    """
+    id: str | None = None
+    """
+    The provider's id of the reasoning item (OpenAI Responses `rs_…`).
+    """
+    verifier: str | None = None
+    """
+    The signature family that issued `signature` / `data` and alone may verify them: `anthropic` (Anthropic, Anthropic on Bedrock / Vertex AI, Bedrock Converse), `gemini` (Gemini API, Vertex AI), `openai` (Responses). Null when nothing is signed (DeepSeek, Mistral, Ollama, Cohere).
+    """
     provider_data: ProviderData | None = None
 
 
@@ -224,7 +270,9 @@ class Message:
     """
 
     role: Literal["system", "user", "assistant", "tool"]
-    parts: list[TextPart | ImagePart | FilePart | ToolCall | ToolResult | OpaquePart]
+    parts: list[
+        TextPart | ImagePart | FilePart | ReasoningPart | ToolCall | ToolResult | OpaquePart
+    ]
     name: str | None = None
     """
     Participant name (OpenAI `name`), where given.

@@ -22,6 +22,7 @@ from toolwire.ir import (
     OpaquePart,
     ProviderData,
     ProviderTool,
+    ReasoningPart,
     Request,
     TextPart,
     ToolCall,
@@ -1999,3 +2000,65 @@ def bytes_source_render(url: Any, data: Any, hint: Any, path: Any) -> Any:
     if url is not None:
         return {"s3Location": {"uri": url, **(hint if type(hint) is dict else {})}}
     raise MissingFieldError(path, "the part has no data or url")
+
+
+# --- reasoning -------------------------------------------------------------------------------------
+
+
+def signature_render(value: Any, verifier: Any, family: str, path: Any, ctx: Context) -> Any:
+    """signature, IR → wire: a signature (or encrypted reasoning) goes only to providers of the
+    family that issued it; any other would reject it or ignore it, so it is dropped and reported."""
+    if value is None:
+        return None
+    if verifier == family:
+        return value
+    ctx.lose(path, f"{ctx.provider} cannot verify a signature issued by {verifier or 'an unknown provider'}; dropped")
+    return None
+
+
+def summary_parts_parse(value: Any, path: Any, type_: str) -> tuple[Any, Any]:
+    """summary_parts, wire → IR: (text, hint). The texts of ``[{type: TYPE, text}]`` joined by a blank
+    line; the hint keeps the split when there were several parts (or none)."""
+    items = expect_list(value, path)
+    texts = []
+    for i, item in enumerate(items):
+        item = expect_object(item, (path, i))
+        if item.get("type") != type_:
+            raise UnknownVariantError(((path, i), "type"), f"expected type {type_!r}, got {item.get('type')!r}")
+        text = item.get("text")
+        if type(text) is not str:
+            raise (missing(((path, i), "text")) if text is None else WrongTypeError(((path, i), "text"), f"expected a string, got {_json_type(text)}"))
+        if len(item) != 2:
+            raise UnknownVariantError((path, i), f"unexpected keys {sorted(set(item) - {'type', 'text'})!r} in a {type_} part")
+        texts.append(text)
+    if len(texts) == 1:
+        return texts[0], None
+    return ("\n\n".join(texts) if texts else None), texts
+
+
+def summary_parts_render(text: Any, hint: Any, type_: str) -> list:
+    if text is None:
+        return []
+    if type(hint) is list and "\n\n".join(hint) == text and hint:
+        return [{"type": type_, "text": t} for t in hint]
+    return [{"type": type_, "text": text}]
+
+
+def reasoning_text_parse(value: Any, path: Any) -> list:
+    """reasoning_text, wire → IR: a message's reasoning string is one ReasoningPart."""
+    if type(value) is not str:
+        raise WrongTypeError(path, f"expected a string, got {_json_type(value)}")
+    return [ReasoningPart(text=value)]
+
+
+def reasoning_text_render(parts: Any, path: Any, ctx: Context) -> Any:
+    """reasoning_text, IR → wire: the text of the message's reasoning parts, joined by a blank line."""
+    texts = []
+    for part in parts or ():
+        if part.text is None:
+            ctx.lose(path, f"{ctx.provider} has no place for reasoning without text (redacted or encrypted); dropped")
+            continue
+        if part.signature is not None or part.data is not None:
+            ctx.lose(path, f"{ctx.provider} has no place for a reasoning signature or encrypted reasoning; dropped")
+        texts.append(part.text)
+    return "\n\n".join(texts) if texts else None

@@ -34,6 +34,10 @@ MODELS = ("claude-*",)
 #: What Anthropic Messages cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "reasoning from other providers; unsigned reasoning",
+        'Thinking goes back as `thinking` / `redacted_thinking` blocks only with the signature (or encrypted data) Anthropic issued: "a modified block results in a 400 invalid_request_error" (anthropic.types.ThinkingBlockParam). Reasoning of other providers (and call signatures) is dropped and reported; the order of thinking before tool_use within the turn is kept.',
+    ),
+    (
         "results that are neither text nor objects",
         "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
     ),
@@ -69,6 +73,10 @@ CANNOT_EXPRESS = (
 #: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = (
+    (
+        "reasoning from other providers; unsigned reasoning",
+        [{"reasoning": "anthropic", "keeps": "signed"}],
+    ),
     ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
     ("ImagePart.detail", [{"unset": "ImagePart.detail"}]),
     (
@@ -103,6 +111,12 @@ _ORDER_user_message = {}  # key tuples seen → already in the render order (key
 _KNOWN_assistant_message = frozenset(["content", "role"])
 _RANK_assistant_message = {"role": 0, "content": 1}
 _ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_thinking_block = frozenset(["signature", "thinking", "type"])
+_RANK_thinking_block = {"type": 0, "thinking": 1, "signature": 2}
+_ORDER_thinking_block = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_redacted_thinking_block = frozenset(["data", "type"])
+_RANK_redacted_thinking_block = {"type": 0, "data": 1}
+_ORDER_redacted_thinking_block = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_text_block = frozenset(["text", "type"])
 _RANK_text_block = {"type": 0, "text": 1}
 _ORDER_text_block = {}  # key tuples seen → already in the render order (key_order)
@@ -630,7 +644,7 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """content block — text, image, document, tool_use, tool_result; thinking and server-tool blocks are kept opaque: dispatch on type (wire → IR)."""
+    """content block — text, image, document, thinking, redacted_thinking, tool_use, tool_result; server-tool blocks are kept opaque: dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
@@ -643,6 +657,10 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if not tw.media_in(node.media_type, ("application/pdf", "text/plain", "none")):
             tw.set_hint(node, ctx.data, "$tag", "document")
         return node
+    if tag == "thinking":
+        return _thinking_block_to_ir(obj, path, ctx)
+    if tag == "redacted_thinking":
+        return _redacted_thinking_block_to_ir(obj, path, ctx)
     if tag == "tool_use":
         return _tool_use_block_to_ir(obj, path, ctx)
     if tag == "tool_result":
@@ -651,7 +669,7 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """content block — text, image, document, tool_use, tool_result; thinking and server-tool blocks are kept opaque (IR → wire)."""
+    """content block — text, image, document, thinking, redacted_thinking, tool_use, tool_result; server-tool blocks are kept opaque (IR → wire)."""
     t = type(node)
     tag = (
         tw.hint_of(node, ctx.data, "$tag")
@@ -678,6 +696,18 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         node.data is not None or node.url is not None or node.file_id is not None
     ):
         return _image_block_from_ir(node, path, ctx)
+    if (
+        t is ir.ReasoningPart
+        and tw.starts_with(node.verifier, "anthropic")
+        and node.signature is not None
+    ):
+        return _thinking_block_from_ir(node, path, ctx)
+    if (
+        t is ir.ReasoningPart
+        and tw.starts_with(node.verifier, "anthropic")
+        and node.data is not None
+    ):
+        return _redacted_thinking_block_from_ir(node, path, ctx)
     if t is ir.ToolCall:
         return _tool_use_block_from_ir(node, path, ctx)
     if t is ir.ToolResult:
@@ -686,6 +716,148 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {tw.media_what(node)} here; dropped")
     return None
+
+
+def _thinking_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """ThinkingBlockParam — extended thinking and the signature that lets Anthropic verify it when it comes back unmodified (wire → IR ReasoningPart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "thinking":
+        raise UnknownVariantError((path, "type"), "expected 'thinking', got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_thinking = obj.get("thinking")
+    if v_thinking is None:
+        raise tw.missing((path, "thinking"))
+    if type(v_thinking) is not str:
+        raise WrongTypeError(
+            (path, "thinking"), "expected string, got " + tw._json_type(v_thinking)
+        )
+    v_signature = obj.get("signature")
+    if v_signature is None:
+        raise tw.missing((path, "signature"))
+    v_signature_signature, v_signature_verifier = (
+        tw.string_parse(v_signature, (path, "signature")),
+        "anthropic",
+    )
+    if _ORDER_thinking_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_thinking_block, _ORDER_thinking_block)
+    node = ir.ReasoningPart(
+        text=v_thinking, signature=v_signature_signature, verifier=v_signature_verifier
+    )
+    extra = (
+        None
+        if _KNOWN_thinking_block.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_thinking_block)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _thinking_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """ThinkingBlockParam — extended thinking and the signature that lets Anthropic verify it when it comes back unmodified (IR ReasoningPart → wire)."""
+    if type(node) is not ir.ReasoningPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    if hints is None or "type" not in hints:
+        out["type"] = "thinking"
+    elif hints["type"] == "null":
+        out["type"] = None
+    v_thinking = node.text
+    if v_thinking is None:
+        ctx.lose(
+            (path, "text"),
+            f"thinking is required by {ctx.provider} and the input has none; add it before sending",
+        )
+    else:
+        out["thinking"] = v_thinking
+    v_signature = tw.signature_render(
+        node.signature, node.verifier, "anthropic", (path, "signature"), ctx
+    )
+    if v_signature is not None:
+        out["signature"] = v_signature
+    elif hints is not None and hints.get("signature") == "null":
+        out["signature"] = None
+    if node.data is not None:
+        ctx.lose((path, "data"), f"{ctx.provider} has no place for ReasoningPart.data; dropped")
+    if node.redacted != False:
+        ctx.lose(
+            (path, "redacted"), f"{ctx.provider} has no place for ReasoningPart.redacted; dropped"
+        )
+    if node.id is not None:
+        ctx.lose((path, "id"), f"{ctx.provider} has no place for ReasoningPart.id; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _redacted_thinking_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """RedactedThinkingBlockParam — thinking flagged by the safety systems, encrypted (`data`) (wire → IR ReasoningPart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "redacted_thinking":
+        raise UnknownVariantError(
+            (path, "type"), "expected 'redacted_thinking', got " + repr(v_type)
+        )
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_data = obj.get("data")
+    if v_data is None:
+        raise tw.missing((path, "data"))
+    v_data_data, v_data_verifier = tw.string_parse(v_data, (path, "data")), "anthropic"
+    if _ORDER_redacted_thinking_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(
+            hints, "", order, _RANK_redacted_thinking_block, _ORDER_redacted_thinking_block
+        )
+    node = ir.ReasoningPart(redacted=True, data=v_data_data, verifier=v_data_verifier)
+    extra = (
+        None
+        if _KNOWN_redacted_thinking_block.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_redacted_thinking_block)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _redacted_thinking_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """RedactedThinkingBlockParam — thinking flagged by the safety systems, encrypted (`data`) (IR ReasoningPart → wire)."""
+    if type(node) is not ir.ReasoningPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    if hints is None or "type" not in hints:
+        out["type"] = "redacted_thinking"
+    elif hints["type"] == "null":
+        out["type"] = None
+    v_data = tw.signature_render(node.data, node.verifier, "anthropic", (path, "data"), ctx)
+    if v_data is not None:
+        out["data"] = v_data
+    elif hints is not None and hints.get("data") == "null":
+        out["data"] = None
+    if node.text is not None:
+        ctx.lose((path, "text"), f"{ctx.provider} has no place for ReasoningPart.text; dropped")
+    if node.signature is not None:
+        ctx.lose(
+            (path, "signature"), f"{ctx.provider} has no place for ReasoningPart.signature; dropped"
+        )
+    if node.id is not None:
+        ctx.lose((path, "id"), f"{ctx.provider} has no place for ReasoningPart.id; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
 
 
 def _text_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -969,6 +1141,10 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["input"] = v_input
     elif hints is not None and hints.get("input") == "null":
         out["input"] = None
+    if node.signature is not None:
+        ctx.lose(
+            (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order

@@ -50,6 +50,10 @@ MODELS = ("claude-*",)
 #: What Anthropic Claude on Google Vertex AI (rawPredict body) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "reasoning from other providers; unsigned reasoning",
+        'Thinking goes back as `thinking` / `redacted_thinking` blocks only with the signature (or encrypted data) Anthropic issued: "a modified block results in a 400 invalid_request_error" (anthropic.types.ThinkingBlockParam). Reasoning of other providers (and call signatures) is dropped and reported; the order of thinking before tool_use within the turn is kept.',
+    ),
+    (
         "results that are neither text nor objects",
         "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
     ),
@@ -89,6 +93,10 @@ CANNOT_EXPRESS = (
 #: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = (
+    (
+        "reasoning from other providers; unsigned reasoning",
+        [{"reasoning": "anthropic", "keeps": "signed"}],
+    ),
     ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
     ("ImagePart.detail", [{"unset": "ImagePart.detail"}]),
     (

@@ -37,6 +37,10 @@ MODELS = None
 #: What AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "reasoning from outside the Anthropic family",
+        "reasoningContent goes back only from Converse or Anthropic input: Claude, whose signatures Converse carries (reasoningText.signature, redactedContent), rejects thinking it cannot verify. Reasoning from other providers, and their signatures, are dropped and reported. Unsigned reasoning read from Converse (models that do not sign, e.g. DeepSeek-R1) goes back as it came.",
+    ),
+    (
         "model",
         "The model is part of the URL (POST /model/{modelId}/converse), not of the body; responses do not name it.",
     ),
@@ -123,6 +127,10 @@ CANNOT_EXPRESS = (
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = (
     (
+        "reasoning from outside the Anthropic family",
+        [{"reasoning": "anthropic", "keeps": "family"}],
+    ),
+    (
         "tool_choice none",
         [
             {
@@ -176,6 +184,27 @@ _ORDER_assistant_message = {}  # key tuples seen → already in the render order
 _KNOWN_text_block = frozenset(["text"])
 _RANK_text_block = {"text": 0}
 _ORDER_text_block = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_reasoning_block = frozenset(["reasoningContent"])
+_KNOWN_reasoning_block_reasoningContent = frozenset(["reasoningText"])
+_KNOWN_reasoning_block_reasoningContent_reasoningText = frozenset(["signature", "text"])
+_RANK_reasoning_block = {"reasoningContent": 0}
+_ORDER_reasoning_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_reasoning_block_reasoningContent = {"reasoningText": 0}
+_ORDER_reasoning_block_reasoningContent = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
+_RANK_reasoning_block_reasoningContent_reasoningText = {"text": 0, "signature": 1}
+_ORDER_reasoning_block_reasoningContent_reasoningText = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
+_KNOWN_redacted_reasoning_block = frozenset(["reasoningContent"])
+_KNOWN_redacted_reasoning_block_reasoningContent = frozenset(["redactedContent"])
+_RANK_redacted_reasoning_block = {"reasoningContent": 0}
+_ORDER_redacted_reasoning_block = {}  # key tuples seen → already in the render order (key_order)
+_RANK_redacted_reasoning_block_reasoningContent = {"redactedContent": 0}
+_ORDER_redacted_reasoning_block_reasoningContent = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _KNOWN_image_block = frozenset(["image"])
 _KNOWN_image_block_image = frozenset(["format", "source"])
 _KNOWN_image_block_image_source = frozenset(["bytes", "s3Location"])
@@ -818,11 +847,15 @@ def _system_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """ContentBlock — exactly one of text, image, document, video, audio, toolUse, toolResult; reasoningContent, cachePoint, ... kept opaque: dispatch on the key present (wire → IR)."""
+    """ContentBlock — exactly one of text, image, document, video, audio, reasoningContent, toolUse, toolResult; cachePoint, ... kept opaque: dispatch on the key present (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     if obj.get("text") is not None:
         return _text_block_to_ir(obj, path, ctx)
+    if obj.get("reasoningContent") is not None:
+        if tw.wire_at(obj, ("reasoningContent", "redactedContent")) not in (None, False, ""):
+            return _redacted_reasoning_block_to_ir(obj, path, ctx)
+        return _reasoning_block_to_ir(obj, path, ctx)
     if obj.get("image") is not None:
         return _image_block_to_ir(obj, path, ctx)
     if obj.get("document") is not None:
@@ -899,7 +932,7 @@ def _content_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """ContentBlock — exactly one of text, image, document, video, audio, toolUse, toolResult; reasoningContent, cachePoint, ... kept opaque (IR → wire)."""
+    """ContentBlock — exactly one of text, image, document, video, audio, reasoningContent, toolUse, toolResult; cachePoint, ... kept opaque (IR → wire)."""
     t = type(node)
     tag = (
         tw.hint_of(node, ctx.data, "$tag")
@@ -979,6 +1012,18 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _audio_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_block_from_ir(node, path, ctx)
+    if (
+        t is ir.ReasoningPart
+        and tw.starts_with(node.verifier, "anthropic")
+        and node.data is not None
+    ):
+        return _redacted_reasoning_block_from_ir(node, path, ctx)
+    if (
+        t is ir.ReasoningPart
+        and tw.starts_with(node.verifier, "anthropic")
+        and node.text is not None
+    ):
+        return _reasoning_block_from_ir(node, path, ctx)
     if t is ir.ImagePart and (node.data is not None or tw.starts_with(node.url, "s3://")):
         return _image_block_from_ir(node, path, ctx)
     if t is ir.ToolCall:
@@ -1027,6 +1072,260 @@ def _text_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["text"] = v_text
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _reasoning_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """ReasoningContentBlock reasoningText — the model's reasoning and, from Claude, the signature that verifies it (botocore bedrock-runtime ReasoningTextBlock: text required, signature optional) (wire → IR ReasoningPart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_reasoningContent = (path, "reasoningContent")
+    o_reasoningContent = obj.get("reasoningContent")
+    if o_reasoningContent is None:
+        raise tw.missing(p_reasoningContent)
+    elif type(o_reasoningContent) is not dict:
+        raise WrongTypeError(
+            p_reasoningContent, "expected an object, got " + tw._json_type(o_reasoningContent)
+        )
+    p_reasoningContent_reasoningText = (p_reasoningContent, "reasoningText")
+    o_reasoningContent_reasoningText = o_reasoningContent.get("reasoningText")
+    if o_reasoningContent_reasoningText is None:
+        raise tw.missing(p_reasoningContent_reasoningText)
+    elif type(o_reasoningContent_reasoningText) is not dict:
+        raise WrongTypeError(
+            p_reasoningContent_reasoningText,
+            "expected an object, got " + tw._json_type(o_reasoningContent_reasoningText),
+        )
+    v_reasoningContent_reasoningText_text = o_reasoningContent_reasoningText.get("text")
+    if v_reasoningContent_reasoningText_text is None:
+        raise tw.missing((p_reasoningContent_reasoningText, "text"))
+    if type(v_reasoningContent_reasoningText_text) is not str:
+        raise WrongTypeError(
+            (p_reasoningContent_reasoningText, "text"),
+            "expected string, got " + tw._json_type(v_reasoningContent_reasoningText_text),
+        )
+    v_reasoningContent_reasoningText_signature = o_reasoningContent_reasoningText.get("signature")
+    if (
+        v_reasoningContent_reasoningText_signature is None
+        and "signature" in o_reasoningContent_reasoningText
+    ):
+        hints = tw.hint(hints, "reasoningContent.reasoningText.signature", "null")
+    if (
+        v_reasoningContent_reasoningText_signature is not None
+        and type(v_reasoningContent_reasoningText_signature) is not str
+    ):
+        raise WrongTypeError(
+            (p_reasoningContent_reasoningText, "signature"),
+            "expected string, got " + tw._json_type(v_reasoningContent_reasoningText_signature),
+        )
+    if _ORDER_reasoning_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_reasoning_block, _ORDER_reasoning_block)
+    if (
+        o_reasoningContent
+        and _ORDER_reasoning_block_reasoningContent.get(order := tuple(o_reasoningContent))
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "reasoningContent",
+            order,
+            _RANK_reasoning_block_reasoningContent,
+            _ORDER_reasoning_block_reasoningContent,
+        )
+    if (
+        o_reasoningContent_reasoningText
+        and _ORDER_reasoning_block_reasoningContent_reasoningText.get(
+            order := tuple(o_reasoningContent_reasoningText)
+        )
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "reasoningContent.reasoningText",
+            order,
+            _RANK_reasoning_block_reasoningContent_reasoningText,
+            _ORDER_reasoning_block_reasoningContent_reasoningText,
+        )
+    node = ir.ReasoningPart(
+        verifier="anthropic",
+        text=v_reasoningContent_reasoningText_text,
+        signature=v_reasoningContent_reasoningText_signature,
+    )
+    extra = (
+        None
+        if _KNOWN_reasoning_block.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_reasoning_block)
+    )
+    if o_reasoningContent and not _KNOWN_reasoning_block_reasoningContent.issuperset(
+        o_reasoningContent
+    ):
+        extra = tw.nested_extra(
+            extra,
+            "reasoningContent",
+            tw.extra_fields(o_reasoningContent, _KNOWN_reasoning_block_reasoningContent),
+        )
+    if (
+        o_reasoningContent_reasoningText
+        and not _KNOWN_reasoning_block_reasoningContent_reasoningText.issuperset(
+            o_reasoningContent_reasoningText
+        )
+    ):
+        extra = tw.nested_extra(
+            extra,
+            "reasoningContent.reasoningText",
+            tw.extra_fields(
+                o_reasoningContent_reasoningText,
+                _KNOWN_reasoning_block_reasoningContent_reasoningText,
+            ),
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _reasoning_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """ReasoningContentBlock reasoningText — the model's reasoning and, from Claude, the signature that verifies it (botocore bedrock-runtime ReasoningTextBlock: text required, signature optional) (IR ReasoningPart → wire)."""
+    if type(node) is not ir.ReasoningPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    w_reasoningContent = out["reasoningContent"] = {}
+    w_reasoningContent_reasoningText = w_reasoningContent["reasoningText"] = {}
+    v_reasoningContent_reasoningText_text = node.text
+    if v_reasoningContent_reasoningText_text is None:
+        ctx.lose(
+            (path, "text"),
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
+        )
+    else:
+        w_reasoningContent_reasoningText["text"] = v_reasoningContent_reasoningText_text
+    v_reasoningContent_reasoningText_signature = node.signature
+    if v_reasoningContent_reasoningText_signature is not None:
+        w_reasoningContent_reasoningText["signature"] = v_reasoningContent_reasoningText_signature
+    elif hints is not None and hints.get("reasoningContent.reasoningText.signature") == "null":
+        w_reasoningContent_reasoningText["signature"] = None
+    if not w_reasoningContent_reasoningText:
+        if hints is None or "reasoningContent.reasoningText" not in hints:
+            del w_reasoningContent["reasoningText"]
+        elif (
+            hints["reasoningContent.reasoningText"] == "null"
+        ):  # kept as the same-provider input had it
+            w_reasoningContent["reasoningText"] = None
+    if not w_reasoningContent:
+        if hints is None or "reasoningContent" not in hints:
+            del out["reasoningContent"]
+        elif hints["reasoningContent"] == "null":  # kept as the same-provider input had it
+            out["reasoningContent"] = None
+    if node.data is not None:
+        ctx.lose((path, "data"), f"{ctx.provider} has no place for ReasoningPart.data; dropped")
+    if node.redacted != False:
+        ctx.lose(
+            (path, "redacted"), f"{ctx.provider} has no place for ReasoningPart.redacted; dropped"
+        )
+    if node.id is not None:
+        ctx.lose((path, "id"), f"{ctx.provider} has no place for ReasoningPart.id; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(
+            out, pd, ctx.data, path, ctx, ("reasoningContent", "reasoningContent.reasoningText")
+        )
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _redacted_reasoning_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """ReasoningContentBlock redactedContent — reasoning encrypted by the model provider (a blob, base64 in JSON) (wire → IR ReasoningPart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_reasoningContent = (path, "reasoningContent")
+    o_reasoningContent = obj.get("reasoningContent")
+    if o_reasoningContent is None:
+        raise tw.missing(p_reasoningContent)
+    elif type(o_reasoningContent) is not dict:
+        raise WrongTypeError(
+            p_reasoningContent, "expected an object, got " + tw._json_type(o_reasoningContent)
+        )
+    v_reasoningContent_redactedContent = o_reasoningContent.get("redactedContent")
+    if v_reasoningContent_redactedContent is None:
+        raise tw.missing((p_reasoningContent, "redactedContent"))
+    if type(v_reasoningContent_redactedContent) is not str:
+        raise WrongTypeError(
+            (p_reasoningContent, "redactedContent"),
+            "expected string, got " + tw._json_type(v_reasoningContent_redactedContent),
+        )
+    if _ORDER_redacted_reasoning_block.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(
+            hints, "", order, _RANK_redacted_reasoning_block, _ORDER_redacted_reasoning_block
+        )
+    if (
+        o_reasoningContent
+        and _ORDER_redacted_reasoning_block_reasoningContent.get(order := tuple(o_reasoningContent))
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "reasoningContent",
+            order,
+            _RANK_redacted_reasoning_block_reasoningContent,
+            _ORDER_redacted_reasoning_block_reasoningContent,
+        )
+    node = ir.ReasoningPart(
+        verifier="anthropic", redacted=True, data=v_reasoningContent_redactedContent
+    )
+    extra = (
+        None
+        if _KNOWN_redacted_reasoning_block.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_redacted_reasoning_block)
+    )
+    if o_reasoningContent and not _KNOWN_redacted_reasoning_block_reasoningContent.issuperset(
+        o_reasoningContent
+    ):
+        extra = tw.nested_extra(
+            extra,
+            "reasoningContent",
+            tw.extra_fields(o_reasoningContent, _KNOWN_redacted_reasoning_block_reasoningContent),
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _redacted_reasoning_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """ReasoningContentBlock redactedContent — reasoning encrypted by the model provider (a blob, base64 in JSON) (IR ReasoningPart → wire)."""
+    if type(node) is not ir.ReasoningPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    w_reasoningContent = out["reasoningContent"] = {}
+    v_reasoningContent_redactedContent = node.data
+    if v_reasoningContent_redactedContent is None:
+        ctx.lose(
+            (path, "data"),
+            f"redactedContent is required by {ctx.provider} and the input has none; add it before sending",
+        )
+    else:
+        w_reasoningContent["redactedContent"] = v_reasoningContent_redactedContent
+    if not w_reasoningContent:
+        if hints is None or "reasoningContent" not in hints:
+            del out["reasoningContent"]
+        elif hints["reasoningContent"] == "null":  # kept as the same-provider input had it
+            out["reasoningContent"] = None
+    if node.text is not None:
+        ctx.lose((path, "text"), f"{ctx.provider} has no place for ReasoningPart.text; dropped")
+    if node.signature is not None:
+        ctx.lose(
+            (path, "signature"), f"{ctx.provider} has no place for ReasoningPart.signature; dropped"
+        )
+    if node.id is not None:
+        ctx.lose((path, "id"), f"{ctx.provider} has no place for ReasoningPart.id; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ("reasoningContent",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1788,6 +2087,10 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             del out["toolUse"]
         elif hints["toolUse"] == "null":  # kept as the same-provider input had it
             out["toolUse"] = None
+    if node.signature is not None:
+        ctx.lose(
+            (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ("toolUse",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order

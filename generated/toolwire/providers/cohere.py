@@ -35,6 +35,10 @@ MODELS = ("command*", "c4ai-*", "aya-*")
 #: What Cohere Chat API v2 cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "reasoning signatures, encrypted reasoning",
+        "Reasoning travels as `thinking` content of the assistant message; signatures and encrypted reasoning have no place and are reported.",
+    ),
+    (
         "ToolChoice mode tool (a named tool), allowed_names",
         "tool_choice is only REQUIRED or NONE. A named tool is sent as REQUIRED (the model must call a tool, not necessarily that one) and reported; allowed_names are reported.",
     ),
@@ -71,6 +75,7 @@ CANNOT_EXPRESS = (
 #: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = (
+    ("reasoning signatures, encrypted reasoning", [{"reasoning": None}]),
     (
         "ToolChoice mode tool (a named tool), allowed_names",
         [
@@ -138,6 +143,9 @@ _ORDER_tool_message = {}  # key tuples seen → already in the render order (key
 _KNOWN_text_part = frozenset(["text", "type"])
 _RANK_text_part = {"type": 0, "text": 1}
 _ORDER_text_part = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_thinking_part = frozenset(["thinking", "type"])
+_RANK_thinking_part = {"type": 0, "thinking": 1}
+_ORDER_thinking_part = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_image_part = frozenset(["image_url", "type"])
 _KNOWN_image_part_image_url = frozenset(["detail", "url"])
 _RANK_image_part = {"type": 0, "image_url": 1}
@@ -844,24 +852,94 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _assistant_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """assistant content part — text; thinking parts are kept opaque: dispatch on type (wire → IR)."""
+    """assistant content part — text, thinking (reasoning models: cohere AssistantMessageV2ContentItem thinking): dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
     if tag == "text":
         return _text_part_to_ir(obj, path, ctx)
+    if tag == "thinking":
+        return _thinking_part_to_ir(obj, path, ctx)
     return ir.OpaquePart(provider=ctx.data, data=obj)
 
 
 def _assistant_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """assistant content part — text; thinking parts are kept opaque (IR → wire)."""
+    """assistant content part — text, thinking (reasoning models: cohere AssistantMessageV2ContentItem thinking) (IR → wire)."""
     t = type(node)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
+    if t is ir.ReasoningPart and node.text is not None:
+        return _thinking_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
+
+
+def _thinking_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """ThinkingAssistantMessageResponseContentItem — the model's reasoning text (https://docs.cohere.com/docs/reasoning) (wire → IR ReasoningPart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "thinking":
+        raise UnknownVariantError((path, "type"), "expected 'thinking', got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_thinking = obj.get("thinking")
+    if v_thinking is None:
+        raise tw.missing((path, "thinking"))
+    if type(v_thinking) is not str:
+        raise WrongTypeError(
+            (path, "thinking"), "expected string, got " + tw._json_type(v_thinking)
+        )
+    if _ORDER_thinking_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_thinking_part, _ORDER_thinking_part)
+    node = ir.ReasoningPart(text=v_thinking)
+    extra = (
+        None if _KNOWN_thinking_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_thinking_part)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _thinking_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """ThinkingAssistantMessageResponseContentItem — the model's reasoning text (https://docs.cohere.com/docs/reasoning) (IR ReasoningPart → wire)."""
+    if type(node) is not ir.ReasoningPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    if hints is None or "type" not in hints:
+        out["type"] = "thinking"
+    elif hints["type"] == "null":
+        out["type"] = None
+    v_thinking = node.text
+    if v_thinking is None:
+        ctx.lose(
+            (path, "text"),
+            f"thinking is required by {ctx.provider} and the input has none; add it before sending",
+        )
+    else:
+        out["thinking"] = v_thinking
+    if node.signature is not None:
+        ctx.lose(
+            (path, "signature"), f"{ctx.provider} has no place for ReasoningPart.signature; dropped"
+        )
+    if node.data is not None:
+        ctx.lose((path, "data"), f"{ctx.provider} has no place for ReasoningPart.data; dropped")
+    if node.redacted != False:
+        ctx.lose(
+            (path, "redacted"), f"{ctx.provider} has no place for ReasoningPart.redacted; dropped"
+        )
+    if node.id is not None:
+        ctx.lose((path, "id"), f"{ctx.provider} has no place for ReasoningPart.id; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
 
 
 def _user_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -1082,6 +1160,10 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             del out["function"]
         elif hints["function"] == "null":  # kept as the same-provider input had it
             out["function"] = None
+    if node.signature is not None:
+        ctx.lose(
+            (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order

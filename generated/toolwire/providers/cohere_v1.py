@@ -37,6 +37,10 @@ MODELS = ("command*", "c4ai-*", "aya-*")
 #: What Cohere Chat API v1 (legacy) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "reasoning",
+        "The legacy chat API has no reasoning; reasoning parts and call signatures are dropped and reported.",
+    ),
+    (
         "ToolCall.id / ToolResult.tool_call_id",
         "Calls have no ids: a result names its call by repeating it (name and parameters), so ids come back synthesized and results pair with calls by name and arguments.",
     ),
@@ -67,6 +71,7 @@ CANNOT_EXPRESS = (
 #: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = (
+    ("reasoning", [{"drop": "ReasoningPart"}, {"reasoning": None}]),
     ("ToolCall.id / ToolResult.tool_call_id", [{"ids": "synthesized"}]),
     (
         "tool_choice",
@@ -949,6 +954,10 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["parameters"] = v_parameters
     elif hints is not None and hints.get("parameters") == "null":
         out["parameters"] = None
+    if node.signature is not None:
+        ctx.lose(
+            (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order

@@ -21,23 +21,24 @@ from toolwire import ir
 from toolwire.providers.openai_chat import (
     _GROUP_CONVERSATION,
     _WHOLE_CONVERSATION,
-    _assistant_message_from_ir,
-    _assistant_message_to_ir,
     _developer_message_from_ir,
     _developer_message_to_ir,
     _KNOWN_response,
     _KNOWN_response_choices_0,
+    _KNOWN_tool_call_function,
     _KNOWN_user_message,
     _ORDER_response,
     _ORDER_response_choices_0,
+    _ORDER_tool_call_function,
     _ORDER_user_message,
     _RANK_response,
     _RANK_response_choices_0,
+    _RANK_tool_call_function,
     _RANK_user_message,
-    _response_message_from_ir,
-    _response_message_to_ir,
     _system_message_from_ir,
     _system_message_to_ir,
+    _text_content_part_from_ir,
+    _text_content_part_to_ir,
     _text_part_from_ir,
     _text_part_to_ir,
     _tool_choice_from_ir,
@@ -105,6 +106,10 @@ CANNOT_EXPRESS = (
         "Not yet mapped (coverage check) — the SDK has these message variants; parsing one raises UnknownVariantError.",
     ),
     (
+        "reasoning signatures, encrypted reasoning",
+        "The assistant message's reasoning text is `reasoning_content` (one string: several reasoning parts are joined by a blank line); signatures and encrypted reasoning have no place and are reported, as are call signatures (Gemini's extra_content is not sent here).",
+    ),
+    (
         "FilePart (documents, audio, files)",
         "DeepSeek chat completions take text only (as for images); a FilePart is dropped whole and reported.",
     ),
@@ -144,6 +149,7 @@ IR_LOSSES = (
     ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
     ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
     ("top_k", [{"unset": "Request.top_k"}]),
+    ("reasoning signatures, encrypted reasoning", [{"reasoning": None}]),
     ("FilePart (documents, audio, files)", [{"drop": "FilePart"}]),
     ("ImagePart (images in messages)", [{"drop": "ImagePart"}]),
     ("parallel_tool_calls", [{"unset": "Request.parallel_tool_calls"}]),
@@ -166,6 +172,21 @@ _RANK_request = {
     "max_tokens": 7,
 }
 _ORDER_request = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_assistant_message = frozenset(["content", "name", "reasoning_content", "role", "tool_calls"])
+_RANK_assistant_message = {
+    "role": 0,
+    "content": 1,
+    "tool_calls": 2,
+    "name": 3,
+    "reasoning_content": 4,
+}
+_ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_response_message = frozenset(["content", "reasoning_content", "role", "tool_calls"])
+_RANK_response_message = {"role": 0, "content": 1, "tool_calls": 2, "reasoning_content": 3}
+_ORDER_response_message = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_tool_call = frozenset(["function", "id", "type"])
+_RANK_tool_call = {"id": 0, "type": 1, "function": 2}
+_ORDER_tool_call = {}  # key tuples seen → already in the render order (key_order)
 _FINISH_REASON_PARSE = {
     "stop": "stop",
     "length": "length",
@@ -520,6 +541,249 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     return out
 
 
+def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """assistant_message (wire → IR Message)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "assistant":
+        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
+    v_content = obj.get("content")
+    if v_content is None:
+        hints = tw.hint(hints, "content", "null" if "content" in obj else "absent")
+    if v_content is not None:
+        v_content_ir, v_content_hint = tw.content_parse(
+            v_content, (path, "content"), ctx, _text_content_part_to_ir, "string"
+        )
+        if v_content_hint is not None:
+            hints = tw.hint(hints, "content", v_content_hint)
+    else:
+        v_content_ir = []
+    v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is None and "tool_calls" in obj:
+        hints = tw.hint(hints, "tool_calls", "null")
+    if v_tool_calls is not None:
+        v_tool_calls = [
+            _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
+            for i, x in enumerate(tw.expect_list(v_tool_calls, (path, "tool_calls")))
+        ]
+        if not v_tool_calls:
+            hints = tw.hint(hints, "tool_calls", "empty")
+    v_name = obj.get("name")
+    if v_name is None and "name" in obj:
+        hints = tw.hint(hints, "name", "null")
+    if v_name is not None and type(v_name) is not str:
+        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    v_reasoning_content = obj.get("reasoning_content")
+    if v_reasoning_content is None and "reasoning_content" in obj:
+        hints = tw.hint(hints, "reasoning_content", "null")
+    if v_reasoning_content is not None:
+        v_reasoning_content_ir = tw.reasoning_text_parse(
+            v_reasoning_content, (path, "reasoning_content")
+        )
+    else:
+        v_reasoning_content_ir = []
+    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
+    node = ir.Message(
+        role="assistant",
+        parts=[*(v_reasoning_content_ir or ()), *(v_content_ir or ()), *(v_tool_calls or ())],
+        name=v_name,
+    )
+    extra = (
+        None
+        if _KNOWN_assistant_message.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_assistant_message)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """assistant_message (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
+    v_content = tw.content_render(
+        [
+            x
+            for x in node.parts
+            if type(x)
+            not in (
+                ir.ReasoningPart,
+                ir.ToolCall,
+            )
+        ],
+        (hints.get("content") if hints is not None else None),
+        "null",
+        "string",
+        (path, "parts"),
+        ctx,
+        _text_content_part_from_ir,
+    )
+    if v_content is not None or hints is None or hints.get("content") != "absent":
+        out["content"] = v_content
+    v_tool_calls = [x for x in node.parts if type(x) in (ir.ToolCall,)]
+    if v_tool_calls is not None:
+        v_tool_calls = [
+            y
+            for y in (
+                _tool_call_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_tool_calls)
+            )
+            if y is not None
+        ]
+    if v_tool_calls:
+        out["tool_calls"] = v_tool_calls
+    elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
+        out["tool_calls"] = []
+    elif hints is not None and hints.get("tool_calls") == "null":
+        out["tool_calls"] = None
+    v_name = node.name
+    if v_name is not None:
+        out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
+    v_reasoning_content = tw.reasoning_text_render(
+        [x for x in node.parts if type(x) in (ir.ReasoningPart,)], (path, "parts"), ctx
+    )
+    if v_reasoning_content is not None:
+        out["reasoning_content"] = v_reasoning_content
+    elif hints is not None and hints.get("reasoning_content") == "null":
+        out["reasoning_content"] = None
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """ChatCompletionMessage — like an assistant message, but content is a string (or null), never parts (wire → IR Message)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "assistant":
+        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
+    v_content = obj.get("content")
+    if v_content is None:
+        hints = tw.hint(hints, "content", "null" if "content" in obj else "absent")
+    if v_content is not None:
+        v_content_ir, v_content_hint = tw.content_parse(
+            v_content, (path, "content"), ctx, _text_content_part_to_ir, "text"
+        )
+        if v_content_hint is not None:
+            hints = tw.hint(hints, "content", v_content_hint)
+    else:
+        v_content_ir = []
+    v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is None and "tool_calls" in obj:
+        hints = tw.hint(hints, "tool_calls", "null")
+    if v_tool_calls is not None:
+        v_tool_calls = [
+            _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
+            for i, x in enumerate(tw.expect_list(v_tool_calls, (path, "tool_calls")))
+        ]
+        if not v_tool_calls:
+            hints = tw.hint(hints, "tool_calls", "empty")
+    v_reasoning_content = obj.get("reasoning_content")
+    if v_reasoning_content is None and "reasoning_content" in obj:
+        hints = tw.hint(hints, "reasoning_content", "null")
+    if v_reasoning_content is not None:
+        v_reasoning_content_ir = tw.reasoning_text_parse(
+            v_reasoning_content, (path, "reasoning_content")
+        )
+    else:
+        v_reasoning_content_ir = []
+    if _ORDER_response_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response_message, _ORDER_response_message)
+    node = ir.Message(
+        role="assistant",
+        parts=[*(v_reasoning_content_ir or ()), *(v_content_ir or ()), *(v_tool_calls or ())],
+    )
+    extra = (
+        None
+        if _KNOWN_response_message.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_response_message)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """ChatCompletionMessage — like an assistant message, but content is a string (or null), never parts (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
+    v_content = tw.content_render(
+        [
+            x
+            for x in node.parts
+            if type(x)
+            not in (
+                ir.ReasoningPart,
+                ir.ToolCall,
+            )
+        ],
+        (hints.get("content") if hints is not None else None),
+        "null",
+        "text",
+        (path, "parts"),
+        ctx,
+        _text_content_part_from_ir,
+    )
+    if v_content is not None or hints is None or hints.get("content") != "absent":
+        out["content"] = v_content
+    v_tool_calls = [x for x in node.parts if type(x) in (ir.ToolCall,)]
+    if v_tool_calls is not None:
+        v_tool_calls = [
+            y
+            for y in (
+                _tool_call_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_tool_calls)
+            )
+            if y is not None
+        ]
+    if v_tool_calls:
+        out["tool_calls"] = v_tool_calls
+    elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
+        out["tool_calls"] = []
+    elif hints is not None and hints.get("tool_calls") == "null":
+        out["tool_calls"] = None
+    v_reasoning_content = tw.reasoning_text_render(
+        [x for x in node.parts if type(x) in (ir.ReasoningPart,)], (path, "parts"), ctx
+    )
+    if v_reasoning_content is not None:
+        out["reasoning_content"] = v_reasoning_content
+    elif hints is not None and hints.get("reasoning_content") == "null":
+        out["reasoning_content"] = None
+    if node.name is not None:
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
 def _user_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     """content part of user messages — text only: dispatch on type (wire → IR)."""
     if type(obj) is not dict:
@@ -541,6 +805,116 @@ def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
+
+
+def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """tool_call (wire → IR ToolCall)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_function = (path, "function")
+    o_function = obj.get("function")
+    if o_function is None:
+        raise tw.missing(p_function)
+    elif type(o_function) is not dict:
+        raise WrongTypeError(p_function, "expected an object, got " + tw._json_type(o_function))
+    v_id = obj.get("id")
+    if v_id is None:
+        raise tw.missing((path, "id"))
+    v_id_ir, v_id_hint = tw.fit_id_parse(v_id, (path, "id"), "\\s\\S", 40, False)
+    if v_id_hint is not None:
+        hints = tw.hint(hints, "id", v_id_hint)
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "function":
+        raise UnknownVariantError((path, "type"), "expected 'function', got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_function_name = o_function.get("name")
+    if v_function_name is None:
+        raise tw.missing((p_function, "name"))
+    v_function_name_ir = tw.fit_name_parse(
+        v_function_name, (p_function, "name"), ctx, "a-zA-Z0-9_-", None, 64
+    )
+    v_function_arguments = o_function.get("arguments")
+    if v_function_arguments is None:
+        raise tw.missing((p_function, "arguments"))
+    v_function_arguments_arguments, v_function_arguments_raw_arguments = tw.parse_arguments(
+        v_function_arguments, (p_function, "arguments"), ctx
+    )
+    if _ORDER_tool_call.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_call, _ORDER_tool_call)
+    if o_function and _ORDER_tool_call_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(
+            hints, "function", order, _RANK_tool_call_function, _ORDER_tool_call_function
+        )
+    node = ir.ToolCall(
+        id=v_id_ir,
+        name=v_function_name_ir,
+        arguments=v_function_arguments_arguments,
+        raw_arguments=v_function_arguments_raw_arguments,
+    )
+    extra = None if _KNOWN_tool_call.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_call)
+    if o_function and not _KNOWN_tool_call_function.issuperset(o_function):
+        extra = tw.nested_extra(
+            extra, "function", tw.extra_fields(o_function, _KNOWN_tool_call_function)
+        )
+    ctx.origins.append((node, path))  # so errors found later can point at the input
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """tool_call (IR ToolCall → wire)."""
+    if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    v_id = tw.fit_id_render(
+        node.id,
+        (hints.get("id") if hints is not None else None),
+        (path, "id"),
+        ctx,
+        "\\s\\S",
+        40,
+        False,
+    )
+    if v_id is not None:
+        out["id"] = v_id
+    elif hints is not None and hints.get("id") == "null":
+        out["id"] = None
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
+    w_function = out["function"] = {}
+    v_function_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
+    )
+    if v_function_name is not None:
+        w_function["name"] = v_function_name
+    elif hints is not None and hints.get("function.name") == "null":
+        w_function["name"] = None
+    v_function_arguments = tw.render_arguments(node.arguments, node.raw_arguments)
+    if v_function_arguments is not None:
+        w_function["arguments"] = v_function_arguments
+    elif hints is not None and hints.get("function.arguments") == "null":
+        w_function["arguments"] = None
+    if not w_function:
+        if hints is None or "function" not in hints:
+            del out["function"]
+        elif hints["function"] == "null":  # kept as the same-provider input had it
+            out["function"] = None
+    if node.signature is not None:
+        ctx.lose(
+            (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
+        )
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
 
 
 def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:

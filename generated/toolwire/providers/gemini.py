@@ -35,6 +35,10 @@ MODELS = None
 #: What Google Gemini generateContent (REST JSON) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "signatures of other providers' reasoning; reasoning without text",
+        "Reasoning text from any provider becomes a `thought: true` part; only Gemini's own thoughtSignature (on a thought, text or functionCall part) goes back, as Gemini alone can verify it (https://ai.google.dev/gemini-api/docs/thought-signatures). Other signatures, encrypted or redacted reasoning and reasoning item ids are dropped and reported.",
+    ),
+    (
         "model",
         "The model is part of the URL (models/{model}:generateContent), not of the body; responses carry it as modelVersion.",
     ),
@@ -75,6 +79,7 @@ CANNOT_EXPRESS = (
 #: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = (
+    ("signatures of other providers' reasoning; reasoning without text", [{"reasoning": "gemini"}]),
     ("ToolDefinition.strict", [{"unset": "ToolDefinition.strict"}]),
     ("parallel_tool_calls", [{"unset": "Request.parallel_tool_calls"}]),
     ("ImagePart.detail", [{"unset": "ImagePart.detail"}]),
@@ -135,6 +140,12 @@ _ROLE_RENDER = {"user": "user", "assistant": "model", "tool": "user", "system": 
 _KNOWN_text_part = frozenset(["text"])
 _RANK_text_part = {"text": 0}
 _ORDER_text_part = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_thought_part = frozenset(["text", "thought", "thoughtSignature"])
+_SPELL_thought_part = {
+    "thought_signature": "thoughtSignature"
+}  # snake_case → lowerCamel (key_spelling)
+_RANK_thought_part = {"text": 0, "thought": 1, "thoughtSignature": 2}
+_ORDER_thought_part = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_inline_image = frozenset(["inlineData"])
 _KNOWN_inline_image_inlineData = frozenset(["data", "mimeType"])
 _SPELL_inline_image = {"inline_data": "inlineData"}  # snake_case → lowerCamel (key_spelling)
@@ -181,16 +192,17 @@ _RANK_file_file = {"fileData": 0}
 _ORDER_file_file = {}  # key tuples seen → already in the render order (key_order)
 _RANK_file_file_fileData = {"mimeType": 0, "fileUri": 1}
 _ORDER_file_file_fileData = {}  # key tuples seen → already in the render order (key_order)
-_KNOWN_function_call_part = frozenset(["functionCall"])
+_KNOWN_function_call_part = frozenset(["functionCall", "thoughtSignature"])
 _KNOWN_function_call_part_functionCall = frozenset(["args", "id", "name"])
 _SPELL_function_call_part = {
-    "function_call": "functionCall"
+    "function_call": "functionCall",
+    "thought_signature": "thoughtSignature",
 }  # snake_case → lowerCamel (key_spelling)
 _SPELL_function_call_part_functionCall = {
     "partial_args": "partialArgs",
     "will_continue": "willContinue",
 }  # snake_case → lowerCamel (key_spelling)
-_RANK_function_call_part = {"functionCall": 0}
+_RANK_function_call_part = {"thoughtSignature": 0, "functionCall": 1}
 _ORDER_function_call_part = {}  # key tuples seen → already in the render order (key_order)
 _RANK_function_call_part_functionCall = {"id": 0, "name": 1, "args": 2}
 _ORDER_function_call_part_functionCall = (
@@ -832,10 +844,12 @@ def _role_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """Part — exactly one of text, inlineData, fileData, functionCall, functionResponse; others (thought, executableCode, ...) kept opaque: dispatch on the key present (wire → IR)."""
+    """Part — exactly one of text (a thought when thought is true), inlineData, fileData, functionCall, functionResponse; others (executableCode, ...) kept opaque: dispatch on the key present (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     if obj.get("text") is not None:
+        if tw.wire_at(obj, ("thought",)) not in (None, False, ""):
+            return _thought_part_to_ir(obj, path, ctx)
         return _text_part_to_ir(obj, path, ctx)
     if obj.get("inlineData") is not None or obj.get("inline_data") is not None:
         if tw.media_in(
@@ -859,7 +873,7 @@ def _part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """Part — exactly one of text, inlineData, fileData, functionCall, functionResponse; others (thought, executableCode, ...) kept opaque (IR → wire)."""
+    """Part — exactly one of text (a thought when thought is true), inlineData, fileData, functionCall, functionResponse; others (executableCode, ...) kept opaque (IR → wire)."""
     t = type(node)
     if (
         t is ir.ImagePart
@@ -873,6 +887,8 @@ def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         and tw.media_in(node.media_type, ("image/", "none"))
     ):
         return _file_image_from_ir(node, path, ctx)
+    if t is ir.ReasoningPart and node.text is not None:
+        return _thought_part_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
     if t is ir.FilePart and node.data is not None:
@@ -927,6 +943,89 @@ def _text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _thought_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """a text part with thought true — the model's thought (summary); its thoughtSignature goes back to the Gemini family only (https://ai.google.dev/gemini-api/docs/thinking, https://ai.google.dev/gemini-api/docs/thought-signatures; google-genai types.Part.thought) (wire → IR ReasoningPart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    if not _KNOWN_thought_part.issuperset(obj):
+        obj, hints = tw.respell(obj, _SPELL_thought_part, hints, "")
+    v_text = obj.get("text")
+    if v_text is None:
+        raise tw.missing((path, "text"))
+    if type(v_text) is not str:
+        raise WrongTypeError((path, "text"), "expected string, got " + tw._json_type(v_text))
+    v_thought = obj.get("thought")
+    if v_thought is not None and v_thought != True:
+        raise UnknownVariantError((path, "thought"), "expected True, got " + repr(v_thought))
+    if v_thought is None:
+        hints = tw.hint(hints, "thought", "null" if "thought" in obj else "absent")
+    v_thoughtSignature = obj.get("thoughtSignature")
+    if v_thoughtSignature is None and "thoughtSignature" in obj:
+        hints = tw.hint(hints, "thoughtSignature", "null")
+    if v_thoughtSignature is not None:
+        v_thoughtSignature_signature, v_thoughtSignature_verifier = (
+            tw.string_parse(v_thoughtSignature, (path, "thoughtSignature")),
+            "gemini",
+        )
+    else:
+        v_thoughtSignature_signature, v_thoughtSignature_verifier = None, None
+    if _ORDER_thought_part.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_thought_part, _ORDER_thought_part)
+    node = ir.ReasoningPart(
+        text=v_text, signature=v_thoughtSignature_signature, verifier=v_thoughtSignature_verifier
+    )
+    extra = (
+        None if _KNOWN_thought_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_thought_part)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _thought_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """a text part with thought true — the model's thought (summary); its thoughtSignature goes back to the Gemini family only (https://ai.google.dev/gemini-api/docs/thinking, https://ai.google.dev/gemini-api/docs/thought-signatures; google-genai types.Part.thought) (IR ReasoningPart → wire)."""
+    if type(node) is not ir.ReasoningPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    v_text = node.text
+    if v_text is None:
+        ctx.lose(
+            (path, "text"),
+            f"text is required by {ctx.provider} and the input has none; add it before sending",
+        )
+    else:
+        out["text"] = v_text
+    if hints is None or "thought" not in hints:
+        out["thought"] = True
+    elif hints["thought"] == "null":
+        out["thought"] = None
+    v_thoughtSignature = tw.signature_render(
+        node.signature, node.verifier, "gemini", (path, "signature"), ctx
+    )
+    if v_thoughtSignature is not None:
+        out["thoughtSignature"] = v_thoughtSignature
+    elif hints is not None and hints.get("thoughtSignature") == "null":
+        out["thoughtSignature"] = None
+    if node.data is not None:
+        ctx.lose((path, "data"), f"{ctx.provider} has no place for ReasoningPart.data; dropped")
+    if node.redacted != False:
+        ctx.lose(
+            (path, "redacted"), f"{ctx.provider} has no place for ReasoningPart.redacted; dropped"
+        )
+    if node.id is not None:
+        ctx.lose((path, "id"), f"{ctx.provider} has no place for ReasoningPart.id; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
+        out = tw.apply_spelling(out, hints["$spell"])
     return out
 
 
@@ -1346,7 +1445,7 @@ def _response_media_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """functionCall part (thoughtSignature, beside functionCall, is carried for Gemini round trips) (wire → IR ToolCall)."""
+    """functionCall part; its thoughtSignature (beside functionCall) is the call's signature, for the Gemini family only (wire → IR ToolCall)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
@@ -1364,6 +1463,16 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         o_functionCall, hints = tw.respell(
             o_functionCall, _SPELL_function_call_part_functionCall, hints, "functionCall"
         )
+    v_thoughtSignature = obj.get("thoughtSignature")
+    if v_thoughtSignature is None and "thoughtSignature" in obj:
+        hints = tw.hint(hints, "thoughtSignature", "null")
+    if v_thoughtSignature is not None:
+        v_thoughtSignature_signature, v_thoughtSignature_signature_verifier = (
+            tw.string_parse(v_thoughtSignature, (path, "thoughtSignature")),
+            "gemini",
+        )
+    else:
+        v_thoughtSignature_signature, v_thoughtSignature_signature_verifier = None, None
     v_functionCall_id = o_functionCall.get("id")
     if v_functionCall_id is None and "id" in o_functionCall:
         hints = tw.hint(hints, "functionCall.id", "null")
@@ -1412,6 +1521,8 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         arguments=v_functionCall_args_arguments,
         raw_arguments=v_functionCall_args_raw_arguments,
         synthetic_id=v_functionCall_id_synthetic_id,
+        signature=v_thoughtSignature_signature,
+        signature_verifier=v_thoughtSignature_signature_verifier,
     )
     extra = (
         None
@@ -1431,12 +1542,19 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """functionCall part (thoughtSignature, beside functionCall, is carried for Gemini round trips) (IR ToolCall → wire)."""
+    """functionCall part; its thoughtSignature (beside functionCall) is the call's signature, for the Gemini family only (IR ToolCall → wire)."""
     if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
         return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    v_thoughtSignature = tw.signature_render(
+        node.signature, node.signature_verifier, "gemini", (path, "signature"), ctx
+    )
+    if v_thoughtSignature is not None:
+        out["thoughtSignature"] = v_thoughtSignature
+    elif hints is not None and hints.get("thoughtSignature") == "null":
+        out["thoughtSignature"] = None
     w_functionCall = out["functionCall"] = {}
     v_functionCall_id = tw.optional_id_render(
         node.id,

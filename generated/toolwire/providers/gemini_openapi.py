@@ -52,6 +52,10 @@ MODELS = None
 #: What Google Gemini generateContent, function parameters in the legacy OpenAPI-subset field cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "signatures of other providers' reasoning; reasoning without text",
+        "Reasoning text from any provider becomes a `thought: true` part; only Gemini's own thoughtSignature (on a thought, text or functionCall part) goes back, as Gemini alone can verify it (https://ai.google.dev/gemini-api/docs/thought-signatures). Other signatures, encrypted or redacted reasoning and reasoning item ids are dropped and reported.",
+    ),
+    (
         "model",
         "The model is part of the URL (models/{model}:generateContent), not of the body; responses carry it as modelVersion.",
     ),
@@ -96,6 +100,7 @@ CANNOT_EXPRESS = (
 #: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = (
+    ("signatures of other providers' reasoning; reasoning without text", [{"reasoning": "gemini"}]),
     ("ToolDefinition.strict", [{"unset": "ToolDefinition.strict"}]),
     ("parallel_tool_calls", [{"unset": "Request.parallel_tool_calls"}]),
     ("ImagePart.detail", [{"unset": "ImagePart.detail"}]),

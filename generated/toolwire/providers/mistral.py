@@ -47,6 +47,10 @@ MODELS = (
 #: What Mistral Chat Completions cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "reasoning signatures of other providers; thinking with references",
+        "Reasoning text travels as a `thinking` chunk (mistralai ThinkChunk) of text chunks; only Mistral's own signature goes back. Reference chunks inside thinking are not read (a WrongType / UnknownVariant error names them).",
+    ),
+    (
         "results that are neither text nor objects",
         "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
     ),
@@ -87,6 +91,10 @@ CANNOT_EXPRESS = (
 #: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = (
+    (
+        "reasoning signatures of other providers; thinking with references",
+        [{"reasoning": "mistral"}],
+    ),
     ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
     (
         "ToolCall.id / ToolResult.tool_call_id (ids that are not 9 characters a-z, A-Z, 0-9)",
@@ -133,6 +141,9 @@ _WHOLE_CONVERSATION = frozenset(["assistant", "system", "user"])
 _KNOWN_system_message = frozenset(["content", "role"])
 _RANK_system_message = {"role": 0, "content": 1}
 _ORDER_system_message = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_thinking_chunk = frozenset(["signature", "thinking", "type"])
+_RANK_thinking_chunk = {"type": 0, "thinking": 1, "signature": 2}
+_ORDER_thinking_chunk = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_user_message = frozenset(["content", "role"])
 _RANK_user_message = {"role": 0, "content": 1}
 _ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
@@ -545,24 +556,109 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _text_content_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """content chunk of system and assistant messages — text; thinking (and other) chunks kept opaque: dispatch on type (wire → IR)."""
+    """content chunk of system and assistant messages — text, thinking (Magistral's reasoning); other chunks kept opaque: dispatch on type (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     tag = obj.get("type", None)
     if tag == "text":
         return _text_part_to_ir(obj, path, ctx)
+    if tag == "thinking":
+        return _thinking_chunk_to_ir(obj, path, ctx)
     return ir.OpaquePart(provider=ctx.data, data=obj)
 
 
 def _text_content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """content chunk of system and assistant messages — text; thinking (and other) chunks kept opaque (IR → wire)."""
+    """content chunk of system and assistant messages — text, thinking (Magistral's reasoning); other chunks kept opaque (IR → wire)."""
     t = type(node)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
+    if t is ir.ReasoningPart and node.text is not None:
+        return _thinking_chunk_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, ctx.data, path, ctx)
     ctx.lose(path, f"{ctx.provider} cannot express {t.__name__} here; dropped")
     return None
+
+
+def _thinking_chunk_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """ThinkChunk — the model's reasoning as text chunks, and the signature Mistral uses to replay reasoning across turns (mistralai ThinkChunk: thinking, signature, closed; https://docs.mistral.ai/capabilities/reasoning) (wire → IR ReasoningPart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "thinking":
+        raise UnknownVariantError((path, "type"), "expected 'thinking', got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_thinking = obj.get("thinking")
+    if v_thinking is None:
+        raise tw.missing((path, "thinking"))
+    v_thinking_ir, v_thinking_hint = tw.summary_parts_parse(v_thinking, (path, "thinking"), "text")
+    if v_thinking_hint is not None:
+        hints = tw.hint(hints, "thinking", v_thinking_hint)
+    v_signature = obj.get("signature")
+    if v_signature is None and "signature" in obj:
+        hints = tw.hint(hints, "signature", "null")
+    if v_signature is not None:
+        v_signature_signature, v_signature_verifier = (
+            tw.string_parse(v_signature, (path, "signature")),
+            "mistral",
+        )
+    else:
+        v_signature_signature, v_signature_verifier = None, None
+    if _ORDER_thinking_chunk.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_thinking_chunk, _ORDER_thinking_chunk)
+    node = ir.ReasoningPart(
+        text=v_thinking_ir, signature=v_signature_signature, verifier=v_signature_verifier
+    )
+    extra = (
+        None
+        if _KNOWN_thinking_chunk.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_thinking_chunk)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _thinking_chunk_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """ThinkChunk — the model's reasoning as text chunks, and the signature Mistral uses to replay reasoning across turns (mistralai ThinkChunk: thinking, signature, closed; https://docs.mistral.ai/capabilities/reasoning) (IR ReasoningPart → wire)."""
+    if type(node) is not ir.ReasoningPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    if hints is None or "type" not in hints:
+        out["type"] = "thinking"
+    elif hints["type"] == "null":
+        out["type"] = None
+    v_thinking = tw.summary_parts_render(
+        node.text, (hints.get("thinking") if hints is not None else None), "text"
+    )
+    if v_thinking is not None:
+        out["thinking"] = v_thinking
+    elif hints is not None and hints.get("thinking") == "null":
+        out["thinking"] = None
+    v_signature = tw.signature_render(
+        node.signature, node.verifier, "mistral", (path, "signature"), ctx
+    )
+    if v_signature is not None:
+        out["signature"] = v_signature
+    elif hints is not None and hints.get("signature") == "null":
+        out["signature"] = None
+    if node.data is not None:
+        ctx.lose((path, "data"), f"{ctx.provider} has no place for ReasoningPart.data; dropped")
+    if node.redacted != False:
+        ctx.lose(
+            (path, "redacted"), f"{ctx.provider} has no place for ReasoningPart.redacted; dropped"
+        )
+    if node.id is not None:
+        ctx.lose((path, "id"), f"{ctx.provider} has no place for ReasoningPart.id; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
 
 
 def _user_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
@@ -1207,6 +1303,10 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             del out["function"]
         elif hints["function"] == "null":  # kept as the same-provider input had it
             out["function"] = None
+    if node.signature is not None:
+        ctx.lose(
+            (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order

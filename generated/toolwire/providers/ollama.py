@@ -35,6 +35,10 @@ MODELS = None
 #: What Ollama native chat (/api/chat) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "reasoning signatures, encrypted reasoning",
+        "The assistant message's reasoning is `thinking`, one string (several reasoning parts are joined by a blank line); signatures and encrypted reasoning have no place and are reported.",
+    ),
+    (
         "results that are neither text nor objects",
         "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
     ),
@@ -83,6 +87,7 @@ CANNOT_EXPRESS = (
 #: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = (
+    ("reasoning signatures, encrypted reasoning", [{"reasoning": None}]),
     ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
     ("ToolCall.id / ToolResult.tool_call_id", [{"ids": "synthesized"}]),
     (
@@ -127,8 +132,8 @@ _ORDER_system_message = {}  # key tuples seen → already in the render order (k
 _KNOWN_user_message = frozenset(["content", "images", "role"])
 _RANK_user_message = {"role": 0, "content": 1, "images": 2}
 _ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
-_KNOWN_assistant_message = frozenset(["content", "role", "tool_calls"])
-_RANK_assistant_message = {"role": 0, "content": 1, "tool_calls": 2}
+_KNOWN_assistant_message = frozenset(["content", "role", "thinking", "tool_calls"])
+_RANK_assistant_message = {"role": 0, "content": 1, "thinking": 2, "tool_calls": 3}
 _ORDER_assistant_message = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool_message = frozenset(["content", "role", "tool_call_id", "tool_name"])
 _RANK_tool_message = {"role": 0, "content": 1, "tool_name": 2, "tool_call_id": 3}
@@ -626,7 +631,7 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """assistant message — text in content (left out when there is none; Ollama itself returns ""), calls in tool_calls; thinking is carried (wire → IR Message)."""
+    """assistant message — text in content (left out when there is none; Ollama itself returns ""), reasoning in thinking (ollama-python Message.thinking; https://docs.ollama.com/capabilities/thinking), calls in tool_calls (wire → IR Message)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
@@ -646,6 +651,13 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "content", v_content_hint)
     else:
         v_content_ir = []
+    v_thinking = obj.get("thinking")
+    if v_thinking is None and "thinking" in obj:
+        hints = tw.hint(hints, "thinking", "null")
+    if v_thinking is not None:
+        v_thinking_ir = tw.reasoning_text_parse(v_thinking, (path, "thinking"))
+    else:
+        v_thinking_ir = []
     v_tool_calls = obj.get("tool_calls")
     if v_tool_calls is None and "tool_calls" in obj:
         hints = tw.hint(hints, "tool_calls", "null")
@@ -658,7 +670,10 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             hints = tw.hint(hints, "tool_calls", "empty")
     if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
         hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
-    node = ir.Message(role="assistant", parts=[*(v_content_ir or ()), *(v_tool_calls or ())])
+    node = ir.Message(
+        role="assistant",
+        parts=[*(v_thinking_ir or ()), *(v_content_ir or ()), *(v_tool_calls or ())],
+    )
     extra = (
         None
         if _KNOWN_assistant_message.issuperset(obj)
@@ -670,7 +685,7 @@ def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """assistant message — text in content (left out when there is none; Ollama itself returns ""), calls in tool_calls; thinking is carried (IR Message → wire)."""
+    """assistant message — text in content (left out when there is none; Ollama itself returns ""), reasoning in thinking (ollama-python Message.thinking; https://docs.ollama.com/capabilities/thinking), calls in tool_calls (IR Message → wire)."""
     if type(node) is not ir.Message:  # e.g. an image in a text-only place
         return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
@@ -681,7 +696,15 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints["role"] == "null":
         out["role"] = None
     v_content = tw.content_render(
-        [x for x in node.parts if type(x) not in (ir.ToolCall,)],
+        [
+            x
+            for x in node.parts
+            if type(x)
+            not in (
+                ir.ReasoningPart,
+                ir.ToolCall,
+            )
+        ],
         (hints.get("content") if hints is not None else None),
         "absent",
         "text",
@@ -693,6 +716,13 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["content"] = v_content
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
+    v_thinking = tw.reasoning_text_render(
+        [x for x in node.parts if type(x) in (ir.ReasoningPart,)], (path, "parts"), ctx
+    )
+    if v_thinking is not None:
+        out["thinking"] = v_thinking
+    elif hints is not None and hints.get("thinking") == "null":
+        out["thinking"] = None
     v_tool_calls = [x for x in node.parts if type(x) in (ir.ToolCall,)]
     if v_tool_calls is not None:
         v_tool_calls = [
@@ -970,6 +1000,10 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             del out["function"]
         elif hints["function"] == "null":  # kept as the same-provider input had it
             out["function"] = None
+    if node.signature is not None:
+        ctx.lose(
+            (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ("function",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order

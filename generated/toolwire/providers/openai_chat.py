@@ -35,6 +35,10 @@ MODELS = ("gpt-*", "chatgpt-*", "o[0-9]*", "codex-*", "computer-use-*", "ft:*")
 #: What OpenAI Chat Completions cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "reasoning",
+        "Chat Completions has no reasoning in messages: reasoning parts are dropped and reported. The one signature it carries is Gemini's, on a tool call, as Gemini's OpenAI-compatible endpoint spells it (`extra_content.google.thought_signature`, https://ai.google.dev/gemini-api/docs/openai#thinking); other call signatures are dropped and reported.",
+    ),
+    (
         "results that are neither text nor objects",
         "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
     ),
@@ -76,6 +80,7 @@ CANNOT_EXPRESS = (
 #: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = (
+    ("reasoning", [{"drop": "ReasoningPart"}, {"reasoning": "gemini"}]),
     ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
     ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
     ("top_k", [{"unset": "Request.top_k"}]),
@@ -161,12 +166,20 @@ _RANK_file_part = {"type": 0, "file": 1}
 _ORDER_file_part = {}  # key tuples seen → already in the render order (key_order)
 _RANK_file_part_file = {"file_data": 0, "file_id": 1, "filename": 2}
 _ORDER_file_part_file = {}  # key tuples seen → already in the render order (key_order)
-_KNOWN_tool_call = frozenset(["function", "id", "type"])
+_KNOWN_tool_call = frozenset(["extra_content", "function", "id", "type"])
 _KNOWN_tool_call_function = frozenset(["arguments", "name"])
-_RANK_tool_call = {"id": 0, "type": 1, "function": 2}
+_KNOWN_tool_call_extra_content = frozenset(["google"])
+_KNOWN_tool_call_extra_content_google = frozenset(["thought_signature"])
+_RANK_tool_call = {"id": 0, "type": 1, "function": 2, "extra_content": 3}
 _ORDER_tool_call = {}  # key tuples seen → already in the render order (key_order)
 _RANK_tool_call_function = {"name": 0, "arguments": 1}
 _ORDER_tool_call_function = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_call_extra_content = {"google": 0}
+_ORDER_tool_call_extra_content = {}  # key tuples seen → already in the render order (key_order)
+_RANK_tool_call_extra_content_google = {"thought_signature": 0}
+_ORDER_tool_call_extra_content_google = (
+    {}
+)  # key tuples seen → already in the render order (key_order)
 _KNOWN_tool = frozenset(["function", "type"])
 _KNOWN_tool_function = frozenset(["description", "name", "parameters", "strict"])
 _RANK_tool = {"type": 0, "function": 1}
@@ -1488,6 +1501,31 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         raise tw.missing(p_function)
     elif type(o_function) is not dict:
         raise WrongTypeError(p_function, "expected an object, got " + tw._json_type(o_function))
+    p_extra_content = (path, "extra_content")
+    o_extra_content = obj.get("extra_content")
+    if o_extra_content is None:
+        o_extra_content = {}
+        if "extra_content" in obj:
+            hints = tw.hint(hints, "extra_content", "null")
+    elif type(o_extra_content) is not dict:
+        raise WrongTypeError(
+            p_extra_content, "expected an object, got " + tw._json_type(o_extra_content)
+        )
+    elif not o_extra_content:
+        hints = tw.hint(hints, "extra_content", "empty")
+    p_extra_content_google = (p_extra_content, "google")
+    o_extra_content_google = o_extra_content.get("google")
+    if o_extra_content_google is None:
+        o_extra_content_google = {}
+        if "google" in o_extra_content:
+            hints = tw.hint(hints, "extra_content.google", "null")
+    elif type(o_extra_content_google) is not dict:
+        raise WrongTypeError(
+            p_extra_content_google,
+            "expected an object, got " + tw._json_type(o_extra_content_google),
+        )
+    elif not o_extra_content_google:
+        hints = tw.hint(hints, "extra_content.google", "empty")
     v_id = obj.get("id")
     if v_id is None:
         raise tw.missing((path, "id"))
@@ -1511,22 +1549,81 @@ def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_function_arguments_arguments, v_function_arguments_raw_arguments = tw.parse_arguments(
         v_function_arguments, (p_function, "arguments"), ctx
     )
+    v_extra_content_google_thought_signature = o_extra_content_google.get("thought_signature")
+    if (
+        v_extra_content_google_thought_signature is None
+        and "thought_signature" in o_extra_content_google
+    ):
+        hints = tw.hint(hints, "extra_content.google.thought_signature", "null")
+    if v_extra_content_google_thought_signature is not None:
+        (
+            v_extra_content_google_thought_signature_signature,
+            v_extra_content_google_thought_signature_signature_verifier,
+        ) = (
+            tw.string_parse(
+                v_extra_content_google_thought_signature,
+                (p_extra_content_google, "thought_signature"),
+            ),
+            "gemini",
+        )
+    else:
+        (
+            v_extra_content_google_thought_signature_signature,
+            v_extra_content_google_thought_signature_signature_verifier,
+        ) = (None, None)
     if _ORDER_tool_call.get(order := tuple(obj)) is not True:
         hints = tw.key_order(hints, "", order, _RANK_tool_call, _ORDER_tool_call)
+    if (
+        o_extra_content
+        and _ORDER_tool_call_extra_content.get(order := tuple(o_extra_content)) is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "extra_content",
+            order,
+            _RANK_tool_call_extra_content,
+            _ORDER_tool_call_extra_content,
+        )
     if o_function and _ORDER_tool_call_function.get(order := tuple(o_function)) is not True:
         hints = tw.key_order(
             hints, "function", order, _RANK_tool_call_function, _ORDER_tool_call_function
+        )
+    if (
+        o_extra_content_google
+        and _ORDER_tool_call_extra_content_google.get(order := tuple(o_extra_content_google))
+        is not True
+    ):
+        hints = tw.key_order(
+            hints,
+            "extra_content.google",
+            order,
+            _RANK_tool_call_extra_content_google,
+            _ORDER_tool_call_extra_content_google,
         )
     node = ir.ToolCall(
         id=v_id_ir,
         name=v_function_name_ir,
         arguments=v_function_arguments_arguments,
         raw_arguments=v_function_arguments_raw_arguments,
+        signature=v_extra_content_google_thought_signature_signature,
+        signature_verifier=v_extra_content_google_thought_signature_signature_verifier,
     )
     extra = None if _KNOWN_tool_call.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_call)
     if o_function and not _KNOWN_tool_call_function.issuperset(o_function):
         extra = tw.nested_extra(
             extra, "function", tw.extra_fields(o_function, _KNOWN_tool_call_function)
+        )
+    if o_extra_content and not _KNOWN_tool_call_extra_content.issuperset(o_extra_content):
+        extra = tw.nested_extra(
+            extra, "extra_content", tw.extra_fields(o_extra_content, _KNOWN_tool_call_extra_content)
+        )
+    if o_extra_content_google and not _KNOWN_tool_call_extra_content_google.issuperset(
+        o_extra_content_google
+    ):
+        extra = tw.nested_extra(
+            extra,
+            "extra_content.google",
+            tw.extra_fields(o_extra_content_google, _KNOWN_tool_call_extra_content_google),
         )
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
@@ -1571,13 +1668,34 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         w_function["arguments"] = v_function_arguments
     elif hints is not None and hints.get("function.arguments") == "null":
         w_function["arguments"] = None
+    w_extra_content = out["extra_content"] = {}
+    w_extra_content_google = w_extra_content["google"] = {}
+    v_extra_content_google_thought_signature = tw.signature_render(
+        node.signature, node.signature_verifier, "gemini", (path, "signature"), ctx
+    )
+    if v_extra_content_google_thought_signature is not None:
+        w_extra_content_google["thought_signature"] = v_extra_content_google_thought_signature
+    elif hints is not None and hints.get("extra_content.google.thought_signature") == "null":
+        w_extra_content_google["thought_signature"] = None
+    if not w_extra_content_google:
+        if hints is None or "extra_content.google" not in hints:
+            del w_extra_content["google"]
+        elif hints["extra_content.google"] == "null":  # kept as the same-provider input had it
+            w_extra_content["google"] = None
+    if not w_extra_content:
+        if hints is None or "extra_content" not in hints:
+            del out["extra_content"]
+        elif hints["extra_content"] == "null":  # kept as the same-provider input had it
+            out["extra_content"] = None
     if not w_function:
         if hints is None or "function" not in hints:
             del out["function"]
         elif hints["function"] == "null":  # kept as the same-provider input had it
             out["function"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
+        tw.restore(
+            out, pd, ctx.data, path, ctx, ("extra_content", "extra_content.google", "function")
+        )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

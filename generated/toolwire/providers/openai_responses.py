@@ -35,6 +35,10 @@ MODELS = ("gpt-*", "chatgpt-*", "o[0-9]*", "codex-*", "computer-use-*", "ft:*")
 #: What OpenAI Responses cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "reasoning from other providers",
+        "A reasoning input item needs the id OpenAI gave it (ResponseReasoningItemParam.id is required) and its summary or encrypted_content refer to it: reasoning from elsewhere has neither, and is dropped and reported. Call signatures of other providers are dropped and reported.",
+    ),
+    (
         "results that are neither text nor objects",
         "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
     ),
@@ -72,6 +76,7 @@ CANNOT_EXPRESS = (
 #: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = (
+    ("reasoning from other providers", [{"reasoning": "openai", "keeps": "family"}]),
     ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
     ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
     ("top_k, stop", [{"unset": "Request.top_k"}, {"unset": "Request.stop"}]),
@@ -130,6 +135,9 @@ _ORDER_input_image = {}  # key tuples seen → already in the render order (key_
 _KNOWN_input_file = frozenset(["file_data", "file_id", "file_url", "filename", "type"])
 _RANK_input_file = {"type": 0, "file_data": 1, "file_url": 2, "file_id": 3, "filename": 4}
 _ORDER_input_file = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_reasoning_item = frozenset(["encrypted_content", "id", "summary", "type"])
+_RANK_reasoning_item = {"type": 0, "id": 1, "summary": 2, "encrypted_content": 3}
+_ORDER_reasoning_item = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_function_call_item = frozenset(["arguments", "call_id", "name", "type"])
 _RANK_function_call_item = {"type": 0, "call_id": 1, "name": 2, "arguments": 3}
 _ORDER_function_call_item = {}  # key tuples seen → already in the render order (key_order)
@@ -450,6 +458,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             for standalone, item in layout.runs(
                 msg.parts,
                 (
+                    ir.ReasoningPart,
                     ir.ToolCall,
                     ir.OpaquePart,
                 ),
@@ -457,12 +466,19 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
                 "type",
             ):
                 if standalone:
-                    if type(item) is ir.ToolCall:
+                    if type(item) is ir.ReasoningPart and (item.id is not None):
+                        out.append(_reasoning_item_from_ir(item, (path, i), ctx))
+                    elif type(item) is ir.ToolCall:
                         out.append(_function_call_item_from_ir(item, (path, i), ctx))
                     elif type(item) is ir.OpaquePart:
                         rendered = tw.opaque_render(item, PROVIDER, (path, i), ctx)
                         if rendered is not None:
                             out.append(rendered)
+                    else:
+                        ctx.lose(
+                            (path, i),
+                            f"{ctx.provider} cannot express {type(item).__name__} here; dropped",
+                        )
                 else:
                     sub = ir.Message(
                         role=msg.role, parts=item, name=msg.name, provider_data=msg.provider_data
@@ -505,6 +521,8 @@ def _input_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     tag = obj.get("type", "message")
     if tag == "message":
         return _message_item_to_ir(obj, path, ctx)
+    if tag == "reasoning":
+        return ir.Message(role="assistant", parts=[_reasoning_item_to_ir(obj, path, ctx)])
     if tag == "function_call":
         return ir.Message(role="assistant", parts=[_function_call_item_to_ir(obj, path, ctx)])
     if tag == "function_call_output":
@@ -947,6 +965,98 @@ def _input_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     return out
 
 
+def _reasoning_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """reasoning item (ResponseReasoningItemParam / ResponseReasoningItem) — the summary of the model's hidden reasoning, its encrypted content (store false, include reasoning.encrypted_content) and its id; reasoning_text `content` (open-weight servers) is carried (wire → IR ReasoningPart)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "reasoning":
+        raise UnknownVariantError((path, "type"), "expected 'reasoning', got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_id = obj.get("id")
+    if v_id is None:
+        raise tw.missing((path, "id"))
+    if type(v_id) is not str:
+        raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
+    v_summary = obj.get("summary")
+    if v_summary is None:
+        raise tw.missing((path, "summary"))
+    v_summary_ir, v_summary_hint = tw.summary_parts_parse(
+        v_summary, (path, "summary"), "summary_text"
+    )
+    if v_summary_hint is not None:
+        hints = tw.hint(hints, "summary", v_summary_hint)
+    v_encrypted_content = obj.get("encrypted_content")
+    if v_encrypted_content is None and "encrypted_content" in obj:
+        hints = tw.hint(hints, "encrypted_content", "null")
+    if v_encrypted_content is not None and type(v_encrypted_content) is not str:
+        raise WrongTypeError(
+            (path, "encrypted_content"),
+            "expected string, got " + tw._json_type(v_encrypted_content),
+        )
+    if _ORDER_reasoning_item.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_reasoning_item, _ORDER_reasoning_item)
+    node = ir.ReasoningPart(
+        summary=True, verifier="openai", text=v_summary_ir, data=v_encrypted_content, id=v_id
+    )
+    extra = (
+        None
+        if _KNOWN_reasoning_item.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_reasoning_item)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _reasoning_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """reasoning item (ResponseReasoningItemParam / ResponseReasoningItem) — the summary of the model's hidden reasoning, its encrypted content (store false, include reasoning.encrypted_content) and its id; reasoning_text `content` (open-weight servers) is carried (IR ReasoningPart → wire)."""
+    if type(node) is not ir.ReasoningPart:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    if hints is None or "type" not in hints:
+        out["type"] = "reasoning"
+    elif hints["type"] == "null":
+        out["type"] = None
+    v_id = node.id
+    if v_id is None:
+        ctx.lose(
+            (path, "id"),
+            f"id is required by {ctx.provider} and the input has none; add it before sending",
+        )
+    else:
+        out["id"] = v_id
+    v_summary = tw.summary_parts_render(
+        node.text, (hints.get("summary") if hints is not None else None), "summary_text"
+    )
+    if v_summary is not None:
+        out["summary"] = v_summary
+    elif hints is not None and hints.get("summary") == "null":
+        out["summary"] = None
+    v_encrypted_content = node.data
+    if v_encrypted_content is not None:
+        out["encrypted_content"] = v_encrypted_content
+    elif hints is not None and hints.get("encrypted_content") == "null":
+        out["encrypted_content"] = None
+    if node.signature is not None:
+        ctx.lose(
+            (path, "signature"), f"{ctx.provider} has no place for ReasoningPart.signature; dropped"
+        )
+    if node.redacted != False:
+        ctx.lose(
+            (path, "redacted"), f"{ctx.provider} has no place for ReasoningPart.redacted; dropped"
+        )
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
 def _function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     """function_call item — call_id is the call's id; the item id (fc_…) is carried, never confused with it (wire → IR ToolCall)."""
     if type(obj) is not dict:
@@ -1030,6 +1140,10 @@ def _function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["arguments"] = v_arguments
     elif hints is not None and hints.get("arguments") == "null":
         out["arguments"] = None
+    if node.signature is not None:
+        ctx.lose(
+            (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1645,6 +1759,7 @@ def _output_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             for standalone, item in layout.runs(
                 msg.parts,
                 (
+                    ir.ReasoningPart,
                     ir.ToolCall,
                     ir.OpaquePart,
                 ),
@@ -1652,12 +1767,19 @@ def _output_from_ir(messages: list, path: Any, ctx: Context) -> Any:
                 "type",
             ):
                 if standalone:
-                    if type(item) is ir.ToolCall:
+                    if type(item) is ir.ReasoningPart and (item.id is not None):
+                        out.append(_reasoning_item_from_ir(item, (path, i), ctx))
+                    elif type(item) is ir.ToolCall:
                         out.append(_output_function_call_item_from_ir(item, (path, i), ctx))
                     elif type(item) is ir.OpaquePart:
                         rendered = tw.opaque_render(item, PROVIDER, (path, i), ctx)
                         if rendered is not None:
                             out.append(rendered)
+                    else:
+                        ctx.lose(
+                            (path, i),
+                            f"{ctx.provider} cannot express {type(item).__name__} here; dropped",
+                        )
                 else:
                     sub = ir.Message(
                         role=msg.role, parts=item, name=msg.name, provider_data=msg.provider_data
@@ -1679,6 +1801,8 @@ def _output_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     tag = obj.get("type", None)
     if tag == "message":
         return _output_message_to_ir(obj, path, ctx)
+    if tag == "reasoning":
+        return ir.Message(role="assistant", parts=[_reasoning_item_to_ir(obj, path, ctx)])
     if tag == "function_call":
         return ir.Message(
             role="assistant", parts=[_output_function_call_item_to_ir(obj, path, ctx)]
@@ -1785,6 +1909,10 @@ def _output_function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> An
         out["arguments"] = v_arguments
     elif hints is not None and hints.get("arguments") == "null":
         out["arguments"] = None
+    if node.signature is not None:
+        ctx.lose(
+            (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
+        )
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order

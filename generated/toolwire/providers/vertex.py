@@ -80,6 +80,8 @@ from toolwire.providers.gemini import (
     _SPELL_response_candidates_0,
     _text_part_from_ir,
     _text_part_to_ir,
+    _thought_part_from_ir,
+    _thought_part_to_ir,
     _tool_config_from_ir,
     _tool_config_to_ir,
     _usage_from_ir,
@@ -103,6 +105,10 @@ MODELS = None
 
 #: What Google Vertex AI generateContent (Gemini models, REST JSON) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
+    (
+        "signatures of other providers' reasoning; reasoning without text",
+        "Reasoning text from any provider becomes a `thought: true` part; only Gemini's own thoughtSignature (on a thought, text or functionCall part) goes back, as Gemini alone can verify it (https://ai.google.dev/gemini-api/docs/thought-signatures). Other signatures, encrypted or redacted reasoning and reasoning item ids are dropped and reported.",
+    ),
     (
         "model",
         "The model is part of the URL (models/{model}:generateContent), not of the body; responses carry it as modelVersion.",
@@ -148,6 +154,7 @@ CANNOT_EXPRESS = (
 #: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = (
+    ("signatures of other providers' reasoning; reasoning without text", [{"reasoning": "gemini"}]),
     ("ToolDefinition.strict", [{"unset": "ToolDefinition.strict"}]),
     ("parallel_tool_calls", [{"unset": "Request.parallel_tool_calls"}]),
     ("ImagePart.detail", [{"unset": "ImagePart.detail"}]),
@@ -655,10 +662,12 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """Part — exactly one of text, inlineData, fileData, functionCall, functionResponse; others (thought, executableCode, ...) kept opaque: dispatch on the key present (wire → IR)."""
+    """Part — exactly one of text (a thought when thought is true), inlineData, fileData, functionCall, functionResponse; others (executableCode, ...) kept opaque: dispatch on the key present (wire → IR)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     if obj.get("text") is not None:
+        if tw.wire_at(obj, ("thought",)) not in (None, False, ""):
+            return _thought_part_to_ir(obj, path, ctx)
         return _text_part_to_ir(obj, path, ctx)
     if obj.get("inlineData") is not None or obj.get("inline_data") is not None:
         if tw.media_in(
@@ -682,7 +691,7 @@ def _part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """Part — exactly one of text, inlineData, fileData, functionCall, functionResponse; others (thought, executableCode, ...) kept opaque (IR → wire)."""
+    """Part — exactly one of text (a thought when thought is true), inlineData, fileData, functionCall, functionResponse; others (executableCode, ...) kept opaque (IR → wire)."""
     t = type(node)
     if (
         t is ir.ImagePart
@@ -696,6 +705,8 @@ def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         and tw.media_in(node.media_type, ("image/", "none"))
     ):
         return _file_image_from_ir(node, path, ctx)
+    if t is ir.ReasoningPart and node.text is not None:
+        return _thought_part_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
     if t is ir.FilePart and node.data is not None:
@@ -713,7 +724,7 @@ def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
 
 
 def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
-    """functionCall part (thoughtSignature, beside functionCall, is carried for Gemini round trips) (wire → IR ToolCall)."""
+    """functionCall part; its thoughtSignature (beside functionCall) is the call's signature, for the Gemini family only (wire → IR ToolCall)."""
     if type(obj) is not dict:
         raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
     hints = None
@@ -731,6 +742,16 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         o_functionCall, hints = tw.respell(
             o_functionCall, _SPELL_function_call_part_functionCall, hints, "functionCall"
         )
+    v_thoughtSignature = obj.get("thoughtSignature")
+    if v_thoughtSignature is None and "thoughtSignature" in obj:
+        hints = tw.hint(hints, "thoughtSignature", "null")
+    if v_thoughtSignature is not None:
+        v_thoughtSignature_signature, v_thoughtSignature_signature_verifier = (
+            tw.string_parse(v_thoughtSignature, (path, "thoughtSignature")),
+            "gemini",
+        )
+    else:
+        v_thoughtSignature_signature, v_thoughtSignature_signature_verifier = None, None
     v_functionCall_id = o_functionCall.get("id")
     if v_functionCall_id is None and "id" in o_functionCall:
         hints = tw.hint(hints, "functionCall.id", "null")
@@ -779,6 +800,8 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         arguments=v_functionCall_args_arguments,
         raw_arguments=v_functionCall_args_raw_arguments,
         synthetic_id=v_functionCall_id_synthetic_id,
+        signature=v_thoughtSignature_signature,
+        signature_verifier=v_thoughtSignature_signature_verifier,
     )
     extra = (
         None
@@ -798,12 +821,19 @@ def _function_call_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 
 def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
-    """functionCall part (thoughtSignature, beside functionCall, is carried for Gemini round trips) (IR ToolCall → wire)."""
+    """functionCall part; its thoughtSignature (beside functionCall) is the call's signature, for the Gemini family only (IR ToolCall → wire)."""
     if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
         return tw.cannot_express(node, ctx.data, path, ctx)
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    v_thoughtSignature = tw.signature_render(
+        node.signature, node.signature_verifier, "gemini", (path, "signature"), ctx
+    )
+    if v_thoughtSignature is not None:
+        out["thoughtSignature"] = v_thoughtSignature
+    elif hints is not None and hints.get("thoughtSignature") == "null":
+        out["thoughtSignature"] = None
     w_functionCall = out["functionCall"] = {}
     v_functionCall_id = tw.omitted_id_render(
         node.id,

@@ -20,25 +20,48 @@ from typing import Any
 
 from toolwire import ir
 from toolwire.providers.openai_chat import (
+    _FINISH_REASON_PARSE,
+    _FINISH_REASON_RENDER,
     _GROUP_CONVERSATION,
     _WHOLE_CONVERSATION,
+    _developer_message_from_ir,
+    _developer_message_to_ir,
+    _finish_reason_from_ir,
+    _finish_reason_to_ir,
+    _KNOWN_assistant_message,
     _KNOWN_request,
-    _message_from_ir,
-    _message_to_ir,
+    _KNOWN_response,
+    _KNOWN_response_choices_0,
+    _KNOWN_tool_call_function,
+    _ORDER_assistant_message,
     _ORDER_request,
+    _ORDER_response,
+    _ORDER_response_choices_0,
+    _ORDER_tool_call_function,
+    _RANK_assistant_message,
     _RANK_request,
-    _response_from_ir,
-    _response_to_ir,
+    _RANK_response,
+    _RANK_response_choices_0,
+    _RANK_tool_call_function,
+    _system_message_from_ir,
+    _system_message_to_ir,
+    _text_content_part_from_ir,
+    _text_content_part_to_ir,
     _tool_choice_from_ir,
     _tool_choice_to_ir,
     _tool_from_ir,
     _tool_message_from_ir,
+    _tool_message_to_ir,
     _tool_to_ir,
+    _usage_from_ir,
+    _usage_to_ir,
+    _user_message_from_ir,
+    _user_message_to_ir,
 )
 from toolwire_runtime import layout
 from toolwire_runtime import transforms as tw
 from toolwire_runtime.context import Context
-from toolwire_runtime.errors import WrongTypeError
+from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 
 #: provider_data written here is read back only by the providers of the 'xai' group
 #: (a spec that extends another shares its parent's with `provider_data: family`).
@@ -91,6 +114,10 @@ CANNOT_EXPRESS = (
         "Not yet mapped (coverage check) — the SDK has these message variants; parsing one raises UnknownVariantError.",
     ),
     (
+        "reasoning in requests",
+        "Request messages have no reasoning: reasoning parts are dropped and reported, and so are call signatures (Gemini's extra_content is not sent here). Responses carry the model's reasoning as `reasoning_content`, read as a reasoning part.",
+    ),
+    (
         "stop, presence_penalty, frequency_penalty on reasoning models (grok-3-mini, grok-4, ...)",
         '"Not supported by reasoning models. Adding them in the request would result in an error" (Reasoning guide). Whether a model reasons is not in the body: toolwire sends `stop` as given.',
     ),
@@ -114,10 +141,18 @@ IR_LOSSES = (
     ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
     ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
     ("top_k", [{"unset": "Request.top_k"}]),
+    ("reasoning in requests", [{"drop": "ReasoningPart"}, {"reasoning": None}]),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = (("image_url.detail", "auto"),)
+
+_KNOWN_response_message = frozenset(["content", "reasoning_content", "role", "tool_calls"])
+_RANK_response_message = {"role": 0, "content": 1, "tool_calls": 2, "reasoning_content": 3}
+_ORDER_response_message = {}  # key tuples seen → already in the render order (key_order)
+_KNOWN_tool_call = frozenset(["function", "id", "type"])
+_RANK_tool_call = {"id": 0, "type": 1, "function": 2}
+_ORDER_tool_call = {}  # key tuples seen → already in the render order (key_order)
 
 
 def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
@@ -366,3 +401,557 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
         if rendered is not None:
             out.append(rendered)
     return out, hoisted
+
+
+def _message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """message: dispatch on role (wire → IR)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    tag = obj.get("role", None)
+    if tag == "system":
+        return _system_message_to_ir(obj, path, ctx)
+    if tag == "developer":
+        node = _developer_message_to_ir(obj, path, ctx)
+        tw.set_hint(node, ctx.data, "$tag", "developer")
+        return node
+    if tag == "user":
+        return _user_message_to_ir(obj, path, ctx)
+    if tag == "assistant":
+        return _assistant_message_to_ir(obj, path, ctx)
+    if tag == "tool":
+        return ir.Message(role="tool", parts=[_tool_message_to_ir(obj, path, ctx)])
+    raise UnknownVariantError(
+        (path, "role"),
+        "unknown role "
+        + repr(tag)
+        + "; expected one of 'system', 'developer', 'user', 'assistant', 'tool'",
+    )
+
+
+def _message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """message (IR → wire)."""
+    role = node.role
+    tag = tw.hint_of(node, ctx.data, "$tag")
+    if tag == "developer":
+        return _developer_message_from_ir(node, path, ctx)
+    if role == "system":
+        return _system_message_from_ir(node, path, ctx)
+    if role == "user":
+        return _user_message_from_ir(node, path, ctx)
+    if role == "assistant":
+        return _assistant_message_from_ir(node, path, ctx)
+    raise UnknownVariantError((path, "role"), f"{ctx.provider} has no message role {role!r}")
+
+
+def _assistant_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """assistant_message (wire → IR Message)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "assistant":
+        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
+    v_content = obj.get("content")
+    if v_content is None:
+        hints = tw.hint(hints, "content", "null" if "content" in obj else "absent")
+    if v_content is not None:
+        v_content_ir, v_content_hint = tw.content_parse(
+            v_content, (path, "content"), ctx, _text_content_part_to_ir, "string"
+        )
+        if v_content_hint is not None:
+            hints = tw.hint(hints, "content", v_content_hint)
+    else:
+        v_content_ir = []
+    v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is None and "tool_calls" in obj:
+        hints = tw.hint(hints, "tool_calls", "null")
+    if v_tool_calls is not None:
+        v_tool_calls = [
+            _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
+            for i, x in enumerate(tw.expect_list(v_tool_calls, (path, "tool_calls")))
+        ]
+        if not v_tool_calls:
+            hints = tw.hint(hints, "tool_calls", "empty")
+    v_name = obj.get("name")
+    if v_name is None and "name" in obj:
+        hints = tw.hint(hints, "name", "null")
+    if v_name is not None and type(v_name) is not str:
+        raise WrongTypeError((path, "name"), "expected string, got " + tw._json_type(v_name))
+    if _ORDER_assistant_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_assistant_message, _ORDER_assistant_message)
+    node = ir.Message(
+        role="assistant", parts=[*(v_content_ir or ()), *(v_tool_calls or ())], name=v_name
+    )
+    extra = (
+        None
+        if _KNOWN_assistant_message.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_assistant_message)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """assistant_message (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
+    v_content = tw.content_render(
+        [x for x in node.parts if type(x) not in (ir.ToolCall,)],
+        (hints.get("content") if hints is not None else None),
+        "null",
+        "string",
+        (path, "parts"),
+        ctx,
+        _text_content_part_from_ir,
+    )
+    if v_content is not None or hints is None or hints.get("content") != "absent":
+        out["content"] = v_content
+    v_tool_calls = [x for x in node.parts if type(x) in (ir.ToolCall,)]
+    if v_tool_calls is not None:
+        v_tool_calls = [
+            y
+            for y in (
+                _tool_call_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_tool_calls)
+            )
+            if y is not None
+        ]
+    if v_tool_calls:
+        out["tool_calls"] = v_tool_calls
+    elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
+        out["tool_calls"] = []
+    elif hints is not None and hints.get("tool_calls") == "null":
+        out["tool_calls"] = None
+    v_name = node.name
+    if v_name is not None:
+        out["name"] = v_name
+    elif hints is not None and hints.get("name") == "null":
+        out["name"] = None
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _response_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """ChatCompletionMessage — like an assistant message, but content is a string (or null), never parts (wire → IR Message)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    v_role = obj.get("role")
+    if v_role is not None and v_role != "assistant":
+        raise UnknownVariantError((path, "role"), "expected 'assistant', got " + repr(v_role))
+    if v_role is None:
+        hints = tw.hint(hints, "role", "null" if "role" in obj else "absent")
+    v_content = obj.get("content")
+    if v_content is None:
+        hints = tw.hint(hints, "content", "null" if "content" in obj else "absent")
+    if v_content is not None:
+        v_content_ir, v_content_hint = tw.content_parse(
+            v_content, (path, "content"), ctx, _text_content_part_to_ir, "text"
+        )
+        if v_content_hint is not None:
+            hints = tw.hint(hints, "content", v_content_hint)
+    else:
+        v_content_ir = []
+    v_tool_calls = obj.get("tool_calls")
+    if v_tool_calls is None and "tool_calls" in obj:
+        hints = tw.hint(hints, "tool_calls", "null")
+    if v_tool_calls is not None:
+        v_tool_calls = [
+            _tool_call_to_ir(x, ((path, "tool_calls"), i), ctx)
+            for i, x in enumerate(tw.expect_list(v_tool_calls, (path, "tool_calls")))
+        ]
+        if not v_tool_calls:
+            hints = tw.hint(hints, "tool_calls", "empty")
+    v_reasoning_content = obj.get("reasoning_content")
+    if v_reasoning_content is None and "reasoning_content" in obj:
+        hints = tw.hint(hints, "reasoning_content", "null")
+    if v_reasoning_content is not None:
+        v_reasoning_content_ir = tw.reasoning_text_parse(
+            v_reasoning_content, (path, "reasoning_content")
+        )
+    else:
+        v_reasoning_content_ir = []
+    if _ORDER_response_message.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response_message, _ORDER_response_message)
+    node = ir.Message(
+        role="assistant",
+        parts=[*(v_reasoning_content_ir or ()), *(v_content_ir or ()), *(v_tool_calls or ())],
+    )
+    extra = (
+        None
+        if _KNOWN_response_message.issuperset(obj)
+        else tw.extra_fields(obj, _KNOWN_response_message)
+    )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """ChatCompletionMessage — like an assistant message, but content is a string (or null), never parts (IR Message → wire)."""
+    if type(node) is not ir.Message:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    if hints is None or "role" not in hints:
+        out["role"] = "assistant"
+    elif hints["role"] == "null":
+        out["role"] = None
+    v_content = tw.content_render(
+        [
+            x
+            for x in node.parts
+            if type(x)
+            not in (
+                ir.ReasoningPart,
+                ir.ToolCall,
+            )
+        ],
+        (hints.get("content") if hints is not None else None),
+        "null",
+        "text",
+        (path, "parts"),
+        ctx,
+        _text_content_part_from_ir,
+    )
+    if v_content is not None or hints is None or hints.get("content") != "absent":
+        out["content"] = v_content
+    v_tool_calls = [x for x in node.parts if type(x) in (ir.ToolCall,)]
+    if v_tool_calls is not None:
+        v_tool_calls = [
+            y
+            for y in (
+                _tool_call_from_ir(x, ((path, "parts"), i), ctx) for i, x in enumerate(v_tool_calls)
+            )
+            if y is not None
+        ]
+    if v_tool_calls:
+        out["tool_calls"] = v_tool_calls
+    elif v_tool_calls is not None and hints is not None and hints.get("tool_calls") == "empty":
+        out["tool_calls"] = []
+    elif hints is not None and hints.get("tool_calls") == "null":
+        out["tool_calls"] = None
+    v_reasoning_content = tw.reasoning_text_render(
+        [x for x in node.parts if type(x) in (ir.ReasoningPart,)], (path, "parts"), ctx
+    )
+    if v_reasoning_content is not None:
+        out["reasoning_content"] = v_reasoning_content
+    elif hints is not None and hints.get("reasoning_content") == "null":
+        out["reasoning_content"] = None
+    if node.name is not None:
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ())
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _tool_call_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """tool_call (wire → IR ToolCall)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_function = (path, "function")
+    o_function = obj.get("function")
+    if o_function is None:
+        raise tw.missing(p_function)
+    elif type(o_function) is not dict:
+        raise WrongTypeError(p_function, "expected an object, got " + tw._json_type(o_function))
+    v_id = obj.get("id")
+    if v_id is None:
+        raise tw.missing((path, "id"))
+    v_id_ir, v_id_hint = tw.fit_id_parse(v_id, (path, "id"), "\\s\\S", 40, False)
+    if v_id_hint is not None:
+        hints = tw.hint(hints, "id", v_id_hint)
+    v_type = obj.get("type")
+    if v_type is not None and v_type != "function":
+        raise UnknownVariantError((path, "type"), "expected 'function', got " + repr(v_type))
+    if v_type is None:
+        hints = tw.hint(hints, "type", "null" if "type" in obj else "absent")
+    v_function_name = o_function.get("name")
+    if v_function_name is None:
+        raise tw.missing((p_function, "name"))
+    v_function_name_ir = tw.fit_name_parse(
+        v_function_name, (p_function, "name"), ctx, "a-zA-Z0-9_-", None, 64
+    )
+    v_function_arguments = o_function.get("arguments")
+    if v_function_arguments is None:
+        raise tw.missing((p_function, "arguments"))
+    v_function_arguments_arguments, v_function_arguments_raw_arguments = tw.parse_arguments(
+        v_function_arguments, (p_function, "arguments"), ctx
+    )
+    if _ORDER_tool_call.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_tool_call, _ORDER_tool_call)
+    if o_function and _ORDER_tool_call_function.get(order := tuple(o_function)) is not True:
+        hints = tw.key_order(
+            hints, "function", order, _RANK_tool_call_function, _ORDER_tool_call_function
+        )
+    node = ir.ToolCall(
+        id=v_id_ir,
+        name=v_function_name_ir,
+        arguments=v_function_arguments_arguments,
+        raw_arguments=v_function_arguments_raw_arguments,
+    )
+    extra = None if _KNOWN_tool_call.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_call)
+    if o_function and not _KNOWN_tool_call_function.issuperset(o_function):
+        extra = tw.nested_extra(
+            extra, "function", tw.extra_fields(o_function, _KNOWN_tool_call_function)
+        )
+    ctx.origins.append((node, path))  # so errors found later can point at the input
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """tool_call (IR ToolCall → wire)."""
+    if type(node) is not ir.ToolCall:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    v_id = tw.fit_id_render(
+        node.id,
+        (hints.get("id") if hints is not None else None),
+        (path, "id"),
+        ctx,
+        "\\s\\S",
+        40,
+        False,
+    )
+    if v_id is not None:
+        out["id"] = v_id
+    elif hints is not None and hints.get("id") == "null":
+        out["id"] = None
+    if hints is None or "type" not in hints:
+        out["type"] = "function"
+    elif hints["type"] == "null":
+        out["type"] = None
+    w_function = out["function"] = {}
+    v_function_name = tw.fit_render(
+        node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
+    )
+    if v_function_name is not None:
+        w_function["name"] = v_function_name
+    elif hints is not None and hints.get("function.name") == "null":
+        w_function["name"] = None
+    v_function_arguments = tw.render_arguments(node.arguments, node.raw_arguments)
+    if v_function_arguments is not None:
+        w_function["arguments"] = v_function_arguments
+    elif hints is not None and hints.get("function.arguments") == "null":
+        w_function["arguments"] = None
+    if not w_function:
+        if hints is None or "function" not in hints:
+            del out["function"]
+        elif hints["function"] == "null":  # kept as the same-provider input had it
+            out["function"] = None
+    if node.signature is not None:
+        ctx.lose(
+            (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
+        )
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
+
+
+def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
+    """response (wire → IR Response)."""
+    if type(obj) is not dict:
+        raise WrongTypeError(path, "expected an object, got " + tw._json_type(obj))
+    hints = None
+    p_choices = (path, "choices")
+    o_choices = obj.get("choices")
+    if o_choices is None:
+        raise tw.missing(p_choices)
+    elif type(o_choices) is not list:
+        raise WrongTypeError(p_choices, "expected an array, got " + tw._json_type(o_choices))
+    p_choices_0 = (p_choices, 0)
+    o_choices_0 = o_choices[0] if len(o_choices) > 0 else {}
+    if len(o_choices) > 1:
+        ctx.lose(p_choices, "only the first of " + str(len(o_choices)) + " items is kept")
+    if type(o_choices_0) is not dict:
+        raise WrongTypeError(p_choices_0, "expected an object")
+    v_id = obj.get("id")
+    if v_id is None and "id" in obj:
+        hints = tw.hint(hints, "id", "null")
+    if v_id is not None and type(v_id) is not str:
+        raise WrongTypeError((path, "id"), "expected string, got " + tw._json_type(v_id))
+    v_object = obj.get("object")
+    if v_object is not None and v_object != "chat.completion":
+        raise UnknownVariantError(
+            (path, "object"), "expected 'chat.completion', got " + repr(v_object)
+        )
+    if v_object is None:
+        hints = tw.hint(hints, "object", "null" if "object" in obj else "absent")
+    v_created = obj.get("created")
+    if v_created is None and "created" in obj:
+        hints = tw.hint(hints, "created", "null")
+    if v_created is not None and type(v_created) is not int:
+        raise WrongTypeError((path, "created"), "expected integer, got " + tw._json_type(v_created))
+    v_model = obj.get("model")
+    if v_model is None and "model" in obj:
+        hints = tw.hint(hints, "model", "null")
+    if v_model is not None and type(v_model) is not str:
+        raise WrongTypeError((path, "model"), "expected string, got " + tw._json_type(v_model))
+    v_choices_0_index = o_choices_0.get("index")
+    if v_choices_0_index is not None and v_choices_0_index != 0:
+        raise UnknownVariantError(
+            (p_choices_0, "index"), "expected 0, got " + repr(v_choices_0_index)
+        )
+    if v_choices_0_index is None:
+        hints = tw.hint(hints, "choices.0.index", "null" if "index" in o_choices_0 else "absent")
+    v_choices_0_message = o_choices_0.get("message")
+    if v_choices_0_message is None:
+        raise tw.missing((p_choices_0, "message"))
+    if v_choices_0_message is not None:
+        v_choices_0_message = _response_message_to_ir(
+            v_choices_0_message, (p_choices_0, "message"), ctx
+        )
+    v_choices_0_finish_reason = o_choices_0.get("finish_reason")
+    if v_choices_0_finish_reason is None and "finish_reason" in o_choices_0:
+        hints = tw.hint(hints, "choices.0.finish_reason", "null")
+    if v_choices_0_finish_reason is not None:
+        v_choices_0_finish_reason = _finish_reason_to_ir(
+            v_choices_0_finish_reason, (p_choices_0, "finish_reason"), ctx
+        )
+        if _FINISH_REASON_RENDER.get(v_choices_0_finish_reason) != o_choices_0.get("finish_reason"):
+            hints = tw.hint(hints, "choices.0.finish_reason", o_choices_0.get("finish_reason"))
+    v_usage = obj.get("usage")
+    if v_usage is None and "usage" in obj:
+        hints = tw.hint(hints, "usage", "null")
+    if v_usage is not None:
+        v_usage = _usage_to_ir(v_usage, (path, "usage"), ctx)
+    if _ORDER_response.get(order := tuple(obj)) is not True:
+        hints = tw.key_order(hints, "", order, _RANK_response, _ORDER_response)
+    if o_choices_0 and _ORDER_response_choices_0.get(order := tuple(o_choices_0)) is not True:
+        hints = tw.key_order(
+            hints, "choices.0", order, _RANK_response_choices_0, _ORDER_response_choices_0
+        )
+    node = ir.Response(
+        id=v_id,
+        model=v_model,
+        created=v_created,
+        message=v_choices_0_message,
+        finish_reason=v_choices_0_finish_reason,
+        usage=v_usage,
+    )
+    extra = None if _KNOWN_response.issuperset(obj) else tw.extra_fields(obj, _KNOWN_response)
+    if o_choices_0 and not _KNOWN_response_choices_0.issuperset(o_choices_0):
+        extra = tw.nested_extra(
+            extra, "choices.0", tw.extra_fields(o_choices_0, _KNOWN_response_choices_0)
+        )
+    if extra is not None or hints is not None:
+        node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
+    return node
+
+
+def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
+    """response (IR Response → wire)."""
+    if type(node) is not ir.Response:  # e.g. an image in a text-only place
+        return tw.cannot_express(node, ctx.data, path, ctx)
+    out = {}
+    pd = node.provider_data
+    hints = pd.hints if pd is not None and pd.provider == ctx.data else None
+    v_id = node.id
+    if v_id is None:
+        v_id = ""
+        ctx.assume((path, "id"), f"id is required by {ctx.provider}; sent ''")
+    if v_id is not None:
+        out["id"] = v_id
+    elif hints is not None and hints.get("id") == "null":
+        out["id"] = None
+    if hints is None or "object" not in hints:
+        out["object"] = "chat.completion"
+    elif hints["object"] == "null":
+        out["object"] = None
+    v_created = node.created
+    if v_created is None:
+        v_created = 0
+        ctx.assume((path, "created"), f"created is required by {ctx.provider}; sent 0")
+    if v_created is not None:
+        out["created"] = v_created
+    elif hints is not None and hints.get("created") == "null":
+        out["created"] = None
+    v_model = node.model
+    if v_model is None:
+        v_model = ""
+        ctx.assume((path, "model"), f"model is required by {ctx.provider}; sent ''")
+    if v_model is not None:
+        out["model"] = v_model
+    elif hints is not None and hints.get("model") == "null":
+        out["model"] = None
+    w_choices = out["choices"] = []
+    w_choices_0 = {}
+    w_choices.append(w_choices_0)
+    if hints is None or "choices.0.index" not in hints:
+        w_choices_0["index"] = 0
+    elif hints["choices.0.index"] == "null":
+        w_choices_0["index"] = None
+    v_choices_0_message = node.message
+    if v_choices_0_message is not None:
+        v_choices_0_message = _response_message_from_ir(v_choices_0_message, (path, "message"), ctx)
+    if v_choices_0_message is None:
+        ctx.lose(
+            (path, "message"),
+            f"message is required by {ctx.provider} and the input has none; add it before sending",
+        )
+    else:
+        w_choices_0["message"] = v_choices_0_message
+    v_choices_0_finish_reason = node.finish_reason
+    if v_choices_0_finish_reason is not None:
+        h = hints.get("choices.0.finish_reason") if hints is not None else None
+        if h is not None and _FINISH_REASON_PARSE.get(h) == v_choices_0_finish_reason:
+            v_choices_0_finish_reason = h
+        else:
+            v_choices_0_finish_reason = _finish_reason_from_ir(
+                v_choices_0_finish_reason, (path, "finish_reason"), ctx
+            )
+    if v_choices_0_finish_reason is None:
+        v_choices_0_finish_reason = "stop"
+        ctx.assume(
+            (path, "finish_reason"), f"finish_reason is required by {ctx.provider}; sent 'stop'"
+        )
+    if v_choices_0_finish_reason is not None:
+        w_choices_0["finish_reason"] = v_choices_0_finish_reason
+    elif hints is not None and hints.get("choices.0.finish_reason") == "null":
+        w_choices_0["finish_reason"] = None
+    v_usage = node.usage
+    if v_usage is not None:
+        v_usage = _usage_from_ir(v_usage, (path, "usage"), ctx)
+    if v_usage is not None:
+        out["usage"] = v_usage
+    elif hints is not None and hints.get("usage") == "null":
+        out["usage"] = None
+    if not w_choices_0:
+        w_choices.remove(w_choices_0)
+    if not w_choices:
+        if hints is None or "choices" not in hints:
+            del out["choices"]
+        elif hints["choices"] == "null":  # kept as the same-provider input had it
+            out["choices"] = None
+    if node.stop_sequence is not None:
+        ctx.lose(
+            (path, "stop_sequence"),
+            f"{ctx.provider} has no place for Response.stop_sequence; dropped",
+        )
+    if pd is not None and pd.fields:
+        tw.restore(out, pd, ctx.data, path, ctx, ("choices.0",))
+    if hints is not None and "$order" in hints:  # the same-provider input's key order
+        out = tw.apply_key_order(out, hints["$order"])
+    return out
