@@ -200,7 +200,8 @@ def test_coverage_binds_the_main_unions_and_declares_every_variant():
         assert "missing" not in cov.fields.values() and "missing" not in cov.variants.values()
     anthropic = by_name["anthropic"].coverage
     assert anthropic.variants[("content_block", "tool_use")] == "mapped"
-    assert anthropic.variants[("content_block", "thinking")] == "opaque"
+    assert anthropic.variants[("content_block", "thinking")] == "mapped"
+    assert anthropic.variants[("content_block", "server_tool_use")] == "opaque"
     assert anthropic.fields[("tool_choice", "disable_parallel_tool_use")] == "mapped"  # read by embedded_flag
 
 
