@@ -559,7 +559,8 @@ for _family in derive.families():
 #   (Anthropic on Bedrock's temperature / top_p / top_k): the value must be of that JSON type, then the
 #   key is removed (keys with a hand-written check in EXTRA_REQUEST_FIELDS are left to it);
 # * declared extras — a codec's ``extra: [...]`` (keys the provider documents beyond the family's
-#   schema: Azure's ``prompt_filter_results``, OpenRouter's ``usage.cost``): removed wherever that
+#   schema: Azure's ``prompt_filter_results``, OpenRouter's ``usage.cost``; a family's own provider
+#   too: Gemini's OpenAI-compatible ``extra_content`` on openai_chat tool calls): removed wherever that
 #   codec's values sit in the body (found by following the rules' codec / list_of / conversation and
 #   union variants from the root), unchecked — the spec carries them verbatim, as opaque keys;
 # * enum values of the flavour's own — a value of an enum codec's parse table that the family's codec
@@ -623,8 +624,14 @@ class FlavourDifferences:
 @functools.lru_cache(maxsize=None)
 def _differences(provider: str, kind: str) -> Optional[FlavourDifferences]:
     spec = _SPECS.get(provider)
-    if spec is None or not spec.extends:
+    if spec is None:
         return None
+    if not spec.extends:  # a family's own provider: only its declared extras (openai_chat's extra_content)
+        paths: dict = {}
+        _codec_paths(spec, spec.request if kind == "request" else spec.response, (), paths)
+        extra = [prefix + tuple("*" if s.isdigit() else s for s in key.split("."))
+                 for name, prefixes in paths.items() for key in spec.codecs[name].extra for prefix in prefixes]
+        return FlavourDifferences([], {}, {}, extra, []) if extra else None
     family = _SPECS[spec.family]
     root = spec.request if kind == "request" else spec.response
     codec, family_codec = spec.codecs[root], family.codecs.get(family.request if kind == "request" else family.response)

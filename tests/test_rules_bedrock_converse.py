@@ -412,13 +412,14 @@ def test_image_media_types_outside_the_image_format_enum_are_errors():
 
 
 def test_unknown_content_blocks_round_trip_and_are_reported_elsewhere():
-    """reasoningContent, cachePoint, document, ... are kept for Bedrock, dropped and reported for others."""
+    """cachePoint, document, ... are kept for Bedrock, dropped and reported for others; reasoningContent
+    is reasoning, which goes to Anthropic with its signature (tests/test_reasoning.py)."""
     body = bedrock({"role": "assistant", "content": [{"reasoningContent": {"reasoningText": {"text": "hm", "signature": "c2ln"}}}, {"text": "ok"}]},
                    {"role": "user", "content": [{"text": "more"}, {"cachePoint": {"type": "default"}}]},
                    system=[{"text": "sys"}, {"cachePoint": {"type": "default"}}])
     assert toolwire.from_ir(toolwire.to_ir(body, provider=P), provider=P) == body
     out, warns = convert(body, source=P, target="anthropic", model="m")
-    assert out["messages"][1]["content"] == [{"type": "text", "text": "ok"}]
+    assert out["messages"][1]["content"] == [{"type": "thinking", "thinking": "hm", "signature": "c2ln"}, {"type": "text", "text": "ok"}]
     assert any("bedrock_converse item has no anthropic equivalent" in w for w in warns)
 
 

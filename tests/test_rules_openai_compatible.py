@@ -175,5 +175,5 @@ def test_deepseek_reasoning_content_goes_back_to_deepseek():
         warnings.simplefilter("error")
         out = toolwire.from_ir(req, provider="deepseek")
     assert out["messages"][1]["reasoning_content"] == "The user wants the weather."
-    with pytest.warns(toolwire.ConversionWarning, match="reasoning_content"):
+    with pytest.warns(toolwire.ConversionWarning, match="anthropic cannot express ReasoningPart"):  # unsigned
         toolwire.from_ir(req, provider="anthropic", model="claude-sonnet-4-5")

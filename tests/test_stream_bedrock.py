@@ -132,8 +132,9 @@ def test_reasoning_text_and_signature_become_a_reasoning_content_block() -> None
     assert body["additionalModelResponseFields"] == {"delta": {"stop_sequence": None}}
     response = response_of(events)
     assert response.finish_reason == "stop"
-    assert [p.type for p in response.message.parts] == ["opaque", "text"]
-    assert response.message.parts[0].data == {"reasoningContent": {"reasoningText": {"text": "Thinking.", "signature": "sig=="}}}
+    assert [p.type for p in response.message.parts] == ["reasoning", "text"]
+    reasoning = response.message.parts[0]
+    assert (reasoning.text, reasoning.signature, reasoning.verifier) == ("Thinking.", "sig==", "anthropic")
 
 
 def test_redacted_reasoning_is_kept() -> None:

@@ -176,8 +176,9 @@ def test_text_chunks_merge_by_kind_and_signatures_stay_on_their_part():
         {"functionCall": {"name": "g", "args": {"b": 2}}},
     ]
     got = calls(response)
-    assert got[0].provider_data.fields == {"thoughtSignature": sig_c}
-    assert got[1].provider_data is None or not (got[1].provider_data.fields or {}).get("thoughtSignature")
+    assert (got[0].signature, got[0].signature_verifier) == (sig_c, "gemini")
+    assert got[1].signature is None
+    assert response.message.parts[0].type == "reasoning" and response.message.parts[0].text == "Thinking."
 
 
 def test_text_after_a_signed_part_starts_a_new_part():

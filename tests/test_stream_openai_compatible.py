@@ -158,7 +158,8 @@ def test_mistral_thinking_chunks_fold_into_content_as_a_list_of_chunks() -> None
         {"type": "text", "text": "2 + 2 = 4"},
     ]
     parts = acc(events, "mistral").message.parts
-    assert [p.type for p in parts] == ["opaque", "text"] and parts[1].text == "2 + 2 = 4"
+    assert [p.type for p in parts] == ["reasoning", "text"] and parts[1].text == "2 + 2 = 4"
+    assert parts[0].text == "Two plus two."
 
 
 def test_mistral_plain_text_stays_a_string() -> None:

@@ -292,8 +292,10 @@ def _satisfiable(scope: dict, action: dict, event_keys: tuple, value: Any) -> bo
 
 
 def _empty(element: Any) -> bool:
-    """An element with nothing but empty values (a text part with no text yet)."""
-    return isinstance(element, dict) and not any(v not in (None, "", [], {}) for v in element.values())
+    """An element with nothing but empty values and flags, at any depth (a text part with no text
+    yet, a Gemini thought part with no text yet; a Bedrock reasoningContent whose reasoningText has
+    no text or signature yet): nothing a stream can say yet."""
+    return isinstance(element, dict) and all(v in (None, "", [], {}) or type(v) is bool or _empty(v) for v in element.values())
 
 
 def _only_when(action: dict) -> bool:
