@@ -657,11 +657,19 @@ class Encoder:
         if keyless is not None:  # a list without keys: the item is the whole element
             self._send(self._event(keyless, self._keys_of(ep, keyless), [], created=(len(keyless) - 2, element, lp)))
             return True
+        creators = self.shape.all_creators.get(lp, ())
         for field, (chain, action, event_keys) in self.shape.appenders.get(lp, {}).items():  # created by its first fragment
             value = get(element, field)
-            if action["op"] in ("append", "append_parts") and isinstance(value, str) and value and chain in self.shape.all_creators.get(lp, ()):
+            if action["op"] in ("append", "append_parts") and isinstance(value, str) and value and chain in creators:
                 self._send(self._event(chain, self._keys_of(ep, chain), [*self._when(action), (event_keys, value)]))
                 return True
+        for pattern, field, chain, action, event_keys in self.shape.setters:  # or by a value a creating event sets
+            # (Bedrock: a reasoningContent with no text, only its signature, opens with the signature's delta)
+            if pattern == lp and field is not None and chain in creators and action["op"] == "set" and not _conditional(action):
+                value = get(element, field)
+                if value not in (None, "", [], {}):
+                    self._send(self._event(chain, self._keys_of(ep, chain), [(event_keys, _copy(value))]))
+                    return True
         chain = self.shape.creators[lp]
         self._send(self._event(chain, self._keys_of(ep, chain), [], created=(len(chain) - 2, element, lp)))
         return True

@@ -144,6 +144,11 @@ _ORDER_system_message = {}  # key tuples seen → already in the render order (k
 _KNOWN_thinking_chunk = frozenset(["signature", "thinking", "type"])
 _RANK_thinking_chunk = {"type": 0, "thinking": 1, "signature": 2}
 _ORDER_thinking_chunk = {}  # key tuples seen → already in the render order (key_order)
+_VRANK_thinking_chunk_thinking = {
+    "type": 0,
+    "text": 1,
+}  # the render order of the keys summary_parts writes
+_VORDER_thinking_chunk_thinking = {}  # key tuples seen → already in that order (key_order)
 _KNOWN_user_message = frozenset(["content", "role"])
 _RANK_user_message = {"role": 0, "content": 1}
 _ORDER_user_message = {}  # key tuples seen → already in the render order (key_order)
@@ -593,6 +598,14 @@ def _thinking_chunk_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_thinking = obj.get("thinking")
     if v_thinking is None:
         raise tw.missing((path, "thinking"))
+    if v_thinking is not None:
+        hints = tw.value_key_order(
+            hints,
+            "thinking",
+            v_thinking,
+            _VRANK_thinking_chunk_thinking,
+            _VORDER_thinking_chunk_thinking,
+        )
     v_thinking_ir, v_thinking_hint = tw.summary_parts_parse(v_thinking, (path, "thinking"), "text")
     if v_thinking_hint is not None:
         hints = tw.hint(hints, "thinking", v_thinking_hint)

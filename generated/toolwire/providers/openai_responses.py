@@ -138,6 +138,11 @@ _ORDER_input_file = {}  # key tuples seen → already in the render order (key_o
 _KNOWN_reasoning_item = frozenset(["encrypted_content", "id", "summary", "type"])
 _RANK_reasoning_item = {"type": 0, "id": 1, "summary": 2, "encrypted_content": 3}
 _ORDER_reasoning_item = {}  # key tuples seen → already in the render order (key_order)
+_VRANK_reasoning_item_summary = {
+    "type": 0,
+    "text": 1,
+}  # the render order of the keys summary_parts writes
+_VORDER_reasoning_item_summary = {}  # key tuples seen → already in that order (key_order)
 _KNOWN_function_call_item = frozenset(["arguments", "call_id", "name", "type"])
 _RANK_function_call_item = {"type": 0, "call_id": 1, "name": 2, "arguments": 3}
 _ORDER_function_call_item = {}  # key tuples seen → already in the render order (key_order)
@@ -983,6 +988,14 @@ def _reasoning_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_summary = obj.get("summary")
     if v_summary is None:
         raise tw.missing((path, "summary"))
+    if v_summary is not None:
+        hints = tw.value_key_order(
+            hints,
+            "summary",
+            v_summary,
+            _VRANK_reasoning_item_summary,
+            _VORDER_reasoning_item_summary,
+        )
     v_summary_ir, v_summary_hint = tw.summary_parts_parse(
         v_summary, (path, "summary"), "summary_text"
     )
