@@ -59,7 +59,7 @@ FAMILY_KEYS = {"package", "roots", "service_model", "overlays"}
 SERVICE_KEYS = {"service", "operation"}
 ARGUMENTS_KEYS = {"arguments_of", "model_name", "exclude", "required", "add", "why"}
 FIELDS_KEYS = {"base", "model_name", "doc", "fields", "required", "why"}
-OVERLAY_KEYS = {"def", "drop", "set", "schema", "unref", "reason"}
+OVERLAY_KEYS = {"def", "drop", "set", "schema", "unref", "require", "reason"}
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 _DOTTED = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
 _REF_RE = re.compile(rf"^{_DOTTED}:{_DOTTED}$")
@@ -279,13 +279,15 @@ def _overlay_ok(overlay: Any, what: str, line: int, file: str, errors: Errors) -
     for key in overlay:
         if key not in OVERLAY_KEYS:
             errors.at(overlay, key, f"{what}: unknown key {key!r}; expected one of {', '.join(sorted(OVERLAY_KEYS))}")
-    actions = [k for k in ("drop", "set", "unref") if k in overlay]
+    actions = [k for k in ("drop", "set", "unref", "require") if k in overlay]
     if len(actions) != 1:
-        errors.at(overlay, None, f"{what}: needs exactly one action: drop, set or unref")
+        errors.at(overlay, None, f"{what}: needs exactly one action: drop, set, require or unref")
     elif actions[0] == "unref" and "def" in overlay:
         errors.at(overlay, "def", f"{what}: unref names the def itself; def is for drop / set")
     elif actions[0] != "unref" and not isinstance(overlay.get("def"), str):
         errors.at(overlay, None, f"{what}: {actions[0]} needs def (the $defs name whose property it edits)")
+    elif actions[0] == "require" and not isinstance(overlay.get("require"), str):
+        errors.at(overlay, "require", f"{what}: require names one property of def")
     if ("set" in overlay) != ("schema" in overlay):
         errors.at(overlay, "schema" if "schema" in overlay else "set", f"{what}: set and schema go together (the property's new schema)")
     reason = overlay.get("reason")
@@ -614,11 +616,13 @@ def _apply_overlays(family: Family, doc: dict) -> None:
             del doc["$defs"][name]
             doc["$defs"] = _unref(doc["$defs"], f"#/$defs/{name}")
         else:
-            key = overlay.get("drop") or overlay.get("set")
+            key = overlay.get("drop") or overlay.get("set") or overlay.get("require")
             schema = doc["$defs"].get(overlay["def"])
-            if schema is None or key not in schema.get("properties", {}):
+            if schema is None or key not in schema.get("properties", {}) or key in schema.get("required", ()) and "require" in overlay:
                 raise family.error(line, f"overlay {overlay['def']}.{key} no longer applies (the source changed): remove or fix it")
-            if "drop" in overlay:
+            if "require" in overlay:
+                schema["required"] = [*schema.get("required", []), key]
+            elif "drop" in overlay:
                 del schema["properties"][key]
                 if key in schema.get("required", []):
                     schema["required"].remove(key)

@@ -606,8 +606,39 @@ class ProviderCompiler:
                 terms.append(f"str({dst}.get({py(field)}, ''))")
         return " + ".join(terms) or "''"
 
+    def _wire_requires(self, c: Codec, rule: Rule) -> bool:
+        """The rule's top-level key is required by the codec's `wire_type` (the derived wire types),
+        though the rule is not `required` (which also makes it required on parse: an OpenAI Chat body
+        without a model still parses). Rendering without a value is reported, as for `required`."""
+        if not c.wire_type or len(rule.segments) != 1 or rule.has_fallback:
+            return False
+        schema = (self.p.wire_schema or {}).get("$defs", {}).get(c.wire_type) or {}
+        return rule.segments[0] in schema.get("required", ())
+
+    def _carriers(self, rule: Rule) -> str:
+        """{carriers}: the shapes of the rule's codec's wire values that declare the transform's
+        flag (``args.flag``), as ((tag key, tag value), ...) of the derived definitions the codec is
+        bound to; None when the wire types do not say (every shape takes it). Anthropic's
+        ToolChoiceNoneParam has no disable_parallel_tool_use: only auto, any and tool carry it."""
+        flag = rule.args.get("flag")
+        cov = self.p.coverage
+        defs = sorted(cov.bound.get(rule.codec or "", ())) if cov is not None else []
+        schemas = (self.p.wire_schema or {}).get("$defs", {})
+        out, seen = [], False
+        for name in defs:
+            props = (schemas.get(name) or {}).get("properties") or {}
+            tags = [(k, v["const"]) for k, v in props.items() if isinstance(v, dict) and "const" in v]
+            if not tags:
+                continue
+            seen = True
+            if flag in props:
+                out.extend(tags)
+        return py(tuple(sorted(out))) if seen else "None"
+
     def _fill(self, template: str, rule: Rule, value: str = "", path: str = "", irs: list[str] | None = None, hint: str = "None") -> str:
         subs = {"value": value, "path": path, "hint": hint, "request": "ctx.request"}  # {request}: the IR Request being rendered
+        if "{carriers}" in template:
+            subs["carriers"] = self._carriers(rule)
         # parse only: whether the value was read under the rule's alias key
         subs["aliased"] = f"(hints is not None and hints.get({py(rule.wire)}) == 'alias')" if rule.alias else "False"
         if rule.codec:
@@ -849,7 +880,7 @@ class ProviderCompiler:
         elif rule.emit_null:  # sent even when null, unless the same-provider input left it out
             L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
             L.append(f"    {slot} = {v}")
-        elif rule.required:
+        elif rule.required or self._wire_requires(c, rule):
             L.append(f"if {v} is None:")
             L.append(f"    ctx.lose(({p}, {py(irs[0])}), {named(' and the input has none; add it before sending', f'{key} is required by ')})")
             L.append("else:")
@@ -1285,6 +1316,8 @@ class ProviderCompiler:
             joined = ", frozenset({'assistant'})" if "assistant" in c.group or c.merge else ""
             stray = ", stray_results=True" if c.stray_results else ""
             L.append(f"layout.check_answers(messages, path, ctx{joined}{stray})")
+        if c.drop_blank_text:  # after the check (its paths are the input's), before the hoist: a blank system message is no system prompt
+            L.append("messages = layout.drop_blank_text(messages, path, ctx, PROVIDER)")
         if c.hoist:
             text_only = ", text_only=True" if c.hoist.get("text_only") else ""  # the field is one string
             L.append(f"system, messages = layout.hoist_system(messages, ctx, PROVIDER{text_only})")

@@ -31,7 +31,7 @@ OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type", "derived", "op
 UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar", "derived", "opaque"}
 VARIANT_KEYS = {"codec", "part_of", "hint_only", "when", "media", "opaque_if", "flag"}
 ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate", "derived", "opaque"}
-CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "hoist", "passes", "string_as", "stray_results", "last_turn"}
+CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "drop_blank_text", "hoist", "passes", "string_as", "stray_results", "last_turn"}
 HOIST_KEYS = {"wire", "codec", "transform", "args", "text_only"}
 LAST_TURN_KEYS = {"wire", "role", "codec", "list_of", "transform", "args", "required", "doc"}
 COMPUTED = {"answered_call": "the ToolCall a ToolResult answers (found by its tool_call_id in the request)"}
@@ -137,6 +137,7 @@ class Codec:
     approximate: list = field(default_factory=list)  # enum: IR values whose rendering is reported
     trim_prefill: bool = False
     drop_empty_text: bool = False
+    drop_blank_text: bool = False
     passes: list = field(default_factory=list)  # [{transform, args, line}] structure transforms with a render call
     hoist: dict | None = None
     string_as: str | None = None  # conversation: a bare string in place of the list is one message of this role
@@ -625,6 +626,7 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
         codec.require_answers = bool(cdoc.get("require_answers", False))
         codec.trim_prefill = bool(cdoc.get("trim_prefill", False))
         codec.drop_empty_text = bool(cdoc.get("drop_empty_text", False))
+        codec.drop_blank_text = bool(cdoc.get("drop_blank_text", False))
         codec.string_as = cdoc.get("string_as")
         codec.stray_results = bool(cdoc.get("stray_results", False))
         if codec.string_as is not None and codec.string_as not in ("user", "assistant", "system"):

@@ -726,3 +726,73 @@ def validate(provider: str, kind: str, payload: Any) -> list[str]:  # noqa: F811
     """Errors of ``payload``, a ``kind`` ("request", "response") body of ``provider``."""
     payload, errors = flavour_body(provider, kind, payload)
     return errors + _validate_family(provider, kind, payload)
+
+# --- API rules beyond the SDK types ---------------------------------------------------------------
+#
+# What an API rejects although its SDK types accept it, per wire family, for request bodies; each
+# rule cites the API's error. (Bedrock's are in sdk_validation_bedrock_converse.API_RULES.)
+
+
+def _anthropic_text_blank(text: Any) -> bool:
+    return isinstance(text, str) and not text.strip()
+
+
+def _anthropic_request_rules(payload: Any) -> list[str]:
+    """Anthropic Messages: text blocks must hold non-whitespace text wherever they are — message
+    content (a string content is one text block), tool_result content, the system prompt (400
+    "messages: text content blocks must contain non-whitespace text" / "... must be non-empty";
+    anthropics/claude-code#23440, home-assistant/core#175637) — and every message but a final
+    assistant one needs content ("messages: all messages must have non-empty content except for
+    the optional final assistant message")."""
+    errors: list[str] = []
+    if not isinstance(payload, dict):
+        return errors
+
+    def blocks(content: Any, path: str) -> None:
+        if isinstance(content, str):
+            if _anthropic_text_blank(content):
+                errors.append(f"{path}: text is blank (API rule: text content blocks must contain non-whitespace text)")
+            return
+        for j, block in enumerate(content if isinstance(content, list) else []):
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "text" and _anthropic_text_blank(block.get("text")):
+                errors.append(f"{path}[{j}].text: text is blank (API rule: text content blocks must contain non-whitespace text)")
+            if block.get("type") == "tool_result" and isinstance(block.get("content"), list):
+                blocks(block["content"], f"{path}[{j}].content")
+
+    blocks(payload.get("system"), "system")
+    messages = payload.get("messages")
+    for i, msg in enumerate(messages if isinstance(messages, list) else []):
+        if not isinstance(msg, dict):
+            continue
+        content = msg.get("content")
+        final_assistant = i == len(messages) - 1 and msg.get("role") == "assistant"
+        if content in ("", []) and not final_assistant:
+            errors.append(f"messages[{i}].content: empty (API rule: all messages must have non-empty content except for the optional final assistant message)")
+            continue
+        if content == "" and final_assistant:
+            continue
+        blocks(content, f"messages[{i}].content")
+    return errors
+
+
+def _responses_request_rules(payload: Any) -> list[str]:
+    """OpenAI Responses: openai-python leaves `model` optional (a stored `prompt` may name it); the API
+    needs one or the other (https://platform.openai.com/docs/api-reference/responses/create)."""
+    if isinstance(payload, dict) and "model" not in payload and "prompt" not in payload:
+        return ["model: missing (API rule: a request names a model, or a stored prompt that does)"]
+    return []
+
+
+#: family → checker of a request body's API rules
+REQUEST_API_RULES = {"anthropic": _anthropic_request_rules, "openai_responses": _responses_request_rules}
+_validate_sdk = validate
+
+
+def validate(provider: str, kind: str, payload: Any) -> list[str]:  # noqa: F811 (extends the dispatch above)
+    """Errors of ``payload``, a ``kind`` ("request", "response") body of ``provider``: its SDK types,
+    then the API rules its family's SDK types do not state."""
+    errors = _validate_sdk(provider, kind, payload)
+    rules = REQUEST_API_RULES.get(WIRE_FAMILY.get(provider, provider)) if kind == "request" else None
+    return errors + (rules(payload) if rules is not None else [])

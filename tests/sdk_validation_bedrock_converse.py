@@ -21,9 +21,11 @@ service-model shapes over the JSON form itself:
 * list and map: type, ``min`` / ``max`` items, every item / value;
 * blob: base64 text (of at least ``min`` bytes); document: any JSON value.
 
-Two rules the API documents beyond the shapes are checked too (``API_RULES``): the documents that
-hold tool arguments, tool results and tool input schemas must be JSON objects, and text blocks
-must not be blank ("The text field in the ContentBlock object ... is blank").
+Rules the API documents beyond the shapes are checked too (``API_RULES``): the documents that
+hold tool arguments, tool results and tool input schemas must be JSON objects, text blocks
+must not be blank ("The text field in the ContentBlock object ... is blank"), a message's content
+must not be empty, and a request whose messages hold toolUse / toolResult blocks must declare its
+tools (``_body_rules``).
 
 ``boto3_errors(kind, payload)`` cross-checks with botocore itself: the payload turned into boto3's
 Python form (blobs decoded) goes through ``ParamValidator``; ``serialized_body(payload)`` is the
@@ -81,6 +83,24 @@ API_RULES = {
 }
 
 
+def _body_rules(payload: Any, errors: list[str]) -> None:
+    """API rules of a request body: ValidationException "The content field in the Message object at
+    messages.N is empty", and "The toolConfig field must be defined when using toolUse and
+    toolResult content blocks." (Converse API reference, toolConfig)."""
+    messages = payload.get("messages") if isinstance(payload, dict) else None
+    for i, m in enumerate(messages if isinstance(messages, list) else []):
+        if isinstance(m, dict) and m.get("content") == []:
+            errors.append(f"messages[{i}].content: empty (API rule: the content field in the Message object is empty)")
+    uses = [
+        f"messages[{i}].content[{j}]"
+        for i, m in enumerate(messages if isinstance(messages, list) else [])
+        for j, b in enumerate(m.get("content") or [] if isinstance(m, dict) else [])
+        if isinstance(b, dict) and ("toolUse" in b or "toolResult" in b)
+    ]
+    if uses and not (isinstance(payload.get("toolConfig"), dict) and payload["toolConfig"].get("tools")):
+        errors.append(f"toolConfig: must be defined when using toolUse and toolResult content blocks (API rule; first at {uses[0]})")
+
+
 def validate_bedrock_converse(kind: str, payload: Any) -> list[str]:
     """Errors of ``payload``, a Bedrock Converse ``kind`` ("request", "response") JSON body."""
     try:
@@ -90,6 +110,8 @@ def validate_bedrock_converse(kind: str, payload: Any) -> list[str]:
     shape = _shapes()[kind]
     errors: list[str] = []
     _check(shape, payload, "", errors, body=True)
+    if kind == "request":
+        _body_rules(payload, errors)
     return errors + [f"<root>: botocore ParamValidator: {e}" for e in boto3_errors(kind, payload)]
 
 

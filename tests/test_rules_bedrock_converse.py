@@ -131,14 +131,29 @@ def test_tool_choice_none_with_tool_history_keeps_the_tools_and_reports():
     assert any("the model may still call them" in w for w in warns)
 
 
-def test_tool_history_without_tools_is_reported():
-    """A request whose messages hold toolUse / toolResult blocks needs toolConfig."""
-    body, warns = convert(chat(turn(call("c1")), result("c1")))
-    assert "toolConfig" not in body
-    assert any("requires tool definitions whenever the conversation holds tool calls" in w for w in warns)
+def test_tool_history_without_tools_gets_tools_made_up_from_the_calls_names():
+    """A request whose messages hold toolUse / toolResult blocks needs toolConfig ("The toolConfig field
+    must be defined when using toolUse and toolResult content blocks"): with no tools declared, one
+    per name the calls use is sent with the permissive schema {"type": "object"}, and reported as an
+    assumption (strict mode does not fail: nothing is lost)."""
+    body, warns = convert(chat(turn(call("c1"), call("c2", "get_time")), result("c1"), result("c2")))
+    assert body["toolConfig"] == {"tools": [
+        {"toolSpec": {"name": "get_weather", "inputSchema": {"json": {"type": "object"}}}},
+        {"toolSpec": {"name": "get_time", "inputSchema": {"json": {"type": "object"}}}},
+    ]}
+    assert any("the input declares none: sent 'get_weather', 'get_time'" in w for w in warns), warns
     node = toolwire.to_ir(chat(turn(call("c1")), result("c1")), provider="openai_chat")
-    with pytest.raises(toolwire.LossError, match="add them before sending"):
-        toolwire.from_ir(node, provider=P, strict=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        strict = toolwire.from_ir(node, provider=P, strict=True)
+    assert strict["toolConfig"]["tools"][0]["toolSpec"]["name"] == "get_weather"
+    assert [w.category for w in caught if "declares none" in str(w.message)] == [toolwire.AssumptionWarning]
+
+
+def test_made_up_tools_take_no_choice_but_auto():
+    body, warns = convert(chat(turn(call("c1")), result("c1"), tool_choice="required"))
+    assert "toolChoice" not in body["toolConfig"]
+    assert any("tool choice 'required' without declared tools cannot be sent" in w for w in warns), warns
 
 
 def test_allowed_names_cannot_be_sent():
@@ -366,6 +381,14 @@ def test_blank_text_blocks_are_not_sent():
     ], tools=[ir.ToolDefinition(name="f", parameters={"type": "object"})])
     body = quiet(toolwire.from_ir, req, provider=P)
     assert body["messages"][1]["content"] == [use("c1", "f"), {"text": "done"}]
+
+
+def test_a_message_of_only_blank_text_is_left_out_and_reported():
+    """Its content would be empty ("The content field in the Message object at messages.N is empty");
+    the user turns around it merge into one."""
+    body, warns = convert(chat({"role": "assistant", "content": " \n"}, {"role": "user", "content": "again?"}))
+    assert body["messages"] == [{"role": "user", "content": [{"text": "weather?"}, {"text": "again?"}]}]
+    assert any("assistant message of only blank text" in w for w in warns), warns
 
 
 def test_a_final_assistant_prefill_loses_its_trailing_whitespace():

@@ -7,6 +7,7 @@ call and tool. Render side (IR → wire) the functions build new lists and never
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterable
 
 from toolwire.ir import Message, OpaquePart, ProviderData, TextPart, ToolCall, ToolResult
@@ -438,6 +439,48 @@ def drop_empty_text(messages: list[Message]) -> list[Message]:
             parts = [p for p in msg.parts if not (type(p) is TextPart and p.text == "")]
             out[i] = Message(role=msg.role, parts=parts, name=msg.name, provider_data=msg.provider_data)
     return out
+
+
+def _blank(part: Any) -> bool:
+    return type(part) is TextPart and not part.text.strip()
+
+
+def drop_blank_text(messages: list[Message], path: Any, ctx: Context, provider: str | None = None) -> list[Message]:
+    """drop_blank_text: text parts that are empty or whitespace only are left out, wherever they sit
+    in a message and in a tool result's parts (Anthropic: "text content blocks must contain
+    non-whitespace text", also for a system prompt; Bedrock: "The text field in the ContentBlock
+    object at messages.N.content.M is blank"). Such a part says nothing, so it is not reported. A
+    message left with no parts (or that had none) would be sent with empty content ("all messages
+    must have non-empty content except for the optional final assistant message"): it is left out
+    whole, reported for a user or assistant message, since the turns around it now meet; a system
+    message of nothing is no system prompt. A final assistant message without parts stays, and so
+    does a message that had none in ``provider``'s own input (a same-provider round trip gives
+    back what came: Bedrock's ``system: []``)."""
+    out: list[Message] | None = None
+    last = len(messages) - 1
+    for i, msg in enumerate(messages):
+        parts = msg.parts
+        blank = any(_blank(p) or (type(p) is ToolResult and p.parts and any(_blank(q) for q in p.parts)) for p in parts)
+        own = provider is not None and msg.provider_data is not None and msg.provider_data.provider == provider
+        if blank or (not parts and not (i == last and msg.role == "assistant") and not own):
+            kept = []
+            for p in parts:
+                if _blank(p):
+                    continue
+                if type(p) is ToolResult and p.parts and any(_blank(q) for q in p.parts):
+                    p = replace(p, parts=[q for q in p.parts if not _blank(q)] or None)
+                kept.append(p)
+            if out is None:
+                out = list(messages[:i])
+            if not kept:
+                if msg.role != "system":
+                    what = "only blank text" if parts else "no content"
+                    ctx.lose((path, i), f"{msg.role} message of {what} has nothing to send; dropped")
+                continue
+            out.append(Message(role=msg.role, parts=kept, name=msg.name, provider_data=msg.provider_data))
+        elif out is not None:
+            out.append(msg)
+    return messages if out is None else out
 
 
 def trim_prefill(messages: list[Message], path: Any, ctx: Context) -> list[Message]:

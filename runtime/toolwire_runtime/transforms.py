@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import calendar
+import copy
 import dataclasses
 import json
 import re
@@ -27,6 +28,7 @@ from toolwire.ir import (
     TextPart,
     ToolCall,
     ToolChoice,
+    ToolDefinition,
     ToolResult,
 )
 
@@ -470,8 +472,9 @@ def block_result_render(
     if parts:
         # a part the target cannot express is reported and dropped, never left as null
         blocks = [b for b in (part_from_ir(p, (path, i), ctx) for i, p in enumerate(parts)) if b is not None]
-        if result is not None:
-            blocks.insert(0, {"type": "text", "text": result_to_text(result)})
+        text = result_to_text(result) if result is not None else ""
+        if text.strip():  # a blank text block beside the media says nothing, and is rejected (Anthropic)
+            blocks.insert(0, {"type": "text", "text": text})
         if blocks:
             return blocks
     if result is None:
@@ -924,15 +927,20 @@ def embedded_flag_parse(value: Any, path: Any, ctx: Context, to_ir: Any, flag: s
 
 
 def embedded_flag_render(
-    node: Any, flag_value: Any, path: Any, ctx: Context, from_ir: Any, flag: str, negate: bool, default: dict
+    node: Any, flag_value: Any, path: Any, ctx: Context, from_ir: Any, flag: str, negate: bool, default: dict,
+    carriers: Any = None,
 ) -> Any:
+    """``carriers``: the (tag key, tag value) pairs of the object's shapes that declare the flag (from
+    the derived wire types; None: all do). A shape that has no such field does not get it: the flag
+    is reported and not sent (Anthropic {"type": "none"} has no disable_parallel_tool_use)."""
     out = from_ir(node, path, ctx) if node is not None else None
     if flag_value is None:
         return out
-    if out is None:
-        out = dict(default)
-    else:
-        out = dict(out)
+    out = dict(default) if out is None else dict(out)
+    if carriers is not None and not any(out.get(k) == v for k, v in carriers):
+        shape = ", ".join(f"{k} {out.get(k)!r}" for k in dict(carriers)) or "this"
+        ctx.lose(path, f"a tool choice of {shape} has no {flag}; parallel_tool_calls={flag_value!r} not sent")
+        return None if node is None else out
     out[flag] = (not flag_value) if negate else flag_value
     return out
 
@@ -1337,14 +1345,16 @@ def data_url_or_object_render(
 
 
 
-def nonblank_blocks_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any) -> tuple[list, None]:
-    """nonblank_blocks, wire → IR: a content that is always a list of blocks (no string form)."""
+def nonblank_blocks_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any) -> tuple[list, Any]:
+    """nonblank_blocks, wire → IR: a content that is always a list of blocks (no string form). The
+    hint says only that the list was empty ("empty": Bedrock's `system: []`), so that a conversation
+    that leaves out empty messages (drop_blank_text) keeps this one for its own provider."""
     parts = []
     for i, item in enumerate(expect_list(value, path)):
         part = part_to_ir(item, (path, i), ctx)
         if part is not None:
             parts.append(part)
-    return parts, None
+    return parts, ("empty" if not value else None)
 
 
 def nonblank_blocks_render(parts: list, path: Any, ctx: Context, part_from_ir: Any) -> list:
@@ -1495,11 +1505,14 @@ def required_tools_parse(value: Any, path: Any, ctx: Context, to_ir: Any) -> tup
 
 
 def required_tools_render(
-    tools: Any, choice: Any, request: Any, hint: Any, path: Any, ctx: Context, from_ir: Any
+    tools: Any, choice: Any, request: Any, hint: Any, path: Any, ctx: Context, from_ir: Any, schema: Any = None
 ) -> Any:
     """required_tools, IR → wire (spec/transforms.yaml): the tool configuration of a provider that has
     no tool choice "none" and needs the tools declared whenever the conversation holds tool calls or
-    results. ``request`` is the whole Request being rendered (its conversation)."""
+    results. ``request`` is the whole Request being rendered (its conversation). ``schema`` (not
+    None): when the conversation holds calls or results and the input declares no tools, a tool
+    definition with these parameters is made up for every name the calls and results use, and
+    that is reported (an AssumptionWarning: the tools the provider requires, filled in)."""
     messages = request.messages if request is not None else ()
     uses_tools = any(type(p) in (ToolCall, ToolResult) for m in messages for p in m.parts)
     where = (path, "tools")
@@ -1507,19 +1520,33 @@ def required_tools_render(
         if tools and not uses_tools:
             ctx.lose(where, f"{ctx.provider} has no tool choice 'none'; the tools are not sent, so no tool can be called")
             return None
-        if tools:
+        if tools or (uses_tools and schema is not None):
             ctx.lose(
                 where,
                 f"{ctx.provider} has no tool choice 'none', and the tools must be sent since the conversation "
                 "holds tool calls or results: the model may still call them",
             )
         choice = None
+    if not tools and uses_tools and schema is not None:
+        names = list(dict.fromkeys(p.name for m in messages for p in m.parts if type(p) in (ToolCall, ToolResult) and p.name))
+        if names:
+            ctx.assume(
+                where,
+                f"{ctx.provider} requires tool definitions whenever the conversation holds tool calls or results, "
+                f"and the input declares none: sent {', '.join(map(repr, names))} with parameters {json.dumps(schema)}",
+            )
+            if choice is not None and choice.mode != "auto":
+                ctx.lose((path, "tool_choice"), f"a tool choice {choice.mode!r} without declared tools cannot be sent; dropped")
+                choice = None
+            tools = [ToolDefinition(name=n, parameters=copy.deepcopy(schema)) for n in names]
     if not tools:
         return _no_tools_sent(uses_tools, choice, where, path, ctx, "the input declares none; add them before sending")
     pd = hint if type(hint) is ProviderData else None
     out = from_ir(Request(messages=[], tools=tools, tool_choice=choice, provider_data=pd), path, ctx)
     if out and not any(type(v) is list and v for v in out.values()):
         # no tool could be sent (each drop was reported): an empty or absent tool list is invalid
+        if uses_tools and schema is not None:  # made up from the calls' names, as for no tools at all
+            return required_tools_render(None, choice, request, hint, path, ctx, from_ir, schema)
         return _no_tools_sent(uses_tools, choice, where, path, ctx, "none of the input's tools can be sent")
     return out or None
 

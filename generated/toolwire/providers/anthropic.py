@@ -50,6 +50,10 @@ CANNOT_EXPRESS = (
         "The system prompt is the top-level `system` field; later system messages from other providers are moved there and reported (hoist). Inline `{role: system}` messages (SystemMessageParam) need a beta and are accepted by some models only; those an Anthropic input had stay in place.",
     ),
     (
+        "blank text",
+        'Text blocks that are empty or whitespace only are rejected anywhere ("text content blocks must contain non-whitespace text"), system prompt included: they are not sent (drop_blank_text); a message of nothing else is left out and reported.',
+    ),
+    (
         "consecutive messages of one role",
         "Merged into one turn (the API treats them as one turn anyway); tool_result blocks stay first. Messages an Anthropic input had apart stay apart.",
     ),
@@ -67,6 +71,10 @@ CANNOT_EXPRESS = (
         "temperature, top_p, top_k",
         "The current Messages API (anthropic-version 2026-10-21, anthropic SDK >= 1.0) rejects sampling parameters; they are reported and not sent.",
     ),
+    (
+        "parallel_tool_calls with tool choice none",
+        'disable_parallel_tool_use is a field of the auto, any and tool choices, not of ToolChoiceNoneParam ({"type": "none"}): with choice none the flag is reported and not sent (embedded_flag reads which choices carry it from the wire types).',
+    ),
     ("stop as a bare string", "stop_sequences is always a list."),
 )
 
@@ -82,6 +90,10 @@ IR_LOSSES = (
     (
         "temperature, top_p, top_k",
         [{"unset": "Request.temperature"}, {"unset": "Request.top_p"}, {"unset": "Request.top_k"}],
+    ),
+    (
+        "parallel_tool_calls with tool choice none",
+        [{"unset": "Request.parallel_tool_calls", "when": {"tool_choice.mode": "none"}}],
     ),
 )
 
@@ -335,6 +347,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         "disable_parallel_tool_use",
         True,
         {"type": "auto"},
+        (("type", "any"), ("type", "auto"), ("type", "tool")),
     )
     if v_tool_choice is not None:
         out["tool_choice"] = v_tool_choice
@@ -389,6 +402,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system hoisted to `system`; results and the user text after them form one user turn (IR messages → wire)."""
     messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)
     layout.check_answers(messages, path, ctx, frozenset({"assistant"}))
+    messages = layout.drop_blank_text(messages, path, ctx, PROVIDER)
     system, messages = layout.hoist_system(messages, ctx, PROVIDER)
     hoisted = None
     if system:
@@ -408,7 +422,6 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             _text_block_from_ir,
         )
     messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER, path, ctx)
-    messages = layout.drop_empty_text(messages)
     messages = layout.trim_prefill(messages, path, ctx)
     if (
         len(messages) == 1

@@ -50,7 +50,7 @@ CANNOT_EXPRESS = (
     ),
     (
         "a conversation with tool calls or results but no tools",
-        "toolConfig is required whenever messages hold toolUse / toolResult blocks; reported (add the tools before sending).",
+        'toolConfig is required whenever messages hold toolUse / toolResult blocks ("The toolConfig field must be defined when using toolUse and toolResult content blocks"): a tool definition with the permissive parameters `{"type": "object"}` is sent for every name the calls and results use, and that is reported (an AssumptionWarning; required_tools `schema`).',
     ),
     (
         "ToolChoice.allowed_names",
@@ -92,7 +92,7 @@ CANNOT_EXPRESS = (
     ),
     (
         "blank text",
-        "Empty or whitespace-only text blocks are not sent (Bedrock rejects them as blank); nonblank_blocks.",
+        "Empty or whitespace-only text blocks are not sent (Bedrock rejects them as blank; nonblank_blocks, drop_blank_text); a message of nothing else is left out and reported.",
     ),
     (
         "empty tool description",
@@ -613,6 +613,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         path,
         ctx,
         _tool_config_from_ir,
+        {"type": "object"},
     )
     if v_toolConfig is not None:
         out["toolConfig"] = v_toolConfig
@@ -670,6 +671,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """messages[] — system hoisted to `system`; the results of a turn and the user text after them form one user message (IR messages → wire)."""
     messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)
     layout.check_answers(messages, path, ctx, frozenset({"assistant"}))
+    messages = layout.drop_blank_text(messages, path, ctx, PROVIDER)
     system, messages = layout.hoist_system(messages, ctx, PROVIDER)
     hoisted = None
     if system:

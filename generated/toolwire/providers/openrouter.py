@@ -309,10 +309,13 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     v_model = node.model
-    if v_model is not None:
+    if v_model is None:
+        ctx.lose(
+            (path, "model"),
+            f"model is required by {ctx.provider} and the input has none; add it before sending",
+        )
+    else:
         out["model"] = v_model
-    elif hints is not None and hints.get("model") == "null":
-        out["model"] = None
     v_messages, hoisted = _conversation_from_ir(node.messages, (path, "messages"), ctx)
     out["messages"] = v_messages
     v_tools = node.tools

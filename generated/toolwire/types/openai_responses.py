@@ -6094,70 +6094,6 @@ class Response:
 
 @dataclass(kw_only=True, slots=True)
 class ResponseCreateParamsNonStreaming:
-    access_programs: OpenaiTypesResponsesResponseCreateParamsAccessPrograms | None = None
-    background: bool | None = None
-    background_options: BackgroundOptions | None = None
-    context_management: list[ContextManagement] | None = None
-    conversation: str | ResponseConversationParamParam | None = None
-    image: OpenaiTypesResponsesResponseCreateParamsImage | None = None
-    include: (
-        list[
-            Literal[
-                "file_search_call.results",
-                "web_search_call.results",
-                "web_search_call.action.sources",
-                "message.input_image.image_url",
-                "computer_call_output.output.image_url",
-                "code_interpreter_call.outputs",
-                "reasoning.encrypted_content",
-                "message.output_text.logprobs",
-            ]
-        ]
-        | None
-    ) = None
-    input: (
-        str
-        | list[
-            EasyInputMessageParam
-            | OpenaiTypesResponsesResponseInputParamMessage
-            | ResponseOutputMessageParam
-            | ResponseFileSearchToolCallParam
-            | ResponseComputerToolCallParam
-            | OpenaiTypesResponsesResponseInputParamComputerCallOutput
-            | ResponseFunctionWebSearchParam
-            | ResponseFunctionToolCallParam
-            | OpenaiTypesResponsesResponseInputParamFunctionCallOutput
-            | OpenaiTypesResponsesResponseInputParamToolSearchCall
-            | ResponseToolSearchOutputItemParamParam
-            | OpenaiTypesResponsesResponseInputParamAdditionalTools
-            | ResponseConfigurationUpdateItemParamParam
-            | ResponseReasoningItemParam
-            | ResponseCompactionItemParamParam
-            | OpenaiTypesResponsesResponseInputParamImageGenerationCall
-            | ResponseCodeInterpreterToolCallParam
-            | OpenaiTypesResponsesResponseInputParamLocalShellCall
-            | OpenaiTypesResponsesResponseInputParamLocalShellCallOutput
-            | OpenaiTypesResponsesResponseInputParamShellCall
-            | OpenaiTypesResponsesResponseInputParamShellCallOutput
-            | OpenaiTypesResponsesResponseInputParamApplyPatchCall
-            | OpenaiTypesResponsesResponseInputParamApplyPatchCallOutput
-            | OpenaiTypesResponsesResponseInputParamMcpListTools
-            | OpenaiTypesResponsesResponseInputParamMcpApprovalRequest
-            | OpenaiTypesResponsesResponseInputParamMcpApprovalResponse
-            | OpenaiTypesResponsesResponseInputParamMcpCall
-            | ResponseCustomToolCallOutputParam
-            | ResponseCustomToolCallParam
-            | OpenaiTypesResponsesResponseInputParamCompactionTrigger
-            | OpenaiTypesResponsesResponseInputParamItemReference
-            | OpenaiTypesResponsesResponseInputParamProgram
-            | OpenaiTypesResponsesResponseInputParamProgramOutput
-        ]
-        | None
-    ) = None
-    instructions: str | None = None
-    max_output_tokens: int | None = None
-    max_tool_calls: int | None = None
-    metadata: dict[str, str] | None = None
     model: (
         str
         | Literal[
@@ -6279,8 +6215,71 @@ class ResponseCreateParamsNonStreaming:
             "gpt-6-rosalind",
             "gpt-6.2-astra-law",
         ]
+    )
+    access_programs: OpenaiTypesResponsesResponseCreateParamsAccessPrograms | None = None
+    background: bool | None = None
+    background_options: BackgroundOptions | None = None
+    context_management: list[ContextManagement] | None = None
+    conversation: str | ResponseConversationParamParam | None = None
+    image: OpenaiTypesResponsesResponseCreateParamsImage | None = None
+    include: (
+        list[
+            Literal[
+                "file_search_call.results",
+                "web_search_call.results",
+                "web_search_call.action.sources",
+                "message.input_image.image_url",
+                "computer_call_output.output.image_url",
+                "code_interpreter_call.outputs",
+                "reasoning.encrypted_content",
+                "message.output_text.logprobs",
+            ]
+        ]
         | None
     ) = None
+    input: (
+        str
+        | list[
+            EasyInputMessageParam
+            | OpenaiTypesResponsesResponseInputParamMessage
+            | ResponseOutputMessageParam
+            | ResponseFileSearchToolCallParam
+            | ResponseComputerToolCallParam
+            | OpenaiTypesResponsesResponseInputParamComputerCallOutput
+            | ResponseFunctionWebSearchParam
+            | ResponseFunctionToolCallParam
+            | OpenaiTypesResponsesResponseInputParamFunctionCallOutput
+            | OpenaiTypesResponsesResponseInputParamToolSearchCall
+            | ResponseToolSearchOutputItemParamParam
+            | OpenaiTypesResponsesResponseInputParamAdditionalTools
+            | ResponseConfigurationUpdateItemParamParam
+            | ResponseReasoningItemParam
+            | ResponseCompactionItemParamParam
+            | OpenaiTypesResponsesResponseInputParamImageGenerationCall
+            | ResponseCodeInterpreterToolCallParam
+            | OpenaiTypesResponsesResponseInputParamLocalShellCall
+            | OpenaiTypesResponsesResponseInputParamLocalShellCallOutput
+            | OpenaiTypesResponsesResponseInputParamShellCall
+            | OpenaiTypesResponsesResponseInputParamShellCallOutput
+            | OpenaiTypesResponsesResponseInputParamApplyPatchCall
+            | OpenaiTypesResponsesResponseInputParamApplyPatchCallOutput
+            | OpenaiTypesResponsesResponseInputParamMcpListTools
+            | OpenaiTypesResponsesResponseInputParamMcpApprovalRequest
+            | OpenaiTypesResponsesResponseInputParamMcpApprovalResponse
+            | OpenaiTypesResponsesResponseInputParamMcpCall
+            | ResponseCustomToolCallOutputParam
+            | ResponseCustomToolCallParam
+            | OpenaiTypesResponsesResponseInputParamCompactionTrigger
+            | OpenaiTypesResponsesResponseInputParamItemReference
+            | OpenaiTypesResponsesResponseInputParamProgram
+            | OpenaiTypesResponsesResponseInputParamProgramOutput
+        ]
+        | None
+    ) = None
+    instructions: str | None = None
+    max_output_tokens: int | None = None
+    max_tool_calls: int | None = None
+    metadata: dict[str, str] | None = None
     moderation: OpenaiTypesResponsesResponseCreateParamsModeration | None = None
     parallel_tool_calls: bool | None = None
     previous_response_id: str | None = None
