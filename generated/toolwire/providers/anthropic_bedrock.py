@@ -75,7 +75,10 @@ CANNOT_EXPRESS = (
         "file ids of another provider",
         "A `file` source must name an Anthropic Files API id; an id brought from elsewhere is sent as is and reported.",
     ),
-    ("ToolDefinition.strict", "Sent as `strict` (structured tool inputs); older models ignore it."),
+    (
+        "ToolDefinition.strict",
+        "Sent as `strict` (strict tool use) for Claude 4.5 models and later; models before them (Claude 3.x, Sonnet 4, Opus 4 and 4.1) reject it, so for those it is reported and not sent (rule `for_models` of custom_tool.strict).",
+    ),
     ("stop as a bare string", "stop_sequences is always a list."),
     ("model", "The model is part of the URL (POST /model/{modelId}/invoke), not of the body."),
     (
