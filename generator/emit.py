@@ -793,7 +793,7 @@ class ProviderCompiler:
             if rule.has_fallback:
                 L.append(f"if {v} is None:")
                 L.append(f"    {v} = {py(rule.fallback)}")
-                L.append(f"    ctx.assume(({p}, {py(irs[0])}), {named(f'; sent {rule.fallback!r}', f'{key} is required by ')})")
+                L.append(f"    {self._fallback_report(rule, p, irs, key)}")
             if rule.emit_null:
                 L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
                 L.append(f"    {slot} = {v}")
@@ -841,7 +841,7 @@ class ProviderCompiler:
         if rule.has_fallback:
             L.append(f"if {v} is None:")
             L.append(f"    {v} = {py(rule.fallback)}")
-            L.append(f"    ctx.assume(({p}, {py(irs[0])}), {named(f'; sent {rule.fallback!r}', f'{key} is required by ')})")
+            L.append(f"    {self._fallback_report(rule, p, irs, key)}")
         if rule.list_of and not rule.required:
             L.append(f"if {v}:")
             L.append(f"    {slot} = {v}")
@@ -881,6 +881,12 @@ class ProviderCompiler:
         L.append("else:")
         L.extend("    " + line for line in base)
         return L
+
+    def _fallback_report(self, rule: Rule, p: str, irs: list, key: str) -> str:
+        """The report of a fallback sent: the wire requires the key, or (`for_models`) the model does."""
+        if rule.model_why:
+            return f"tw.model_report(ctx, ({p}, {py(irs[0])}), {py(f'{rule.model_why}; sent {rule.fallback!r}')}, 'assumption')"
+        return f"ctx.assume(({p}, {py(irs[0])}), {named(f'; sent {rule.fallback!r}', f'{key} is required by ')})"
 
     def _variant_return(self, v: dict, indent: str) -> list[str]:
         """Render through a union variant's codec, or through the codec its `for_models` names for the target model."""

@@ -114,6 +114,7 @@ class Rule:
     flat: str | None = None  # an object codec whose wire keys sit in this object itself (no key of its own)
     computed: str | None = None  # a wire value computed from elsewhere in the conversation (COMPUTED)
     for_models: list = field(default_factory=list)  # [(entry, Rule | None)]: the rule for some target models (None: not sent)
+    model_why: str = ""  # a rule as a `for_models` entry makes it: the entry's why (its fallback's report)
 
     @property
     def segments(self) -> list[str]:
@@ -885,7 +886,7 @@ def _rule_for_models(codec_name: str, rule: Rule, rdoc: Located, errors: Errors)
                 continue
             rule.for_models.append((entry, None))
             continue
-        alt = dataclasses.replace(rule, for_models=[])
+        alt = dataclasses.replace(rule, for_models=[], model_why=entry["why"])
         if "args" in entry:
             if not isinstance(entry["args"], dict) or not rule.transform:
                 errors.add(entry["file"], entry["line"], f"{entry['where']}: args replace the arguments of the rule's transform (a mapping; the rule needs one)")
