@@ -134,6 +134,16 @@ def named(rest: str, lead: str = "") -> str:
     return "f" + py(lead.replace("{", "{{").replace("}", "}}") + text)
 
 
+def _models(entry: dict) -> str:
+    """The arguments of tw.for_model for a `for_models` entry: its patterns (and those it excludes)."""
+    return py(entry["match"]) + (f", {py(entry['except'])}" if entry.get("except") else "")
+
+
+def _note(entry: dict) -> str:
+    """The comment of a `for_models` branch: why, and the source."""
+    return " ".join(f"{entry['why']} ({entry['source']})".split())
+
+
 def snake(key: str) -> str:
     """The protobuf JSON mapping's other spelling of a lowerCamel field name (``fileUri`` → ``file_uri``)."""
     return "".join("_" + c.lower() if c.isupper() else c for c in key)
@@ -710,7 +720,7 @@ class ProviderCompiler:
                     L.append(f"{parent}.append({self._out(prefix)})")
                 else:
                     L.append(f"{self._out(prefix)} = {parent}[{py(key)}] = {{}}")
-            L.extend(self._rule_render(c, rule, idx))
+            L.extend(self._rule_render_for_models(c, rule, idx))
         # drop nested containers nothing was written to (innermost first)
         for prefix in sorted(made, key=lambda p: (-len(p), p)):
             parent, key = self._out(prefix[:-1]), prefix[-1]
@@ -822,7 +832,7 @@ class ProviderCompiler:
             if rule.has_fallback:
                 L.append(f"if {v} is None:")
                 L.append(f"    {v} = {py(rule.fallback)}")
-                L.append(f"    ctx.assume(({p}, {py(irs[0])}), {named(f'; sent {rule.fallback!r}', f'{key} is required by ')})")
+                L.append(f"    {self._fallback_report(rule, p, irs, key)}")
             if rule.emit_null:
                 L.append(f"if {v} is not None or hints is None or hints.get({py(rule.wire)}) != 'absent':")
                 L.append(f"    {slot} = {v}")
@@ -870,7 +880,7 @@ class ProviderCompiler:
         if rule.has_fallback:
             L.append(f"if {v} is None:")
             L.append(f"    {v} = {py(rule.fallback)}")
-            L.append(f"    ctx.assume(({p}, {py(irs[0])}), {named(f'; sent {rule.fallback!r}', f'{key} is required by ')})")
+            L.append(f"    {self._fallback_report(rule, p, irs, key)}")
         if rule.list_of and not rule.required:
             L.append(f"if {v}:")
             L.append(f"    {slot} = {v}")
@@ -889,6 +899,43 @@ class ProviderCompiler:
             L.append(f"if {v} is not None:")
             L.append(f"    {slot} = {v}")
             L.extend(self._null_back(rule, slot))
+        return L
+
+    def _rule_render_for_models(self, c: Codec, rule: Rule, idx: int) -> list[str]:
+        """A rule with `for_models`: the rule as it is for each group of target models, in order,
+        then the rule itself for every other model (docs/spec-language.md "Rules for some models")."""
+        base = self._rule_render(c, rule, idx)
+        if not rule.for_models:
+            return base
+        L: list[str] = []
+        for n, (entry, alt) in enumerate(rule.for_models):
+            L.append(f"# {_note(entry)}")
+            L.append(f"{'if' if n == 0 else 'elif'} tw.for_model(ctx, {_models(entry)}):")
+            if alt is None:  # not sent for these models: reported when the IR has a value
+                ir0 = rule.ir[0]
+                L.append(f"    if node.{ir0} is not None:")
+                L.append(f"        tw.model_report(ctx, (path, {py(ir0)}), {py(entry['why'] + '; not sent')}, 'loss')")
+            else:
+                L.extend("    " + line for line in self._rule_render(c, alt, idx))
+        L.append("else:")
+        L.extend("    " + line for line in base)
+        return L
+
+    def _fallback_report(self, rule: Rule, p: str, irs: list, key: str) -> str:
+        """The report of a fallback sent: the wire requires the key, or (`for_models`) the model does."""
+        if rule.model_why:
+            return f"tw.model_report(ctx, ({p}, {py(irs[0])}), {py(f'{rule.model_why}; sent {rule.fallback!r}')}, 'assumption')"
+        return f"ctx.assume(({p}, {py(irs[0])}), {named(f'; sent {rule.fallback!r}', f'{key} is required by ')})"
+
+    def _variant_return(self, v: dict, indent: str) -> list[str]:
+        """Render through a union variant's codec, or through the codec its `for_models` names for the target model."""
+        L = []
+        for e in v.get("for_models") or ():
+            L.append(f"{indent}# {_note(e)}")
+            L.append(f"{indent}if tw.for_model(ctx, {_models(e)}):")
+            L.append(f"{indent}    tw.model_report(ctx, path, {py(e['why'])}, {py(e['report'])})")
+            L.append(f"{indent}    return _{e['codec']}_from_ir(node, path, ctx)")
+        L.append(f"{indent}return _{v['codec']}_from_ir(node, path, ctx)")
         return L
 
     def _null_back(self, rule: Rule, slot: str) -> list[str]:
@@ -1038,10 +1085,10 @@ class ProviderCompiler:
                     continue
                 role = self.codec(v["codec"]).set.get("role")
                 if role is None:
-                    L.append(f"return _{v['codec']}_from_ir(node, path, ctx)")
+                    L.extend(self._variant_return(v, ""))
                     break
                 L.append(f"if role == {py(role)}:")
-                L.append(f"    return _{v['codec']}_from_ir(node, path, ctx)")
+                L.extend(self._variant_return(v, "    "))
             else:
                 L.append(f"raise UnknownVariantError((path, 'role'), f'{{ctx.provider}} has no message role {{role!r}}')")
         elif c.scalar:
@@ -1095,7 +1142,7 @@ class ProviderCompiler:
                     continue
                 L.append(f"if {' and '.join(conditions)}:")
                 seen_classes.append(cls)
-                L.append(f"    return _{sub.name}_from_ir(node, path, ctx)")
+                L.extend(self._variant_return(v, "    "))
             if "ToolDefinition" in seen_classes:
                 L.append("if t is ir.ProviderTool:")
                 L.append("    return tw.provider_tool_render(node, PROVIDER, path, ctx)")
@@ -1157,6 +1204,16 @@ class ProviderCompiler:
             [f"return tw.enum_parse(_{n}_PARSE, obj, path, {py(c.what)})"],
         )
         render = [f"return tw.enum_render(_{n}_RENDER, node, path, {py(c.what)}, ctx)"]
+        for k, e in reversed(list(enumerate(c.for_models))):  # the table for some target models, reported where it differs
+            self.const(f"_{n}_RENDER_{k + 1} = {py({**c.render_table, **e['render']})}")
+            render[:0] = [
+                f"# {_note(e)}",
+                f"if tw.for_model(ctx, {_models(e)}):",
+                f"    wire = tw.enum_render(_{n}_RENDER_{k + 1}, node, path, {py(c.what)}, ctx)",
+                f"    if wire != _{n}_RENDER.get(node):",
+                f"        tw.model_report(ctx, path, {py(e['why'])}, {py(e['report'])})",
+                "    return wire",
+            ]
         if c.approximate:
             self.const(f"_{n}_APPROXIMATE = frozenset({py(sorted(c.approximate))})")
             render.insert(0, f"if node in _{n}_APPROXIMATE:")
@@ -1306,6 +1363,34 @@ class ProviderCompiler:
         L.append("    messages.append(system)")
         return L
 
+    def _hoist_and_passes(self, c: Codec, h: dict | None, passes: list) -> list[str]:
+        """The system prompt taken out of the list (`hoist`), then the structure passes."""
+        L: list[str] = []
+        if h:
+            text_only = ", text_only=True" if h.get("text_only") else ""  # the field is one string
+            L.append(f"system, messages = layout.hoist_system(messages, ctx, PROVIDER{text_only})")
+            L.append("hoisted = None")
+            L.append("if system:")
+            sub = self.codec(h["codec"])
+            L.append("    first = system[0]")
+            L.append("    parts = [p for m in system for p in m.parts]")
+            if h.get("transform"):
+                tr = self.spec.transforms[h["transform"]]
+                hint = "(first.provider_data.hints or {}).get('$hoist') if first.provider_data is not None and first.provider_data.provider == PROVIDER else None"
+                rule = Rule(node=None, wire=str(h["wire"]), ir=["parts"], codec=h["codec"], args=dict(h.get("args") or {}))
+                call = self._fill(tr.render, rule, path="(path, 0)", irs=["parts"], hint=f"({hint})")
+                L.append(f"    hoisted = {call}")
+            else:
+                L.append("    merged = first if len(system) == 1 else ir.Message(role='system', parts=parts, provider_data=first.provider_data)")
+                L.append(f"    hoisted = _{sub.name}_from_ir(merged, (path, 0), ctx)")
+        else:
+            L.append("hoisted = None")
+        for entry in passes:  # structure transforms declared in the vocabulary, in spec order
+            tr = self.spec.transforms[entry["transform"]]
+            subs = {"messages": "messages", "path": "path", **{k: py(v) for k, v in entry["args"].items()}}
+            L.append(f"messages = {tr.render.format(**subs)}")
+        return L
+
     def _conversation_render(self, c: Codec, element: Codec) -> None:
         # a message made only of another provider's opaque parts would be sent empty: it goes, reported
         L = ["messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)"]
@@ -1318,29 +1403,18 @@ class ProviderCompiler:
             L.append(f"layout.check_answers(messages, path, ctx{joined}{stray})")
         if c.drop_blank_text:  # after the check (its paths are the input's), before the hoist: a blank system message is no system prompt
             L.append("messages = layout.drop_blank_text(messages, path, ctx, PROVIDER)")
-        if c.hoist:
-            text_only = ", text_only=True" if c.hoist.get("text_only") else ""  # the field is one string
-            L.append(f"system, messages = layout.hoist_system(messages, ctx, PROVIDER{text_only})")
-            L.append("hoisted = None")
-            L.append("if system:")
-            h = c.hoist
-            sub = self.codec(h["codec"])
-            L.append("    first = system[0]")
-            L.append("    parts = [p for m in system for p in m.parts]")
-            if h.get("transform"):
-                tr = self.spec.transforms[h["transform"]]
-                hint = "(first.provider_data.hints or {}).get('$hoist') if first.provider_data is not None and first.provider_data.provider == PROVIDER else None"
-                call = self._fill(tr.render, self._hoist_rule(c), path="(path, 0)", irs=["parts"], hint=f"({hint})")
-                L.append(f"    hoisted = {call}")
-            else:
-                L.append("    merged = first if len(system) == 1 else ir.Message(role='system', parts=parts, provider_data=first.provider_data)")
-                L.append(f"    hoisted = _{sub.name}_from_ir(merged, (path, 0), ctx)")
+        # the system prompt's place and the passes: for some target models (for_models), then for the others
+        for n, e in enumerate(c.for_models):
+            L.append(f"# {_note(e)}")
+            L.append(f"{'if' if n == 0 else 'elif'} tw.for_model(ctx, {_models(e)}):")
+            hoist = e["hoist"] if "hoist" in e else c.hoist
+            passes = e["passes"] if "passes" in e else c.passes
+            L.extend("    " + line for line in self._hoist_and_passes(c, hoist, passes))
+        if c.for_models:
+            L.append("else:")
+            L.extend("    " + line for line in self._hoist_and_passes(c, c.hoist, c.passes))
         else:
-            L.append("hoisted = None")
-        for entry in c.passes:  # structure transforms declared in the vocabulary, in spec order
-            tr = self.spec.transforms[entry["transform"]]
-            subs = {"messages": "messages", "path": "path", **{k: py(v) for k, v in entry["args"].items()}}
-            L.append(f"messages = {tr.render.format(**subs)}")
+            L.extend(self._hoist_and_passes(c, c.hoist, c.passes))
         if c.reorder_results:
             L.append("messages = layout.reorder_results(messages)")
         if c.role_map or c.merge:

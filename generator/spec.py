@@ -28,17 +28,27 @@ PROVIDER_DATA = ("own", "family")  # an extending provider's provider_data: its 
 PATCH_KEYS = {"drop", "fields"}  # plus any codec key, which overrides (mappings merge)
 CODEC_KINDS = {"object", "union", "enum", "conversation"}
 OBJECT_KEYS = {"kind", "doc", "ir", "set", "fields", "wire_type", "derived", "opaque", "extra"}
+# rules that depend on the target model (docs/spec-language.md "Rules for some models"): each entry of a
+# `for_models:` list names the models it holds for, why, and its source, and what it changes there
+FOR_MODELS_COMMON = ("match", "except", "why", "source")
+FOR_MODELS_KEYS = {
+    "rule": {"args", "omit", "fallback", "const"},  # a field rule: other args, not sent, a value filled in, another constant
+    "variant": {"codec", "report"},                   # a union variant: rendered through another codec
+    "enum": {"render", "report"},                     # an enum: render entries replaced
+    "conversation": {"hoist", "passes"},              # a conversation: another hoist (null: none), other passes
+}
+FOR_MODELS_REPORTS = ("loss", "assumption")
 UNION_KEYS = {"kind", "doc", "tag", "tag_default", "tag_by_key", "variants", "unknown", "unknown_part_of", "scalar", "derived", "opaque"}
-VARIANT_KEYS = {"codec", "part_of", "hint_only", "when", "media", "opaque_if", "flag"}
-ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate", "derived", "opaque"}
-CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "drop_blank_text", "hoist", "passes", "string_as", "stray_results", "last_turn"}
+VARIANT_KEYS = {"codec", "part_of", "hint_only", "when", "media", "opaque_if", "flag", "for_models"}
+ENUM_KEYS = {"kind", "doc", "what", "parse", "render", "approximate", "derived", "opaque", "for_models"}
+CONVERSATION_KEYS = {"kind", "doc", "element", "group", "role_map", "merge", "reorder_results", "require_answers", "trim_prefill", "drop_empty_text", "drop_blank_text", "hoist", "passes", "string_as", "stray_results", "last_turn", "for_models"}
 HOIST_KEYS = {"wire", "codec", "transform", "args", "text_only"}
 LAST_TURN_KEYS = {"wire", "role", "codec", "list_of", "transform", "args", "required", "doc"}
 COMPUTED = {"answered_call": "the ToolCall a ToolResult answers (found by its tool_call_id in the request)"}
 RULE_KEYS = {
     "wire", "ir", "type", "required", "const", "emit", "codec", "list_of", "transform", "args",
     "alias", "select", "emit_null", "default", "fallback", "conversation", "doc", "fill", "fill_format", "absent_as",
-    "flat", "computed",
+    "flat", "computed", "for_models",
 }
 JSON_TYPES = {
     "string": "str", "integer": "int", "number": "number", "boolean": "bool", "object": "dict",
@@ -103,6 +113,8 @@ class Rule:
     has_absent_as: bool = False
     flat: str | None = None  # an object codec whose wire keys sit in this object itself (no key of its own)
     computed: str | None = None  # a wire value computed from elsewhere in the conversation (COMPUTED)
+    for_models: list = field(default_factory=list)  # [(entry, Rule | None)]: the rule for some target models (None: not sent)
+    model_why: str = ""  # a rule as a `for_models` entry makes it: the entry's why (its fallback's report)
 
     @property
     def segments(self) -> list[str]:
@@ -147,6 +159,7 @@ class Codec:
     derived: list = field(default_factory=list)  # coverage: derived wire definitions bound explicitly
     opaque: list = field(default_factory=list)  # coverage: wire keys / variant tags carried verbatim
     extra: list = field(default_factory=list)  # documented wire keys beyond the family's derived schema, carried verbatim
+    for_models: list = field(default_factory=list)  # enum / conversation: [entry] what differs for some target models
 
     def side_rules(self) -> list[Rule]:
         """A conversation's wire keys beside its list, as rules filling a message's ``parts``: the
@@ -604,6 +617,8 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
                         if not all(_simple_when(x) for x in every):
                             errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: a 'when' entry is an IR field name, "
                                       "'field prefix', {field: F, hint: {wire key: hint value}}, or {all: [entries]} (every one holds)")
+                if "for_models" in entry:
+                    entry["for_models"] = _for_models(f"codec {name!r}: variant {tag!r}", variants, tag, entry["for_models"], "variant", errors)
                 entry["tag"] = str(tag)
                 entry["line"] = variants.line_of(tag)
                 codec.variants.append(entry)
@@ -617,6 +632,14 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
                 errors.at(cdoc, "approximate", f"codec {name!r}: approximate value {value!r} is not rendered (add it to 'render')")
         if not codec.parse_table or not codec.render_table:
             errors.at(cdoc, None, f"codec {name!r}: an enum needs both 'parse' (wire → IR) and 'render' (IR → wire)")
+        if "for_models" in cdoc:
+            for entry in _for_models(f"codec {name!r}", cdoc, "for_models", cdoc["for_models"], "enum", errors):
+                render = entry.get("render")
+                if not isinstance(render, dict) or not render or any(k not in codec.render_table for k in render):
+                    errors.add(entry["file"], entry["line"], f"{entry['where']}: render replaces entries of the enum's render table "
+                               f"({', '.join(map(str, codec.render_table))})")
+                    continue
+                codec.for_models.append(entry)
     else:
         codec.element = cdoc.get("element")
         codec.group = list(cdoc.get("group") or [])
@@ -671,6 +694,22 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
             if rule.transform and rule.list_of:
                 errors.at(entry, "transform", f"codec {name!r}: last_turn[{i}]: a transform goes with 'codec', not 'list_of'")
             codec.last_turn.append((role, rule, rule.required))
+        if "for_models" in cdoc:
+            for entry in _for_models(f"codec {name!r}", cdoc, "for_models", cdoc["for_models"], "conversation", errors):
+                if "hoist" in entry and entry["hoist"] is not None:
+                    h = entry["hoist"]
+                    if not isinstance(h, dict) or "wire" not in h or not ({"codec", "transform"} & set(h)) or set(h) - HOIST_KEYS \
+                            or codec.hoist is None or str(h["wire"]) != str(codec.hoist.get("wire")):
+                        errors.add(entry["file"], entry["line"], f"{entry['where']}: hoist is null (no hoist: the pass decides where system "
+                                   f"messages go) or a hoist ({', '.join(sorted(HOIST_KEYS))}) into the codec's own hoist key")
+                        continue
+                if "passes" in entry:
+                    passes = entry["passes"]
+                    if not isinstance(passes, list) or not all(isinstance(e, dict) and "transform" in e and not set(e) - {"transform", "args"} for e in passes):
+                        errors.add(entry["file"], entry["line"], f"{entry['where']}: passes must be a list of {{transform, args}}")
+                        continue
+                    entry["passes"] = [{"transform": str(e["transform"]), "args": dict(e.get("args") or {}), "line": entry["line"], "file": entry["file"]} for e in passes]
+                codec.for_models.append(entry)
     return codec
 
 
@@ -773,6 +812,8 @@ def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:
         rule.has_fill, rule.fill_format = True, rdoc["fill_format"]
         if "fill" in rdoc or rule.ir or rule.has_const:
             errors.at(rdoc, "fill_format", f"codec {codec_name!r}: a fill_format rule maps no IR field and has no const or fill")
+    if "for_models" in rdoc:
+        _rule_for_models(codec_name, rule, rdoc, errors)
     if rule.wire is None and not rule.ir:
         errors.at(rdoc, None, f"codec {codec_name!r}: a field rule needs 'wire', 'ir' or both")
     if rule.has_const and rule.ir:
@@ -780,6 +821,92 @@ def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:
     if not rule.has_const and not rule.has_fill and not rule.computed and rule.wire and not rule.ir:
         errors.at(rdoc, "wire", f"codec {codec_name!r}: wire key {rule.wire!r} maps to no IR field (add 'ir' or 'const')")
     return rule
+
+
+def _for_models(what: str, node: Any, key: Any, value: Any, kind: str, errors: Errors) -> list[dict]:
+    """A `for_models:` list (rules that depend on the target model): each entry is
+    ``{match: [globs], why, source, <what changes>}``; the first entry whose `match` covers the
+    target model applies. Returns the entries as plain dicts (with their ``line``), or [] on errors."""
+    where = f"{what}: for_models"
+    if not isinstance(value, list) or not value:
+        errors.at(node, key, f"{where} must be a list of {{match: [model globs], why, source, ...}}")
+        return []
+    allowed = FOR_MODELS_KEYS[kind]
+    out = []
+    for i, entry in enumerate(value):
+        at = entry if isinstance(entry, Located) else node
+        line_key = None if isinstance(entry, Located) else key
+        if not isinstance(entry, dict):
+            errors.at(node, key, f"{where}[{i}] must be a mapping {{match, why, source, {', '.join(sorted(allowed))}}}")
+            continue
+        ok = True
+        for k in entry:
+            if k not in FOR_MODELS_COMMON and k not in allowed:
+                errors.at(at, k if line_key is None else line_key, f"{where}[{i}]: unknown key {k!r}; expected {', '.join(FOR_MODELS_COMMON)} and one of {', '.join(sorted(allowed))}")
+                ok = False
+        match = entry.get("match")
+        if isinstance(match, str):
+            match = [match]
+        if not isinstance(match, list) or not match or not all(isinstance(m, str) and m for m in match):
+            errors.at(at, "match" if line_key is None else line_key, f"{where}[{i}]: match must be a list of glob patterns of model names (e.g. [\"gpt-5*\"])")
+            ok = False
+        unless = entry.get("except", [])
+        if isinstance(unless, str):
+            unless = [unless]
+        if not isinstance(unless, list) or not all(isinstance(m, str) and m for m in unless):
+            errors.at(at, "except" if line_key is None else line_key, f"{where}[{i}]: except must be a list of glob patterns of model names the entry does not hold for")
+            ok = False
+        for k in ("why", "source"):
+            if not (isinstance(entry.get(k), str) and entry[k].strip()):
+                errors.at(at, None if line_key is None else line_key, f"{where}[{i}] needs `{k}`: "
+                          + ("what differs for these models (it is the report's text)" if k == "why" else "where the rule is documented (a URL or an SDK file)"))
+                ok = False
+        changes = [k for k in entry if k in allowed and k != "report"]
+        if not changes:
+            errors.at(at, None if line_key is None else line_key, f"{where}[{i}] changes nothing: give one of {', '.join(sorted(allowed - {'report'}))}")
+            ok = False
+        if "report" in allowed and entry.get("report") not in FOR_MODELS_REPORTS:
+            errors.at(at, "report" if line_key is None and "report" in entry else line_key,
+                      f"{where}[{i}] needs report: {' or '.join(FOR_MODELS_REPORTS)} (the warning its change is reported as)")
+            ok = False
+        if ok:
+            out.append({**plain(entry), "match": tuple(str(m) for m in match), "except": tuple(str(m) for m in unless), "why": " ".join(entry["why"].split()),
+                        "source": " ".join(entry["source"].split()), "line": getattr(at, "line", 0), "file": getattr(at, "file", "?"),
+                        "where": f"{where}[{i}]"})
+    return out
+
+
+def _rule_for_models(codec_name: str, rule: Rule, rdoc: Located, errors: Errors) -> None:
+    """A field rule's `for_models`: the rule as it is for those models (None: not sent)."""
+    import dataclasses
+
+    for entry in _for_models(f"codec {codec_name!r}: rule {rule.wire or rule.ir!r}", rdoc, "for_models", rdoc["for_models"], "rule", errors):
+        if entry.get("omit") is not None:
+            if entry["omit"] is not True or set(entry) & {"args", "fallback", "const"}:
+                errors.add(entry["file"], entry["line"], f"{entry['where']}: `omit: true` (the rule's value is not sent) goes alone")
+                continue
+            if rule.required:
+                errors.add(entry["file"], entry["line"], f"{entry['where']}: a required wire key cannot be omitted")
+                continue
+            rule.for_models.append((entry, None))
+            continue
+        alt = dataclasses.replace(rule, for_models=[], model_why=entry["why"])
+        if "args" in entry:
+            if not isinstance(entry["args"], dict) or not rule.transform:
+                errors.add(entry["file"], entry["line"], f"{entry['where']}: args replace the arguments of the rule's transform (a mapping; the rule needs one)")
+                continue
+            alt.args = {**rule.args, **entry["args"]}
+        if "const" in entry:
+            if not rule.has_const:
+                errors.add(entry["file"], entry["line"], f"{entry['where']}: const replaces the constant of a const rule")
+                continue
+            alt.const = entry["const"]
+        if "fallback" in entry:
+            if rule.has_const or rule.has_fill or rule.computed or rule.flat or rule.conversation:
+                errors.add(entry["file"], entry["line"], f"{entry['where']}: fallback is for a rule mapping an IR field (the value sent when the IR has none)")
+                continue
+            alt.has_fallback, alt.fallback = True, entry["fallback"]
+        rule.for_models.append((entry, alt))
 
 
 def _suggest(name: Any, known: list[str]) -> str:
@@ -841,6 +968,10 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
                                 errors.at(rnode, "args", f"codec {codec.name!r}: transform {tr.name!r} takes no argument {arg!r}")
                         if tr.codec and not rule.codec:
                             errors.at(rnode, "transform", f"codec {codec.name!r}: transform {tr.name!r} needs a 'codec' for the parts")
+                        for entry, alt in rule.for_models:
+                            for arg in (alt.args if alt is not None else ()):
+                                if arg not in tr.args:
+                                    errors.add(entry["file"], entry["line"], f"{entry['where']}: transform {tr.name!r} takes no argument {arg!r}")
                 if rule.select:
                     for cls_name in rule.select:
                         if cls_name not in PART_CLASSES and cls_name != "rest":
@@ -868,22 +999,34 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
                     errors.add(getattr(cdoc, "file", provider.file), variant["line"], f"codec {codec.name!r}: variant {variant['tag']!r} names undefined codec {ref!r}")
                 elif variant.get("media") and not any("media_type" in r.ir and r.wire for r in codecs[ref].rules):
                     errors.add(getattr(cdoc, "file", provider.file), variant["line"], f"codec {codec.name!r}: variant {variant['tag']!r} has 'media' but codec {ref!r} has no rule for media_type")
+                for entry in variant.get("for_models") or ():
+                    alt = codecs.get(str(entry.get("codec")))
+                    if alt is None or ref not in codecs or alt.ir != codecs[ref].ir or alt.kind != codecs[ref].kind:
+                        errors.add(entry["file"], entry["line"], f"{entry['where']}: codec {entry.get('codec')!r} must be a codec of the same IR class as {ref!r}")
         elif codec.kind == "conversation":
-            for entry in codec.passes:
+            for entry in [*codec.passes, *(p for e in codec.for_models for p in e.get("passes", ()))]:
+                def report(message: str, entry: dict = entry) -> None:  # a for_models pass: at its entry's line
+                    if "file" in entry:
+                        errors.add(entry["file"], entry["line"], message)
+                    else:
+                        errors.at(cdoc, "passes", message)
                 tr = transforms.get(entry["transform"])
                 if tr is None or tr.kind != "structure" or not tr.render:
-                    errors.at(cdoc, "passes", f"codec {codec.name!r}: pass {entry['transform']!r} is not a structure transform with a render call in spec/transforms.yaml")
+                    report(f"codec {codec.name!r}: pass {entry['transform']!r} is not a structure transform with a render call in spec/transforms.yaml")
                     continue
                 for arg in tr.args:
                     if arg not in entry["args"]:
-                        errors.at(cdoc, "passes", f"codec {codec.name!r}: pass {tr.name!r} needs args.{arg}")
+                        report(f"codec {codec.name!r}: pass {tr.name!r} needs args.{arg}")
                 for arg in entry["args"]:
                     if arg not in tr.args:
-                        errors.at(cdoc, "passes", f"codec {codec.name!r}: pass {tr.name!r} takes no argument {arg!r}; expected {', '.join(tr.args) or 'none'}")
+                        report(f"codec {codec.name!r}: pass {tr.name!r} takes no argument {arg!r}; expected {', '.join(tr.args) or 'none'}")
             if codec.element not in codecs:
                 errors.at(cdoc, "element", f"codec {codec.name!r}: element {codec.element!r} is not defined under codecs")
             if codec.hoist and codec.hoist.get("codec") not in codecs:
                 errors.at(cdoc, "hoist", f"codec {codec.name!r}: hoist codec {codec.hoist.get('codec')!r} is not defined under codecs")
+            for entry in codec.for_models:
+                if entry.get("hoist") and entry["hoist"].get("codec") not in codecs:
+                    errors.add(entry["file"], entry["line"], f"{entry['where']}: hoist codec {entry['hoist'].get('codec')!r} is not defined under codecs")
             for role, rule, _required in codec.last_turn:
                 _check_last_turn(codec, role, rule, codecs, ir_classes, transforms, errors)
             roles = {"system", "user", "assistant", "tool"}

@@ -251,13 +251,21 @@ class Run:
 #: Model and token limit of every request, so that the harness itself causes no ConversionWarning
 #: (Anthropic requires both; Gemini and Vertex have the model in the URL, not in the body).
 MODEL = "gpt-4.1"
+#: The AI SDK's systemMessageMode is a fact of the model (developer for OpenAI reasoning models,
+#: vercel/ai openai-language-model-capabilities.ts); toolwire reads it from the model (spec
+#: `for_models`), so a case in developer mode converts for a reasoning model.
+REASONING_MODEL = "o3"
+
+
+def case_model(case: dict) -> str:
+    return REASONING_MODEL if (case.get("converter_options") or {}).get("systemMessageMode") == "developer" else MODEL
 MAX_TOKENS = 1024
 MODEL_IN_URL = ("gemini", "gemini_openapi", "vertex")
 
 
 def chat_body(case: dict) -> dict:
     inp = copy.deepcopy(case["input"])
-    body: dict[str, Any] = {} if toolwire_target(case) in MODEL_IN_URL else {"model": MODEL}
+    body: dict[str, Any] = {} if toolwire_target(case) in MODEL_IN_URL else {"model": case_model(case)}
     body["max_completion_tokens"] = MAX_TOKENS
     if case["kind"] == "messages":
         body["messages"] = inp
@@ -352,7 +360,7 @@ def _convert(case: dict, strict: bool) -> tuple[dict, list[str]]:
     if case["input_format"] == "ai_sdk":
         req = IR_INPUTS[case["id"]]()
         if target not in MODEL_IN_URL:
-            req.model = req.model or MODEL
+            req.model = req.model or case_model(case)
         req.max_tokens = req.max_tokens or MAX_TOKENS
         ids = _orphan_prefix_ir(req)
         return toolwire.from_ir(req, provider=target, strict=strict), ids

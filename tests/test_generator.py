@@ -438,3 +438,48 @@ def test_an_optional_conversation_list(tmp_path):
         assert mod["request_from_ir"](request, Context("optional_history")) == body
     assert mod["request_to_ir"]({"model": "m"}, Context("optional_history")).messages == []
     assert mod["request_from_ir"](ir.Request(model="m", messages=[]), Context("optional_history")) == {"model": "m"}
+
+
+# `for_models` (issue 12 §2): a wire value filled in for some models when the IR has none, and
+# another constant for others — written in a flavour, as a rule of a future model would be.
+MODEL_RULES_FLAVOUR = """\
+provider: model_rules
+extends: openai_chat
+title: An OpenAI-compatible API whose newer models need a tool description
+codecs:
+  tool:
+    patch:
+      fields:
+        - {wire: type, const: function}
+        - wire: function.description
+          ir: description
+          type: string
+          for_models:
+            - match: ["new-*"]
+              except: ["new-mini*"]
+              why: new models reject a tool without a description
+              source: https://example.com/new-models
+              fallback: "(no description)"
+"""
+
+
+def test_a_model_rule_fills_a_value_the_ir_lacks_and_says_why(tmp_path):
+    from toolwire import ir
+    from toolwire_runtime.context import Context
+
+    spec, errors = _spec_with(tmp_path, "model_rules", MODEL_RULES_FLAVOUR)
+    assert spec is not None, [str(e) for e in errors.items]
+    mod = _compiled(spec, "model_rules")
+    tools = [ir.ToolDefinition(name="f", parameters={"type": "object", "properties": {}}),
+             ir.ToolDefinition(name="g", description="G.", parameters={"type": "object", "properties": {}})]
+
+    def render(model):
+        ctx = Context("model_rules")
+        body = mod["request_from_ir"](ir.Request(model=model, messages=[ir.Message(role="user", parts=[ir.TextPart(text="hi")])], tools=tools), ctx)
+        return [t["function"].get("description") for t in body["tools"]], [(m, c.__name__) for _, m, c in ctx.reports]
+
+    descriptions, reports = render("new-large")
+    assert descriptions == ["(no description)", "G."]  # filled only where the IR has none
+    assert reports == [("model 'new-large' on model_rules: new models reject a tool without a description; sent '(no description)'", "AssumptionWarning")]
+    for model in ("new-mini-1", "old-large", None):  # excepted, not matched, no model
+        assert render(model) == ([None, "G."], [])

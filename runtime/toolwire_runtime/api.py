@@ -110,6 +110,9 @@ def convert(
     ctx = Context(source, strict, tool_names)
     node = _parse(src, payload, kind, ctx)
     ctx.provider = target
+    # a same-provider conversion for the input's own model keeps the input's spelling: no model rules
+    # (with another model= — a Claude conversation on Bedrock continued with Mistral — they apply)
+    ctx.native = src.PROVIDER == dst.PROVIDER and (model is None or model == node.model)
     if model is not None:
         node.model = model
     elif kind == "request" and node.model and target != source and not _serves(dst.MODELS, node.model):

@@ -19,7 +19,7 @@ class Context:
     names fitted to a provider's rule back (names.py).
     """
 
-    __slots__ = ("provider", "strict", "reports", "origins", "synthetic_ids", "fitted", "tool_names", "names_back", "request", "data", "answers", "calls", "numbers")
+    __slots__ = ("provider", "strict", "reports", "origins", "synthetic_ids", "fitted", "tool_names", "names_back", "request", "data", "answers", "calls", "numbers", "model", "native", "model_rules")
 
     def __init__(self, provider: str, strict: bool = False, tool_names: Any = None) -> None:
         self.provider = provider
@@ -35,6 +35,9 @@ class Context:
         self.answers: dict[int, Any] = {}  # id(ToolResult) → the call it repeats (`computed: answered_call`), on parse
         self.calls: dict[str, Any] | None = None  # the rendered request's calls by id (answered_call), built once
         self.numbers: dict[str, int] | None = None  # objects of a codec rendered so far (a fill_format's {$n})
+        self.model: Any = None  # the target model of the request being rendered (rules `for_models`)
+        self.native = False  # a conversion from the target's own provider data group: no model rules (its input's own spelling)
+        self.model_rules: dict[tuple, bool] | None = None  # for_model answers by pattern tuple, for this conversion
 
     def number(self, codec: str) -> int:
         """The number of this object among the codec's objects rendered in the conversion (0, 1, ...)."""

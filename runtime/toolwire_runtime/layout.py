@@ -332,6 +332,31 @@ def hoist_system(
     return system, rest
 
 
+def system_to_user(messages: list[Message], path: Any, ctx: Context) -> list[Message]:
+    """system_to_user: for a model without a system instruction (Gemma on the Gemini API), the
+    system messages' parts go, in order, to the start of the first user message, the last text
+    followed by a blank line — or to a user message of their own at the start, when an assistant
+    turn comes before any user message.
+    Reported once as a loss: the text stays, not its standing as an instruction."""
+    system = [m for m in messages if m.role == "system"]
+    if not system:
+        return messages
+    parts = [p for m in system for p in m.parts]
+    rest = [m for m in messages if m.role != "system"]
+    first = next((i for i, m in enumerate(rest) if m.role in ("user", "assistant", "tool")), None)
+    if first is not None and rest[first].role == "user":
+        head = rest[first]
+        last = max((i for i, p in enumerate(parts) if type(p) is TextPart), default=None)
+        if last is not None and head.parts:  # a blank line between the instruction and the question
+            parts[last] = TextPart(text=parts[last].text + "\n\n", provider_data=parts[last].provider_data)
+        rest[first] = Message(role="user", parts=[*parts, *head.parts], name=head.name, provider_data=head.provider_data)
+    else:
+        rest.insert(0, Message(role="user", parts=parts))
+    where = messages.index(system[0])
+    ctx.lose((path, where), f"model {ctx.model!r} on {ctx.provider} takes no system instruction: the system prompt is sent at the start of the first user turn")
+    return rest
+
+
 def _plain_text(msg: Message) -> bool:
     """One string's worth of content: a single plain text (its key order aside), or nothing."""
     parts = msg.parts

@@ -11,6 +11,7 @@ import binascii
 import calendar
 import copy
 import dataclasses
+import fnmatch
 import json
 import re
 import time
@@ -119,6 +120,33 @@ def enum_parse(table: dict, value: Any, path: str, what: str) -> Any:
         raise UnknownVariantError(
             path, f"unknown {what} {value!r}; expected one of {', '.join(map(repr, table))}"
         ) from None
+
+
+def for_model(ctx: Context, patterns: tuple, unless: tuple = ()) -> bool:
+    """Does a rule for some models (spec `for_models: [{match: patterns}]`) hold for the request being
+    rendered? Its target model (the request's `model`, or `model=`) matches one of the glob patterns
+    and none of those in `unless` (the entry's `except`), and the conversion is not a same-provider one for the input's own model (which keeps its spelling)."""
+    model = ctx.model
+    if type(model) is not str or ctx.native:
+        return False
+    answers = ctx.model_rules
+    if answers is None:
+        answers = ctx.model_rules = {}
+    hit = answers.get((patterns, unless))
+    if hit is None:
+        hit = answers[(patterns, unless)] = any(fnmatch.fnmatchcase(model, p) for p in patterns) and not any(
+            fnmatch.fnmatchcase(model, p) for p in unless)
+    return hit
+
+
+def model_report(ctx: Context, path: Any, why: str, category: str) -> None:
+    """Report what a rule for some models changed: a loss (LossWarning; strict raises) or an
+    assumption (AssumptionWarning: a value or spelling the target model requires)."""
+    message = f"model {ctx.model!r} on {ctx.provider}: {why}"
+    if category == "loss":
+        ctx.lose(path, message)
+    else:
+        ctx.assume(path, message)
 
 
 def enum_render(table: dict, value: Any, path: str, what: str, ctx: Context) -> Any:

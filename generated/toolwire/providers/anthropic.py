@@ -66,7 +66,10 @@ CANNOT_EXPRESS = (
         "file ids of another provider",
         "A `file` source must name an Anthropic Files API id; an id brought from elsewhere is sent as is and reported.",
     ),
-    ("ToolDefinition.strict", "Sent as `strict` (structured tool inputs); older models ignore it."),
+    (
+        "ToolDefinition.strict",
+        "Sent as `strict` (strict tool use) for Claude 4.5 models and later; models before them (Claude 3.x, Sonnet 4, Opus 4 and 4.1) reject it, so for those it is reported and not sent (rule `for_models` of custom_tool.strict).",
+    ),
     (
         "temperature, top_p, top_k",
         "The current Messages API (anthropic-version 2026-10-21, anthropic SDK >= 1.0) rejects sampling parameters; they are reported and not sent.",
@@ -215,6 +218,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → an Anthropic Messages request body."""
     ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
+    ctx.model = request.model  # the target model (rules for some models: tw.for_model)
     return _request_from_ir(request, "", ctx)
 
 
@@ -1427,11 +1431,33 @@ def _custom_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["input_schema"] = v_input_schema
     elif hints is not None and hints.get("input_schema") == "null":
         out["input_schema"] = None
-    v_strict = node.strict
-    if v_strict is not None:
-        out["strict"] = v_strict
-    elif hints is not None and hints.get("strict") == "null":
-        out["strict"] = None
+    # models before Claude 4.5 reject `strict` on tools (strict tool use needs Claude Sonnet 4.5, Opus 4.5, Haiku 4.5 or later) (https://platform.claude.com/docs/en/build-with-claude/structured-outputs; https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude/structured-outputs)
+    if tw.for_model(
+        ctx,
+        (
+            "*claude-3*",
+            "*claude-sonnet-4-0",
+            "*claude-sonnet-4-2025*",
+            "*claude-sonnet-4@*",
+            "*claude-opus-4-0",
+            "*claude-opus-4-2025*",
+            "*claude-opus-4@*",
+            "*claude-opus-4-1*",
+        ),
+    ):
+        if node.strict is not None:
+            tw.model_report(
+                ctx,
+                (path, "strict"),
+                "models before Claude 4.5 reject `strict` on tools (strict tool use needs Claude Sonnet 4.5, Opus 4.5, Haiku 4.5 or later); not sent",
+                "loss",
+            )
+    else:
+        v_strict = node.strict
+        if v_strict is not None:
+            out["strict"] = v_strict
+        elif hints is not None and hints.get("strict") == "null":
+            out["strict"] = None
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order

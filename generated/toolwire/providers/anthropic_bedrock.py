@@ -83,7 +83,10 @@ CANNOT_EXPRESS = (
         "file ids of another provider",
         "A `file` source must name an Anthropic Files API id; an id brought from elsewhere is sent as is and reported.",
     ),
-    ("ToolDefinition.strict", "Sent as `strict` (structured tool inputs); older models ignore it."),
+    (
+        "ToolDefinition.strict",
+        "Sent as `strict` (strict tool use) for Claude 4.5 models and later; models before them (Claude 3.x, Sonnet 4, Opus 4 and 4.1) reject it, so for those it is reported and not sent (rule `for_models` of custom_tool.strict).",
+    ),
     (
         "parallel_tool_calls with tool choice none",
         'disable_parallel_tool_use is a field of the auto, any and tool choices, not of ToolChoiceNoneParam ({"type": "none"}): with choice none the flag is reported and not sent (embedded_flag reads which choices carry it from the wire types).',
@@ -152,6 +155,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → an Anthropic Claude on Amazon Bedrock (InvokeModel body) request body."""
     ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
+    ctx.model = request.model  # the target model (rules for some models: tw.for_model)
     return _request_from_ir(request, "", ctx)
 
 

@@ -82,7 +82,10 @@ CANNOT_EXPRESS = (
         "file ids of another provider",
         "A `file` source must name an Anthropic Files API id; an id brought from elsewhere is sent as is and reported.",
     ),
-    ("ToolDefinition.strict", "Sent as `strict` (structured tool inputs); older models ignore it."),
+    (
+        "ToolDefinition.strict",
+        "Sent as `strict` (strict tool use) for Claude 4.5 models and later; models before them (Claude 3.x, Sonnet 4, Opus 4 and 4.1) reject it, so for those it is reported and not sent (rule `for_models` of custom_tool.strict).",
+    ),
     (
         "temperature, top_p, top_k",
         "The current Messages API (anthropic-version 2026-10-21, anthropic SDK >= 1.0) rejects sampling parameters; they are reported and not sent.",
@@ -152,6 +155,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → an Anthropic Claude on Google Vertex AI (rawPredict body) request body."""
     ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
+    ctx.model = request.model  # the target model (rules for some models: tw.for_model)
     return _request_from_ir(request, "", ctx)
 
 

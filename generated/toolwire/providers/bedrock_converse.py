@@ -428,6 +428,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → an AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) request body."""
     ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
+    ctx.model = request.model  # the target model (rules for some models: tw.for_model)
     return _request_from_ir(request, "", ctx)
 
 
@@ -2057,19 +2058,35 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_toolUse = out["toolUse"] = {}
-    v_toolUse_toolUseId = tw.fit_id_render(
-        node.id,
-        (hints.get("toolUse.toolUseId") if hints is not None else None),
-        (path, "id"),
-        ctx,
-        "a-zA-Z0-9_.:-",
-        64,
-        False,
-    )
-    if v_toolUse_toolUseId is not None:
-        w_toolUse["toolUseId"] = v_toolUse_toolUseId
-    elif hints is not None and hints.get("toolUse.toolUseId") == "null":
-        w_toolUse["toolUseId"] = None
+    # Mistral models on Bedrock take call ids of exactly 9 characters a-z, A-Z, 0-9 (https://github.com/vercel/ai/issues/11802)
+    if tw.for_model(ctx, ("mistral.*", "*.mistral.*")):
+        v_toolUse_toolUseId = tw.fit_id_render(
+            node.id,
+            (hints.get("toolUse.toolUseId") if hints is not None else None),
+            (path, "id"),
+            ctx,
+            "a-zA-Z0-9",
+            9,
+            True,
+        )
+        if v_toolUse_toolUseId is not None:
+            w_toolUse["toolUseId"] = v_toolUse_toolUseId
+        elif hints is not None and hints.get("toolUse.toolUseId") == "null":
+            w_toolUse["toolUseId"] = None
+    else:
+        v_toolUse_toolUseId = tw.fit_id_render(
+            node.id,
+            (hints.get("toolUse.toolUseId") if hints is not None else None),
+            (path, "id"),
+            ctx,
+            "a-zA-Z0-9_.:-",
+            64,
+            False,
+        )
+        if v_toolUse_toolUseId is not None:
+            w_toolUse["toolUseId"] = v_toolUse_toolUseId
+        elif hints is not None and hints.get("toolUse.toolUseId") == "null":
+            w_toolUse["toolUseId"] = None
     v_toolUse_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
@@ -2188,19 +2205,35 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     w_toolResult = out["toolResult"] = {}
-    v_toolResult_toolUseId = tw.fit_id_render(
-        node.tool_call_id,
-        (hints.get("toolResult.toolUseId") if hints is not None else None),
-        (path, "tool_call_id"),
-        ctx,
-        "a-zA-Z0-9_.:-",
-        64,
-        False,
-    )
-    if v_toolResult_toolUseId is not None:
-        w_toolResult["toolUseId"] = v_toolResult_toolUseId
-    elif hints is not None and hints.get("toolResult.toolUseId") == "null":
-        w_toolResult["toolUseId"] = None
+    # Mistral models on Bedrock take call ids of exactly 9 characters a-z, A-Z, 0-9 (https://github.com/vercel/ai/issues/11802)
+    if tw.for_model(ctx, ("mistral.*", "*.mistral.*")):
+        v_toolResult_toolUseId = tw.fit_id_render(
+            node.tool_call_id,
+            (hints.get("toolResult.toolUseId") if hints is not None else None),
+            (path, "tool_call_id"),
+            ctx,
+            "a-zA-Z0-9",
+            9,
+            True,
+        )
+        if v_toolResult_toolUseId is not None:
+            w_toolResult["toolUseId"] = v_toolResult_toolUseId
+        elif hints is not None and hints.get("toolResult.toolUseId") == "null":
+            w_toolResult["toolUseId"] = None
+    else:
+        v_toolResult_toolUseId = tw.fit_id_render(
+            node.tool_call_id,
+            (hints.get("toolResult.toolUseId") if hints is not None else None),
+            (path, "tool_call_id"),
+            ctx,
+            "a-zA-Z0-9_.:-",
+            64,
+            False,
+        )
+        if v_toolResult_toolUseId is not None:
+            w_toolResult["toolUseId"] = v_toolResult_toolUseId
+        elif hints is not None and hints.get("toolResult.toolUseId") == "null":
+            w_toolResult["toolUseId"] = None
     v_toolResult_content = tw.json_block_result_render(
         node.result,
         node.parts,

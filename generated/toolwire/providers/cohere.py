@@ -205,6 +205,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → a Cohere Chat API v2 request body."""
     ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
+    ctx.model = request.model  # the target model (rules for some models: tw.for_model)
     return _request_from_ir(request, "", ctx)
 
 

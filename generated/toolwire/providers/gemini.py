@@ -348,6 +348,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → a Google Gemini generateContent (REST JSON) request body."""
     ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
+    ctx.model = request.model  # the target model (rules for some models: tw.for_model)
     return _request_from_ir(request, "", ctx)
 
 
@@ -605,17 +606,22 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """contents[] — system hoisted to systemInstruction; results of a turn in one user Content, in call order (IR messages → wire)."""
     messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)
     layout.check_answers(messages, path, ctx, frozenset({"assistant"}))
-    system, messages = layout.hoist_system(messages, ctx, PROVIDER)
-    hoisted = None
-    if system:
-        first = system[0]
-        parts = [p for m in system for p in m.parts]
-        merged = (
-            first
-            if len(system) == 1
-            else ir.Message(role="system", parts=parts, provider_data=first.provider_data)
-        )
-        hoisted = _system_instruction_from_ir(merged, (path, 0), ctx)
+    # Gemma takes no system instruction; the system prompt goes at the start of the first user turn (https://ai.google.dev/gemma/docs/formatting; https://github.com/0xPlaygrounds/rig/issues/788)
+    if tw.for_model(ctx, ("gemma-*", "models/gemma-*")):
+        hoisted = None
+        messages = layout.system_to_user(messages, path, ctx)
+    else:
+        system, messages = layout.hoist_system(messages, ctx, PROVIDER)
+        hoisted = None
+        if system:
+            first = system[0]
+            parts = [p for m in system for p in m.parts]
+            merged = (
+                first
+                if len(system) == 1
+                else ir.Message(role="system", parts=parts, provider_data=first.provider_data)
+            )
+            hoisted = _system_instruction_from_ir(merged, (path, 0), ctx)
     messages = layout.reorder_results(messages)
     messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER, path, ctx)
     if (

@@ -231,6 +231,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → an OpenAI Chat Completions request body."""
     ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
+    ctx.model = request.model  # the target model (rules for some models: tw.for_model)
     return _request_from_ir(request, "", ctx)
 
 
@@ -505,6 +506,17 @@ def _message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if tag == "developer":
         return _developer_message_from_ir(node, path, ctx)
     if role == "system":
+        # OpenAI reasoning models (o-series, gpt-5 and later but their -chat models) take the system prompt as a developer message (https://platform.openai.com/docs/guides/reasoning; vercel/ai packages/openai/src/openai-language-model-capabilities.ts)
+        if tw.for_model(
+            ctx, ("o1*", "o3*", "o4-mini*", "gpt-5*", "gpt-6*"), ("gpt-5-chat*", "gpt-6-chat*")
+        ):
+            tw.model_report(
+                ctx,
+                path,
+                "OpenAI reasoning models (o-series, gpt-5 and later but their -chat models) take the system prompt as a developer message",
+                "assumption",
+            )
+            return _developer_message_from_ir(node, path, ctx)
         return _system_message_from_ir(node, path, ctx)
     if role == "user":
         return _user_message_from_ir(node, path, ctx)

@@ -123,6 +123,7 @@ _RANK_message_item = {"type": 0, "role": 1, "content": 2}
 _ORDER_message_item = {}  # key tuples seen → already in the render order (key_order)
 _ROLE_PARSE = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
 _ROLE_RENDER = {"user": "user", "assistant": "assistant", "system": "system", "tool": "user"}
+_ROLE_RENDER_1 = {"user": "user", "assistant": "assistant", "system": "developer", "tool": "user"}
 _KNOWN_input_text = frozenset(["text", "type"])
 _RANK_input_text = {"type": 0, "text": 1}
 _ORDER_input_text = {}  # key tuples seen → already in the render order (key_order)
@@ -232,6 +233,7 @@ def request_to_ir(payload: Any, ctx: Context) -> ir.Request:
 def request_from_ir(request: ir.Request, ctx: Context) -> dict:
     """IR Request → an OpenAI Responses request body."""
     ctx.data, ctx.request = PROVIDER, request  # whose provider_data; the whole request ({request})
+    ctx.model = request.model  # the target model (rules for some models: tw.for_model)
     return _request_from_ir(request, "", ctx)
 
 
@@ -632,6 +634,19 @@ def _role_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
 
 def _role_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     """enum_map: role (IR → wire)."""
+    # OpenAI reasoning models (o-series, gpt-5 and later but their -chat models) take the system prompt as a developer message (https://platform.openai.com/docs/guides/reasoning; vercel/ai packages/openai/src/openai-language-model-capabilities.ts)
+    if tw.for_model(
+        ctx, ("o1*", "o3*", "o4-mini*", "gpt-5*", "gpt-6*"), ("gpt-5-chat*", "gpt-6-chat*")
+    ):
+        wire = tw.enum_render(_ROLE_RENDER_1, node, path, "role", ctx)
+        if wire != _ROLE_RENDER.get(node):
+            tw.model_report(
+                ctx,
+                path,
+                "OpenAI reasoning models (o-series, gpt-5 and later but their -chat models) take the system prompt as a developer message",
+                "assumption",
+            )
+        return wire
     return tw.enum_render(_ROLE_RENDER, node, path, "role", ctx)
 
 
