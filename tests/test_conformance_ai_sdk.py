@@ -257,8 +257,19 @@ MODEL = "gpt-4.1"
 REASONING_MODEL = "o3"
 
 
+#: The AI SDK's isGemini3Model option is a fact of the model too: toolwire's Gemini 3 rule (the
+#: dummy thought signature, spec `for_models`) reads it from the `model=` of the conversion.
+GEMINI_MODELS = {True: "gemini-3-pro-preview", False: "gemini-2.5-flash"}
+
+
 def case_model(case: dict) -> str:
     return REASONING_MODEL if (case.get("converter_options") or {}).get("systemMessageMode") == "developer" else MODEL
+
+
+def url_model(case: dict) -> str | None:
+    """The model a model-in-URL target is called with, where the case says which kind it is."""
+    gemini3 = (case.get("converter_options") or {}).get("isGemini3Model")
+    return GEMINI_MODELS[gemini3] if gemini3 is not None else None
 MAX_TOKENS = 1024
 MODEL_IN_URL = ("gemini", "gemini_openapi", "vertex")
 
@@ -363,15 +374,16 @@ def _convert(case: dict, strict: bool) -> tuple[dict, list[str]]:
             req.model = req.model or case_model(case)
         req.max_tokens = req.max_tokens or MAX_TOKENS
         ids = _orphan_prefix_ir(req)
-        return toolwire.from_ir(req, provider=target, strict=strict), ids
+        return toolwire.from_ir(req, provider=target, strict=strict, model=url_model(case) if target in MODEL_IN_URL else None), ids
     body = chat_body(case)
     ids = _orphan_prefix_chat(body) if case["kind"] == "messages" else []
     if not ids and "input_ir" not in case:
         # the model name goes along as the caller's choice (the AI SDK cases do not test models)
-        return toolwire.convert(body, source="openai_chat", target=target, strict=strict, model=body.get("model")), []
+        model = body.get("model") or (url_model(case) if target in MODEL_IN_URL else None)
+        return toolwire.convert(body, source="openai_chat", target=target, strict=strict, model=model), []
     req = toolwire.to_ir(body, provider="openai_chat", strict=strict)
     _patch_results(req, case.get("input_ir") or {})
-    return toolwire.from_ir(req, provider=target, strict=strict), ids
+    return toolwire.from_ir(req, provider=target, strict=strict, model=url_model(case) if target in MODEL_IN_URL else None), ids
 
 
 def run(case: dict, strict: bool = False) -> Run:

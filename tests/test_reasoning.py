@@ -206,3 +206,30 @@ def test_reasoning_in_a_response_converts_like_in_a_request():
 def test_strict_mode_refuses_to_drop_a_signature():
     with pytest.raises(toolwire.LossError, match="signature"):
         toolwire.convert(ANTHROPIC, source="anthropic", target="gemini", strict=True)
+
+
+def test_gemini_call_signature_goes_to_openai_chat_only_for_a_gemini_model():
+    out, warned = convert(GEMINI, "gemini", "openai_chat", model="gpt-4.1")
+    assert "extra_content" not in out["messages"][1]["tool_calls"][0]
+    assert any("thought signature goes only to Gemini's OpenAI-compatible endpoint" in w for w in warned)
+
+
+@pytest.mark.parametrize(("model", "dummy"), [("gemini-3-pro-preview", True), ("models/gemini-3-flash", True), ("gemini-2.5-flash", False)])
+def test_gemini_3_gets_the_documented_dummy_signature_on_calls_from_elsewhere(model, dummy):
+    body = {"model": "gpt-4.1", "messages": [
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}},
+            {"id": "c2", "type": "function", "function": {"name": "get_time", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+        {"role": "tool", "tool_call_id": "c2", "content": "noon"}]}
+    out, warned = convert(body, "openai_chat", "gemini", model=model)
+    parts = out["contents"][1]["parts"]
+    if dummy:
+        assert [p.get("thoughtSignature") for p in parts] == ["skip_thought_signature_validator"] * 2
+        assert any("gets the documented dummy 'skip_thought_signature_validator'" in w for w in warned)
+    else:
+        assert all("thoughtSignature" not in p for p in parts)
+    # a call that has its own signature keeps it
+    signed, _ = convert(GEMINI, "gemini", "gemini", model=model)
+    assert signed["contents"][1]["parts"][1]["thoughtSignature"] == GSIG

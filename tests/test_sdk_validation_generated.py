@@ -111,6 +111,24 @@ def _user(rng: random.Random) -> ir.Message:
     return ir.Message(role="user", parts=parts)
 
 
+REASONING = [  # one of each family's shapes (issue 12 §1), and unsigned text
+    ir.ReasoningPart(text="Let me check the weather.", signature="EqQBCkgIBxABGAIiQNB7fb3V", verifier="anthropic"),
+    ir.ReasoningPart(data="EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP", redacted=True, verifier="anthropic"),
+    ir.ReasoningPart(text="**Checking** the weather", signature="CiQB0e2Kb1Q8", verifier="gemini"),
+    ir.ReasoningPart(text="Need the weather.", summary=True, id="rs_68c1f3a2b4d0", data="gAAAAABpJ3Xk8HnK", verifier="openai"),
+    ir.ReasoningPart(text="The user wants the weather."),
+    ir.ReasoningPart(text=""),
+]
+
+
+def _reasoning(number: int, turn: int) -> tuple[list, str | None]:
+    """Reasoning before a call turn, and a Gemini call signature, from a generator of their own (the
+    other choices stay as they were)."""
+    r = random.Random(f"reasoning {number} {turn}")
+    lead = [r.choice(REASONING) for _ in range(r.choice([0, 0, 1, 2]))]
+    return lead, r.choice([None, None, "CiQB0e2Kb7mN3qL8"])
+
+
 def random_request(rng: random.Random, number: int) -> ir.Request:
     """A valid IR request: every call answered in the next turn, a user turn first."""
     messages: list[ir.Message] = []
@@ -130,7 +148,10 @@ def random_request(rng: random.Random, number: int) -> ir.Request:
                 args = rng.choice([{}, {"city": "Paris"}, {"q": ["a", 1, None], "n": 1.5}])
                 calls.append(ir.ToolCall(id=f"call_{number}_{calls_made}", name=rng.choice(NAMES), arguments=args))
             lead = _texts(rng, rng.randint(0, 2))
-            messages.append(ir.Message(role="assistant", parts=[*lead, *calls]))
+            thinking, signature = _reasoning(number, turn)
+            if signature is not None:
+                calls[0].signature, calls[0].signature_verifier = signature, "gemini"
+            messages.append(ir.Message(role="assistant", parts=[*thinking, *lead, *calls]))
             results = []
             for call in calls:
                 parts = None
@@ -184,6 +205,8 @@ def test_the_random_conversations_cover_what_they_are_for() -> None:
     assert any(r.messages[-1].role == "assistant" for r in reqs)
     assert {r.tool_choice.mode for r in reqs if r.tool_choice} == set(MODES)
     assert {r.parallel_tool_calls for r in reqs} == {None, True, False}
+    assert {p.verifier for p in parts if type(p) is ir.ReasoningPart} == {"anthropic", "gemini", "openai", None}
+    assert any(type(p) is ir.ToolCall and p.signature for p in parts)
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)

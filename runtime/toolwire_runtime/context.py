@@ -19,7 +19,7 @@ class Context:
     names fitted to a provider's rule back (names.py).
     """
 
-    __slots__ = ("provider", "strict", "reports", "origins", "synthetic_ids", "fitted", "tool_names", "names_back", "request", "data", "answers", "calls", "numbers", "model", "native", "model_rules")
+    __slots__ = ("provider", "strict", "reports", "origins", "synthetic_ids", "fitted", "tool_names", "names_back", "request", "data", "answers", "calls", "numbers", "model", "native", "model_rules", "signed")
 
     def __init__(self, provider: str, strict: bool = False, tool_names: Any = None) -> None:
         self.provider = provider
@@ -38,6 +38,7 @@ class Context:
         self.model: Any = None  # the target model of the request being rendered (rules `for_models`)
         self.native = False  # a conversion from the target's own provider data group: no model rules (its input's own spelling)
         self.model_rules: dict[tuple, bool] | None = None  # for_model answers by pattern tuple, for this conversion
+        self.signed: set | None = None  # the messages (their parts' paths) whose calls so far carried a signature
 
     def number(self, codec: str) -> int:
         """The number of this object among the codec's objects rendered in the conversion (0, 1, ...)."""

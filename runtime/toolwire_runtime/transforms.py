@@ -2071,6 +2071,22 @@ def signature_render(value: Any, verifier: Any, family: str, path: Any, ctx: Con
     return None
 
 
+def call_signature_render(value: Any, verifier: Any, family: str, dummy: Any, path: Any, ctx: Context) -> Any:
+    """call_signature, IR → wire: the call's own signature for its family (else dropped, reported);
+    without one, ``dummy`` when no earlier call of the same message was signed."""
+    message = path[0][0] if type(path) is tuple and type(path[0]) is tuple else None  # (((parts), j), key)
+    if value is not None and verifier == family:
+        if ctx.signed is None:
+            ctx.signed = set()
+        ctx.signed.add(message)
+        return value
+    sent = signature_render(value, verifier, family, path, ctx)
+    if sent is None and dummy is not None and (ctx.signed is None or message not in ctx.signed):
+        ctx.assume(path, f"model {ctx.model!r} on {ctx.provider}: a call without a thought signature of its own gets the documented dummy {dummy!r}")
+        return dummy
+    return sent
+
+
 def summary_parts_parse(value: Any, path: Any, type_: str) -> tuple[Any, Any]:
     """summary_parts, wire → IR: (text, hint). The texts of ``[{type: TYPE, text}]`` joined by a blank
     line; the hint keeps the split when there were several parts (or none)."""

@@ -80,6 +80,10 @@ MODELS = None
 #: What Azure OpenAI Chat Completions (v1 API) cannot express, and why (from the spec's `cannot_express`).
 CANNOT_EXPRESS = (
     (
+        "reasoning",
+        "Chat Completions has no reasoning in messages: reasoning parts are dropped and reported. The one signature it carries is Gemini's, on a tool call, as Gemini's OpenAI-compatible endpoint spells it (`extra_content.google.thought_signature`, https://ai.google.dev/gemini-api/docs/openai#thinking), sent only for a `gemini-*` model (for_models); other call signatures, and Gemini's for other models, are dropped and reported.",
+    ),
+    (
         "results that are neither text nor objects",
         "Tool results are text: a number, boolean, list or null result is sent as its JSON text (an object too, which object-result providers read back as the object) and comes back as that text. Not reported: the text carries the same value, only its JSON type is gone.",
     ),
@@ -117,10 +121,6 @@ CANNOT_EXPRESS = (
         "Not yet mapped (coverage check) — the SDK has these message variants; parsing one raises UnknownVariantError.",
     ),
     (
-        "reasoning in requests",
-        "Request messages have no reasoning: reasoning parts are dropped and reported, and so are call signatures (Gemini's extra_content is not sent here).",
-    ),
-    (
         "content filter annotations (prompt_filter_results, choices[].content_filter_results)",
         "Azure's own response keys: carried verbatim and given back to azure_openai (a same-provider round trip keeps them); converting an Azure response to another provider reports them as dropped.",
     ),
@@ -133,10 +133,10 @@ CANNOT_EXPRESS = (
 #: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = (
+    ("reasoning", [{"drop": "ReasoningPart"}, {"reasoning": None}]),
     ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
     ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
     ("top_k", [{"unset": "Request.top_k"}]),
-    ("reasoning in requests", [{"drop": "ReasoningPart"}, {"reasoning": None}]),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

@@ -1554,13 +1554,28 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     out = {}
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == ctx.data else None
-    v_thoughtSignature = tw.signature_render(
-        node.signature, node.signature_verifier, "gemini", (path, "signature"), ctx
-    )
-    if v_thoughtSignature is not None:
-        out["thoughtSignature"] = v_thoughtSignature
-    elif hints is not None and hints.get("thoughtSignature") == "null":
-        out["thoughtSignature"] = None
+    # Gemini 3 rejects the first function call of a step in the current turn without its thought signature (400); a call that came from elsewhere gets the dummy signature Google documents (https://ai.google.dev/gemini-api/docs/thought-signatures (FAQ, "transfer a conversation from a different model"))
+    if tw.for_model(ctx, ("gemini-3*", "models/gemini-3*")):
+        v_thoughtSignature = tw.call_signature_render(
+            node.signature,
+            node.signature_verifier,
+            "gemini",
+            "skip_thought_signature_validator",
+            (path, "signature"),
+            ctx,
+        )
+        if v_thoughtSignature is not None:
+            out["thoughtSignature"] = v_thoughtSignature
+        elif hints is not None and hints.get("thoughtSignature") == "null":
+            out["thoughtSignature"] = None
+    else:
+        v_thoughtSignature = tw.call_signature_render(
+            node.signature, node.signature_verifier, "gemini", None, (path, "signature"), ctx
+        )
+        if v_thoughtSignature is not None:
+            out["thoughtSignature"] = v_thoughtSignature
+        elif hints is not None and hints.get("thoughtSignature") == "null":
+            out["thoughtSignature"] = None
     w_functionCall = out["functionCall"] = {}
     v_functionCall_id = tw.optional_id_render(
         node.id,

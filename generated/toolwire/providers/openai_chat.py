@@ -36,7 +36,7 @@ MODELS = ("gpt-*", "chatgpt-*", "o[0-9]*", "codex-*", "computer-use-*", "ft:*")
 CANNOT_EXPRESS = (
     (
         "reasoning",
-        "Chat Completions has no reasoning in messages: reasoning parts are dropped and reported. The one signature it carries is Gemini's, on a tool call, as Gemini's OpenAI-compatible endpoint spells it (`extra_content.google.thought_signature`, https://ai.google.dev/gemini-api/docs/openai#thinking); other call signatures are dropped and reported.",
+        "Chat Completions has no reasoning in messages: reasoning parts are dropped and reported. The one signature it carries is Gemini's, on a tool call, as Gemini's OpenAI-compatible endpoint spells it (`extra_content.google.thought_signature`, https://ai.google.dev/gemini-api/docs/openai#thinking), sent only for a `gemini-*` model (for_models); other call signatures, and Gemini's for other models, are dropped and reported.",
     ),
     (
         "results that are neither text nor objects",
@@ -80,7 +80,7 @@ CANNOT_EXPRESS = (
 #: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = (
-    ("reasoning", [{"drop": "ReasoningPart"}, {"reasoning": "gemini"}]),
+    ("reasoning", [{"drop": "ReasoningPart"}, {"reasoning": None}]),
     ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
     ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
     ("top_k", [{"unset": "Request.top_k"}]),
@@ -1685,13 +1685,23 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         w_function["arguments"] = None
     w_extra_content = out["extra_content"] = {}
     w_extra_content_google = w_extra_content["google"] = {}
-    v_extra_content_google_thought_signature = tw.signature_render(
-        node.signature, node.signature_verifier, "gemini", (path, "signature"), ctx
-    )
-    if v_extra_content_google_thought_signature is not None:
-        w_extra_content_google["thought_signature"] = v_extra_content_google_thought_signature
-    elif hints is not None and hints.get("extra_content.google.thought_signature") == "null":
-        w_extra_content_google["thought_signature"] = None
+    # a call's Gemini thought signature goes only to Gemini's OpenAI-compatible endpoint (extra_content); OpenAI and other compatible servers reject keys their message schema does not declare (https://ai.google.dev/gemini-api/docs/openai#thinking)
+    if tw.for_model(ctx, ("*",), ("gemini-*", "models/gemini-*")):
+        if node.signature is not None:
+            tw.model_report(
+                ctx,
+                (path, "signature"),
+                "a call's Gemini thought signature goes only to Gemini's OpenAI-compatible endpoint (extra_content); OpenAI and other compatible servers reject keys their message schema does not declare; not sent",
+                "loss",
+            )
+    else:
+        v_extra_content_google_thought_signature = tw.call_signature_render(
+            node.signature, node.signature_verifier, "gemini", None, (path, "signature"), ctx
+        )
+        if v_extra_content_google_thought_signature is not None:
+            w_extra_content_google["thought_signature"] = v_extra_content_google_thought_signature
+        elif hints is not None and hints.get("extra_content.google.thought_signature") == "null":
+            w_extra_content_google["thought_signature"] = None
     if not w_extra_content_google:
         if hints is None or "extra_content.google" not in hints:
             del w_extra_content["google"]
