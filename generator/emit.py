@@ -1424,7 +1424,7 @@ class ProviderCompiler:
             else:
                 L.append(f"messages = layout.map_roles(messages, {role_map})")
         if c.drop_empty_text:
-            L.append("messages = layout.drop_empty_text(messages, PROVIDER)")
+            L.append("messages = layout.drop_empty_text(messages)")
         if c.trim_prefill:
             L.append("messages = layout.trim_prefill(messages, path, ctx)")
         part_variants = [v for v in element.variants if v.get("part_of")] if element.kind == "union" else []

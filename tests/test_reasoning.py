@@ -233,22 +233,3 @@ def test_gemini_3_gets_the_documented_dummy_signature_on_calls_from_elsewhere(mo
     # a call that has its own signature keeps it
     signed, _ = convert(GEMINI, "gemini", "gemini", model=model)
     assert signed["contents"][1]["parts"][1]["thoughtSignature"] == GSIG
-
-
-def test_gemini_gets_no_empty_text_part_but_keeps_its_own_signed_one():
-    """An empty text is no Part data for Gemini (a 400); Gemini's own `{text: "", thoughtSignature}`
-    goes back to it as it came."""
-    chat = {"model": "gpt-4.1", "messages": [
-        {"role": "user", "content": "Weather?"},
-        {"role": "assistant", "content": "", "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]},
-        {"role": "tool", "tool_call_id": "c1", "content": "sunny"}]}
-    out, _ = convert(chat, "openai_chat", "gemini")
-    assert out["contents"][1]["parts"] == [{"functionCall": {"id": "c1", "name": "get_weather", "args": {}}}]
-    own = {"contents": [
-        {"role": "user", "parts": [{"text": "Hi"}]},
-        {"role": "model", "parts": [{"text": "Hello"}, {"text": "", "thoughtSignature": GSIG}]},
-        {"role": "user", "parts": [{"text": "Bye"}]}]}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert toolwire.from_ir(toolwire.to_ir(own, provider="gemini"), provider="gemini") == own

@@ -452,26 +452,16 @@ def drop_foreign_only(messages: list[Message], provider: str, path: Any, ctx: Co
     return out
 
 
-def _empty_text(part: Any, provider: str | None) -> bool:
-    """An empty text part that carries nothing of ``provider``'s own (Gemini's `{text: "",
-    thoughtSignature}` goes back to Gemini as it came)."""
-    if type(part) is not TextPart or part.text != "":
-        return False
-    pd = part.provider_data
-    return provider is None or pd is None or pd.provider != provider or not pd.fields
-
-
-def drop_empty_text(messages: list[Message], provider: str | None = None) -> list[Message]:
-    """drop_empty_text: empty text parts are left out (Gemini: an empty `text` is no data at all,
-    "required oneof field 'data' must have one initialized field"); they say nothing, so nothing is
-    reported. An OpenAI ``content: ""`` beside tool calls is the usual source. A part that carries
-    ``provider``'s own fields (a Gemini thought signature) stays."""
+def drop_empty_text(messages: list[Message]) -> list[Message]:
+    """drop_empty_text: empty text parts are left out (Anthropic: "text content blocks must be
+    non-empty"); they say nothing, so nothing is reported. An OpenAI ``content: ""`` beside tool
+    calls is the usual source."""
     out = messages
     for i, msg in enumerate(messages):
-        if any(_empty_text(p, provider) for p in msg.parts):
+        if any(type(p) is TextPart and p.text == "" for p in msg.parts):
             if out is messages:
                 out = list(messages)
-            parts = [p for p in msg.parts if not _empty_text(p, provider)]
+            parts = [p for p in msg.parts if not (type(p) is TextPart and p.text == "")]
             out[i] = Message(role=msg.role, parts=parts, name=msg.name, provider_data=msg.provider_data)
     return out
 

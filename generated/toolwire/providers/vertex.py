@@ -452,7 +452,6 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             hoisted = _system_instruction_from_ir(merged, (path, 0), ctx)
     messages = layout.reorder_results(messages)
     messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER, path, ctx)
-    messages = layout.drop_empty_text(messages, PROVIDER)
     if (
         len(messages) == 1
         and not messages[0].parts
