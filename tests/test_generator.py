@@ -481,5 +481,7 @@ def test_a_model_rule_fills_a_value_the_ir_lacks_and_says_why(tmp_path):
     descriptions, reports = render("new-large")
     assert descriptions == ["(no description)", "G."]  # filled only where the IR has none
     assert reports == [("model 'new-large' on model_rules: new models reject a tool without a description; sent '(no description)'", "AssumptionWarning")]
-    for model in ("new-mini-1", "old-large", None):  # excepted, not matched, no model
+    for model in ("new-mini-1", "old-large"):  # excepted, not matched
         assert render(model) == ([None, "G."], [])
+    # no model: no model rule (only the report that the body requires one)
+    assert render(None) == ([None, "G."], [("model is required by model_rules and the input has none; add it before sending", "LossWarning")])
