@@ -21,11 +21,13 @@ generate: $(STAMP)
 	$(PY) -m generator derive
 	$(PY) -m generator generate
 
+# with a fixed hash seed: tests/test_generator.py checks again with another one
 check: $(STAMP)
-	$(PY) -m generator check
+	PYTHONHASHSEED=0 $(PY) -m generator check
 
+# on every core (pytest-xdist); a file's tests stay in one worker, which builds its corpus once
 test: check
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 
 # The inner loop while editing one provider's spec: regenerate (without re-deriving the wire
 # schemas), then the tests of that provider (P=name), without the corpus and hypothesis suites.
@@ -37,4 +39,4 @@ bench: $(STAMP)
 	$(PY) bench/bench.py $(ARGS)
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info .cache

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from .cache import cached
 from .loader import Errors, Located, LocatedList, SpecError, load_yaml, plain
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -664,6 +665,13 @@ def _print_errors(exc: "FamilyError", what: str) -> int:
     return 1
 
 
+def _derive_key(root: Path) -> str:
+    """Everything a derivation reads: this module, families.yaml, and every installed distribution's
+    version (the pinned SDKs and whatever their types pull in)."""
+    installed = sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
+    return "\0".join([Path(__file__).read_text(encoding="utf-8"), (root / FAMILIES_FILE).read_text(encoding="utf-8"), *installed])
+
+
 def main(argv: list[str], root: Path = ROOT) -> int:
     """`derive` writes spec/wire/derived/; `derive --check` only compares (exit 1 when stale)."""
     check = "--check" in argv
@@ -677,7 +685,7 @@ def main(argv: list[str], root: Path = ROOT) -> int:
             print(f"derive: {p}", file=sys.stderr)
         return 1
     try:
-        files = derive_all(fams)
+        files = json.loads(cached("derive", _derive_key(root), lambda: json.dumps(derive_all(fams))))
     except FamilyError as exc:
         return _print_errors(exc, f"error(s) deriving from the sources {FAMILIES_FILE} names")
     out_dir = root / DERIVED_DIR

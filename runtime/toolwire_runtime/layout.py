@@ -238,7 +238,7 @@ def check_answers(
     (Responses previous_response_id / conversation): a result whose id names no call of the whole
     conversation passes.
     """
-    calls: dict[str, tuple[ToolCall, object]] = {}
+    calls: dict[str, tuple] = {}  # id → (call, conversation path, message index, part index)
     answered: set[str] = set()
     # results of calls made server-side: their id names no call of the whole conversation
     made = {p.id for m in messages if m.role == "assistant" for p in m.parts if type(p) is ToolCall} if stray_results else set()
@@ -254,7 +254,7 @@ def check_answers(
             prev_role = role
             for pi, part in enumerate(msg.parts):
                 if type(part) is ToolCall:
-                    calls[part.id] = (part, (((path, mi), "parts"), pi))
+                    calls[part.id] = (part, path, mi, pi)  # its path is built only for an error
             continue
         prev_role = role
         if not calls:
@@ -270,14 +270,16 @@ def check_answers(
             if type(part) is not ToolResult:
                 continue
             call_id = part.tool_call_id
-            where = _path_of(ctx, part, "tool_call_id", (((path, mi), "parts"), pi))
             if call_id not in calls:
                 if stray(call_id):
                     continue
-                raise UnknownToolCallError(where, f"no call of the previous assistant turn has the id {call_id!r}")
+                raise UnknownToolCallError(
+                    _path_of(ctx, part, "tool_call_id", (((path, mi), "parts"), pi)),
+                    f"no call of the previous assistant turn has the id {call_id!r}",
+                )
             if call_id in answered:
                 raise ResultCountError(
-                    where,
+                    _path_of(ctx, part, "tool_call_id", (((path, mi), "parts"), pi)),
                     f"call {call_id!r} is answered twice; {ctx.provider} needs exactly one result per call "
                     f"({len(calls)} calls in the turn)",
                 )
@@ -286,12 +288,14 @@ def check_answers(
         _unanswered(calls, answered, ctx)
 
 
-def _unanswered(calls: dict[str, tuple[ToolCall, object]], answered: set[str], ctx: Context) -> None:
+def _unanswered(calls: dict[str, tuple], answered: set[str], ctx: Context) -> None:
+    if len(answered) == len(calls):  # every call answered (answered holds only ids of calls)
+        return
     missing = [cid for cid in calls if cid not in answered]
     if missing:
-        call, ir_path = calls[missing[0]]
+        call, path, mi, pi = calls[missing[0]]
         raise UnansweredToolCallError(
-            _path_of(ctx, call, "", ir_path),
+            _path_of(ctx, call, "", (((path, mi), "parts"), pi)),
             f"tool call {missing[0]!r} ({call.name}) has no result; {ctx.provider} needs a result for every "
             f"call of a turn before the conversation goes on (unanswered: {', '.join(map(repr, missing))})",
         )

@@ -75,10 +75,8 @@ def fit_render(value: Any, kind: str, path: Any, ctx: Context, chars: str, first
     if type(value) is not str:
         return value
     out = fit(value, chars, first, max_len, exact)
-    seen = ctx.fitted.get((kind, out))
-    if seen is None:
-        ctx.fitted[(kind, out)] = value
-    elif seen != value:
+    seen = ctx.fitted.setdefault((kind, out), value)
+    if seen != value:
         raise NameCollisionError(
             path,
             f"{kind}s {seen!r} and {value!r} both become {out!r} on {ctx.provider}; rename one of them",

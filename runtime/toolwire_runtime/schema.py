@@ -1296,6 +1296,10 @@ _SUB_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
 _SUB_MAP = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 
 
+_SUB_KIND = {**dict.fromkeys(_SUB_SCHEMA, 1), **dict.fromkeys(_SUB_LIST, 2), **dict.fromkeys(_SUB_MAP, 3)}
+_STANDARD = frozenset(_TYPES)
+
+
 def standard_types(schema: Any, path: object, report: Callable[[object, str], None], api: str) -> Any:
     """``schema`` with every non-standard ``type`` name (``dict``, ``OBJECT``, ``str``, ...) rewritten
     to JSON Schema's, each rewrite reported; the same object when there is none (never modified).
@@ -1305,26 +1309,36 @@ def standard_types(schema: Any, path: object, report: Callable[[object, str], No
     out = None
     if "type" in schema:
         value = schema["type"]
-        names = value if type(value) is list else [value]
-        fixed = [standard_type(n) or n for n in names]
-        if fixed != names:
-            for name, std in zip(names, fixed):
-                if std != name:
-                    report((path, "type"), f"type {name!r} is not a JSON Schema type; sent to {api} as {std!r}")
-            out = dict(schema)
-            out["type"] = fixed if type(value) is list else fixed[0]
+        if type(value) is not str or value not in _STANDARD:  # the common case costs one set lookup
+            names = value if type(value) is list else [value]
+            fixed = [standard_type(n) or n for n in names]
+            if fixed != names:
+                for name, std in zip(names, fixed):
+                    if std != name:
+                        report((path, "type"), f"type {name!r} is not a JSON Schema type; sent to {api} as {std!r}")
+                out = dict(schema)
+                out["type"] = fixed if type(value) is list else fixed[0]
     for key, value in schema.items():
-        where = (path, key)
-        if key in _SUB_SCHEMA and type(value) is dict:
-            new = standard_types(value, where, report, api)
-        elif key in _SUB_LIST and type(value) is list:
-            items = [standard_types(v, (where, i), report, api) for i, v in enumerate(value)]
-            new = items if any(a is not b for a, b in zip(items, value)) else value
-        elif key in _SUB_MAP and type(value) is dict:
-            subs = {k: standard_types(v, (where, k), report, api) for k, v in value.items()}
-            new = subs if any(subs[k] is not value[k] for k in value) else value
-        else:
+        kind = _SUB_KIND.get(key)
+        if kind is None:
             continue
+        new = value
+        if kind == 1:
+            if type(value) is dict:
+                new = standard_types(value, (path, key), report, api)
+        elif kind == 2:
+            if type(value) is list:
+                for i, v in enumerate(value):
+                    if type(v) is dict and (sub := standard_types(v, ((path, key), i), report, api)) is not v:
+                        if new is value:
+                            new = list(value)
+                        new[i] = sub
+        elif type(value) is dict:
+            for k, v in value.items():
+                if type(v) is dict and (sub := standard_types(v, ((path, key), k), report, api)) is not v:
+                    if new is value:
+                        new = dict(value)
+                    new[k] = sub
         if new is not value:
             if out is None:
                 out = dict(schema)
