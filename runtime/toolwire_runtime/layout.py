@@ -489,7 +489,14 @@ def drop_blank_text(messages: list[Message], path: Any, ctx: Context, provider: 
     last = len(messages) - 1
     for i, msg in enumerate(messages):
         parts = msg.parts
-        blank = any(_blank(p) or (type(p) is ToolResult and p.parts and any(_blank(q) for q in p.parts)) for p in parts)
+        blank = False
+        for p in parts:  # (a loop, not any(): this runs for every part of every conversation)
+            kind = type(p)
+            if (kind is TextPart and (not p.text or p.text.isspace())) or (
+                kind is ToolResult and p.parts and any(_blank(q) for q in p.parts)
+            ):
+                blank = True
+                break
         own = provider is not None and msg.provider_data is not None and msg.provider_data.provider == provider
         if blank or (not parts and not (i == last and msg.role == "assistant") and not own):
             kept = []
