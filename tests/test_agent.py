@@ -192,6 +192,25 @@ def test_timeouts_become_error_results_and_the_other_calls_still_answer():
     ]
 
 
+def test_a_timeout_error_of_the_tool_itself_is_not_the_turn_timeout():
+    def slow_socket() -> None:
+        raise TimeoutError("read timed out")
+
+    async def aslow_socket() -> None:
+        raise TimeoutError("read timed out")
+
+    for timeout in (None, 5):
+        out = toolwire.run_tool_calls(
+            [call("1", "slow_socket"), call("2", "aslow_socket")],
+            [slow_socket, aslow_socket],
+            timeout=timeout,
+        )
+        assert results(out) == [
+            ("1", "slow_socket", "'slow_socket' raised TimeoutError: read timed out", True),
+            ("2", "aslow_socket", "'aslow_socket' raised TimeoutError: read timed out", True),
+        ]
+
+
 def test_return_values_stay_structured_and_strings_stay_strings():
     @dataclasses.dataclass
     class Reading:

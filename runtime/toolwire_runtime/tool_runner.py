@@ -164,6 +164,26 @@ def _describe(call: ir.ToolCall, exc: BaseException) -> str:
     )
 
 
+class _Expired(Exception):
+    """The turn's ``timeout`` passed (apart from a ``TimeoutError`` the tool itself raises)."""
+
+
+async def _within(work: Any, deadline: float | None) -> Any:
+    """Await ``work``, cancelling it (a coroutine; a thread runs on) when ``deadline`` passes."""
+    if deadline is None:
+        return await work
+    task = asyncio.ensure_future(work)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=max(0.0, deadline - time.monotonic()))
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    if not done:
+        task.cancel()
+        raise _Expired
+    return task.result()
+
+
 async def arun_tool_calls(
     calls: Any, tools: Any, *, timeout: float | None = None, max_workers: int | None = None
 ) -> ir.Message:
@@ -192,28 +212,20 @@ async def arun_tool_calls(
         problem = _bad_arguments(call, fn)
         if problem:
             return _error(call, problem)
-        if _is_async(fn):
-            work = fn(**call.arguments)
-        else:
-            if executor is None:
-                executor = concurrent.futures.ThreadPoolExecutor(
-                    max_workers, thread_name_prefix="toolwire-tool"
-                )
-            work = loop.run_in_executor(
-                executor, functools.partial(contextvars.copy_context().run, fn, **call.arguments)
-            )
         try:
-            if deadline is None:
-                value = await work
+            if _is_async(fn):
+                work = fn(**call.arguments)
             else:
-                value = await asyncio.wait_for(work, max(0.0, deadline - time.monotonic()))
+                if executor is None:
+                    executor = concurrent.futures.ThreadPoolExecutor(
+                        max_workers, thread_name_prefix="toolwire-tool"
+                    )
+                run = functools.partial(contextvars.copy_context().run, fn, **call.arguments)
+                work = loop.run_in_executor(executor, run)
+            value = await _within(work, deadline)
             if inspect.isawaitable(value):  # a plain function that returned a coroutine
-                value = await (
-                    value
-                    if deadline is None
-                    else asyncio.wait_for(value, max(0.0, deadline - time.monotonic()))
-                )
-        except asyncio.TimeoutError:
+                value = await _within(value, deadline)
+        except _Expired:
             return _error(call, f"{call.name!r} timed out after {timeout:g} s")
         except Exception as exc:  # the model sees the failure and can react to it
             return _error(call, _describe(call, exc))
