@@ -31,11 +31,6 @@ from typing import Any
 import toolwire
 from toolwire import ir
 
-try:  # the SDKs' HTTP client: httpx2 for the current openai / anthropic / google-genai, httpx before
-    import httpx2 as httpx
-except ImportError:  # pragma: no cover
-    import httpx
-
 QUESTION = "What's the weather in Tokyo and in Paris right now?"
 ANSWER = "Tokyo is sunny at 22 °C; Paris has light rain at 14 °C."
 
@@ -80,6 +75,32 @@ MODELS = {
     "bedrock_converse": "anthropic.claude-sonnet-4-5-20250929-v1:0",
 }
 IN_BODY = {"openai_chat", "openai_responses", "anthropic"}  # the others take the model in the URL
+
+
+def httpx() -> Any:
+    """The SDKs' HTTP client library: httpx2 for the current openai / anthropic / google-genai, httpx before."""
+    try:
+        import httpx2
+
+        return httpx2
+    except ImportError:  # pragma: no cover
+        import httpx
+
+        return httpx
+
+
+def anthropic_message(content: list, stop: str, usage: tuple) -> dict:
+    """An Anthropic Messages response (docs.anthropic.com/en/api/messages; anthropic.types.Message)."""
+    return {
+        "id": "msg_01Aq9w938a90dw8q",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-6",
+        "content": content,
+        "stop_reason": stop,
+        "stop_sequence": None,
+        "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
+    }
 
 
 def responses(provider: str) -> list[dict]:
@@ -174,28 +195,15 @@ def responses(provider: str) -> list[dict]:
         }
         return [response(calls, (95, 50)), response([text], (210, 22))]
     if provider == "anthropic":
-
-        def message(content: list, stop: str, usage: tuple) -> dict:
-            return {
-                "id": "msg_01Aq9w938a90dw8q",
-                "type": "message",
-                "role": "assistant",
-                "model": "claude-sonnet-4-6",
-                "content": content,
-                "stop_reason": stop,
-                "stop_sequence": None,
-                "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
-            }
-
         calls = [
             {"type": "tool_use", "id": i, "name": "get_weather", "input": a}
             for i, a in zip((tokyo, paris), args)
         ]
         return [
-            message(
+            anthropic_message(
                 [{"type": "text", "text": "I'll check both cities."}, *calls], "tool_use", (420, 98)
             ),
-            message([{"type": "text", "text": ANSWER}], "end_turn", (610, 24)),
+            anthropic_message([{"type": "text", "text": ANSWER}], "end_turn", (610, 24)),
         ]
     if provider == "gemini":
 
@@ -380,9 +388,9 @@ class Replay:
         def handle(request: Any) -> Any:
             if request.method != "POST" or not request.url.path.endswith(path):
                 raise AssertionError(f"unexpected {request.method} {request.url}")
-            return httpx.Response(200, json=self.serve(json.loads(request.content)))
+            return httpx().Response(200, json=self.serve(json.loads(request.content)))
 
-        return httpx.MockTransport(handle)
+        return httpx().MockTransport(handle)
 
 
 # --- the official clients, each wired to its replay ------------------------------------------------
@@ -399,7 +407,7 @@ def openai_chat(replay: Replay, model: str) -> Callable[[dict], dict]:
     client = OpenAI(
         api_key="sk-replay",
         max_retries=0,
-        http_client=httpx.Client(transport=replay.transport("/chat/completions")),
+        http_client=httpx().Client(transport=replay.transport("/chat/completions")),
     )
     return lambda body: dump(client.chat.completions.create(**body))
 
@@ -410,7 +418,7 @@ def openai_responses(replay: Replay, model: str) -> Callable[[dict], dict]:
     client = OpenAI(
         api_key="sk-replay",
         max_retries=0,
-        http_client=httpx.Client(transport=replay.transport("/responses")),
+        http_client=httpx().Client(transport=replay.transport("/responses")),
     )
     return lambda body: dump(client.responses.create(**body))
 
@@ -421,7 +429,7 @@ def anthropic(replay: Replay, model: str) -> Callable[[dict], dict]:
     client = anthropic.Anthropic(
         api_key="sk-ant-replay",
         max_retries=0,
-        http_client=httpx.Client(transport=replay.transport("/v1/messages")),
+        http_client=httpx().Client(transport=replay.transport("/v1/messages")),
     )
     return lambda body: dump(client.messages.create(**body))
 
@@ -433,7 +441,7 @@ def gemini(replay: Replay, model: str) -> Callable[[dict], dict]:
     transport = replay.transport(f"/models/{model}:generateContent")
     client = genai.Client(
         api_key="replay-key",
-        http_options=types.HttpOptions(httpx_client=httpx.Client(transport=transport)),
+        http_options=types.HttpOptions(httpx_client=httpx().Client(transport=transport)),
     )
 
     def call(body: dict) -> dict:

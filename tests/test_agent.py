@@ -300,17 +300,17 @@ def test_bad_tool_tables_are_refused():
 # --- Conversation --------------------------------------------------------------------------------
 
 
-def anthropic_message(content: list, stop: str, usage: tuple) -> dict:
-    return {
-        "id": "msg_01XFDUDYJgAACzvnptvVoYEL",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-sonnet-4-6",
-        "content": content,
-        "stop_reason": stop,
-        "stop_sequence": None,
-        "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
-    }
+def load_example():
+    spec = importlib.util.spec_from_file_location(
+        "agent_loop_example", ROOT / "examples" / "agent_loop.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+EXAMPLE = load_example()  # imports no SDK until a client is made
+anthropic_message = EXAMPLE.anthropic_message
 
 
 CALLS_RESPONSE = anthropic_message(
@@ -786,15 +786,6 @@ def test_import_toolwire_does_not_load_the_agent():
 # --- the example, through the official SDK clients -------------------------------------------
 
 
-def load_example():
-    spec = importlib.util.spec_from_file_location(
-        "agent_loop_example", ROOT / "examples" / "agent_loop.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 TOKENS = {  # (in, out) over the two replayed responses
     "openai_chat": (297, 69),
     "openai_responses": (305, 72),
@@ -807,7 +798,7 @@ TOKENS = {  # (in, out) over the two replayed responses
 def test_the_example_runs_against_all_five_sdk_clients():
     for sdk in ("openai", "anthropic", "google.genai", "boto3"):
         pytest.importorskip(sdk)
-    example = load_example()
+    example = EXAMPLE
     out = io.StringIO()
     with contextlib.redirect_stdout(out), warnings.catch_warnings():
         warnings.simplefilter("error")  # the conversation converts without a loss or a default
@@ -833,7 +824,7 @@ def test_the_example_runs_against_all_five_sdk_clients():
 
 
 def test_the_example_replay_refuses_results_in_the_wrong_shape():
-    example = load_example()
+    example = EXAMPLE
     replay = example.Replay("anthropic")
     replay.serve({"messages": []})
     wrong = {
