@@ -641,6 +641,68 @@ def test_add_response_maps_fitted_tool_names_back():
     ]
 
 
+def test_ids_made_up_for_gemini_calls_stay_unique_across_turns():
+    def turn(
+        city: str,
+    ) -> (
+        dict
+    ):  # Gemini API calls without ids (https://ai.google.dev/api/caching#FunctionCall: id optional)
+        return {
+            "candidates": [
+                {
+                    "content": {
+                        "role": "model",
+                        "parts": [
+                            {"functionCall": {"name": "get_weather", "args": {"city": city}}}
+                        ],
+                    },
+                    "finishReason": "STOP",
+                }
+            ],
+            "usageMetadata": {
+                "promptTokenCount": 5,
+                "candidatesTokenCount": 3,
+                "totalTokenCount": 8,
+            },
+        }
+
+    convo = toolwire.Conversation(tools=[WEATHER], max_tokens=64)
+    convo.user("Tokyo, then Paris")
+    for city in ("Tokyo", "Paris"):
+        calls = convo.add_response(turn(city), "gemini")
+        convo.add_results(
+            toolwire.run_tool_calls(calls, {"get_weather": lambda city: city.upper()})
+        )
+    assert [c.id for m in convo.messages for c in m.parts if isinstance(c, ir.ToolCall)] == [
+        "call_r0",
+        "call_r0_1",
+    ]
+    gemini = convo.request("gemini")["contents"]  # no ids on the wire: Gemini pairs by position
+    assert gemini[1:3] == [
+        {
+            "role": "model",
+            "parts": [{"functionCall": {"name": "get_weather", "args": {"city": "Tokyo"}}}],
+        },
+        {
+            "role": "user",
+            "parts": [
+                {"functionResponse": {"name": "get_weather", "response": {"output": "TOKYO"}}}
+            ],
+        },
+    ]
+    claude = convo.request("anthropic", model="claude-sonnet-4-6")[
+        "messages"
+    ]  # the same history elsewhere
+    assert [
+        (b["type"], b.get("id") or b.get("tool_use_id")) for m in claude[1:] for b in m["content"]
+    ] == [
+        ("tool_use", "call_r0"),
+        ("tool_result", "call_r0"),
+        ("tool_use", "call_r0_1"),
+        ("tool_result", "call_r0_1"),
+    ]
+
+
 def scripted(responses: list):
     """A model that answers with ``responses`` in turn and keeps the requests."""
     requests = []

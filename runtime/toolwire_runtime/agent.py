@@ -18,6 +18,7 @@ from typing import Any
 
 from toolwire import ir
 
+from .layout import synth_id
 from .tool_runner import arun_tool_calls, run_tool_calls, tool_name, tool_table
 
 
@@ -181,8 +182,21 @@ class Conversation:
         self.turns += 1
         self.responses.append(response)
         self._count(response.usage)
+        calls = [part for part in response.message.parts if isinstance(part, ir.ToolCall)]
+        self._unique_synthetic_ids(calls)
         self.messages.append(response.message)
-        return [part for part in response.message.parts if isinstance(part, ir.ToolCall)]
+        return calls
+
+    def _unique_synthetic_ids(self, calls: list[ir.ToolCall]) -> None:
+        """Ids toolwire made up for a provider that sends none (Gemini, Vertex AI) start again at
+        each response (``call_r0``, ...): renamed so that they stay unique in the conversation."""
+        if not any(call.synthetic_id for call in calls):
+            return
+        taken = {p.id: p for m in self.messages for p in m.parts if isinstance(p, ir.ToolCall)}
+        for call in calls:
+            if call.synthetic_id and call.id in taken:
+                call.id = synth_id(call.id, taken)
+            taken[call.id] = call
 
     def add_results(self, message: ir.Message) -> None:
         """Append the ``tool`` message answering the last turn's calls (``run_tool_calls``)."""
