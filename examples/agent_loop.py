@@ -461,6 +461,7 @@ def gemini(replay: Replay, model: str) -> Callable[[dict], dict]:
             mode="json",
             by_alias=True,
             exclude_none=True,
+            # the SDK's own additions (HTTP headers, its automatic function calling), not the API's
             exclude={"sdk_http_response", "automatic_function_calling_history"},
         )
 
