@@ -130,12 +130,42 @@ def convert(
     return _api.convert(_registry, payload, source, target, kind, strict, tool_names, model)
 
 
+# The agent loop (toolwire_runtime.agent / tool_runner), imported on first use.
+_AGENT = {
+    "agent": "toolwire_runtime.agent",
+    "Conversation": "toolwire_runtime.agent",
+    "AgentLimitError": "toolwire_runtime.agent",
+    "TurnLimitError": "toolwire_runtime.agent",
+    "TokenBudgetError": "toolwire_runtime.agent",
+    "run_tool_calls": "toolwire_runtime.tool_runner",
+    "arun_tool_calls": "toolwire_runtime.tool_runner",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _AGENT.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
+    import importlib
+
+    loaded = importlib.import_module(module)
+    value = loaded if name == "agent" else getattr(loaded, name)
+    globals()[name] = value
+    return value
+
+
 __all__ = [
     "PROVIDERS",
     "convert",
     "to_ir",
     "from_ir",
     "ir",
+    "Conversation",
+    "run_tool_calls",
+    "arun_tool_calls",
+    "AgentLimitError",
+    "TurnLimitError",
+    "TokenBudgetError",
     "AssumptionWarning",
     "ConversionError",
     "ConversionWarning",
