@@ -9,7 +9,7 @@ from typing import Any
 
 from toolwire import ir
 
-from . import layout
+from . import layout, sdk_objects
 from .context import Context
 from .errors import ConversionError
 
@@ -70,11 +70,27 @@ def _parses_as(module: Any, payload: Any, kind: str) -> bool:
     return True
 
 
+def _read(module: Any, payload: Any, kind: str, ctx: Context) -> tuple[Any, Context]:
+    """The IR of a payload and the context that read it. A payload that is not a dict (an SDK
+    object) is read as its JSON; a dict is read as it is, and only when that fails is it searched
+    for SDK objects nested in it (``messages=[completion.choices[0].message]``): with some, it is
+    read again as its JSON, with a fresh context (sdk_objects.py). Plain dicts pay nothing."""
+    if type(payload) is not dict:
+        payload = sdk_objects.plain(payload)
+    try:
+        return _parse(module, payload, kind, ctx), ctx
+    except ConversionError:
+        json_payload = sdk_objects.plain(payload)
+        if json_payload is payload:
+            raise
+    ctx = Context(ctx.provider, ctx.strict, ctx.tool_names)
+    return _parse(module, json_payload, kind, ctx), ctx
+
+
 def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bool, tool_names: Any = None) -> Any:
     _check_kind(kind)
     module = registry.get(provider)
-    ctx = Context(provider, strict, tool_names)
-    node = _parse(module, payload, kind, ctx)
+    node, ctx = _read(module, payload, kind, Context(provider, strict, tool_names))
     ctx.flush()
     return node
 
@@ -107,8 +123,7 @@ def convert(
     _check_kind(kind)
     src = registry.get(source)
     dst = registry.get(target)
-    ctx = Context(source, strict, tool_names)
-    node = _parse(src, payload, kind, ctx)
+    node, ctx = _read(src, payload, kind, Context(source, strict, tool_names))
     ctx.provider = target
     # a same-provider conversion for the input's own model keeps the input's spelling: no model rules
     # (with another model= — a Claude conversation on Bedrock continued with Mistral — they apply)

@@ -27,6 +27,7 @@ import warnings
 from typing import Any, Callable
 
 from .errors import ConversionError
+from .sdk_objects import plain
 from .streaming import Accumulator, get, where
 
 __all__ = ["Encoder", "Shape"]
@@ -980,6 +981,8 @@ class Encoder:
 
     def replay(self, body: dict) -> list[dict]:
         """The events of a complete body of the target: a non-streamed response served as a stream."""
+        if type(body) is not dict:  # an SDK's response object: its JSON
+            body = plain(body)
         self.out = []
         self.desired = body
         self._diff(body, True, lambda lp, i: False)
