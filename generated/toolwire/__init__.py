@@ -82,6 +82,23 @@ _MODULES = {
 
 _registry = _api.Registry(_MODULES)
 
+#: Names imported on first use (``import toolwire`` stays fast): name → the runtime module defining it.
+_LAZY = {
+    "tool": "toolwire_runtime.tools",
+    "tool_from_function": "toolwire_runtime.tools",
+    "Tool": "toolwire_runtime.tools",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
+    import importlib
+
+    value = globals()[name] = getattr(importlib.import_module(module), name)
+    return value
+
 
 def to_ir(
     payload: Any,
@@ -153,4 +170,7 @@ __all__ = [
     "UnknownVariantError",
     "UnsupportedError",
     "WrongTypeError",
+    "tool",
+    "tool_from_function",
+    "Tool",
 ]

@@ -9,7 +9,7 @@ from typing import Any
 
 from toolwire import ir
 
-from . import layout, sdk_objects
+from . import layout
 from .context import Context
 from .errors import ConversionError
 
@@ -76,11 +76,15 @@ def _read(module: Any, payload: Any, kind: str, ctx: Context) -> tuple[Any, Cont
     for SDK objects nested in it (``messages=[completion.choices[0].message]``): with some, it is
     read again as its JSON, with a fresh context (sdk_objects.py). Plain dicts pay nothing."""
     if type(payload) is not dict:
-        payload = sdk_objects.plain(payload)
+        from .sdk_objects import plain
+
+        payload = plain(payload)
     try:
         return _parse(module, payload, kind, ctx), ctx
     except ConversionError:
-        json_payload = sdk_objects.plain(payload)
+        from .sdk_objects import plain
+
+        json_payload = plain(payload)
         if json_payload is payload:
             raise
     ctx = Context(ctx.provider, ctx.strict, ctx.tool_names)
@@ -100,6 +104,9 @@ def from_ir(registry: Registry, obj: Any, provider: str, strict: bool, model: st
     ctx = Context(provider, strict)
     if model is not None and isinstance(obj, (ir.Request, ir.Response)):
         obj = dataclasses.replace(obj, model=model)  # never mutate the caller's IR
+    if type(obj) is ir.Request and obj.tools and any(type(t) is not ir.ToolDefinition and type(t) is not ir.ProviderTool for t in obj.tools):
+        # a @toolwire.tool function (tools.Tool) stands for its definition
+        obj = dataclasses.replace(obj, tools=[t.definition if type(getattr(t, "definition", None)) is ir.ToolDefinition else t for t in obj.tools])
     if isinstance(obj, ir.Request):
         out = module.request_from_ir(obj, ctx)
     elif isinstance(obj, ir.Response):
