@@ -9,7 +9,8 @@ SDK types: openai ``types.chat.ChatCompletion`` / ``ChatCompletionChunk`` / ``Ch
 ``types.responses.Response`` / ``ResponseStreamEvent``; anthropic ``types.Message`` /
 ``RawMessageStreamEvent`` / ``ContentBlock``; google-genai ``types.GenerateContentResponse`` /
 ``Content`` / ``Tool``; mistralai ``ChatCompletionResponse`` / ``CompletionEvent`` / ``UserMessage``;
-cohere ``v2.types.V2ChatResponse`` / ``StreamedChatResponseV2``; ollama ``ChatResponse``.
+cohere ``v2.types.V2ChatResponse`` / ``StreamedChatResponseV2``; ollama ``ChatResponse``; groq
+``types.chat.ChatCompletion``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ genai_types = pytest.importorskip("google.genai.types")
 mistral_models = pytest.importorskip("mistralai.client.models")
 cohere = pytest.importorskip("cohere")
 ollama = pytest.importorskip("ollama")
+groq_chat = pytest.importorskip("groq.types.chat")
 
 from anthropic.types import ContentBlock, Message, RawMessageStreamEvent  # noqa: E402
 from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessage  # noqa: E402
@@ -52,6 +54,7 @@ RESPONSE_CLASSES = {
     "mistral": mistral_models.ChatCompletionResponse,
     "cohere": V2ChatResponse,
     "ollama": ollama.ChatResponse,
+    "groq": groq_chat.ChatCompletion,
 }
 SCENARIOS = ("get_weather", "parallel_calls", "thinking_then_call", "error_result")
 TARGETS = ("openai_chat", "anthropic", "gemini", "bedrock_converse")

@@ -527,6 +527,20 @@ def test_the_decorator_keeps_the_function_callable_and_carries_its_definition():
     assert tool(name="x")(lambda word: word).definition.name == "x"
 
 
+def test_a_decorated_method_binds_and_has_no_self_argument():
+    class Weather:
+        unit = "c"
+
+        @toolwire.tool
+        def forecast(self, city: str) -> str:
+            """Forecast for a city."""
+            return f"{city}: 20 {self.unit}"
+
+    assert Weather.forecast.definition.parameters == {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    bound = Weather().forecast
+    assert bound("Rome") == "Rome: 20 c" and bound.definition is Weather.forecast.definition
+
+
 # --- rendering -----------------------------------------------------------------------------------
 
 RICH = tool_from_function(containers, name="rich", description="Every container form.")

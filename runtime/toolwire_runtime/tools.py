@@ -101,6 +101,12 @@ class Tool:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)
 
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        """A ``Tool`` in a class body is a method: bound to the instance, with the same definition."""
+        if obj is None:
+            return self
+        return Tool(types.MethodType(self.fn, obj), self.definition)
+
     def __repr__(self) -> str:
         return f"<toolwire.Tool {self.definition.name!r} of {getattr(self.fn, '__qualname__', self.fn)!r}>"
 
@@ -135,8 +141,10 @@ def tool_from_function(fn: Callable, *, name: str | None = None, description: st
     tool_name = name or getattr(target, "__name__", None)
     if not tool_name or tool_name == "<lambda>":
         raise TypeError("a lambda has no name for its tool: pass name=")
-    for param in signature.parameters.values():
+    for index, param in enumerate(signature.parameters.values()):
         where = f"{tool_name}({param.name})"
+        if index == 0 and param.name in ("self", "cls") and param.annotation is param.empty:
+            continue  # a method decorated in its class body: the instance is not an argument
         if param.kind is param.VAR_POSITIONAL or param.kind is param.VAR_KEYWORD:
             star = "*" if param.kind is param.VAR_POSITIONAL else "**"
             raise TypeError(f"{where}: {star}{param.name} has no place in a tool's arguments (a JSON object with named properties); name each argument")
