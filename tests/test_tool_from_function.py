@@ -217,6 +217,16 @@ def dataclasses_in(person: Person, where: Address = Address("Main St")) -> None:
     pass
 
 
+ADDRESS = {
+    "type": "object",
+    "properties": {
+        "street": {"type": "string"}, "city": {"type": "string", "default": "Paris"},
+        "tags": {"type": "array", "items": {"type": "string"}, "default": []},
+    },
+    "required": ["street"],
+}
+
+
 def test_dataclasses_nested_with_defaults():
     assert params(dataclasses_in) == {
         "type": "object",
@@ -225,27 +235,12 @@ def test_dataclasses_nested_with_defaults():
                 "type": "object",
                 "properties": {
                     "name": {"type": "string", "description": "Full name."},
-                    "address": {
-                        "type": "object",
-                        "properties": {
-                            "street": {"type": "string"}, "city": {"type": "string", "default": "Paris"},
-                            "tags": {"type": "array", "items": {"type": "string"}, "default": []},
-                        },
-                        "required": ["street"],
-                    },
+                    "address": ADDRESS,
                 },
                 "required": ["name", "address"],
                 "description": "A person.",
             },
-            "where": {
-                "type": "object",
-                "properties": {
-                    "street": {"type": "string"}, "city": {"type": "string", "default": "Paris"},
-                    "tags": {"type": "array", "items": {"type": "string"}, "default": []},
-                },
-                "required": ["street"],
-                "default": {"street": "Main St", "city": "Paris", "tags": []},
-            },
+            "where": {**ADDRESS, "default": {"street": "Main St", "city": "Paris", "tags": []}},
         },
         "required": ["person"],
     }
@@ -361,6 +356,11 @@ def test_types_without_json_form_are_rejected_with_the_parameter():
 
     with pytest.raises(TypeError, match=r"f\(thing\): Opaque has no JSON Schema form"):
         tool_from_function(f)
+    def g(raw: Literal[b"x"]) -> None:
+        pass
+
+    with pytest.raises(TypeError, match=r"g\(raw\): Literal values must be str, int, float, bool or None, got \[b'x'\]"):
+        tool_from_function(g)
     with pytest.raises(TypeError, match="pass name="):
         tool_from_function(lambda x: x)
 

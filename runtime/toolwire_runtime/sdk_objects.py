@@ -28,10 +28,13 @@ object nested in it is then found and the payload read again).
 
 from __future__ import annotations
 
+import base64
+import types
+import typing
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["plain", "is_plain_json"]
+__all__ = ["plain"]
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 
@@ -47,27 +50,9 @@ def plain(value: Any) -> Any:
     if t in _SCALARS:
         return value
     if t is dict:
-        out = None
-        for key, item in value.items():
-            if type(item) in _SCALARS:
-                continue
-            new = plain(item)
-            if new is not item:
-                if out is None:
-                    out = dict(value)
-                out[key] = new
-        return value if out is None else out
+        return _replaced(value, value.items(), dict)
     if t is list:
-        items = None
-        for i, item in enumerate(value):
-            if type(item) in _SCALARS:
-                continue
-            new = plain(item)
-            if new is not item:
-                if items is None:
-                    items = list(value)
-                items[i] = new
-        return value if items is None else items
+        return _replaced(value, enumerate(value), list)
     if t is tuple:
         return [plain(item) for item in value]
     dump = getattr(value, "model_dump", None)
@@ -80,9 +65,19 @@ def plain(value: Any) -> Any:
     return value
 
 
-def is_plain_json(value: Any) -> bool:
-    """Whether ``value`` holds no SDK object (``plain`` would give it back unchanged)."""
-    return plain(value) is value
+def _replaced(container: Any, items: Any, copy: Any) -> Any:
+    """A dict or list (``items``: its key or index, value pairs) with its SDK objects replaced, copied
+    only when it holds some."""
+    out = None
+    for key, item in items:
+        if type(item) in _SCALARS:
+            continue
+        new = plain(item)
+        if new is not item:
+            if out is None:
+                out = copy(container)
+            out[key] = new
+    return container if out is None else out
 
 
 def _model_json(model: Any) -> Any:
@@ -128,8 +123,6 @@ def _complete(obj: Any, given: Any, raw: Any) -> Any:
         raws = raw if isinstance(raw, (list, tuple)) and len(raw) == len(given) else (None,) * len(given)
         return [_complete(o, v, r) for o, v, r in zip(objs, given, raws)]
     if type(raw) is bytes:
-        import base64
-
         return base64.b64encode(raw).decode("ascii")
     if t is float and given.is_integer():
         return int(given)
@@ -139,10 +132,8 @@ def _complete(obj: Any, given: Any, raw: Any) -> Any:
 def _tag(info: Any) -> Any:
     """The default of a field that is a tag (``Literal["user"]`` or ``Optional[Literal["user"]]``
     defaulting to "user"), else None."""
-    import typing
-
     annotation = info.annotation
-    if typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
         if len(args) != 1:
             return None

@@ -21,7 +21,6 @@ import json
 from typing import Any, Callable, Iterable
 
 from .errors import ConversionError, ConversionWarning, ProviderStreamError, WrongTypeError
-from .sdk_objects import plain
 
 __all__ = [
     "StreamState", "StreamEndedEarlyWarning", "UnknownEventWarning", "RestartedWarning", "InvalidEventError",
@@ -604,6 +603,8 @@ class Accumulator:
         st = self.state
         st.index += 1
         if type(event) is not dict:  # an SDK's event object (a pydantic model): its JSON
+            from .sdk_objects import plain
+
             event = plain(event)
             if self._end and type(event) is dict and all(type(x) is str and x[:1] == "[" for x in self._end):
                 # the SDK read the framing's terminator ([DONE]) itself and yields no event for it:

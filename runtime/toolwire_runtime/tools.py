@@ -378,23 +378,19 @@ def _name(tp: Any) -> str:
 
 
 def _literal(values: tuple, where: str) -> dict:
-    flat: list = []
-    for value in values:  # Literal[Literal["a"], "b"] is flattened by typing; an Enum member is its value
-        flat.append(value.value if isinstance(value, enum.Enum) else value)
-    kinds = {_JSON_TYPE.get(type(v)) for v in flat}
-    if None in kinds:
-        raise TypeError(f"{where}: Literal values must be str, int, float, bool or None, got {flat!r}")
-    out: dict[str, Any] = {"enum": flat}
-    if len(kinds) == 1:
-        out["type"] = kinds.pop()
-    return out
+    # (typing flattens Literal[Literal["a"], "b"]; an Enum member stands for its value)
+    return _enum_of([v.value if isinstance(v, enum.Enum) else v for v in values], f"{where}: Literal")
 
 
 def _enum(tp: type, where: str) -> dict:
-    values = [member.value for member in tp]
+    return _enum_of([member.value for member in tp], f"{where}: {tp.__name__}")
+
+
+def _enum_of(values: list, what: str) -> dict:
+    """``{"enum": values}`` with their JSON type when they share one."""
     kinds = {_JSON_TYPE.get(type(v)) for v in values}
     if None in kinds:
-        raise TypeError(f"{where}: {tp.__name__} values must be str, int, float, bool or None")
+        raise TypeError(f"{what} values must be str, int, float, bool or None, got {values!r}")
     out: dict[str, Any] = {"enum": values}
     if len(kinds) == 1:
         out["type"] = kinds.pop()

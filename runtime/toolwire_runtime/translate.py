@@ -27,7 +27,6 @@ import warnings
 from typing import Any, Callable
 
 from .errors import ConversionError
-from .sdk_objects import plain
 from .streaming import Accumulator, get, where
 
 __all__ = ["Encoder", "Shape"]
@@ -982,6 +981,8 @@ class Encoder:
     def replay(self, body: dict) -> list[dict]:
         """The events of a complete body of the target: a non-streamed response served as a stream."""
         if type(body) is not dict:  # an SDK's response object: its JSON
+            from .sdk_objects import plain
+
             body = plain(body)
         self.out = []
         self.desired = body
