@@ -82,6 +82,32 @@ _MODULES = {
 
 _registry = _api.Registry(_MODULES)
 
+#: Names imported on first use (``import toolwire`` stays fast): name → the runtime module defining
+#: it; a name that is the module's own (``agent``) is the module itself.
+_LAZY = {
+    "tool": "toolwire_runtime.tools",
+    "tool_from_function": "toolwire_runtime.tools",
+    "Tool": "toolwire_runtime.tools",
+    "agent": "toolwire_runtime.agent",
+    "Conversation": "toolwire_runtime.agent",
+    "AgentLimitError": "toolwire_runtime.agent",
+    "TurnLimitError": "toolwire_runtime.agent",
+    "TokenBudgetError": "toolwire_runtime.agent",
+    "run_tool_calls": "toolwire_runtime.tool_runner",
+    "arun_tool_calls": "toolwire_runtime.tool_runner",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
+    import importlib
+
+    loaded = importlib.import_module(module)
+    value = globals()[name] = loaded if module.rpartition(".")[2] == name else getattr(loaded, name)
+    return value
+
 
 def to_ir(
     payload: Any,
@@ -130,30 +156,6 @@ def convert(
     return _api.convert(_registry, payload, source, target, kind, strict, tool_names, model)
 
 
-# The agent loop (toolwire_runtime.agent / tool_runner), imported on first use.
-_AGENT = {
-    "agent": "toolwire_runtime.agent",
-    "Conversation": "toolwire_runtime.agent",
-    "AgentLimitError": "toolwire_runtime.agent",
-    "TurnLimitError": "toolwire_runtime.agent",
-    "TokenBudgetError": "toolwire_runtime.agent",
-    "run_tool_calls": "toolwire_runtime.tool_runner",
-    "arun_tool_calls": "toolwire_runtime.tool_runner",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _AGENT.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
-    import importlib
-
-    loaded = importlib.import_module(module)
-    value = loaded if name == "agent" else getattr(loaded, name)
-    globals()[name] = value
-    return value
-
-
 __all__ = [
     "PROVIDERS",
     "convert",
@@ -183,4 +185,7 @@ __all__ = [
     "UnknownVariantError",
     "UnsupportedError",
     "WrongTypeError",
+    "tool",
+    "tool_from_function",
+    "Tool",
 ]

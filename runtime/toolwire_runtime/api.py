@@ -70,11 +70,31 @@ def _parses_as(module: Any, payload: Any, kind: str) -> bool:
     return True
 
 
+def _read(module: Any, payload: Any, kind: str, ctx: Context) -> tuple[Any, Context]:
+    """The IR of a payload and the context that read it. A payload that is not a dict (an SDK
+    object) is read as its JSON; a dict is read as it is, and only when that fails is it searched
+    for SDK objects nested in it (``messages=[completion.choices[0].message]``): with some, it is
+    read again as its JSON, with a fresh context (sdk_objects.py). Plain dicts pay nothing."""
+    if type(payload) is not dict:
+        from .sdk_objects import plain
+
+        payload = plain(payload)
+    try:
+        return _parse(module, payload, kind, ctx), ctx
+    except ConversionError:
+        from .sdk_objects import plain
+
+        json_payload = plain(payload)
+        if json_payload is payload:
+            raise
+    ctx = Context(ctx.provider, ctx.strict, ctx.tool_names)
+    return _parse(module, json_payload, kind, ctx), ctx
+
+
 def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bool, tool_names: Any = None) -> Any:
     _check_kind(kind)
     module = registry.get(provider)
-    ctx = Context(provider, strict, tool_names)
-    node = _parse(module, payload, kind, ctx)
+    node, ctx = _read(module, payload, kind, Context(provider, strict, tool_names))
     ctx.flush()
     return node
 
@@ -84,6 +104,9 @@ def from_ir(registry: Registry, obj: Any, provider: str, strict: bool, model: st
     ctx = Context(provider, strict)
     if model is not None and isinstance(obj, (ir.Request, ir.Response)):
         obj = dataclasses.replace(obj, model=model)  # never mutate the caller's IR
+    if type(obj) is ir.Request and obj.tools and any(type(t) is not ir.ToolDefinition and type(t) is not ir.ProviderTool for t in obj.tools):
+        # a @toolwire.tool function (tools.Tool) stands for its definition
+        obj = dataclasses.replace(obj, tools=[t.definition if type(getattr(t, "definition", None)) is ir.ToolDefinition else t for t in obj.tools])
     if isinstance(obj, ir.Request):
         out = module.request_from_ir(obj, ctx)
     elif isinstance(obj, ir.Response):
@@ -107,8 +130,7 @@ def convert(
     _check_kind(kind)
     src = registry.get(source)
     dst = registry.get(target)
-    ctx = Context(source, strict, tool_names)
-    node = _parse(src, payload, kind, ctx)
+    node, ctx = _read(src, payload, kind, Context(source, strict, tool_names))
     ctx.provider = target
     # a same-provider conversion for the input's own model keeps the input's spelling: no model rules
     # (with another model= — a Claude conversation on Bedrock continued with Mistral — they apply)

@@ -602,6 +602,14 @@ class Accumulator:
     def add(self, event: Any) -> None:
         st = self.state
         st.index += 1
+        if type(event) is not dict:  # an SDK's event object (a pydantic model): its JSON
+            from .sdk_objects import plain
+
+            event = plain(event)
+            if self._end and type(event) is dict and all(type(x) is str and x[:1] == "[" for x in self._end):
+                # the SDK read the framing's terminator ([DONE]) itself and yields no event for it:
+                # its iterator ends there (a connection lost before it raises in the SDK)
+                self._end = ()
         name, payload = event_parts(event, self._naming)
         if st.ended:
             if isinstance(payload, str):  # a framing terminator (`[DONE]`) after the provider's own end (Cohere v2): nothing to add

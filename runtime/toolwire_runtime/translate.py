@@ -980,6 +980,10 @@ class Encoder:
 
     def replay(self, body: dict) -> list[dict]:
         """The events of a complete body of the target: a non-streamed response served as a stream."""
+        if type(body) is not dict:  # an SDK's response object: its JSON
+            from .sdk_objects import plain
+
+            body = plain(body)
         self.out = []
         self.desired = body
         self._diff(body, True, lambda lp, i: False)
