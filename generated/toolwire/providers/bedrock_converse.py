@@ -2,8 +2,10 @@
 """AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) ↔ toolwire IR.
 
 Converters generated from spec/providers/bedrock_converse.yaml. Entry points: ``request_to_ir``,
-``request_from_ir``, ``response_to_ir``, ``response_from_ir`` (use ``toolwire.convert`` /
-``toolwire.to_ir`` / ``toolwire.from_ir`` rather than calling them directly).
+``request_from_ir``, ``response_to_ir``,
+``response_from_ir``, ``tools_to_ir``,
+``tools_from_ir`` (use ``toolwire.convert`` / ``toolwire.to_ir`` /
+``toolwire.from_ir`` / ``toolwire.convert_tools`` rather than calling them directly).
 
 Provider documentation:
 - https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html
@@ -26,6 +28,9 @@ from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 #: provider_data written here is read back only by the providers of the 'bedrock_converse' group
 #: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "bedrock_converse"
+
+#: The documents it has (docs/spec-language.md, "Document kinds").
+KINDS = ("request", "response", "tools")
 
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "bedrock_converse"
@@ -442,6 +447,26 @@ def response_from_ir(response: ir.Response, ctx: Context) -> dict:
     """IR Response → an AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) response body."""
     ctx.data = PROVIDER
     return _response_from_ir(response, "", ctx)
+
+
+def tools_to_ir(payload: Any, ctx: Context) -> ir.ToolList:
+    """The tools of AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) requests (the value of `toolConfig.tools`) → IR ToolList."""
+    ctx.data = PROVIDER
+    return ir.ToolList(
+        tools=[_tool_to_ir(x, ("", i), ctx) for i, x in enumerate(tw.expect_list(payload, ""))]
+    )
+
+
+def tools_from_ir(tools: ir.ToolList, ctx: Context) -> Any:
+    """IR ToolList → the tools of AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse) requests (the value of `toolConfig.tools`)."""
+    ctx.data = PROVIDER
+    if tools.provider_data is not None:
+        tw.restore({}, tools.provider_data, PROVIDER, "", ctx)
+    return [
+        y
+        for y in (_tool_from_ir(x, ("", i), ctx) for i, x in enumerate(tools.tools))
+        if y is not None
+    ]
 
 
 def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
