@@ -169,23 +169,28 @@ def tools_to_ir(payload: Any, *, provider: str, strict: bool = False) -> ir.Tool
     return documents.tools_to_ir(_registry, payload, provider, strict)
 
 
-def tools_from_ir(tools: Any, *, provider: str, strict: bool = False) -> Any:
+def tools_from_ir(
+    tools: Any, *, provider: str, strict: bool = False, model: str | None = None
+) -> Any:
     """Render an ``ir.ToolList`` (or a list of ``ir.ToolDefinition``) as the provider's tools
     document: MCP's ``{"tools": [...]}``, a chat API's ``tools`` value. Names that break the
-    provider's rule are fitted; what it cannot express is reported (``LossWarning``)."""
+    provider's rule are fitted; what it cannot express is reported (``LossWarning``). ``model``:
+    the target model, for rules that hold for some models only (Anthropic's ``strict``)."""
     from toolwire_runtime import documents
 
-    return documents.tools_from_ir(_registry, tools, provider, strict)
+    return documents.tools_from_ir(_registry, tools, provider, strict, model)
 
 
-def convert_tools(payload: Any, *, source: str, target: str, strict: bool = False) -> Any:
+def convert_tools(
+    payload: Any, *, source: str, target: str, strict: bool = False, model: str | None = None
+) -> Any:
     """Convert a tools document: ``convert_tools(tools_list_result, source="mcp", target="anthropic")``
     gives the ``tools`` array of an Anthropic request. Map the target's call names back to the
     source's names with ``to_ir(..., tool_names=[t["name"] for t in tools_list_result["tools"]])``.
     """
     from toolwire_runtime import documents
 
-    return documents.convert_tools(_registry, payload, source, target, strict)
+    return documents.convert_tools(_registry, payload, source, target, strict, model)
 
 
 def result_from_mcp(payload: Any, call: Any = None, *, strict: bool = False) -> ir.ToolResult:

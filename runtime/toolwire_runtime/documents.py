@@ -37,20 +37,22 @@ def tools_to_ir(registry: Any, payload: Any, provider: str, strict: bool) -> ir.
     return out
 
 
-def tools_from_ir(registry: Any, tools: Any, provider: str, strict: bool) -> Any:
+def tools_from_ir(registry: Any, tools: Any, provider: str, strict: bool, model: str | None = None) -> Any:
     module = _module(registry, provider, "tools")
     ctx = Context(provider, strict)
+    ctx.model = model  # rules for some models (Anthropic's `strict` before Claude 4.5)
     out = module.tools_from_ir(_tool_list(tools), ctx)
     ctx.flush()
     return out
 
 
-def convert_tools(registry: Any, payload: Any, source: str, target: str, strict: bool) -> Any:
+def convert_tools(registry: Any, payload: Any, source: str, target: str, strict: bool, model: str | None = None) -> Any:
     src = _module(registry, source, "tools")
     dst = _module(registry, target, "tools")
     ctx = Context(source, strict)
     node = src.tools_to_ir(payload, ctx)
-    ctx.provider = target
+    ctx.provider, ctx.model = target, model
+    ctx.native = src.PROVIDER == dst.PROVIDER  # a provider's own tools keep their spelling: no model rules
     out = dst.tools_from_ir(node, ctx)
     ctx.flush()
     return out

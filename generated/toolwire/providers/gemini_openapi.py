@@ -3,10 +3,8 @@
 # only names that mean the same here, is imported from there, not written again; this module holds what differs.
 """Google Gemini generateContent, function parameters in the legacy OpenAPI-subset field ↔ toolwire IR.
 
-Converters generated from spec/providers/gemini_openapi.yaml. Entry points: ``request_to_ir``,
-``request_from_ir``, ``response_to_ir``,
-``response_from_ir``, ``tools_to_ir``,
-``tools_from_ir`` (use ``toolwire.convert`` / ``toolwire.to_ir`` /
+Converters generated from spec/providers/gemini_openapi.yaml. Entry points: ``<kind>_to_ir`` and
+``<kind>_from_ir`` for each document kind in ``KINDS`` (use ``toolwire.convert`` / ``toolwire.to_ir`` /
 ``toolwire.from_ir`` / ``toolwire.convert_tools`` rather than calling them directly).
 
 Provider documentation:
