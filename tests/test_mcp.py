@@ -269,6 +269,25 @@ def test_results_from_other_providers_become_call_tool_results():
         toolwire.result_to_mcp(anthropic, strict=True)
 
 
+def test_what_mcp_cannot_express_is_reported():
+    """spec/providers/mcp.yaml cannot_express: another provider's built-in tools, an image's detail,
+    a file name, media other than images and audio."""
+    tools = ir.ToolList(tools=[ir.ToolDefinition(name="f", parameters={"type": "object"}), ir.ProviderTool(provider="openai_responses", data={"type": "web_search"})])
+    out, reports = _record(toolwire.tools_from_ir, tools, provider="mcp")
+    assert out == {"tools": [{"name": "f", "inputSchema": {"type": "object"}}]}
+    assert reports == [("LossWarning", "tools[1]: openai_responses tool 'web_search' has no mcp equivalent; dropped")]
+    result = ir.ToolResult(tool_call_id="c", name="f", parts=[
+        ir.ImagePart(data="AA==", media_type="image/png", detail="high"), ir.FilePart(data="AA==", media_type="audio/mpeg", filename="a.mp3"),
+        ir.FilePart(data="AA==", media_type="application/pdf")])
+    out, reports = _record(toolwire.result_to_mcp, result)
+    assert out == {"content": [{"type": "image", "data": "AA==", "mimeType": "image/png"}, {"type": "audio", "data": "AA==", "mimeType": "audio/mpeg"}]}
+    assert _losses(reports) == [
+        "result[0].detail: mcp has no place for ImagePart.detail; dropped",
+        "result[1].filename: mcp has no place for FilePart.filename; dropped",
+        "result[2]: mcp cannot express FilePart (application/pdf) here; dropped",
+    ]
+
+
 # --- errors carry JSON paths ----------------------------------------------------------------------
 
 

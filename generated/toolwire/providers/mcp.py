@@ -48,6 +48,14 @@ CANNOT_EXPRESS = (
         "resource_link and resource blocks (a URI, or a resource's text or blob) have no IR part: they are kept verbatim for MCP and dropped and reported elsewhere (OpaquePart).",
     ),
     (
+        "ProviderTool",
+        "A tools/list result lists the server's own tools; another provider's built-in tools (web search, code execution) are dropped and reported.",
+    ),
+    (
+        "ImagePart.detail; FilePart.filename",
+        "Image and audio blocks are base64 data and a MIME type; a detail level or a file name is reported and not sent.",
+    ),
+    (
         "FilePart other than audio; ImagePart by URL or file id",
         "Content blocks carry base64 data: image and audio blocks only. Documents, and images or audio given by URL or provider file id, are dropped and reported.",
     ),
