@@ -41,6 +41,14 @@ class Module:
     shared: set[str] = field(default_factory=set)  # definitions the parent's module has as they would be here: not emitted
     imports: dict[str, list[str]] = field(default_factory=dict)  # module → the shared names used here, imported from it
     origin: dict[str, str] = field(default_factory=dict)  # shared name → the module to import it from
+    tools: "ToolsKind | None" = None  # the `tools` document kind: declared, or derived from the request's tools rule
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The document kinds the module converts (request, response, tools, tool_result)."""
+        p = self.provider
+        have = {"request": p.request, "response": p.response, "tools": self.tools, "tool_result": p.kinds.get("tool_result")}
+        return tuple(k for k, v in have.items() if v)
 
     def own_constants(self) -> list[str]:
         return [line for line in self.constants if const_name(line) not in self.shared]
@@ -64,10 +72,15 @@ class Module:
             "MODELS": py(p.models),
             "CANNOT_EXPRESS": py([(item["what"], item["reason"]) for item in p.cannot_express]),
             "WIRE_DEFAULTS": py(self.defaults),
+            "KINDS": py(self.kinds),
         }
-        for kind, codec in (("request", p.request), ("response", p.response)):
-            texts[f"{kind}_to_ir"] = f"{p.title}\nreturn _{codec}_to_ir(payload, '', ctx)"
-            texts[f"{kind}_from_ir"] = f"{p.title}\nreturn _{codec}_from_ir({kind}, '', ctx)"
+        for kind, codec in (("request", p.request), ("response", p.response), ("tool_result", p.kinds.get("tool_result"))):
+            if codec:
+                texts[f"{kind}_to_ir"] = f"{p.title}\nreturn _{codec}_to_ir(payload, '', ctx)"
+                texts[f"{kind}_from_ir"] = f"{p.title}\nreturn _{codec}_from_ir({kind}, '', ctx)"
+        if self.tools is not None:
+            texts["tools_to_ir"] = f"{p.title}\n" + "\n".join(self.tools.parse)
+            texts["tools_from_ir"] = f"{p.title}\n" + "\n".join(self.tools.render)
         for line in self.constants:
             texts[const_name(line)] = line
         for f in self.functions:
@@ -80,8 +93,19 @@ class Module:
 
 
 #: What api.py and toolwire look up on a provider module: always defined in the module itself.
-ENTRY_POINTS = ("request_to_ir", "request_from_ir", "response_to_ir", "response_from_ir")
-OWN = ("PROVIDER", "FAMILY", "MODELS", "CANNOT_EXPRESS", "WIRE_DEFAULTS", *ENTRY_POINTS)
+ENTRY_POINTS = ("request_to_ir", "request_from_ir", "response_to_ir", "response_from_ir", "tools_to_ir", "tools_from_ir", "tool_result_to_ir", "tool_result_from_ir")
+OWN = ("PROVIDER", "FAMILY", "MODELS", "CANNOT_EXPRESS", "WIRE_DEFAULTS", "KINDS", *ENTRY_POINTS)
+
+
+@dataclass
+class ToolsKind:
+    """The body lines of ``tools_to_ir(payload, ctx)`` / ``tools_from_ir(tools, ctx)`` and what the
+    document is (a docstring): a codec of IR ToolList (a provider that declares ``tools:``), or the
+    value of the request's rule for ``Request.tools`` (every provider with requests)."""
+
+    what: str
+    parse: list[str]
+    render: list[str]
 
 
 def const_name(line: str) -> str:
@@ -162,9 +186,50 @@ class ProviderCompiler:
     def compile(self) -> Module:
         for codec in self.p.codecs.values():
             getattr(self, f"_{codec.kind}")(codec)
+        self.module.tools = self._tools_kind()
         defaults = {repr((r.wire, r.default)): (r.wire, r.default) for c in self.p.codecs.values() for r in c.rules if r.has_default and r.wire}
         self.module.defaults = [defaults[k] for k in sorted(defaults)]  # any JSON value: deduplicated by its repr
         return self.module
+
+    # --- document kinds ----------------------------------------------------------------------------
+
+    def _tools_kind(self) -> ToolsKind | None:
+        """The ``tools`` document: the codec a provider declares for it (an MCP tools/list result),
+        else the value of its request's rule for ``Request.tools`` (followed through a codec of the
+        request's own class, such as Bedrock's toolConfig), read and written by that rule's own
+        codec or transform — the provider's existing tool rendering, nothing new."""
+        declared = self.p.kinds.get("tools")
+        if declared:
+            return ToolsKind(f"A {self.p.title} tool list", [f'return _{declared}_to_ir(payload, "", ctx)'], [f'return _{declared}_from_ir(tools, "", ctx)'])
+        found = self._tools_rule(self.p.request, ()) if self.p.request else None
+        if found is None:
+            return None
+        wire, rule = found
+        what = f"The tools of {self.p.title} requests (the value of `{wire}`)"
+        # keys beside another provider's list (MCP nextCursor) are reported: a tools value has no place for them
+        render = ["if tools.provider_data is not None:", '    tw.restore({}, tools.provider_data, PROVIDER, "", ctx)']
+        if rule.list_of:
+            parse = [f'return ir.ToolList(tools=[_{rule.list_of}_to_ir(x, ("", i), ctx) for i, x in enumerate(tw.expect_list(payload, ""))])']
+            render.append(f'return [y for y in (_{rule.list_of}_from_ir(x, ("", i), ctx) for i, x in enumerate(tools.tools)) if y is not None]')
+            return ToolsKind(what, parse, render)
+        tr = self.spec.transforms[rule.transform]
+        call = self._fill(tr.parse, rule, value="payload", path='""')
+        parse = [f"tools{', _hint' if tr.returns_hint else ''} = {call}", "return ir.ToolList(tools=tools)"]
+        render.append("return " + self._fill(tr.render, rule, irs=["tools.tools"], path='""'))
+        return ToolsKind(what, parse, render)
+
+    def _tools_rule(self, codec_name: str, prefix: tuple) -> tuple[str, Rule] | None:
+        """(wire path, rule) of the rule that fills Request.tools, through codecs over Request."""
+        codec = self.codec(codec_name)
+        for rule in codec.rules:
+            if "tools" not in rule.ir or not rule.wire:
+                continue
+            if rule.ir == ["tools"] and (rule.list_of or (rule.transform and self.spec.transforms[rule.transform].ir_arity == 1)):
+                return ".".join((*prefix, rule.wire)), rule
+            sub = self.p.codecs.get(rule.codec or "")
+            if sub is not None and sub.kind == "object" and sub.ir == codec.ir:
+                return self._tools_rule(sub.name, (*prefix, rule.wire))
+        return None
 
     # --- helpers ---------------------------------------------------------------------------------
 
@@ -545,8 +610,13 @@ class ProviderCompiler:
                 name = self._order_name(c, (rule.wire,))
                 L.append(f"if {v} is not None:")
                 L.append(f"    hints = tw.value_key_order(hints, {py(rule.wire)}, {v}, _VRANK_{name}, _VORDER_{name})")
-            call = self._fill(tr.parse, rule, value=v, path=p)
+            # a refine rule's parse reads what the rules before it gave its IR fields, and replaces it
+            priors = [values[n][-1] if values.get(n) else "None" for n in irs] if rule.refine else []
+            call = self._fill(tr.parse, rule, value=v, path=p, priors=priors)
             targets = [f"{v}_{var(n)}" if len(irs) > 1 else f"{v}_ir" for n in irs]
+            if rule.refine:
+                for n in irs:
+                    values[n] = []
             hint_var = f"{v}_hint"
             if tr.returns_hint:
                 targets.append(hint_var)
@@ -564,7 +634,7 @@ class ProviderCompiler:
                 L.append(f"    if {hint_var} is not None:")
                 L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, {hint_var})")
             L.append("else:")
-            defaults = [py(rule.default) if (rule.has_default and n == 0) else self.ir_field_default(c.ir, name) for n, name in enumerate(irs)]
+            defaults = priors or [py(rule.default) if (rule.has_default and n == 0) else self.ir_field_default(c.ir, name) for n, name in enumerate(irs)]
             L.append(f"    {', '.join(targets[: len(irs)])} = {', '.join(defaults)}")
             if rule.has_default and not rule.emit_null:  # left out: the provider's default (the absence is a hint)
                 L.append(f"    if {py(key)} not in {src}:")
@@ -645,8 +715,10 @@ class ProviderCompiler:
                 out.extend(tags)
         return py(tuple(sorted(out))) if seen else "None"
 
-    def _fill(self, template: str, rule: Rule, value: str = "", path: str = "", irs: list[str] | None = None, hint: str = "None") -> str:
+    def _fill(self, template: str, rule: Rule, value: str = "", path: str = "", irs: list[str] | None = None, hint: str = "None", priors: list[str] | None = None) -> str:
         subs = {"value": value, "path": path, "hint": hint, "request": "ctx.request"}  # {request}: the IR Request being rendered
+        for n, expr in enumerate(priors or []):  # a refine rule: what the rules before it gave its IR fields
+            subs[f"prior{n}"] = expr
         if "{carriers}" in template:
             subs["carriers"] = self._carriers(rule)
         # parse only: whether the value was read under the rule's alias key

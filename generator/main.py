@@ -54,6 +54,7 @@ def _env() -> jinja2.Environment:
     env.filters["md"] = lambda text: " ".join(str(text).split()).replace("|", "\\|")  # one table cell
     env.filters["effects"] = _effects_cell
     env.tests["in_module"] = lambda name, module: module.uses_name(name)  # an import the module needs
+    env.filters["lower_first"] = lambda text: str(text)[:1].lower() + str(text)[1:]  # "The tools of ..." mid-sentence
     env.filters["article"] = lambda noun: "an" if str(noun)[:1].upper() in "AEIOU" else "a"  # an Anthropic, an AWS, a Google
     return env
 
@@ -116,9 +117,11 @@ def build(spec: Spec, out: Path) -> None:
         for p in spec.providers:
             if p.wire_schema is not None and p.own_wire_types:
                 files[pkg / "types" / f"{p.name}.py"] = _datamodel(p.wire_schema, p.name, f"spec/wire/derived/{p.wire_types}.json", work)
-    files[pkg / "__init__.py"] = env.get_template("package_init.py.j2").render(providers=spec.providers)
+    modules = {p.name: ProviderCompiler(spec, p).compile() for p in spec.providers}
+    kinds = {name: m.kinds for name, m in modules.items()}
+    files[pkg / "__init__.py"] = env.get_template("package_init.py.j2").render(providers=spec.providers, kinds=kinds)
     files[pkg / "providers" / "__init__.py"] = env.get_template("providers_init.py.j2").render(providers=spec.providers)
-    files[pkg / "stream.py"] = env.get_template("stream.py.j2").render(providers=spec.providers)
+    files[pkg / "stream.py"] = env.get_template("stream.py.j2").render(providers=[p for p in spec.providers if p.response])  # streams are responses
     (pkg / "streams").mkdir()
     files[pkg / "streams" / "__init__.py"] = (
         HEADER.format(source="spec/providers/*.yaml (`stream:`)")
@@ -140,7 +143,6 @@ def build(spec: Spec, out: Path) -> None:
         + '"""Wire types of each provider as dataclasses, derived from the official SDKs / service models (import a submodule, e.g. toolwire.types.anthropic)."""\n'
     )
     template = env.get_template("provider.py.j2")
-    modules = {p.name: ProviderCompiler(spec, p).compile() for p in spec.providers}
     done: set[str] = set()
 
     def share_with_parent(p) -> None:  # a flavour imports what it shares with its (already shared) parent

@@ -21,8 +21,12 @@ from .stream_grammar import STREAM_KEYS, Grammar, compile_grammar
 
 PROVIDER_KEYS = {
     "provider", "extends", "title", "docs", "sdk", "wire_types", "request", "response", "cannot_express",
-    "codecs", "provider_data", "key_spelling", "models", "stream",
+    "codecs", "provider_data", "key_spelling", "models", "stream", "tools", "tool_result",
 }
+# the documents a provider may have (docs/spec-language.md "Document kinds"): key → the IR class of its codec.
+# A provider declares the kinds it has; a chat API has request and response (its `tools` kind is
+# derived from the request's rule for Request.tools), MCP has tools and tool_result.
+DOCUMENT_KINDS = {"request": "Request", "response": "Response", "tools": "ToolList", "tool_result": "ToolResult"}
 KEY_SPELLINGS = ("exact", "proto_json")  # how input may spell wire keys (see docs/spec-language.md)
 PROVIDER_DATA = ("own", "family")  # an extending provider's provider_data: its own (default) | its parent's
 PATCH_KEYS = {"drop", "fields"}  # plus any codec key, which overrides (mappings merge)
@@ -48,7 +52,7 @@ COMPUTED = {"answered_call": "the ToolCall a ToolResult answers (found by its to
 RULE_KEYS = {
     "wire", "ir", "type", "required", "const", "emit", "codec", "list_of", "transform", "args",
     "alias", "select", "emit_null", "default", "fallback", "conversation", "doc", "fill", "fill_format", "absent_as",
-    "flat", "computed", "for_models",
+    "flat", "computed", "for_models", "refine",
 }
 JSON_TYPES = {
     "string": "str", "integer": "int", "number": "number", "boolean": "bool", "object": "dict",
@@ -115,6 +119,7 @@ class Rule:
     computed: str | None = None  # a wire value computed from elsewhere in the conversation (COMPUTED)
     for_models: list = field(default_factory=list)  # [(entry, Rule | None)]: the rule for some target models (None: not sent)
     model_why: str = ""  # a rule as a `for_models` entry makes it: the entry's why (its fallback's report)
+    refine: bool = False  # its transform's parse refines what earlier rules gave its IR fields ({prior0}, ...)
 
     @property
     def segments(self) -> list[str]:
@@ -180,7 +185,7 @@ class Provider:
     sdk: str
     wire_types: str | None
     wire_schema: dict | None
-    request: str
+    request: str  # the codec of each document kind ("" when the provider has no such documents)
     response: str
     cannot_express: list[dict]
     codecs: dict[str, Codec]
@@ -197,6 +202,7 @@ class Provider:
     models: tuple | None = None  # glob patterns of the model names it serves (None: any name)
     outside_body: dict = field(default_factory=dict)  # IR "Class.field" → where the target takes it (cannot_express)
     ir_losses: list = field(default_factory=list)  # (what, effects): cannot_express `ir:` (generator/losses.py)
+    kinds: dict = field(default_factory=dict)  # document kind → its codec, as declared (DOCUMENT_KINDS)
 
 
 @dataclass
@@ -460,9 +466,11 @@ def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provi
     name = doc.get("provider")
     if name != stem:
         errors.at(doc, "provider", f"provider must be {stem!r} (the file name), got {name!r}")
-    for key in ("title", "request", "response", "codecs"):
+    for key in ("title", "codecs"):
         if key not in doc:
             errors.at(doc, None, f"missing required key {key!r}")
+    if not any(doc.get(k) for k in DOCUMENT_KINDS):
+        errors.at(doc, None, f"declares no document kind: name the codec of at least one of {', '.join(DOCUMENT_KINDS)}")
     codecs_doc = doc.get("codecs") or {}
     if not isinstance(codecs_doc, Located):
         errors.at(doc, "codecs", "codecs must be a mapping of codec name → codec")
@@ -521,11 +529,22 @@ def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provi
         errors.at(doc, "key_spelling", f"key_spelling must be one of {', '.join(KEY_SPELLINGS)}, got {spelling!r}")
     else:
         provider.key_spelling = str(spelling)
-    _stream(doc, provider, errors)
-    for key in ("request", "response"):
+    if doc.get("response") or "stream" in doc:  # streams are responses: a provider without them has none
+        _stream(doc, provider, errors)
+    if "stream" in doc and not doc.get("response"):
+        errors.at(doc, "stream", "stream: a stream is a streamed response, and this provider declares no `response` kind")
+    for key, cls_name in DOCUMENT_KINDS.items():
         entry = doc.get(key)
-        if entry and entry not in codecs:
+        if not entry:
+            continue
+        if not isinstance(entry, str) or entry not in codecs:
             errors.at(doc, key, f"{key} codec {entry!r} is not defined under codecs")
+            continue
+        provider.kinds[key] = entry
+        made = codecs[entry].ir if codecs[entry].kind == "object" else None
+        if made != cls_name and key in ("tools", "tool_result"):  # (request / response codecs: checked where they are compiled)
+            errors.at(doc, key, f"{key} codec {entry!r} makes {f'IR {made}' if made else f'no IR object (a {codecs[entry].kind} codec)'}; "
+                      f"a {key} document is IR {cls_name} (an object codec with ir: {cls_name})")
     _check_references(provider, ir_classes, transforms, errors)
     return provider
 
@@ -792,6 +811,9 @@ def _rule(codec_name: str, rdoc: Located, errors: Errors) -> Rule:
         if others or not rule.wire or not rule.codec:
             errors.at(rdoc, "computed", f"codec {codec_name!r}: a computed rule has 'wire' and the 'codec' its value goes through, "
                       f"and no {', '.join(others) or 'other key'} ({{wire: call, computed: answered_call, codec: call}})")
+    rule.refine = bool(rdoc.get("refine", False))
+    if rule.refine and not (rule.transform and rule.wire):
+        errors.at(rdoc, "refine", f"codec {codec_name!r}: a refine rule has a 'wire' key and a 'transform' whose parse reads what earlier rules gave its IR fields ({{prior0}}, ...)")
     rule.args = dict(rdoc.get("args") or {})
     sel = rdoc.get("select")
     rule.select = [sel] if isinstance(sel, str) else list(sel) if sel else None
@@ -930,6 +952,8 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
             ir_seen: dict[str, list[Rule]] = {}
             for rule in codec.rules:
                 rnode = rule.node
+                if rule.refine and not any(f in ir_seen for f in rule.ir):
+                    errors.at(rnode, "refine", f"codec {codec.name!r}: refine rule for {rule.wire!r}: no rule before it fills {' or '.join(rule.ir)} (a refine rule comes after the rule whose value it refines)")
                 if rule.wire:
                     segs = rule.segments
                     if segs[0].isdigit() or segs[-1].isdigit() or any(a.isdigit() and b.isdigit() for a, b in zip(segs, segs[1:])):
@@ -960,6 +984,8 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
                     else:
                         if len(rule.ir) != tr.ir_arity:
                             errors.at(rnode, "ir", f"codec {codec.name!r}: transform {tr.name!r} fills {tr.ir_arity} IR field(s), the rule names {len(rule.ir)}")
+                        if ("{prior" in tr.parse) != rule.refine:  # {prior0}: what the rules before a refine rule parsed
+                            errors.at(rnode, "transform", f"codec {codec.name!r}: transform {tr.name!r} " + ("refines what earlier rules parsed: its rule needs refine: true" if rule.refine is False else "does not read what earlier rules parsed ({prior0}): a refine rule needs one that does"))
                         for arg in tr.args:
                             if arg not in rule.args:
                                 errors.at(rnode, "args", f"codec {codec.name!r}: transform {tr.name!r} needs args.{arg}")
@@ -982,6 +1008,7 @@ def _check_references(provider: Provider, ir_classes, transforms, errors: Errors
                 if len(rule.ir) == 1 and rule.ir[0] in cls.fields and not rule.transform and not rule.conversation:
                     _check_rule_shape(codec, rule, cls, codecs, ir_classes, errors)
             for ir_field, rules in ir_seen.items():
+                rules = [r for r in rules if not r.refine]  # a refine rule takes over what the rules before it parsed
                 if len(rules) > 1 and sum(1 for r in rules if not r.select) > 1:
                     errors.at(rules[1].node, "ir", f"codec {codec.name!r}: two rules write IR field {ir_field!r}; give each a 'select' (part classes) but at most one")
             _check_wire_required(provider, codec, errors)

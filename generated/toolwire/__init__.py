@@ -6,7 +6,7 @@
     >>> req = toolwire.to_ir(anthropic_request, provider="anthropic")
     >>> payload = toolwire.from_ir(req, provider="openai_responses")
 
-Providers: anthropic, anthropic_bedrock, anthropic_vertex, azure_openai, bedrock_converse, cohere, cohere_v1, deepseek, fireworks, gemini, gemini_openapi, groq, mistral, ollama, openai_chat, openai_responses, openrouter, vertex, xai.
+Providers: anthropic, anthropic_bedrock, anthropic_vertex, azure_openai, bedrock_converse, cohere, cohere_v1, deepseek, fireworks, gemini, gemini_openapi, groq, mcp, mistral, ollama, openai_chat, openai_responses, openrouter, vertex, xai.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from toolwire_runtime.errors import (
     WrongTypeError,
 )
 
-#: Provider names accepted by ``convert``, ``to_ir`` and ``from_ir``.
+#: Provider names accepted by ``convert``, ``to_ir`` and ``from_ir`` (the APIs with request and response bodies).
 PROVIDERS = (
     "anthropic",
     "anthropic_bedrock",
@@ -58,6 +58,32 @@ PROVIDERS = (
     "xai",
 )
 
+#: The documents each provider has (spec: "Document kinds"): ``request`` / ``response`` bodies,
+#: ``tools`` (``tools_to_ir``, ``convert_tools``), ``tool_result`` (``result_from_mcp``). ``mcp`` has
+#: tools and tool results only.
+KINDS = {
+    "anthropic": ("request", "response", "tools"),
+    "anthropic_bedrock": ("request", "response", "tools"),
+    "anthropic_vertex": ("request", "response", "tools"),
+    "azure_openai": ("request", "response", "tools"),
+    "bedrock_converse": ("request", "response", "tools"),
+    "cohere": ("request", "response", "tools"),
+    "cohere_v1": ("request", "response", "tools"),
+    "deepseek": ("request", "response", "tools"),
+    "fireworks": ("request", "response", "tools"),
+    "gemini": ("request", "response", "tools"),
+    "gemini_openapi": ("request", "response", "tools"),
+    "groq": ("request", "response", "tools"),
+    "mcp": ("tools", "tool_result"),
+    "mistral": ("request", "response", "tools"),
+    "ollama": ("request", "response", "tools"),
+    "openai_chat": ("request", "response", "tools"),
+    "openai_responses": ("request", "response", "tools"),
+    "openrouter": ("request", "response", "tools"),
+    "vertex": ("request", "response", "tools"),
+    "xai": ("request", "response", "tools"),
+}
+
 _MODULES = {
     "anthropic": "toolwire.providers.anthropic",
     "anthropic_bedrock": "toolwire.providers.anthropic_bedrock",
@@ -71,6 +97,7 @@ _MODULES = {
     "gemini": "toolwire.providers.gemini",
     "gemini_openapi": "toolwire.providers.gemini_openapi",
     "groq": "toolwire.providers.groq",
+    "mcp": "toolwire.providers.mcp",
     "mistral": "toolwire.providers.mistral",
     "ollama": "toolwire.providers.ollama",
     "openai_chat": "toolwire.providers.openai_chat",
@@ -156,12 +183,72 @@ def convert(
     return _api.convert(_registry, payload, source, target, kind, strict, tool_names, model)
 
 
+# --- tool lists and tool results (MCP and every provider's tools; docs/mcp.md) ---------------------
+
+
+def tools_to_ir(payload: Any, *, provider: str, strict: bool = False) -> ir.ToolList:
+    """Parse a tools document into an ``ir.ToolList``: an MCP ``tools/list`` result
+    (``provider="mcp"``), or a provider's tools as its request carries them (the ``tools`` array;
+    Gemini's ``tools`` groups, Bedrock's ``toolConfig.tools``)."""
+    from toolwire_runtime import documents
+
+    return documents.tools_to_ir(_registry, payload, provider, strict)
+
+
+def tools_from_ir(
+    tools: Any, *, provider: str, strict: bool = False, model: str | None = None
+) -> Any:
+    """Render an ``ir.ToolList`` (or a list of ``ir.ToolDefinition``) as the provider's tools
+    document: MCP's ``{"tools": [...]}``, a chat API's ``tools`` value. Names that break the
+    provider's rule are fitted; what it cannot express is reported (``LossWarning``). ``model``:
+    the target model, for rules that hold for some models only (Anthropic's ``strict``)."""
+    from toolwire_runtime import documents
+
+    return documents.tools_from_ir(_registry, tools, provider, strict, model)
+
+
+def convert_tools(
+    payload: Any, *, source: str, target: str, strict: bool = False, model: str | None = None
+) -> Any:
+    """Convert a tools document: ``convert_tools(tools_list_result, source="mcp", target="anthropic")``
+    gives the ``tools`` array of an Anthropic request. Map the target's call names back to the
+    source's names with ``to_ir(..., tool_names=[t["name"] for t in tools_list_result["tools"]])``.
+    """
+    from toolwire_runtime import documents
+
+    return documents.convert_tools(_registry, payload, source, target, strict, model)
+
+
+def result_from_mcp(payload: Any, call: Any = None, *, strict: bool = False) -> ir.ToolResult:
+    """An MCP ``CallToolResult`` → ``ir.ToolResult`` answering ``call`` (an ``ir.ToolCall``, or a
+    dict with its ``id`` and ``name``): text → the result's text, structuredContent → the
+    structured result, images and audio → parts, isError → is_error. Put it in a ``tool`` message
+    and render it for any provider with ``from_ir``."""
+    from toolwire_runtime import documents
+
+    return documents.result_to_ir(_registry, payload, "mcp", call, strict)
+
+
+def result_to_mcp(result: Any, *, strict: bool = False) -> dict:
+    """An ``ir.ToolResult`` → an MCP ``CallToolResult`` (an object result is ``structuredContent``
+    plus its JSON text; the call's id is not part of it: an ``OutsideBodyWarning``)."""
+    from toolwire_runtime import documents
+
+    return documents.result_from_ir(_registry, result, "mcp", strict)
+
+
 __all__ = [
     "PROVIDERS",
+    "KINDS",
     "convert",
     "to_ir",
     "from_ir",
     "ir",
+    "tools_to_ir",
+    "tools_from_ir",
+    "convert_tools",
+    "result_from_mcp",
+    "result_to_mcp",
     "Conversation",
     "run_tool_calls",
     "arun_tool_calls",

@@ -240,6 +240,16 @@ class Usage:
 
 
 @dataclass(kw_only=True, slots=True)
+class ToolList:
+    """
+    A document of tool definitions (document kind `tools`): an MCP `tools/list` result, or a provider's `tools` array as its request carries it. Keys beside the list (MCP `nextCursor`, `_meta`) travel in provider_data.
+    """
+
+    tools: list[ToolDefinition | ProviderTool]
+    provider_data: ProviderData | None = None
+
+
+@dataclass(kw_only=True, slots=True)
 class ToolResult:
     """
     UniversalToolResult — what the application sends back for one tool call.

@@ -43,6 +43,13 @@ def _check_kind(kind: str) -> None:
         raise ValueError(f"kind must be 'request' or 'response', got {kind!r}")
 
 
+def _has(module: Any, provider: str, kind: str) -> Any:
+    """The module, when the provider has documents of ``kind`` (MCP has tools and tool results only)."""
+    if kind not in module.KINDS:
+        raise ValueError(f"{provider} has no {kind} documents; its kinds are {', '.join(module.KINDS)} (toolwire.KINDS)")
+    return module
+
+
 def _serves(patterns: tuple | None, model: str) -> bool:
     """Can ``model`` name a model of a provider that serves ``patterns`` (spec ``models:``)?"""
     return patterns is None or type(model) is not str or any(fnmatch.fnmatchcase(model, p) for p in patterns)
@@ -93,7 +100,7 @@ def _read(module: Any, payload: Any, kind: str, ctx: Context) -> tuple[Any, Cont
 
 def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bool, tool_names: Any = None) -> Any:
     _check_kind(kind)
-    module = registry.get(provider)
+    module = _has(registry.get(provider), provider, kind)
     node, ctx = _read(module, payload, kind, Context(provider, strict, tool_names))
     ctx.flush()
     return node
@@ -108,9 +115,9 @@ def from_ir(registry: Registry, obj: Any, provider: str, strict: bool, model: st
         # a @toolwire.tool function (tools.Tool) stands for its definition
         obj = dataclasses.replace(obj, tools=[t.definition if type(getattr(t, "definition", None)) is ir.ToolDefinition else t for t in obj.tools])
     if isinstance(obj, ir.Request):
-        out = module.request_from_ir(obj, ctx)
+        out = _has(module, provider, "request").request_from_ir(obj, ctx)
     elif isinstance(obj, ir.Response):
-        out = module.response_from_ir(obj, ctx)
+        out = _has(module, provider, "response").response_from_ir(obj, ctx)
     else:
         raise TypeError(f"from_ir takes a toolwire.ir.Request or Response, got {type(obj).__name__}")
     ctx.flush()
@@ -128,8 +135,8 @@ def convert(
     model: str | None = None,
 ) -> dict:
     _check_kind(kind)
-    src = registry.get(source)
-    dst = registry.get(target)
+    src = _has(registry.get(source), source, kind)
+    dst = _has(registry.get(target), target, kind)
     node, ctx = _read(src, payload, kind, Context(source, strict, tool_names))
     ctx.provider = target
     # a same-provider conversion for the input's own model keeps the input's spelling: no model rules

@@ -2148,3 +2148,55 @@ def reasoning_text_render(parts: Any, path: Any, ctx: Context) -> Any:
             ctx.lose(path, f"{ctx.provider} has no place for a reasoning signature or encrypted reasoning; dropped")
         texts.append(part.text)
     return "\n\n".join(texts) if texts else None
+
+
+# --- structured results (MCP CallToolResult: content blocks beside structuredContent) -----------
+
+
+def structured_content_parse(value: Any, path: Any) -> Any:
+    """structured_content: the structured value is an object (MCP `structuredContent`)."""
+    if type(value) is not dict:
+        raise WrongTypeError(path, f"expected an object, got {_json_type(value)}")
+    return value
+
+
+def structured_content_render(result: Any) -> Any:
+    """Only an object result is structured content; any other result is content blocks only."""
+    return result if type(result) is dict else None
+
+
+def _same_json(text: str, value: Any) -> bool:
+    """Is ``text`` the JSON text of ``value`` (in any spelling)?"""
+    try:
+        return json.loads(text) == value
+    except ValueError:
+        return False
+
+
+def content_result_parse(value: Any, path: Any, ctx: Context, part_to_ir: Any, structured: Any) -> tuple[Any, Any, Any]:
+    """content_result: (result, parts, hint) of a list of content blocks beside a structured value."""
+    if type(value) is not list:
+        raise WrongTypeError(path, f"expected an array of content blocks, got {_json_type(value)}")
+    parts = [p for p in (part_to_ir(item, (path, i), ctx) for i, item in enumerate(value)) if p is not None]
+    single = len(parts) == 1 and type(parts[0]) is TextPart and _plain(parts[0])
+    if structured is None:
+        if single:
+            return parts[0].text, None, None
+        return None, (parts or None), None
+    if single and _same_json(parts[0].text, structured):  # the backwards-compatible JSON text of the value
+        text = parts[0].text
+        return structured, None, (None if text == _dumps(structured) else text)
+    return structured, (parts or None), "apart"  # blocks that say something of their own
+
+
+def content_result_render(result: Any, parts: list | None, hint: Any, path: Any, ctx: Context, part_from_ir: Any) -> list:
+    blocks = [b for b in (part_from_ir(p, (path, i), ctx) for i, p in enumerate(parts or ())) if b is not None]
+    if result is None or hint == "apart":
+        return blocks
+    if type(result) is str:
+        text = result
+    elif type(hint) is str and _same_json(hint, result):  # the duplicate's exact spelling
+        text = hint
+    else:
+        text = _dumps(result)
+    return [{"type": "text", "text": text}, *blocks]

@@ -3,9 +3,9 @@
 # only names that mean the same here, is imported from there, not written again; this module holds what differs.
 """DeepSeek Chat Completions (OpenAI-compatible) ↔ toolwire IR.
 
-Converters generated from spec/providers/deepseek.yaml. Entry points: ``request_to_ir``,
-``request_from_ir``, ``response_to_ir``, ``response_from_ir`` (use ``toolwire.convert`` /
-``toolwire.to_ir`` / ``toolwire.from_ir`` rather than calling them directly).
+Converters generated from spec/providers/deepseek.yaml. Entry points: ``<kind>_to_ir`` and
+``<kind>_from_ir`` for each document kind in ``KINDS`` (use ``toolwire.convert`` / ``toolwire.to_ir`` /
+``toolwire.from_ir`` / ``toolwire.convert_tools`` rather than calling them directly).
 
 Provider documentation:
 - https://api-docs.deepseek.com/api/create-chat-completion
@@ -58,6 +58,9 @@ from toolwire_runtime.errors import UnknownVariantError, WrongTypeError
 #: provider_data written here is read back only by the providers of the 'deepseek' group
 #: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "deepseek"
+
+#: The documents it has (docs/spec-language.md, "Document kinds").
+KINDS = ("request", "response", "tools")
 
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_chat"
@@ -229,6 +232,26 @@ def response_from_ir(response: ir.Response, ctx: Context) -> dict:
     """IR Response → a DeepSeek Chat Completions (OpenAI-compatible) response body."""
     ctx.data = PROVIDER
     return _response_from_ir(response, "", ctx)
+
+
+def tools_to_ir(payload: Any, ctx: Context) -> ir.ToolList:
+    """The tools of DeepSeek Chat Completions (OpenAI-compatible) requests (the value of `tools`) → IR ToolList."""
+    ctx.data = PROVIDER
+    return ir.ToolList(
+        tools=[_tool_to_ir(x, ("", i), ctx) for i, x in enumerate(tw.expect_list(payload, ""))]
+    )
+
+
+def tools_from_ir(tools: ir.ToolList, ctx: Context) -> Any:
+    """IR ToolList → the tools of DeepSeek Chat Completions (OpenAI-compatible) requests (the value of `tools`)."""
+    ctx.data = PROVIDER
+    if tools.provider_data is not None:
+        tw.restore({}, tools.provider_data, PROVIDER, "", ctx)
+    return [
+        y
+        for y in (_tool_from_ir(x, ("", i), ctx) for i, x in enumerate(tools.tools))
+        if y is not None
+    ]
 
 
 def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:

@@ -3,9 +3,9 @@
 # only names that mean the same here, is imported from there, not written again; this module holds what differs.
 """Google Gemini generateContent, function parameters in the legacy OpenAPI-subset field ↔ toolwire IR.
 
-Converters generated from spec/providers/gemini_openapi.yaml. Entry points: ``request_to_ir``,
-``request_from_ir``, ``response_to_ir``, ``response_from_ir`` (use ``toolwire.convert`` /
-``toolwire.to_ir`` / ``toolwire.from_ir`` rather than calling them directly).
+Converters generated from spec/providers/gemini_openapi.yaml. Entry points: ``<kind>_to_ir`` and
+``<kind>_from_ir`` for each document kind in ``KINDS`` (use ``toolwire.convert`` / ``toolwire.to_ir`` /
+``toolwire.from_ir`` / ``toolwire.convert_tools`` rather than calling them directly).
 
 Provider documentation:
 - https://ai.google.dev/api/caching#FunctionDeclaration
@@ -41,6 +41,9 @@ from toolwire_runtime.errors import WrongTypeError
 #: provider_data written here is read back only by the providers of the 'gemini' group
 #: (a spec that extends another shares its parent's with `provider_data: family`).
 PROVIDER = "gemini"
+
+#: The documents it has (docs/spec-language.md, "Document kinds").
+KINDS = ("request", "response", "tools")
 
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "gemini"
@@ -139,6 +142,25 @@ def response_from_ir(response: ir.Response, ctx: Context) -> dict:
     """IR Response → a Google Gemini generateContent, function parameters in the legacy OpenAPI-subset field response body."""
     ctx.data = PROVIDER
     return _response_from_ir(response, "", ctx)
+
+
+def tools_to_ir(payload: Any, ctx: Context) -> ir.ToolList:
+    """The tools of Google Gemini generateContent, function parameters in the legacy OpenAPI-subset field requests (the value of `tools`) → IR ToolList."""
+    ctx.data = PROVIDER
+    tools = tw.grouped_list_parse(
+        payload, "", ctx, _function_declaration_to_ir, "functionDeclarations", PROVIDER
+    )
+    return ir.ToolList(tools=tools)
+
+
+def tools_from_ir(tools: ir.ToolList, ctx: Context) -> Any:
+    """IR ToolList → the tools of Google Gemini generateContent, function parameters in the legacy OpenAPI-subset field requests (the value of `tools`)."""
+    ctx.data = PROVIDER
+    if tools.provider_data is not None:
+        tw.restore({}, tools.provider_data, PROVIDER, "", ctx)
+    return tw.grouped_list_render(
+        tools.tools, "", ctx, _function_declaration_from_ir, "functionDeclarations", PROVIDER
+    )
 
 
 def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
