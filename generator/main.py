@@ -110,6 +110,7 @@ def build(spec: Spec, out: Path) -> None:
     files[pkg / "__init__.py"] = env.get_template("package_init.py.j2").render(providers=spec.providers)
     files[pkg / "providers" / "__init__.py"] = env.get_template("providers_init.py.j2").render(providers=spec.providers)
     files[pkg / "stream.py"] = env.get_template("stream.py.j2").render(providers=spec.providers)
+    files[pkg / "__main__.py"] = env.get_template("main.py.j2").render()  # python -m toolwire
     (pkg / "streams").mkdir()
     files[pkg / "streams" / "__init__.py"] = (
         HEADER.format(source="spec/providers/*.yaml (`stream:`)")

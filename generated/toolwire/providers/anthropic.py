@@ -27,6 +27,16 @@ PROVIDER = "anthropic"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "anthropic"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Anthropic Messages"
+EXTENDS = None
+SPEC = "spec/providers/anthropic.yaml"
+DOCS = [
+    "https://docs.anthropic.com/en/api/messages",
+    "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+]
+SDK = "anthropic-sdk-python — anthropic.types (MessageCreateParams, MessageParam, ToolUseBlockParam, ToolResultBlockParam, Message)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("claude-*",)

@@ -44,6 +44,18 @@ PROVIDER = "anthropic_bedrock"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "anthropic"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Anthropic Claude on Amazon Bedrock (InvokeModel body)"
+EXTENDS = "anthropic"
+SPEC = "spec/providers/anthropic_bedrock.yaml"
+DOCS = [
+    "https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages.html",
+    "https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html",
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModel.html",
+    "https://docs.anthropic.com/en/api/claude-on-amazon-bedrock",
+]
+SDK = "anthropic-sdk-python — anthropic.AnthropicBedrock (lib/bedrock/_client.py: pops `model` into the URL /model/{model}/invoke, pops `stream` for /invoke-with-response-stream, sends the anthropic-beta header as the body's anthropic_beta); payloads are validated against anthropic.types, the Messages body (tests/sdk_validation.py: model outside the body, anthropic_version checked against its constant)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("anthropic.claude-*", "*.anthropic.claude-*", "arn:aws:bedrock:*")

@@ -43,6 +43,17 @@ PROVIDER = "anthropic_vertex"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "anthropic"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Anthropic Claude on Google Vertex AI (rawPredict body)"
+EXTENDS = "anthropic"
+SPEC = "spec/providers/anthropic_vertex.yaml"
+DOCS = [
+    "https://docs.anthropic.com/en/api/claude-on-vertex-ai",
+    "https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude/use-claude",
+    "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/projects.locations.publishers.models/rawPredict",
+]
+SDK = "anthropic-sdk-python — anthropic.AnthropicVertex (lib/vertex/_client.py: pops `model` into the URL .../publishers/anthropic/models/{model}:rawPredict, keeps `stream` (streamRawPredict)); payloads are validated against anthropic.types, the Messages body (tests/sdk_validation.py: model outside the body, anthropic_version checked against its constant)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("claude-*",)

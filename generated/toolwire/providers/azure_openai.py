@@ -73,6 +73,18 @@ PROVIDER = "azure_openai"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_chat"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Azure OpenAI Chat Completions (v1 API)"
+EXTENDS = "openai_chat"
+SPEC = "spec/providers/azure_openai.yaml"
+DOCS = [
+    "https://learn.microsoft.com/en-us/azure/ai-foundry/openai/api-version-lifecycle",
+    "https://learn.microsoft.com/en-us/azure/ai-foundry/openai/reference-preview-latest",
+    "https://learn.microsoft.com/en-us/azure/ai-foundry/openai/concepts/content-filter",
+    "https://learn.microsoft.com/en-us/azure/developer/ai/how-to/switching-endpoints",
+]
+SDK = 'openai-python — openai.OpenAI(base_url="https://{resource}.openai.azure.com/openai/v1/") (the v1 API needs no AzureOpenAI client); payloads are validated against openai.types.chat, the wire they share (tests/sdk_validation.py), Azure\'s content-filter keys checked as declared extras'
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None

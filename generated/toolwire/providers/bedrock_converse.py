@@ -30,6 +30,19 @@ PROVIDER = "bedrock_converse"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "bedrock_converse"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse)"
+EXTENDS = None
+SPEC = "spec/providers/bedrock_converse.yaml"
+DOCS = [
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html",
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ContentBlock.html",
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultBlock.html",
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolChoice.html",
+    "https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html",
+]
+SDK = "botocore service model bedrock-runtime 2023-09-30 (botocore/data/bedrock-runtime/2023-09-30/service-2.json: ConverseRequest, Message, ContentBlock, ToolUseBlock, ToolResultBlock, ToolResultContentBlock, ToolConfiguration, ToolSpecification, ToolChoice, InferenceConfiguration, ConverseResponse, StopReason, TokenUsage), as used by boto3's bedrock-runtime client"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None

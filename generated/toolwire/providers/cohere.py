@@ -28,6 +28,17 @@ PROVIDER = "cohere"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "cohere"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Cohere Chat API v2"
+EXTENDS = None
+SPEC = "spec/providers/cohere.yaml"
+DOCS = [
+    "https://docs.cohere.com/reference/chat",
+    "https://docs.cohere.com/docs/tool-use-overview",
+    "https://docs.cohere.com/docs/tool-use-usage-patterns",
+]
+SDK = "cohere-python — cohere.v2 V2Client.chat arguments and cohere.types (ChatMessageV2, AssistantChatMessageV2, ToolChatMessageV2, ToolCallV2, ToolV2, ToolContent, Document, V2ChatResponse, AssistantMessageResponse, ChatFinishReason, Usage)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("command*", "c4ai-*", "aya-*")

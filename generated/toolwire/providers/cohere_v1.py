@@ -30,6 +30,19 @@ PROVIDER = "cohere_v1"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "cohere_v1"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Cohere Chat API v1 (legacy)"
+EXTENDS = None
+SPEC = "spec/providers/cohere_v1.yaml"
+DOCS = [
+    "https://docs.cohere.com/v1/reference/chat",
+    "https://docs.cohere.com/v1/docs/tool-use",
+    "https://docs.cohere.com/v1/docs/multi-step-tool-use",
+    "https://docs.cohere.com/v1/docs/parameter-types-in-tool-use",
+    "https://docs.cohere.com/docs/migrating-v1-to-v2",
+]
+SDK = "cohere-python — cohere.base_client.BaseCohere.chat arguments and cohere.types (ChatbotMessage, UserMessage, SystemMessage, ToolMessage, ToolCall, ToolResult, Tool, ToolParameterDefinitionsValue, NonStreamedChatResponse, ApiMeta, ApiMetaTokens)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("command*", "c4ai-*", "aya-*")

@@ -62,6 +62,17 @@ PROVIDER = "deepseek"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_chat"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "DeepSeek Chat Completions (OpenAI-compatible)"
+EXTENDS = "openai_chat"
+SPEC = "spec/providers/deepseek.yaml"
+DOCS = [
+    "https://api-docs.deepseek.com/api/create-chat-completion",
+    "https://api-docs.deepseek.com/guides/function_calling",
+    "https://api-docs.deepseek.com/guides/thinking_mode",
+]
+SDK = "no SDK of its own: DeepSeek documents the openai SDK with base_url https://api.deepseek.com; payloads are validated against openai.types.chat (tests/sdk_validation.py)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("deepseek-*",)

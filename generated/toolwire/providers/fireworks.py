@@ -58,6 +58,18 @@ PROVIDER = "fireworks"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_chat"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Fireworks AI Chat Completions (OpenAI-compatible)"
+EXTENDS = "openai_chat"
+SPEC = "spec/providers/fireworks.yaml"
+DOCS = [
+    "https://docs.fireworks.ai/api-reference/post-chatcompletions",
+    "https://docs.fireworks.ai/guides/function-calling",
+    "https://docs.fireworks.ai/guides/querying-vision-language-models",
+    "https://docs.fireworks.ai/tools-sdks/openai-compatibility",
+]
+SDK = "fireworks-ai (1.2.28) — fireworks.types.chat (CompletionCreateParamsNonStreaming, CompletionCreateResponse), fireworks.types.shared_params (ChatMessage, ChatCompletionTool); payloads are validated against openai.types.chat, the wire they share (tests/sdk_validation.py), and against the fireworks-ai types (tests/test_sdk_fireworks.py)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None

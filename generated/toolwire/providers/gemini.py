@@ -28,6 +28,17 @@ PROVIDER = "gemini"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "gemini"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Google Gemini generateContent (REST JSON)"
+EXTENDS = None
+SPEC = "spec/providers/gemini.yaml"
+DOCS = [
+    "https://ai.google.dev/api/generate-content",
+    "https://ai.google.dev/api/caching#Content",
+    "https://ai.google.dev/gemini-api/docs/function-calling",
+]
+SDK = "google-genai — google.genai.types (Content, Part, FunctionCall, FunctionResponse, Tool, ToolConfig, GenerationConfig, GenerateContentResponse)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None

@@ -45,6 +45,16 @@ PROVIDER = "gemini"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "gemini"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Google Gemini generateContent, function parameters in the legacy OpenAPI-subset field"
+EXTENDS = "gemini"
+SPEC = "spec/providers/gemini_openapi.yaml"
+DOCS = [
+    "https://ai.google.dev/api/caching#FunctionDeclaration",
+    "https://ai.google.dev/api/caching#Schema",
+]
+SDK = "google-genai — google.genai.types (Content, Part, FunctionCall, FunctionResponse, Tool, ToolConfig, GenerationConfig, GenerateContentResponse)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None

@@ -60,6 +60,17 @@ PROVIDER = "groq"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_chat"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Groq Chat Completions (OpenAI-compatible)"
+EXTENDS = "openai_chat"
+SPEC = "spec/providers/groq.yaml"
+DOCS = [
+    "https://console.groq.com/docs/openai",
+    "https://console.groq.com/docs/api-reference#chat-create",
+    "https://console.groq.com/docs/tool-use",
+]
+SDK = "groq-python (1.7.0) — groq.types.chat (CompletionCreateParams, ChatCompletion); payloads are validated against openai.types.chat, the wire they share (tests/sdk_validation.py)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None

@@ -29,6 +29,18 @@ PROVIDER = "mistral"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "mistral"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Mistral Chat Completions"
+EXTENDS = None
+SPEC = "spec/providers/mistral.yaml"
+DOCS = [
+    "https://docs.mistral.ai/api/#tag/chat",
+    "https://docs.mistral.ai/capabilities/function_calling",
+    "https://docs.mistral.ai/capabilities/vision",
+    "https://github.com/mistralai/mistral-common (mistral_common/protocol/instruct/validator.py — the request validator)",
+]
+SDK = "mistralai (3.7.0) — mistralai.client.models (ChatCompletionRequest, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ToolCall, FunctionCall, Tool, Function, ToolChoice, ToolChoiceEnum, ImageURLChunk, ChatCompletionResponse); rules from mistral-common's MistralRequestValidator"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = (

@@ -28,6 +28,17 @@ PROVIDER = "ollama"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "ollama"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Ollama native chat (/api/chat)"
+EXTENDS = None
+SPEC = "spec/providers/ollama.yaml"
+DOCS = [
+    "https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion",
+    "https://ollama.com/blog/tool-support",
+    "https://ollama.com/blog/streaming-tool",
+]
+SDK = "ollama-python — ollama._types (ChatRequest, Message, Message.ToolCall, Tool, Options, ChatResponse)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None

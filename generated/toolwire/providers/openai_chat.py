@@ -28,6 +28,17 @@ PROVIDER = "openai_chat"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_chat"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "OpenAI Chat Completions"
+EXTENDS = None
+SPEC = "spec/providers/openai_chat.yaml"
+DOCS = [
+    "https://platform.openai.com/docs/api-reference/chat/create",
+    "https://platform.openai.com/docs/api-reference/chat/object",
+    "https://platform.openai.com/docs/guides/function-calling",
+]
+SDK = "openai-python — openai.types.chat (ChatCompletionMessageParam, ChatCompletionTool, ChatCompletion)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("gpt-*", "chatgpt-*", "o[0-9]*", "codex-*", "computer-use-*", "ft:*")

@@ -28,6 +28,17 @@ PROVIDER = "openai_responses"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_responses"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "OpenAI Responses"
+EXTENDS = None
+SPEC = "spec/providers/openai_responses.yaml"
+DOCS = [
+    "https://platform.openai.com/docs/api-reference/responses/create",
+    "https://platform.openai.com/docs/api-reference/responses/object",
+    "https://platform.openai.com/docs/guides/function-calling?api-mode=responses",
+]
+SDK = "openai-python — openai.types.responses (ResponseCreateParams, ResponseInputItemParam, FunctionToolParam, Response)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("gpt-*", "chatgpt-*", "o[0-9]*", "codex-*", "computer-use-*", "ft:*")

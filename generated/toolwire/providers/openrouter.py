@@ -64,6 +64,19 @@ PROVIDER = "openrouter"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_chat"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "OpenRouter Chat Completions (OpenAI-compatible)"
+EXTENDS = "openai_chat"
+SPEC = "spec/providers/openrouter.yaml"
+DOCS = [
+    "https://openrouter.ai/docs/api-reference/chat-completion",
+    "https://openrouter.ai/docs/api-reference/overview",
+    "https://openrouter.ai/docs/features/tool-calling",
+    "https://openrouter.ai/docs/features/provider-routing",
+    "https://openrouter.ai/docs/use-cases/usage-accounting",
+]
+SDK = "no Python SDK with typed bodies (OpenRouter documents the openai client with base_url https://openrouter.ai/api/v1): payloads are validated against openai.types.chat (tests/sdk_validation.py), OpenRouter's own keys checked as declared extras"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None

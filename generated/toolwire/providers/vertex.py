@@ -99,6 +99,16 @@ PROVIDER = "gemini"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "gemini"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Google Vertex AI generateContent (Gemini models, REST JSON)"
+EXTENDS = "gemini"
+SPEC = "spec/providers/vertex.yaml"
+DOCS = [
+    "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/projects.locations.endpoints/generateContent",
+    "https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling",
+]
+SDK = "google-genai — google.genai.types (Content, Part, FunctionCall, FunctionResponse, Tool, ToolConfig, GenerationConfig, GenerateContentResponse)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None

@@ -70,6 +70,18 @@ PROVIDER = "xai"
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_chat"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "xAI Chat Completions (OpenAI-compatible)"
+EXTENDS = "openai_chat"
+SPEC = "spec/providers/xai.yaml"
+DOCS = [
+    "https://docs.x.ai/docs/api-reference#chat-completions",
+    "https://docs.x.ai/docs/guides/function-calling",
+    "https://docs.x.ai/docs/guides/reasoning",
+    "https://docs.x.ai/docs/guides/image-understanding",
+]
+SDK = "xai-sdk is gRPC (its own protobuf messages, not this JSON body): payloads are validated against openai.types.chat, the wire xAI documents for https://api.x.ai/v1 (tests/sdk_validation.py)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("grok-*",)
