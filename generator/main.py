@@ -17,6 +17,7 @@ from pathlib import Path
 import black
 import jinja2
 
+from . import matrix
 from .emit import ProviderCompiler, share
 from .spec import Spec, load_spec
 
@@ -145,14 +146,20 @@ def build(spec: Spec, out: Path) -> None:
 
     for p in spec.providers:
         share_with_parent(p)
-        files[pkg / "providers" / f"{p.name}.py"] = template.render(p=p, module=modules[p.name])
+        files[pkg / "providers" / f"{p.name}.py"] = template.render(p=p, module=modules[p.name], features=matrix.features(p))
     for path, text in files.items():
         path.write_text(_black(text, str(path.relative_to(out))), encoding="utf-8")
-    # the providers and their losses, for readers: what a new spec adds to the docs by itself
-    (out / "PROVIDERS.md").write_text(env.get_template("providers.md.j2").render(providers=spec.providers), encoding="utf-8")
     schema = dict(spec.ir_schema)
     (pkg / "ir.schema.json").write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     (pkg / "py.typed").write_text("", encoding="utf-8")
+
+
+def docs(spec: Spec) -> dict[str, str]:
+    """The docs generated from the spec, by path from the repository root: docs/providers.md (the
+    compatibility matrix and each provider's losses, for readers: what a new spec adds by itself)."""
+    rows = [(p, matrix.features(p)) for p in spec.providers]
+    text = _env().get_template("providers.md.j2").render(providers=spec.providers, rows=rows, labels=[label for label, _ in matrix.FEATURES])
+    return {"docs/providers.md": text}
 
 
 def _tree(root: Path) -> dict[str, str]:
@@ -190,17 +197,23 @@ def main(argv: list[str]) -> int:
         build(spec, fresh)
         if command == "check":
             want, have = _tree(fresh), _tree(target) if target.exists() else {}
+            want = {f"generated/{k}": v for k, v in want.items()}
+            have = {f"generated/{k}": v for k, v in have.items()}
+            for name, text in docs(spec).items():  # generated docs outside generated/
+                want[name] = text
+                if (ROOT / name).is_file():
+                    have[name] = (ROOT / name).read_text(encoding="utf-8")
             stale = sorted(set(want) ^ set(have) | {k for k in want if k in have and want[k] != have[k]})
             if stale:
                 print("generated/ is stale; run `make generate`. Differences:", file=sys.stderr)
                 for name in stale:
-                    print(f"  generated/{name}", file=sys.stderr)
+                    print(f"  {name}", file=sys.stderr)
                     if name in want and name in have:
                         diff = difflib.unified_diff(have[name].splitlines(), want[name].splitlines(), "on disk", "from spec", lineterm="", n=1)
                         for line in list(diff)[:20]:
                             print(f"    {line}", file=sys.stderr)
                 return 1
-            print(f"generated/ is up to date ({len(want)} files, {len(spec.providers)} providers).")
+            print(f"generated/ and docs/providers.md are up to date ({len(want)} files, {len(spec.providers)} providers).")
             print("wire coverage (spec/wire/derived/: every field and variant mapped, opaque or cannot_express):")
             for p in spec.providers:
                 if p.coverage is not None:
@@ -209,5 +222,7 @@ def main(argv: list[str]) -> int:
         if target.exists():
             shutil.rmtree(target)
         shutil.copytree(fresh, target)
+        for name, text in docs(spec).items():
+            (ROOT / name).write_text(text, encoding="utf-8")
     print(f"generated {len(_tree(target))} files for {len(spec.providers)} providers: {', '.join(p.name for p in spec.providers)}")
     return 0

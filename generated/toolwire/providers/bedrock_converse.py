@@ -178,6 +178,23 @@ IR_LOSSES = (
     ("Message.name", [{"unset": "Message.name"}]),
 )
 
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "native; refitted for `mistral.*`, `*.mistral.*`"),
+    ("parallel_tool_calls", "no switch"),
+    ("tool_choice", "auto, required, named; none → tools left out"),
+    ("allowed_names", "no"),
+    ("is_error", "native (`toolResult.status`)"),
+    ("result values", "JSON"),
+    ("images in results", "yes (not by URL)"),
+    ("files in results", "yes (not by URL)"),
+    ("reasoning", "anthropic's only (with signatures)"),
+    ("strict tools", "yes"),
+    ("system prompt", "`system` field"),
+    ("stream framing", "aws_eventstream"),
+)
+
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = ()
 

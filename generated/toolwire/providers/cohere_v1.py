@@ -108,6 +108,23 @@ IR_LOSSES = (
     ("ToolDefinition.strict", [{"unset": "ToolDefinition.strict"}]),
 )
 
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "none (synthesized on parse, pairing by position)"),
+    ("parallel_tool_calls", "no switch"),
+    ("tool_choice", "auto only"),
+    ("allowed_names", "no"),
+    ("is_error", 'emulated (`{"error": …}`)'),
+    ("result values", "JSON"),
+    ("images in results", "no"),
+    ("files in results", "no"),
+    ("reasoning", "no (dropped)"),
+    ("strict tools", "no"),
+    ("system prompt", "`preamble` field"),
+    ("stream framing", "ndjson"),
+)
+
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = ()
 

@@ -118,6 +118,23 @@ IR_LOSSES = (
     ("ToolChoice.allowed_names", [{"unset": "ToolChoice.allowed_names"}]),
 )
 
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "native, refitted to 9 chars a-zA-Z0-9"),
+    ("parallel_tool_calls", "switch"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "no"),
+    ("is_error", 'lost (sent as text "Error: …")'),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "no"),
+    ("files in results", "no"),
+    ("reasoning", "text; mistral's signatures"),
+    ("strict tools", "yes"),
+    ("system prompt", "system message"),
+    ("stream framing", "sse_done"),
+)
+
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = ()
 

@@ -126,6 +126,23 @@ IR_LOSSES = (
     ("Message.name", [{"unset": "Message.name"}]),
 )
 
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "none (synthesized on parse, pairing by position)"),
+    ("parallel_tool_calls", "no switch"),
+    ("tool_choice", "auto only"),
+    ("allowed_names", "no"),
+    ("is_error", 'lost (sent as text "Error: …")'),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "no"),
+    ("files in results", "no"),
+    ("reasoning", "text only (no signatures)"),
+    ("strict tools", "no"),
+    ("system prompt", "system message"),
+    ("stream framing", "ndjson_go"),
+)
+
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = ()
 

@@ -93,6 +93,23 @@ IR_LOSSES = (
     ("top_k, stop", [{"unset": "Request.top_k"}, {"unset": "Request.stop"}]),
 )
 
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "native"),
+    ("parallel_tool_calls", "switch"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "yes"),
+    ("is_error", 'lost (sent as text "Error: …")'),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "yes"),
+    ("files in results", "yes"),
+    ("reasoning", "openai's only (with signatures)"),
+    ("strict tools", "yes"),
+    ("system prompt", "`instructions` field"),
+    ("stream framing", "sse"),
+)
+
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = (
     ("detail", "auto"),
