@@ -215,3 +215,28 @@ def test_convert_jsonl_hands_every_argument_to_the_bulk_converter(monkeypatch, c
     monkeypatch.setitem(sys.modules, "toolwire_runtime.bulk", None)  # a build without it: import fails
     assert cli.main(["convert-jsonl", "in.jsonl"]) == cli.USAGE
     assert capsys.readouterr().err == "toolwire: error: convert-jsonl is not available in this build\n"
+
+
+def test_the_readme_session_prints_what_it_shows(tmp_path: Path) -> None:
+    """README.md "Command line": each `$ toolwire ...` prints the lines under it (stderr, then stdout,
+    as a terminal shows them: the warnings come before the body is written), `echo $?` its exit code."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text[text.index("## Command line"):].split("```sh\n", 1)[1].split("```", 1)[0]
+    steps = []  # (command line, the lines under it)
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            steps.append((line[2:], []))
+        else:
+            steps[-1][1].append(line)
+    assert steps[0][0] == "cat request.json"
+    (tmp_path / "request.json").write_text("\n".join(steps[0][1]) + "\n", encoding="utf-8")
+    code = None
+    for command, shown in steps[1:]:
+        if command == "echo $?":
+            assert shown == [str(code)]
+            continue
+        args = command.split()
+        assert args[0] == "toolwire"
+        proc = subprocess.run([str(SCRIPT), *args[1:]], capture_output=True, cwd=tmp_path, timeout=60)
+        code = proc.returncode
+        assert proc.stderr.decode().splitlines() + proc.stdout.decode().splitlines() == shown, command
