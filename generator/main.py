@@ -1,7 +1,7 @@
 """`python -m generator generate|check`: build generated/toolwire from spec/ and templates/.
 
-generate  — validate the spec, regenerate generated/ (deterministic, black-formatted).
-check     — validate the spec and fail if generated/ differs from what generate would write.
+generate  — validate the spec, regenerate generated/ (deterministic, black-formatted) and docs/providers.md.
+check     — validate the spec and fail if generated/ or docs/providers.md differs from what generate would write.
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def main(argv: list[str]) -> int:
                     have[name] = (ROOT / name).read_text(encoding="utf-8")
             stale = sorted(set(want) ^ set(have) | {k for k in want if k in have and want[k] != have[k]})
             if stale:
-                print("generated/ is stale; run `make generate`. Differences:", file=sys.stderr)
+                print("generated files are stale (generated/, docs/providers.md); run `make generate`. Differences:", file=sys.stderr)
                 for name in stale:
                     print(f"  {name}", file=sys.stderr)
                     if name in want and name in have:
