@@ -144,9 +144,11 @@ def build(spec: Spec, out: Path) -> None:
             share_with_parent(modules[p.extends].provider)
             share(modules[p.name], modules[p.extends])
 
+    rows = {p.name: matrix.features(p) for p in spec.providers}
     for p in spec.providers:
         share_with_parent(p)
-        files[pkg / "providers" / f"{p.name}.py"] = template.render(p=p, module=modules[p.name], features=matrix.features(p))
+        inherited = p.extends is not None and rows[p.extends] == rows[p.name]  # a flavour's row as its parent's: imported
+        files[pkg / "providers" / f"{p.name}.py"] = template.render(p=p, module=modules[p.name], features=rows[p.name], inherited_features=inherited)
     for path, text in files.items():
         path.write_text(_black(text, str(path.relative_to(out))), encoding="utf-8")
     schema = dict(spec.ir_schema)
