@@ -52,6 +52,7 @@ def _env() -> jinja2.Environment:
     env.filters["pyrepr"] = repr
     env.filters["md"] = lambda text: " ".join(str(text).split()).replace("|", "\\|")  # one table cell
     env.filters["effects"] = _effects_cell
+    env.filters["features"] = matrix.features  # a provider's row of the compatibility matrix
     env.tests["in_module"] = lambda name, module: module.uses_name(name)  # an import the module needs
     env.filters["article"] = lambda noun: "an" if str(noun)[:1].upper() in "AEIOU" else "a"  # an Anthropic, an AWS, a Google
     return env
@@ -144,11 +145,9 @@ def build(spec: Spec, out: Path) -> None:
             share_with_parent(modules[p.extends].provider)
             share(modules[p.name], modules[p.extends])
 
-    rows = {p.name: matrix.features(p) for p in spec.providers}
     for p in spec.providers:
         share_with_parent(p)
-        inherited = p.extends is not None and rows[p.extends] == rows[p.name]  # a flavour's row as its parent's: imported
-        files[pkg / "providers" / f"{p.name}.py"] = template.render(p=p, module=modules[p.name], features=rows[p.name], inherited_features=inherited)
+        files[pkg / "providers" / f"{p.name}.py"] = template.render(p=p, module=modules[p.name])
     for path, text in files.items():
         path.write_text(_black(text, str(path.relative_to(out))), encoding="utf-8")
     schema = dict(spec.ir_schema)

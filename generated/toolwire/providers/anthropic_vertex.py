@@ -133,7 +133,20 @@ IR_LOSSES = (
 
 #: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
 #: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
-from toolwire.providers.anthropic import FEATURES  # noqa: E402 (the same row as its parent's)
+FEATURES = (
+    ("call ids", "native"),
+    ("parallel_tool_calls", "switch (not with tool_choice none)"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "no"),
+    ("is_error", "native (`is_error`)"),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "yes"),
+    ("files in results", "yes"),
+    ("reasoning", "anthropic's signed reasoning only"),
+    ("strict tools", "yes (not for `*claude-3*`, `*claude-sonnet-4-0`, …)"),
+    ("system prompt", "`system` field"),
+    ("stream framing", "sse"),
+)
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = ()

@@ -120,7 +120,20 @@ IR_LOSSES = (
 
 #: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
 #: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
-from toolwire.providers.gemini import FEATURES  # noqa: E402 (the same row as its parent's)
+FEATURES = (
+    ("call ids", "optional (synthesized when absent)"),
+    ("parallel_tool_calls", "no switch"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "yes"),
+    ("is_error", 'emulated (`{"error": …}`)'),
+    ("result values", "JSON"),
+    ("images in results", "yes"),
+    ("files in results", "yes"),
+    ("reasoning", "text; gemini's signatures"),
+    ("strict tools", "no"),
+    ("system prompt", "`systemInstruction` field; another place for `gemma-*`, `models/gemma-*`"),
+    ("stream framing", "gemini_sse"),
+)
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = (("functionCallingConfig", "auto"),)

@@ -149,7 +149,20 @@ IR_LOSSES = (
 
 #: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
 #: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
-from toolwire.providers.openai_chat import FEATURES  # noqa: E402 (the same row as its parent's)
+FEATURES = (
+    ("call ids", "native"),
+    ("parallel_tool_calls", "switch"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "no"),
+    ("is_error", 'lost (sent as text "Error: …")'),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "no"),
+    ("files in results", "no"),
+    ("reasoning", "no (dropped)"),
+    ("strict tools", "yes"),
+    ("system prompt", "system message; another place for `o1*`, `o3*`, …"),
+    ("stream framing", "sse_done"),
+)
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = (("image_url.detail", "auto"),)
