@@ -1,7 +1,7 @@
 """`python -m generator generate|check`: build generated/toolwire from spec/ and templates/.
 
-generate  — validate the spec, regenerate generated/ (deterministic, black-formatted).
-check     — validate the spec and fail if generated/ differs from what generate would write.
+generate  — validate the spec, regenerate generated/ (deterministic, black-formatted) and docs/providers.md.
+check     — validate the spec and fail if generated/ or docs/providers.md differs from what generate would write.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import black
 import jinja2
 
 from .cache import cached
+from . import matrix
 from .emit import ProviderCompiler, share
 from .spec import Spec, load_spec
 
@@ -53,6 +54,7 @@ def _env() -> jinja2.Environment:
     env.filters["pyrepr"] = repr
     env.filters["md"] = lambda text: " ".join(str(text).split()).replace("|", "\\|")  # one table cell
     env.filters["effects"] = _effects_cell
+    env.filters["features"] = matrix.features  # a provider's row of the compatibility matrix
     env.tests["in_module"] = lambda name, module: module.uses_name(name)  # an import the module needs
     env.filters["lower_first"] = lambda text: str(text)[:1].lower() + str(text)[1:]  # "The tools of ..." mid-sentence
     env.filters["article"] = lambda noun: "an" if str(noun)[:1].upper() in "AEIOU" else "a"  # an Anthropic, an AWS, a Google
@@ -122,6 +124,7 @@ def build(spec: Spec, out: Path) -> None:
     files[pkg / "__init__.py"] = env.get_template("package_init.py.j2").render(providers=spec.providers, kinds=kinds)
     files[pkg / "providers" / "__init__.py"] = env.get_template("providers_init.py.j2").render(providers=spec.providers)
     files[pkg / "stream.py"] = env.get_template("stream.py.j2").render(providers=[p for p in spec.providers if p.response])  # streams are responses
+    files[pkg / "__main__.py"] = env.get_template("main.py.j2").render()  # python -m toolwire
     (pkg / "streams").mkdir()
     files[pkg / "streams" / "__init__.py"] = (
         HEADER.format(source="spec/providers/*.yaml (`stream:`)")
@@ -158,11 +161,17 @@ def build(spec: Spec, out: Path) -> None:
         files[pkg / "providers" / f"{p.name}.py"] = template.render(p=p, module=modules[p.name])
     for path, text in files.items():
         path.write_text(_black(text, str(path.relative_to(out))), encoding="utf-8")
-    # the providers and their losses, for readers: what a new spec adds to the docs by itself
-    (out / "PROVIDERS.md").write_text(env.get_template("providers.md.j2").render(providers=spec.providers), encoding="utf-8")
     schema = dict(spec.ir_schema)
     (pkg / "ir.schema.json").write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     (pkg / "py.typed").write_text("", encoding="utf-8")
+
+
+def docs(spec: Spec) -> dict[str, str]:
+    """The docs generated from the spec, by path from the repository root: docs/providers.md (the
+    compatibility matrix and each provider's losses, for readers: what a new spec adds by itself)."""
+    rows = [(p, cells) for p in spec.providers if (cells := matrix.features(p))]
+    text = _env().get_template("providers.md.j2").render(providers=spec.providers, rows=rows, labels=[label for label, _ in matrix.FEATURES])
+    return {"docs/providers.md": text}
 
 
 def _tree(root: Path) -> dict[str, str]:
@@ -200,17 +209,23 @@ def main(argv: list[str]) -> int:
         build(spec, fresh)
         if command == "check":
             want, have = _tree(fresh), _tree(target) if target.exists() else {}
+            want = {f"generated/{k}": v for k, v in want.items()}
+            have = {f"generated/{k}": v for k, v in have.items()}
+            for name, text in docs(spec).items():  # generated docs outside generated/
+                want[name] = text
+                if (ROOT / name).is_file():
+                    have[name] = (ROOT / name).read_text(encoding="utf-8")
             stale = sorted(set(want) ^ set(have) | {k for k in want if k in have and want[k] != have[k]})
             if stale:
-                print("generated/ is stale; run `make generate`. Differences:", file=sys.stderr)
+                print("generated files are stale (generated/, docs/providers.md); run `make generate`. Differences:", file=sys.stderr)
                 for name in stale:
-                    print(f"  generated/{name}", file=sys.stderr)
+                    print(f"  {name}", file=sys.stderr)
                     if name in want and name in have:
                         diff = difflib.unified_diff(have[name].splitlines(), want[name].splitlines(), "on disk", "from spec", lineterm="", n=1)
                         for line in list(diff)[:20]:
                             print(f"    {line}", file=sys.stderr)
                 return 1
-            print(f"generated/ is up to date ({len(want)} files, {len(spec.providers)} providers).")
+            print(f"generated/ and docs/providers.md are up to date ({len(want)} files, {len(spec.providers)} providers).")
             print("wire coverage (spec/wire/derived/: every field and variant mapped, opaque or cannot_express):")
             for p in spec.providers:
                 if p.coverage is not None:
@@ -219,5 +234,7 @@ def main(argv: list[str]) -> int:
         if target.exists():
             shutil.rmtree(target)
         shutil.copytree(fresh, target)
+        for name, text in docs(spec).items():
+            (ROOT / name).write_text(text, encoding="utf-8")
     print(f"generated {len(_tree(target))} files for {len(spec.providers)} providers: {', '.join(p.name for p in spec.providers)}")
     return 0

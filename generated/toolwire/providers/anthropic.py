@@ -30,6 +30,16 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "anthropic"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Anthropic Messages"
+EXTENDS = None
+SPEC = "spec/providers/anthropic.yaml"
+DOCS = [
+    "https://docs.anthropic.com/en/api/messages",
+    "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+]
+SDK = "anthropic-sdk-python — anthropic.types (MessageCreateParams, MessageParam, ToolUseBlockParam, ToolResultBlockParam, Message)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("claude-*",)
@@ -101,6 +111,23 @@ IR_LOSSES = (
         "parallel_tool_calls with tool choice none",
         [{"unset": "Request.parallel_tool_calls", "when": {"tool_choice.mode": "none"}}],
     ),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "native"),
+    ("parallel_tool_calls", "switch (not with tool_choice none)"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "no"),
+    ("is_error", "native (`is_error`)"),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "yes"),
+    ("files in results", "yes"),
+    ("reasoning", "anthropic's signed reasoning only"),
+    ("strict tools", "yes (not for `*claude-3*`, `*claude-sonnet-4-0`, …)"),
+    ("system prompt", "`system` field"),
+    ("stream framing", "sse"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

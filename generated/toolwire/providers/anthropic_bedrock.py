@@ -47,6 +47,18 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "anthropic"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Anthropic Claude on Amazon Bedrock (InvokeModel body)"
+EXTENDS = "anthropic"
+SPEC = "spec/providers/anthropic_bedrock.yaml"
+DOCS = [
+    "https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages.html",
+    "https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html",
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModel.html",
+    "https://docs.anthropic.com/en/api/claude-on-amazon-bedrock",
+]
+SDK = "anthropic-sdk-python — anthropic.AnthropicBedrock (lib/bedrock/_client.py: pops `model` into the URL /model/{model}/invoke, pops `stream` for /invoke-with-response-stream, sends the anthropic-beta header as the body's anthropic_beta); payloads are validated against anthropic.types, the Messages body (tests/sdk_validation.py: model outside the body, anthropic_version checked against its constant)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("anthropic.claude-*", "*.anthropic.claude-*", "arn:aws:bedrock:*")
@@ -115,6 +127,23 @@ IR_LOSSES = (
         "parallel_tool_calls with tool choice none",
         [{"unset": "Request.parallel_tool_calls", "when": {"tool_choice.mode": "none"}}],
     ),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "native"),
+    ("parallel_tool_calls", "switch (not with tool_choice none)"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "no"),
+    ("is_error", "native (`is_error`)"),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "yes"),
+    ("files in results", "yes"),
+    ("reasoning", "anthropic's signed reasoning only"),
+    ("strict tools", "yes (not for `*claude-3*`, `*claude-sonnet-4-0`, …)"),
+    ("system prompt", "`system` field"),
+    ("stream framing", "aws_eventstream_chunks"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

@@ -76,6 +76,18 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_chat"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Azure OpenAI Chat Completions (v1 API)"
+EXTENDS = "openai_chat"
+SPEC = "spec/providers/azure_openai.yaml"
+DOCS = [
+    "https://learn.microsoft.com/en-us/azure/ai-foundry/openai/api-version-lifecycle",
+    "https://learn.microsoft.com/en-us/azure/ai-foundry/openai/reference-preview-latest",
+    "https://learn.microsoft.com/en-us/azure/ai-foundry/openai/concepts/content-filter",
+    "https://learn.microsoft.com/en-us/azure/developer/ai/how-to/switching-endpoints",
+]
+SDK = 'openai-python — openai.OpenAI(base_url="https://{resource}.openai.azure.com/openai/v1/") (the v1 API needs no AzureOpenAI client); payloads are validated against openai.types.chat, the wire they share (tests/sdk_validation.py), Azure\'s content-filter keys checked as declared extras'
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None
@@ -140,6 +152,23 @@ IR_LOSSES = (
     ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
     ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
     ("top_k", [{"unset": "Request.top_k"}]),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "native"),
+    ("parallel_tool_calls", "switch"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "no"),
+    ("is_error", 'lost (sent as text "Error: …")'),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "no"),
+    ("files in results", "no"),
+    ("reasoning", "no (dropped)"),
+    ("strict tools", "yes"),
+    ("system prompt", "system message; another place for `o1*`, `o3*`, …"),
+    ("stream framing", "sse_done"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

@@ -33,6 +33,19 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "bedrock_converse"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "AWS Bedrock Converse (JSON body of POST /model/{modelId}/converse)"
+EXTENDS = None
+SPEC = "spec/providers/bedrock_converse.yaml"
+DOCS = [
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html",
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ContentBlock.html",
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultBlock.html",
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolChoice.html",
+    "https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html",
+]
+SDK = "botocore service model bedrock-runtime 2023-09-30 (botocore/data/bedrock-runtime/2023-09-30/service-2.json: ConverseRequest, Message, ContentBlock, ToolUseBlock, ToolResultBlock, ToolResultContentBlock, ToolConfiguration, ToolSpecification, ToolChoice, InferenceConfiguration, ConverseResponse, StopReason, TokenUsage), as used by boto3's bedrock-runtime client"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None
@@ -166,6 +179,23 @@ IR_LOSSES = (
         ],
     ),
     ("Message.name", [{"unset": "Message.name"}]),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "native; refitted for `mistral.*`, `*.mistral.*`"),
+    ("parallel_tool_calls", "no switch"),
+    ("tool_choice", "auto, required, named; none → tools left out"),
+    ("allowed_names", "no"),
+    ("is_error", "native (`toolResult.status`)"),
+    ("result values", "JSON"),
+    ("images in results", "yes (not by URL)"),
+    ("files in results", "yes (not by URL)"),
+    ("reasoning", "anthropic's only (with signatures)"),
+    ("strict tools", "yes"),
+    ("system prompt", "`system` field"),
+    ("stream framing", "aws_eventstream"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

@@ -31,6 +31,17 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "cohere"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Cohere Chat API v2"
+EXTENDS = None
+SPEC = "spec/providers/cohere.yaml"
+DOCS = [
+    "https://docs.cohere.com/reference/chat",
+    "https://docs.cohere.com/docs/tool-use-overview",
+    "https://docs.cohere.com/docs/tool-use-usage-patterns",
+]
+SDK = "cohere-python — cohere.v2 V2Client.chat arguments and cohere.types (ChatMessageV2, AssistantChatMessageV2, ToolChatMessageV2, ToolCallV2, ToolV2, ToolContent, Document, V2ChatResponse, AssistantMessageResponse, ChatFinishReason, Usage)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("command*", "c4ai-*", "aya-*")
@@ -99,6 +110,23 @@ IR_LOSSES = (
     ("ToolResult.parts (images returned by a tool)", [{"unset": "ToolResult.parts"}]),
     ("non-object results", [{"result_as_text": "ToolResult.result"}]),
     ("Message.name", [{"unset": "Message.name"}]),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "native"),
+    ("parallel_tool_calls", "no switch"),
+    ("tool_choice", "auto, none, required; named → required"),
+    ("allowed_names", "no"),
+    ("is_error", 'lost (sent as text "Error: …")'),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "no"),
+    ("files in results", "no"),
+    ("reasoning", "text only (no signatures)"),
+    ("strict tools", "no"),
+    ("system prompt", "system message"),
+    ("stream framing", "sse_done"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

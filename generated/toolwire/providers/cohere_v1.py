@@ -33,6 +33,19 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "cohere_v1"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Cohere Chat API v1 (legacy)"
+EXTENDS = None
+SPEC = "spec/providers/cohere_v1.yaml"
+DOCS = [
+    "https://docs.cohere.com/v1/reference/chat",
+    "https://docs.cohere.com/v1/docs/tool-use",
+    "https://docs.cohere.com/v1/docs/multi-step-tool-use",
+    "https://docs.cohere.com/v1/docs/parameter-types-in-tool-use",
+    "https://docs.cohere.com/docs/migrating-v1-to-v2",
+]
+SDK = "cohere-python — cohere.base_client.BaseCohere.chat arguments and cohere.types (ChatbotMessage, UserMessage, SystemMessage, ToolMessage, ToolCall, ToolResult, Tool, ToolParameterDefinitionsValue, NonStreamedChatResponse, ApiMeta, ApiMetaTokens)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("command*", "c4ai-*", "aya-*")
@@ -96,6 +109,23 @@ IR_LOSSES = (
         [{"set": {"description": ""}, "of": "ToolDefinition", "when": {"description": None}}],
     ),
     ("ToolDefinition.strict", [{"unset": "ToolDefinition.strict"}]),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "none (synthesized on parse, pairing by position)"),
+    ("parallel_tool_calls", "no switch"),
+    ("tool_choice", "auto only"),
+    ("allowed_names", "no"),
+    ("is_error", 'emulated (`{"error": …}`)'),
+    ("result values", "JSON"),
+    ("images in results", "no"),
+    ("files in results", "no"),
+    ("reasoning", "no (dropped)"),
+    ("strict tools", "no"),
+    ("system prompt", "`preamble` field"),
+    ("stream framing", "ndjson"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

@@ -65,6 +65,17 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_chat"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "DeepSeek Chat Completions (OpenAI-compatible)"
+EXTENDS = "openai_chat"
+SPEC = "spec/providers/deepseek.yaml"
+DOCS = [
+    "https://api-docs.deepseek.com/api/create-chat-completion",
+    "https://api-docs.deepseek.com/guides/function_calling",
+    "https://api-docs.deepseek.com/guides/thinking_mode",
+]
+SDK = "no SDK of its own: DeepSeek documents the openai SDK with base_url https://api.deepseek.com; payloads are validated against openai.types.chat (tests/sdk_validation.py)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("deepseek-*",)
@@ -156,6 +167,23 @@ IR_LOSSES = (
     ("FilePart (documents, audio, files)", [{"drop": "FilePart"}]),
     ("ImagePart (images in messages)", [{"drop": "ImagePart"}]),
     ("parallel_tool_calls", [{"unset": "Request.parallel_tool_calls"}]),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "native"),
+    ("parallel_tool_calls", "no switch"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "no"),
+    ("is_error", 'lost (sent as text "Error: …")'),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "no"),
+    ("files in results", "no"),
+    ("reasoning", "text only (no signatures)"),
+    ("strict tools", "yes"),
+    ("system prompt", "system message"),
+    ("stream framing", "sse_done"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

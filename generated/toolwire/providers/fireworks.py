@@ -61,6 +61,18 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_chat"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Fireworks AI Chat Completions (OpenAI-compatible)"
+EXTENDS = "openai_chat"
+SPEC = "spec/providers/fireworks.yaml"
+DOCS = [
+    "https://docs.fireworks.ai/api-reference/post-chatcompletions",
+    "https://docs.fireworks.ai/guides/function-calling",
+    "https://docs.fireworks.ai/guides/querying-vision-language-models",
+    "https://docs.fireworks.ai/tools-sdks/openai-compatibility",
+]
+SDK = "fireworks-ai (1.2.28) — fireworks.types.chat (CompletionCreateParamsNonStreaming, CompletionCreateResponse), fireworks.types.shared_params (ChatMessage, ChatCompletionTool); payloads are validated against openai.types.chat, the wire they share (tests/sdk_validation.py), and against the fireworks-ai types (tests/test_sdk_fireworks.py)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None
@@ -141,6 +153,23 @@ IR_LOSSES = (
     ("reasoning signatures, encrypted reasoning", [{"reasoning": None}]),
     ("Message.name (messages[].name)", [{"unset": "Message.name"}]),
     ("FilePart (documents, audio, files)", [{"drop": "FilePart"}]),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "native"),
+    ("parallel_tool_calls", "switch"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "no"),
+    ("is_error", 'lost (sent as text "Error: …")'),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "no"),
+    ("files in results", "no"),
+    ("reasoning", "text only (no signatures)"),
+    ("strict tools", "yes"),
+    ("system prompt", "system message"),
+    ("stream framing", "sse_done"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

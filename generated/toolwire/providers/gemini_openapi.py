@@ -48,6 +48,16 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "gemini"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Google Gemini generateContent, function parameters in the legacy OpenAPI-subset field"
+EXTENDS = "gemini"
+SPEC = "spec/providers/gemini_openapi.yaml"
+DOCS = [
+    "https://ai.google.dev/api/caching#FunctionDeclaration",
+    "https://ai.google.dev/api/caching#Schema",
+]
+SDK = "google-genai — google.genai.types (Content, Part, FunctionCall, FunctionResponse, Tool, ToolConfig, GenerationConfig, GenerateContentResponse)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None
@@ -109,6 +119,23 @@ IR_LOSSES = (
     ("ImagePart.detail", [{"unset": "ImagePart.detail"}]),
     ("ImagePart.file_id / FilePart.file_id, FilePart.filename", [{"unset": "FilePart.filename"}]),
     ("Message.name", [{"unset": "Message.name"}]),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "optional (synthesized when absent)"),
+    ("parallel_tool_calls", "no switch"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "yes"),
+    ("is_error", 'emulated (`{"error": …}`)'),
+    ("result values", "JSON"),
+    ("images in results", "yes"),
+    ("files in results", "yes"),
+    ("reasoning", "text; gemini's signatures"),
+    ("strict tools", "no"),
+    ("system prompt", "`systemInstruction` field; another place for `gemma-*`, `models/gemma-*`"),
+    ("stream framing", "gemini_sse"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

@@ -63,6 +63,17 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_chat"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Groq Chat Completions (OpenAI-compatible)"
+EXTENDS = "openai_chat"
+SPEC = "spec/providers/groq.yaml"
+DOCS = [
+    "https://console.groq.com/docs/openai",
+    "https://console.groq.com/docs/api-reference#chat-create",
+    "https://console.groq.com/docs/tool-use",
+]
+SDK = "groq-python (1.7.0) — groq.types.chat (CompletionCreateParams, ChatCompletion); payloads are validated against openai.types.chat, the wire they share (tests/sdk_validation.py)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None
@@ -137,6 +148,23 @@ IR_LOSSES = (
     ("top_k", [{"unset": "Request.top_k"}]),
     ("Message.name (messages[].name)", [{"unset": "Message.name"}]),
     ("FilePart (documents, audio, files)", [{"drop": "FilePart"}]),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "native"),
+    ("parallel_tool_calls", "switch"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "no"),
+    ("is_error", 'lost (sent as text "Error: …")'),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "no"),
+    ("files in results", "no"),
+    ("reasoning", "no (dropped)"),
+    ("strict tools", "yes"),
+    ("system prompt", "system message; another place for `o1*`, `o3*`, …"),
+    ("stream framing", "sse_done"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

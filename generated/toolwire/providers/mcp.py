@@ -29,6 +29,16 @@ KINDS = ("tools", "tool_result")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "mcp"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Model Context Protocol"
+EXTENDS = None
+SPEC = "spec/providers/mcp.yaml"
+DOCS = [
+    "https://modelcontextprotocol.io/specification/2025-06-18/server/tools",
+    "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/schema/2025-06-18/schema.ts",
+]
+SDK = "mcp (Python SDK) — mcp.types (ListToolsResult, Tool, CallToolResult, TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None
@@ -64,6 +74,10 @@ CANNOT_EXPRESS = (
 #: The same losses as effects on the IR (cannot_express `ir:`): what a parse of the rendered body gives
 #: back instead of what the caller gave (vocabulary: docs/spec-language.md, "Losses as IR effects").
 IR_LOSSES = ()
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = ()
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = ()

@@ -32,6 +32,18 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "mistral"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Mistral Chat Completions"
+EXTENDS = None
+SPEC = "spec/providers/mistral.yaml"
+DOCS = [
+    "https://docs.mistral.ai/api/#tag/chat",
+    "https://docs.mistral.ai/capabilities/function_calling",
+    "https://docs.mistral.ai/capabilities/vision",
+    "https://github.com/mistralai/mistral-common (mistral_common/protocol/instruct/validator.py — the request validator)",
+]
+SDK = "mistralai (3.7.0) — mistralai.client.models (ChatCompletionRequest, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ToolCall, FunctionCall, Tool, Function, ToolChoice, ToolChoiceEnum, ImageURLChunk, ChatCompletionResponse); rules from mistral-common's MistralRequestValidator"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = (
@@ -107,6 +119,23 @@ IR_LOSSES = (
     ("ToolResult.parts (images returned by a tool)", [{"unset": "ToolResult.parts"}]),
     ("Message.name", [{"unset": "Message.name"}]),
     ("ToolChoice.allowed_names", [{"unset": "ToolChoice.allowed_names"}]),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "native, refitted to 9 chars a-zA-Z0-9"),
+    ("parallel_tool_calls", "switch"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "no"),
+    ("is_error", 'lost (sent as text "Error: …")'),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "no"),
+    ("files in results", "no"),
+    ("reasoning", "text; mistral's signatures"),
+    ("strict tools", "yes"),
+    ("system prompt", "system message"),
+    ("stream framing", "sse_done"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

@@ -31,6 +31,17 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "ollama"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Ollama native chat (/api/chat)"
+EXTENDS = None
+SPEC = "spec/providers/ollama.yaml"
+DOCS = [
+    "https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion",
+    "https://ollama.com/blog/tool-support",
+    "https://ollama.com/blog/streaming-tool",
+]
+SDK = "ollama-python — ollama._types (ChatRequest, Message, Message.ToolCall, Tool, Options, ChatResponse)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None
@@ -116,6 +127,23 @@ IR_LOSSES = (
     ),
     ("ToolDefinition.strict", [{"unset": "ToolDefinition.strict"}]),
     ("Message.name", [{"unset": "Message.name"}]),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "none (synthesized on parse, pairing by position)"),
+    ("parallel_tool_calls", "no switch"),
+    ("tool_choice", "auto only"),
+    ("allowed_names", "no"),
+    ("is_error", 'lost (sent as text "Error: …")'),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "no"),
+    ("files in results", "no"),
+    ("reasoning", "text only (no signatures)"),
+    ("strict tools", "no"),
+    ("system prompt", "system message"),
+    ("stream framing", "ndjson_go"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

@@ -31,6 +31,17 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_responses"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "OpenAI Responses"
+EXTENDS = None
+SPEC = "spec/providers/openai_responses.yaml"
+DOCS = [
+    "https://platform.openai.com/docs/api-reference/responses/create",
+    "https://platform.openai.com/docs/api-reference/responses/object",
+    "https://platform.openai.com/docs/guides/function-calling?api-mode=responses",
+]
+SDK = "openai-python — openai.types.responses (ResponseCreateParams, ResponseInputItemParam, FunctionToolParam, Response)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = ("gpt-*", "chatgpt-*", "o[0-9]*", "codex-*", "computer-use-*", "ft:*")
@@ -83,6 +94,23 @@ IR_LOSSES = (
     ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
     ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
     ("top_k, stop", [{"unset": "Request.top_k"}, {"unset": "Request.stop"}]),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "native"),
+    ("parallel_tool_calls", "switch"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "yes"),
+    ("is_error", 'lost (sent as text "Error: …")'),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "yes"),
+    ("files in results", "yes"),
+    ("reasoning", "openai's only (with signatures)"),
+    ("strict tools", "yes"),
+    ("system prompt", "`instructions` field"),
+    ("stream framing", "sse"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

@@ -67,6 +67,19 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "openai_chat"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "OpenRouter Chat Completions (OpenAI-compatible)"
+EXTENDS = "openai_chat"
+SPEC = "spec/providers/openrouter.yaml"
+DOCS = [
+    "https://openrouter.ai/docs/api-reference/chat-completion",
+    "https://openrouter.ai/docs/api-reference/overview",
+    "https://openrouter.ai/docs/features/tool-calling",
+    "https://openrouter.ai/docs/features/provider-routing",
+    "https://openrouter.ai/docs/use-cases/usage-accounting",
+]
+SDK = "no Python SDK with typed bodies (OpenRouter documents the openai client with base_url https://openrouter.ai/api/v1): payloads are validated against openai.types.chat (tests/sdk_validation.py), OpenRouter's own keys checked as declared extras"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None
@@ -129,6 +142,23 @@ IR_LOSSES = (
     ("reasoning", [{"drop": "ReasoningPart"}, {"reasoning": None}]),
     ("results that are neither text nor objects", [{"result_as_text": "ToolResult.result"}]),
     ("ToolResult.is_error", [{"error_as_text": "Error: "}]),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "native"),
+    ("parallel_tool_calls", "switch"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "no"),
+    ("is_error", 'lost (sent as text "Error: …")'),
+    ("result values", "text (others as JSON text)"),
+    ("images in results", "no"),
+    ("files in results", "no"),
+    ("reasoning", "no (dropped)"),
+    ("strict tools", "yes"),
+    ("system prompt", "system message; another place for `o1*`, `o3*`, …"),
+    ("stream framing", "sse_done"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.

@@ -102,6 +102,16 @@ KINDS = ("request", "response", "tools")
 #: The wire format this provider speaks (the root of its `extends` chain).
 FAMILY = "gemini"
 
+#: The spec's title, the provider it extends (None: none), its spec file, documentation and SDK types.
+TITLE = "Google Vertex AI generateContent (Gemini models, REST JSON)"
+EXTENDS = "gemini"
+SPEC = "spec/providers/vertex.yaml"
+DOCS = [
+    "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/projects.locations.endpoints/generateContent",
+    "https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling",
+]
+SDK = "google-genai — google.genai.types (Content, Part, FunctionCall, FunctionResponse, Tool, ToolConfig, GenerationConfig, GenerateContentResponse)"
+
 #: The model names it serves, as glob patterns (None: any name); a request converted from another
 #: provider whose model matches none of them is reported (pass ``model=``).
 MODELS = None
@@ -164,6 +174,23 @@ IR_LOSSES = (
     ("ImagePart.file_id / FilePart.file_id, FilePart.filename", [{"unset": "FilePart.filename"}]),
     ("Message.name", [{"unset": "Message.name"}]),
     ("ToolCall.id / ToolResult.tool_call_id", [{"ids": "synthesized"}]),
+)
+
+#: What it supports, feature by feature: its row of the compatibility matrix in docs/providers.md
+#: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
+FEATURES = (
+    ("call ids", "none (synthesized on parse, pairing by position)"),
+    ("parallel_tool_calls", "no switch"),
+    ("tool_choice", "auto, none, required, named"),
+    ("allowed_names", "yes"),
+    ("is_error", 'emulated (`{"error": …}`)'),
+    ("result values", "JSON"),
+    ("images in results", "yes"),
+    ("files in results", "yes"),
+    ("reasoning", "text; gemini's signatures"),
+    ("strict tools", "no"),
+    ("system prompt", "`systemInstruction` field; another place for `gemma-*`, `models/gemma-*`"),
+    ("stream framing", "gemini_sse"),
 )
 
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
