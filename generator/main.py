@@ -107,9 +107,12 @@ def build(spec: Spec, out: Path) -> None:
         for p in spec.providers:
             if p.wire_schema is not None and p.own_wire_types:
                 files[pkg / "types" / f"{p.name}.py"] = _datamodel(p.wire_schema, p.name, f"spec/wire/derived/{p.wire_types}.json", work)
-    files[pkg / "__init__.py"] = env.get_template("package_init.py.j2").render(providers=spec.providers)
+    apis = [p for p in spec.providers if not p.dataset]  # dataset flavours: toolwire.DATASETS, no stream
+    files[pkg / "__init__.py"] = env.get_template("package_init.py.j2").render(
+        providers=apis, datasets=[p for p in spec.providers if p.dataset]
+    )
     files[pkg / "providers" / "__init__.py"] = env.get_template("providers_init.py.j2").render(providers=spec.providers)
-    files[pkg / "stream.py"] = env.get_template("stream.py.j2").render(providers=spec.providers)
+    files[pkg / "stream.py"] = env.get_template("stream.py.j2").render(providers=apis)
     (pkg / "streams").mkdir()
     files[pkg / "streams" / "__init__.py"] = (
         HEADER.format(source="spec/providers/*.yaml (`stream:`)")

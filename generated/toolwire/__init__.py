@@ -58,6 +58,14 @@ PROVIDERS = (
     "xai",
 )
 
+#: Dataset flavours (spec/datasets/): fine-tuning record formats, accepted wherever a provider name is.
+DATASETS = (
+    "bedrock_finetune",
+    "mistral_finetune",
+    "openai_finetune",
+    "vertex_tuning",
+)
+
 _MODULES = {
     "anthropic": "toolwire.providers.anthropic",
     "anthropic_bedrock": "toolwire.providers.anthropic_bedrock",
@@ -78,6 +86,10 @@ _MODULES = {
     "openrouter": "toolwire.providers.openrouter",
     "vertex": "toolwire.providers.vertex",
     "xai": "toolwire.providers.xai",
+    "bedrock_finetune": "toolwire.providers.bedrock_finetune",
+    "mistral_finetune": "toolwire.providers.mistral_finetune",
+    "openai_finetune": "toolwire.providers.openai_finetune",
+    "vertex_tuning": "toolwire.providers.vertex_tuning",
 }
 
 _registry = _api.Registry(_MODULES)
@@ -130,8 +142,18 @@ def convert(
     return _api.convert(_registry, payload, source, target, kind, strict, tool_names, model)
 
 
+def __getattr__(name: str) -> Any:
+    if name == "bulk":  # bulk JSONL conversion (toolwire_runtime.bulk): imported on first use
+        from toolwire_runtime import bulk
+
+        globals()["bulk"] = bulk
+        return bulk
+    raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
+
+
 __all__ = [
     "PROVIDERS",
+    "DATASETS",
     "convert",
     "to_ir",
     "from_ir",
