@@ -128,11 +128,16 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+_DECODE = json.JSONDecoder(parse_constant=_no_constant).decode  # NaN / Infinity are not JSON
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_ENCODE_ASCII = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def _dumps(obj: Any) -> bytes:
     try:
-        return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        return _ENCODE(obj).encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate (JSON "\ud800"): escaped, as it came
-        return json.dumps(obj, separators=(",", ":")).encode("ascii")
+        return _ENCODE_ASCII(obj).encode("ascii")
 
 
 def _reject(lineno: int, error: str, message: str, path: str | None, raw: bytes) -> bytes:
@@ -162,44 +167,45 @@ def _convert_chunk(task: tuple) -> dict:
     errors: dict = {}
     blank = 0
     last = len(lines) - 1
-    catch = warnings.catch_warnings
-    for i, raw in enumerate(lines):
-        lineno = first + i
-        if not raw.strip():
-            blank += 1
-            continue
-        error = None
-        try:
-            payload = json.loads(raw, parse_constant=_no_constant)
-        except UnicodeDecodeError as exc:
-            error = ("UnicodeDecodeError", f"the line is not UTF-8: {exc.reason} at byte {exc.start}", None)
-        except ValueError as exc:  # json.JSONDecodeError and NaN / Infinity
-            if unterminated and i == last:
-                error = ("TruncatedLineError", f"the last line has no line ending and is not complete JSON (the file was cut?): {exc}", None)
-            else:
-                error = (type(exc).__name__ if isinstance(exc, json.JSONDecodeError) else "JSONDecodeError", str(exc), None)
-        if error is None:
-            with catch(record=True) as caught:
-                warnings.simplefilter("always")
+    with warnings.catch_warnings(record=True) as caught:  # once per chunk: cheaper than per line
+        warnings.simplefilter("always")
+        for i, raw in enumerate(lines):
+            lineno = first + i
+            if not raw.strip():
+                blank += 1
+                continue
+            error = None
+            try:
+                payload = _DECODE(raw.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                error = ("UnicodeDecodeError", f"the line is not UTF-8: {exc.reason} at byte {exc.start}", None)
+            except ValueError as exc:  # json.JSONDecodeError and NaN / Infinity
+                if unterminated and i == last:
+                    error = ("TruncatedLineError", f"the last line has no line ending and is not complete JSON (the file was cut?): {exc}", None)
+                else:
+                    error = ("JSONDecodeError", str(exc), None)
+            if error is None:
+                del caught[:]
                 try:
                     body = convert(payload, source=source, target=target, kind=kind, strict=strict, model=model)
                 except conversion_error as exc:
                     error = (type(exc).__name__, exc.message, exc.path)
                 except Exception as exc:  # never a crash: the line is rejected with what went wrong
                     error = (type(exc).__name__, str(exc), None)
-            if error is None:
-                out.append(_dumps(body) + b"\n")
-                seen = set()
-                for w in caught:
-                    msg = w.message
-                    key = f"{type(msg).__name__} {_INDEX.sub('[*]', getattr(msg, 'path', '') or '<root>')}"
-                    if key not in seen:
-                        seen.add(key)
-                        losses[key] = losses.get(key, 0) + 1
-                        examples.setdefault(key, str(msg))
-                continue
-        rejects.append(_reject(lineno, error[0], error[1], error[2], raw))
-        errors[error[0]] = errors.get(error[0], 0) + 1
+                else:
+                    out.append(_dumps(body) + b"\n")
+                    if caught:
+                        seen = set()
+                        for w in caught:
+                            msg = w.message
+                            key = f"{type(msg).__name__} {_INDEX.sub('[*]', getattr(msg, 'path', '') or '<root>')}"
+                            if key not in seen:
+                                seen.add(key)
+                                losses[key] = losses.get(key, 0) + 1
+                                examples.setdefault(key, str(msg))
+                    continue
+            rejects.append(_reject(lineno, error[0], error[1], error[2], raw))
+            errors[error[0]] = errors.get(error[0], 0) + 1
     return {
         "out": b"".join(out), "rejects": b"".join(rejects), "read": len(lines) - blank,
         "written": len(out), "rejected": len(rejects), "blank": blank,
