@@ -526,7 +526,7 @@ def _shards(src: str) -> list[str]:
     return [src]
 
 
-def _ray_shard(row: dict, opts: tuple, strict_unused: Any = None) -> dict:
+def _ray_shard(row: dict, opts: tuple) -> dict:
     source, target, kind, strict, model = opts
     summary = convert_jsonl(row["src"], row["dst"], source=source, target=target, kind=kind, strict=strict, model=model, workers=1, rejects=row["rejects"])
     return {"src": row["src"], "summary": json.dumps(summary.to_dict())}
@@ -563,7 +563,7 @@ def ray_convert_files(
     summary = Summary()
     for res in sorted(results, key=lambda r: r["src"]):
         part = json.loads(res["summary"])
-        summary.add({**part, "examples": part["examples"]})
+        summary.add(part)
         summary.bom = summary.bom or part["bom"]
     summary.rejects_path = rows[0]["rejects"] if len(rows) == 1 else os.path.join(dst, "*.rejects.jsonl")
     summary.seconds = time.monotonic() - started
