@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,21 @@ def test_weight_travels_between_the_flavours_that_have_it():
     assert "model" not in out
     with pytest.warns(toolwire.LossWarning, match=r"messages\[3\]\.weight: openai_chat has no place for Message.weight"):
         toolwire.convert(out, source="openai_finetune", target="openai_chat", model="gpt-4.1")
+
+
+def test_a_weight_is_never_lost_silently():
+    """Targets merge consecutive turns, flag a final assistant turn or render turns as items: a
+    weight is reported all the same wherever there is no place for it (api.py, _without_weights)."""
+    rec = {"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b", "weight": 0},
+                        {"role": "assistant", "content": "c", "weight": 1}]}
+    for target in toolwire.PROVIDERS + toolwire.DATASETS:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            toolwire.convert(rec, source="openai_finetune", target=target, model="m")
+        reported = [str(w.message) for w in caught if "Message.weight" in str(w.message)]
+        assert bool(reported) == (target not in WEIGHTED), (target, reported)
+    with pytest.raises(toolwire.LossError, match=r"messages\[1\]\.weight"):
+        toolwire.convert(rec, source="openai_finetune", target="openai_responses", model="m", strict=True)
 
 
 def test_bedrock_record_gets_its_schema_version_and_no_inference_config():
