@@ -236,7 +236,10 @@ def _open_write(dst: Any, append: bool = False) -> tuple[Any, bool]:
     path = os.fspath(dst)
     if path.endswith(".gz"):
         # mtime=0: the same input gives byte-identical compressed output
-        return gzip.GzipFile(filename="", mode="ab" if append else "wb", fileobj=open(path, "ab" if append else "wb"), mtime=0), True
+        raw = open(path, "ab" if append else "wb")
+        stream = gzip.GzipFile(filename="", mode="ab" if append else "wb", fileobj=raw, mtime=0)
+        stream.myfileobj = raw  # closed with the GzipFile, as gzip.open does with the file it opens
+        return stream, True
     return open(path, "ab" if append else "wb"), True
 
 
