@@ -133,6 +133,8 @@ def main(argv: list[str]) -> int:
     print()
     print(f"import toolwire: {import_time_ms():.1f} ms (median of 7 fresh interpreters)")
     print("ratio = toolwire.convert time / json.loads(json.dumps(payload)) time, same run; goal ≤ 0.35x on the 24-message workload")
+    import bulk_bench  # bulk JSONL throughput (bench/bulk_bench.py, issue 15)
+    print("", *bulk_bench.rows(), sep="\n")
     return 0
 
 

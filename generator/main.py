@@ -119,11 +119,14 @@ def build(spec: Spec, out: Path) -> None:
         for p in spec.providers:
             if p.wire_schema is not None and p.own_wire_types:
                 files[pkg / "types" / f"{p.name}.py"] = _datamodel(p.wire_schema, p.name, f"spec/wire/derived/{p.wire_types}.json", work)
+    apis = [p for p in spec.providers if not p.dataset]  # dataset flavours: toolwire.DATASETS, no stream
     modules = {p.name: ProviderCompiler(spec, p).compile() for p in spec.providers}
     kinds = {name: m.kinds for name, m in modules.items()}
-    files[pkg / "__init__.py"] = env.get_template("package_init.py.j2").render(providers=spec.providers, kinds=kinds)
+    files[pkg / "__init__.py"] = env.get_template("package_init.py.j2").render(
+        providers=apis, datasets=[p for p in spec.providers if p.dataset], kinds=kinds
+    )
     files[pkg / "providers" / "__init__.py"] = env.get_template("providers_init.py.j2").render(providers=spec.providers)
-    files[pkg / "stream.py"] = env.get_template("stream.py.j2").render(providers=[p for p in spec.providers if p.response])  # streams are responses
+    files[pkg / "stream.py"] = env.get_template("stream.py.j2").render(providers=[p for p in apis if p.response])  # streams are responses
     files[pkg / "__main__.py"] = env.get_template("main.py.j2").render()  # python -m toolwire
     (pkg / "streams").mkdir()
     files[pkg / "streams" / "__init__.py"] = (

@@ -203,6 +203,7 @@ class Provider:
     outside_body: dict = field(default_factory=dict)  # IR "Class.field" → where the target takes it (cannot_express)
     ir_losses: list = field(default_factory=list)  # (what, effects): cannot_express `ir:` (generator/losses.py)
     kinds: dict = field(default_factory=dict)  # document kind → its codec, as declared (DOCUMENT_KINDS)
+    dataset: bool = False  # spec/datasets/: a fine-tuning record format (toolwire.DATASETS), not an API
 
 
 @dataclass
@@ -223,14 +224,27 @@ def load_spec(root: Path) -> tuple[Spec | None, Errors]:
     transforms = _transforms(tr_doc, errors) if isinstance(tr_doc, dict) else {}
     providers = []
     docs: dict[str, tuple[Located, str]] = {}
-    for path in sorted((spec_dir / "providers").glob("*.yaml")):
-        display = f"spec/providers/{path.name}"
+    # spec/datasets/: dataset flavours, records of fine-tuning files rather than API bodies (a
+    # provider flavour whose body differs by keys, constants, an absent model): the same language,
+    # `extends` required; not in PROVIDERS (toolwire.DATASETS), no stream
+    paths = [(p, "providers") for p in sorted((spec_dir / "providers").glob("*.yaml"))]
+    paths += [(p, "datasets") for p in sorted((spec_dir / "datasets").glob("*.yaml"))]
+    datasets = set()
+    for path, folder in paths:
+        display = f"spec/{folder}/{path.name}"
         doc = load_yaml(path, display, errors)
         if doc is None:
             continue
         if not isinstance(doc, Located):
             errors.add(display, 1, "a provider spec must be a mapping")
             continue
+        if path.stem in docs:
+            errors.add(display, 1, f"{path.stem!r} is already specified in {docs[path.stem][1]}")
+            continue
+        if folder == "datasets":
+            datasets.add(path.stem)
+            if "extends" not in doc:
+                errors.at(doc, None, "a dataset flavour `extends` the provider whose body its records follow")
         docs[path.stem] = (doc, display)
     for stem, (doc, display) in docs.items():
         resolved = _resolve_extends(stem, docs, errors, ())
@@ -244,6 +258,10 @@ def load_spec(root: Path) -> tuple[Spec | None, Errors]:
             provider.data_group = _data_group(stem, docs, errors)
             provider.extends = doc.get("extends")
             provider.own_wire_types = provider.extends is None or "wire_types" in doc
+            if stem in datasets:
+                provider.dataset = True
+                provider.stream_framing = provider.stream_grammar = None
+                provider.stream_reason = "a dataset record, not an API body: no stream"
             if len(errors.items) == before:  # a provider that loaded cleanly: check its wire coverage
                 provider.coverage = coverage.check(provider, root, errors, transforms)
             providers.append(provider)

@@ -84,6 +84,14 @@ KINDS = {
     "xai": ("request", "response", "tools"),
 }
 
+#: Dataset flavours (spec/datasets/): fine-tuning record formats, accepted wherever a provider name is.
+DATASETS = (
+    "bedrock_finetune",
+    "mistral_finetune",
+    "openai_finetune",
+    "vertex_tuning",
+)
+
 _MODULES = {
     "anthropic": "toolwire.providers.anthropic",
     "anthropic_bedrock": "toolwire.providers.anthropic_bedrock",
@@ -105,6 +113,10 @@ _MODULES = {
     "openrouter": "toolwire.providers.openrouter",
     "vertex": "toolwire.providers.vertex",
     "xai": "toolwire.providers.xai",
+    "bedrock_finetune": "toolwire.providers.bedrock_finetune",
+    "mistral_finetune": "toolwire.providers.mistral_finetune",
+    "openai_finetune": "toolwire.providers.openai_finetune",
+    "vertex_tuning": "toolwire.providers.vertex_tuning",
 }
 
 _registry = _api.Registry(_MODULES)
@@ -116,6 +128,7 @@ _LAZY = {
     "tool_from_function": "toolwire_runtime.tools",
     "Tool": "toolwire_runtime.tools",
     "agent": "toolwire_runtime.agent",
+    "bulk": "toolwire_runtime.bulk",
     "Conversation": "toolwire_runtime.agent",
     "AgentLimitError": "toolwire_runtime.agent",
     "TurnLimitError": "toolwire_runtime.agent",
@@ -239,6 +252,7 @@ def result_to_mcp(result: Any, *, strict: bool = False) -> dict:
 
 __all__ = [
     "PROVIDERS",
+    "DATASETS",
     "KINDS",
     "convert",
     "to_ir",

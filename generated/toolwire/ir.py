@@ -287,6 +287,10 @@ class Message:
     """
     Participant name (OpenAI `name`), where given.
     """
+    weight: int | None = None
+    """
+    Training weight of the turn in a fine-tuning record (OpenAI and Mistral fine-tuning JSONL: `weight` 0 or 1 on assistant messages; 0 = the model is not trained on this turn). Only the dataset flavours that have it take it (spec/datasets/); every other target reports it as dropped.
+    """
     provider_data: ProviderData | None = None
 
 

@@ -98,6 +98,37 @@ def _read(module: Any, payload: Any, kind: str, ctx: Context) -> tuple[Any, Cont
     return _parse(module, json_payload, kind, ctx), ctx
 
 
+_KEEPS_WEIGHT: dict[str, bool] = {}
+
+
+def _keeps_weight(module: Any) -> bool:
+    """Does the provider keep ``Message.weight`` (a fine-tuning record's training weight)? Found once
+    per provider by a round trip of a probe, not by a list: only the dataset flavours that have it do."""
+    keeps = _KEEPS_WEIGHT.get(module.__name__)
+    if keeps is None:
+        turns = [ir.Message(role="user", parts=[ir.TextPart(text="q")]), ir.Message(role="assistant", parts=[ir.TextPart(text="a")], weight=0)]
+        try:
+            body = module.request_from_ir(ir.Request(model="m", messages=turns), Context(module.PROVIDER))
+            keeps = any(m.weight == 0 for m in module.request_to_ir(body, Context(module.PROVIDER)).messages)
+        except ConversionError:
+            keeps = False
+        keeps = _KEEPS_WEIGHT[module.__name__] = keeps
+    return keeps
+
+
+def _without_weights(node: Any, module: Any, ctx: Context) -> Any:
+    """A request whose turns carry training weights, for a target without a place for them: each is
+    reported here (whatever the target's conversation passes do with the turn: merge it, flag it, or
+    render it as items) and left out of the copy that is rendered."""
+    if not any(m.weight is not None for m in node.messages) or _keeps_weight(module):
+        return node
+    for i, m in enumerate(node.messages):
+        if m.weight is not None:
+            ctx.lose(f"messages[{i}].weight", f"{ctx.provider} has no place for Message.weight; dropped")
+    messages = [dataclasses.replace(m, weight=None) if m.weight is not None else m for m in node.messages]
+    return dataclasses.replace(node, messages=messages)
+
+
 def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bool, tool_names: Any = None) -> Any:
     _check_kind(kind)
     module = _has(registry.get(provider), provider, kind)
@@ -115,7 +146,7 @@ def from_ir(registry: Registry, obj: Any, provider: str, strict: bool, model: st
         # a @toolwire.tool function (tools.Tool) stands for its definition
         obj = dataclasses.replace(obj, tools=[t.definition if type(getattr(t, "definition", None)) is ir.ToolDefinition else t for t in obj.tools])
     if isinstance(obj, ir.Request):
-        out = _has(module, provider, "request").request_from_ir(obj, ctx)
+        out = _has(module, provider, "request").request_from_ir(_without_weights(obj, module, ctx), ctx)
     elif isinstance(obj, ir.Response):
         out = _has(module, provider, "response").response_from_ir(obj, ctx)
     else:
@@ -146,6 +177,6 @@ def convert(
         node.model = model
     elif kind == "request" and node.model and target != source and not _serves(dst.MODELS, node.model):
         ctx.lose("model", f"{node.model!r} is not a model name {target} serves ({', '.join(dst.MODELS)}); sent as it is — pass model= to name the target's model")
-    out = dst.request_from_ir(node, ctx) if kind == "request" else dst.response_from_ir(node, ctx)
+    out = dst.request_from_ir(_without_weights(node, dst, ctx), ctx) if kind == "request" else dst.response_from_ir(node, ctx)
     ctx.flush()
     return out

@@ -652,6 +652,8 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["message"] = None
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -714,6 +716,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["message"] = None
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -803,6 +807,8 @@ def _chatbot_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = None
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -871,6 +877,8 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_results"] = v_tool_results
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1343,6 +1351,8 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = None
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     return out

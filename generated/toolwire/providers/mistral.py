@@ -609,6 +609,8 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -786,6 +788,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["content"] = v_content
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1054,6 +1058,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = None
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1925,6 +1931,8 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = None
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order

@@ -596,6 +596,8 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["content"] = None
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -675,6 +677,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["images"] = None
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -792,6 +796,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = None
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order

@@ -644,6 +644,8 @@ def _system_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["name"] = v_name
     elif hints is not None and hints.get("name") == "null":
         out["name"] = None
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -719,6 +721,8 @@ def _developer_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["name"] = v_name
     elif hints is not None and hints.get("name") == "null":
         out["name"] = None
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -813,6 +817,8 @@ def _user_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["name"] = v_name
     elif hints is not None and hints.get("name") == "null":
         out["name"] = None
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -913,6 +919,8 @@ def _assistant_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["name"] = v_name
     elif hints is not None and hints.get("name") == "null":
         out["name"] = None
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -1003,6 +1011,8 @@ def _response_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["tool_calls"] = None
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order

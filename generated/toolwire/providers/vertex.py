@@ -574,6 +574,8 @@ def _content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["parts"] = v_parts
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -651,6 +653,8 @@ def _candidate_content_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["parts"] = None
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -709,6 +713,8 @@ def _system_instruction_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["parts"] = v_parts
     if node.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if node.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
