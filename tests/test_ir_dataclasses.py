@@ -67,6 +67,7 @@ def _describe(cls: type) -> dict:
         "init_qualname": init.__qualname__,
         "init_kwdefaults": repr(init.__kwdefaults__),  # a factory default is <factory>, one object per module
         "repr_qualname": cls.__repr__.__qualname__,
+        "repr_wrapped": callable(getattr(cls.__repr__, "__wrapped__", None)),  # the recursion guard wraps it
         "eq_qualname": cls.__eq__.__qualname__,
         "module": cls.__module__,
         "dict_keys": sorted(cls.__dict__),

@@ -9,10 +9,28 @@ dataclass (``__dataclass_fields__`` is made by ``dataclasses`` on first use).
 
 from typing import Any, Literal, TypeAlias
 from _thread import get_ident as _get_ident
+from functools import wraps as _wraps
 
 Model: "TypeAlias" = Any
 
-_repr_running = set()  # (id, thread) of the objects whose __repr__ is running: a cycle shows "..."
+
+def _recursive_repr(user_function):
+    """A cycle shows "..." (what dataclasses wraps every generated __repr__ with)."""
+    repr_running = set()
+
+    @_wraps(user_function)
+    def wrapper(self):
+        key = id(self), _get_ident()
+        if key in repr_running:
+            return "..."
+        repr_running.add(key)
+        try:
+            result = user_function(self)
+        finally:
+            repr_running.discard(key)
+        return result
+
+    return wrapper
 
 
 class _DataclassAttribute:
@@ -72,15 +90,9 @@ class ProviderData:
         self.fields = fields
         self.hints = hints
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(provider={self.provider!r}, fields={self.fields!r}, hints={self.hints!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(provider={self.provider!r}, fields={self.fields!r}, hints={self.hints!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -119,15 +131,9 @@ class TextPart:
         self.type = type
         self.provider_data = provider_data
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(text={self.text!r}, type={self.type!r}, provider_data={self.provider_data!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(text={self.text!r}, type={self.type!r}, provider_data={self.provider_data!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -193,15 +199,9 @@ class ImagePart:
         self.detail = detail
         self.provider_data = provider_data
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(type={self.type!r}, media_type={self.media_type!r}, data={self.data!r}, url={self.url!r}, file_id={self.file_id!r}, detail={self.detail!r}, provider_data={self.provider_data!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(type={self.type!r}, media_type={self.media_type!r}, data={self.data!r}, url={self.url!r}, file_id={self.file_id!r}, detail={self.detail!r}, provider_data={self.provider_data!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -279,15 +279,9 @@ class FilePart:
         self.filename = filename
         self.provider_data = provider_data
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(type={self.type!r}, media_type={self.media_type!r}, data={self.data!r}, url={self.url!r}, file_id={self.file_id!r}, filename={self.filename!r}, provider_data={self.provider_data!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(type={self.type!r}, media_type={self.media_type!r}, data={self.data!r}, url={self.url!r}, file_id={self.file_id!r}, filename={self.filename!r}, provider_data={self.provider_data!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -384,15 +378,9 @@ class ToolCall:
         self.signature_verifier = signature_verifier
         self.provider_data = provider_data
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(id={self.id!r}, name={self.name!r}, arguments={self.arguments!r}, type={self.type!r}, raw_arguments={self.raw_arguments!r}, synthetic_id={self.synthetic_id!r}, signature={self.signature!r}, signature_verifier={self.signature_verifier!r}, provider_data={self.provider_data!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(id={self.id!r}, name={self.name!r}, arguments={self.arguments!r}, type={self.type!r}, raw_arguments={self.raw_arguments!r}, synthetic_id={self.synthetic_id!r}, signature={self.signature!r}, signature_verifier={self.signature_verifier!r}, provider_data={self.provider_data!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -496,15 +484,9 @@ class ReasoningPart:
         self.verifier = verifier
         self.provider_data = provider_data
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(type={self.type!r}, text={self.text!r}, summary={self.summary!r}, signature={self.signature!r}, data={self.data!r}, redacted={self.redacted!r}, id={self.id!r}, verifier={self.verifier!r}, provider_data={self.provider_data!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(type={self.type!r}, text={self.text!r}, summary={self.summary!r}, signature={self.signature!r}, data={self.data!r}, redacted={self.redacted!r}, id={self.id!r}, verifier={self.verifier!r}, provider_data={self.provider_data!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -555,15 +537,9 @@ class OpaquePart:
         self.data = data
         self.type = type
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(provider={self.provider!r}, data={self.data!r}, type={self.type!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(provider={self.provider!r}, data={self.data!r}, type={self.type!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -610,15 +586,9 @@ class ToolDefinition:
         self.strict = strict
         self.provider_data = provider_data
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(name={self.name!r}, description={self.description!r}, parameters={self.parameters!r}, strict={self.strict!r}, provider_data={self.provider_data!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(name={self.name!r}, description={self.description!r}, parameters={self.parameters!r}, strict={self.strict!r}, provider_data={self.provider_data!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -657,15 +627,9 @@ class ProviderTool:
         self.provider = provider
         self.data = data
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(provider={self.provider!r}, data={self.data!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(provider={self.provider!r}, data={self.data!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -709,15 +673,9 @@ class ToolChoice:
         self.validated = validated
         self.provider_data = provider_data
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(mode={self.mode!r}, name={self.name!r}, allowed_names={self.allowed_names!r}, validated={self.validated!r}, provider_data={self.provider_data!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(mode={self.mode!r}, name={self.name!r}, allowed_names={self.allowed_names!r}, validated={self.validated!r}, provider_data={self.provider_data!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -762,15 +720,9 @@ class Usage:
         self.total_tokens = total_tokens
         self.provider_data = provider_data
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(input_tokens={self.input_tokens!r}, output_tokens={self.output_tokens!r}, total_tokens={self.total_tokens!r}, provider_data={self.provider_data!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(input_tokens={self.input_tokens!r}, output_tokens={self.output_tokens!r}, total_tokens={self.total_tokens!r}, provider_data={self.provider_data!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -871,15 +823,9 @@ class ToolResult:
         self.parts = parts
         self.provider_data = provider_data
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(tool_call_id={self.tool_call_id!r}, name={self.name!r}, type={self.type!r}, result={self.result!r}, is_error={self.is_error!r}, parts={self.parts!r}, provider_data={self.provider_data!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(tool_call_id={self.tool_call_id!r}, name={self.name!r}, type={self.type!r}, result={self.result!r}, is_error={self.is_error!r}, parts={self.parts!r}, provider_data={self.provider_data!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -938,15 +884,9 @@ class Message:
         self.name = name
         self.provider_data = provider_data
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(role={self.role!r}, parts={self.parts!r}, name={self.name!r}, provider_data={self.provider_data!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(role={self.role!r}, parts={self.parts!r}, name={self.name!r}, provider_data={self.provider_data!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -1025,15 +965,9 @@ class Request:
         self.stop = stop
         self.provider_data = provider_data
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(messages={self.messages!r}, model={self.model!r}, tools={self.tools!r}, tool_choice={self.tool_choice!r}, parallel_tool_calls={self.parallel_tool_calls!r}, max_tokens={self.max_tokens!r}, temperature={self.temperature!r}, top_p={self.top_p!r}, top_k={self.top_k!r}, stop={self.stop!r}, provider_data={self.provider_data!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(messages={self.messages!r}, model={self.model!r}, tools={self.tools!r}, tool_choice={self.tool_choice!r}, parallel_tool_calls={self.parallel_tool_calls!r}, max_tokens={self.max_tokens!r}, temperature={self.temperature!r}, top_p={self.top_p!r}, top_k={self.top_k!r}, stop={self.stop!r}, provider_data={self.provider_data!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -1125,15 +1059,9 @@ class Response:
         self.usage = usage
         self.provider_data = provider_data
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(message={self.message!r}, id={self.id!r}, model={self.model!r}, created={self.created!r}, finish_reason={self.finish_reason!r}, stop_sequence={self.stop_sequence!r}, usage={self.usage!r}, provider_data={self.provider_data!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(message={self.message!r}, id={self.id!r}, model={self.model!r}, created={self.created!r}, finish_reason={self.finish_reason!r}, stop_sequence={self.stop_sequence!r}, usage={self.usage!r}, provider_data={self.provider_data!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
