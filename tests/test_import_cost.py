@@ -6,8 +6,10 @@ interpreter, never a timing threshold. Heavy or rarely needed modules load where
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 # stdlib modules `import toolwire` must not import (each costs milliseconds and serves a rare path)
 HEAVY = {
@@ -18,10 +20,16 @@ HEAVY = {
 
 
 def _imported(code: str) -> set[str]:
-    """Modules a fresh interpreter gains by running ``code`` (those already there at startup, e.g.
-    imported by an editable install's path hook, do not count)."""
+    """Modules a fresh interpreter gains by running ``code``: without site (-S) and with the two
+    packages on PYTHONPATH, as a wheel install imports (an editable install's path hook imports
+    pathlib, hence re, fnmatch, urllib.parse, ... at startup, which would hide them)."""
+    import toolwire
+    import toolwire_runtime
+
+    path = os.pathsep.join(str(Path(m.__file__).resolve().parent.parent) for m in (toolwire, toolwire_runtime))
     probe = f"import sys\nbefore = set(sys.modules)\n{code}\nprint(repr(sorted(set(sys.modules) - before)))"
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    env = {**os.environ, "PYTHONPATH": path}
+    out = subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, text=True, check=True, env=env).stdout
     return set(ast.literal_eval(out))
 
 
