@@ -8,6 +8,7 @@ dataclass (``__dataclass_fields__`` is made by ``dataclasses`` on first use).
 """
 
 from typing import Any, Literal, TypeAlias
+import sys as _sys
 from _thread import get_ident as _get_ident
 from functools import wraps as _wraps
 
@@ -1090,3 +1091,31 @@ class Response:
     __match_args__ = ()  # keyword-only fields
     __dataclass_fields__ = _DataclassAttribute()
     __dataclass_params__ = _DataclassAttribute()
+
+
+def _replace(self, /, **changes):
+    import dataclasses
+
+    return dataclasses.replace(self, **changes)
+
+
+if _sys.version_info >= (3, 13):  # @dataclass adds __replace__ (copy.replace) from Python 3.13 on
+    for _cls in (
+        ProviderData,
+        TextPart,
+        ImagePart,
+        FilePart,
+        ToolCall,
+        ReasoningPart,
+        OpaquePart,
+        ToolDefinition,
+        ProviderTool,
+        ToolChoice,
+        Usage,
+        ToolResult,
+        Message,
+        Request,
+        Response,
+    ):
+        _cls.__replace__ = _replace
+    del _cls
