@@ -3,8 +3,10 @@ json.loads(json.dumps(payload)), all timed in the same interleaved rounds.
 
     make bench                                  # ../shared/bench/workload.json + built-in conversations
     make bench ARGS="my_request.json --rounds 15"
+    make bench ARGS=--wall                      # wall-clock time instead of CPU time
 
-Every figure is CPU time (``time.process_time``: steadier than wall time on a shared machine).
+Every figure is CPU time (``time.process_time``: steadier than wall time on a shared machine;
+``--wall`` for ``time.perf_counter``. Under heavy load the two disagree: trust a quiet machine).
 Each round times the JSON baseline right before each converter; a converter's ratio is the median
 of its per-round ratios to the baseline sample next to it, so load that comes and goes moves both
 alike. ``../shared/bench/floor.py`` (hand-written one-pass dict→dict converters, without and with
@@ -36,6 +38,7 @@ GOALS = {"anthropic": 0.6, "gemini": 0.9}  # ratio to the JSON round trip (issue
 STREAM_GOAL = 2.0  # stream translation, ratio to json.loads per event (issue 11)
 IMPORT_GOAL_MS = 15.0
 SIZES = (24, 96, 384, 768)  # messages, for the growth table
+TIMER = time.process_time  # --wall: time.perf_counter
 
 TOOLS = [
     {"type": "function", "function": {"name": "get_weather", "description": "Current weather and forecast.", "parameters": {
@@ -89,7 +92,7 @@ class Job:
 
 
 def _sample(fn, number: int) -> float:
-    return timeit.Timer(fn, timer=time.process_time).timeit(number) / number * 1e6
+    return timeit.Timer(fn, timer=TIMER).timeit(number) / number * 1e6
 
 
 def _calibrate(job: Job) -> None:
@@ -228,7 +231,11 @@ def import_time(runs: int = 15) -> None:
 
 
 def main(argv: list[str]) -> int:
+    global TIMER
     warnings.simplefilter("ignore")  # Gemini has no `model` in the body: reported, not an error
+    if "--wall" in argv:
+        argv = [a for a in argv if a != "--wall"]
+        TIMER = time.perf_counter
     rounds = 9
     if "--rounds" in argv:
         i = argv.index("--rounds")
@@ -241,8 +248,9 @@ def main(argv: list[str]) -> int:
     elif not payloads:
         print("(../shared/bench/workload.json not found: only the built-in conversations are timed)")
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load} (a loaded machine inflates every figure; ratios less)")
-    print(f"CPU µs per conversion; {rounds} rounds, each timing the JSON baseline right before every converter;")
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load} (under load every figure is inflated and noisy, the ratios too: trust a quiet machine)")
+    clock = "wall-clock" if TIMER is time.perf_counter else "CPU"
+    print(f"{clock} µs per conversion; {rounds} rounds, each timing the JSON baseline right before every converter;")
     print("ratio = median over rounds of (converter / json.loads(json.dumps(payload)) timed next to it)")
     print(f"{'payload':<22} {'msgs':>5} {'converter':<28} {'median µs':>9} {'min µs':>9} {'ratio':>8}  goal")
     for path in payloads:
