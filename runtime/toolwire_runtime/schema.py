@@ -1214,6 +1214,8 @@ class _Subset:
             return node
         if ref in refs:
             return node  # recursive: left for _drop (reported there)
+        from urllib.parse import unquote  # urllib.parse imports ipaddress: only for $refs
+
         target: Any = self.schema
         for token in unquote(ref[2:]).split("/"):
             token = token.replace("~1", "/").replace("~0", "~")
