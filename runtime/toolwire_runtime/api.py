@@ -109,11 +109,11 @@ def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bo
 
 
 def from_ir(registry: Registry, obj: Any, provider: str, strict: bool, model: str | None = None) -> dict:
+    import dataclasses  # imported here, not by `import toolwire`
+
     module = registry.get(provider)
     ctx = Context(provider, strict)
     if model is not None and isinstance(obj, (ir.Request, ir.Response)):
-        import dataclasses  # imported here, not by `import toolwire`
-
         obj = dataclasses.replace(obj, model=model)  # never mutate the caller's IR
     if type(obj) is ir.Request and obj.tools and any(type(t) is not ir.ToolDefinition and type(t) is not ir.ProviderTool for t in obj.tools):
         # a @toolwire.tool function (tools.Tool) stands for its definition
