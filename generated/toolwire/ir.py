@@ -760,15 +760,9 @@ class ToolList:
         self.tools = tools
         self.provider_data = provider_data
 
+    @_recursive_repr
     def __repr__(self):
-        key = id(self), _get_ident()
-        if key in _repr_running:
-            return "..."
-        _repr_running.add(key)
-        try:
-            return f"{self.__class__.__qualname__}(tools={self.tools!r}, provider_data={self.provider_data!r})"
-        finally:
-            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}(tools={self.tools!r}, provider_data={self.provider_data!r})"
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
@@ -1112,6 +1106,7 @@ if _sys.version_info >= (3, 13):  # @dataclass adds __replace__ (copy.replace) f
         ProviderTool,
         ToolChoice,
         Usage,
+        ToolList,
         ToolResult,
         Message,
         Request,
