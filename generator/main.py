@@ -18,6 +18,7 @@ from pathlib import Path
 import black
 import jinja2
 
+from . import irgen
 from .cache import cached
 from . import matrix
 from .emit import ProviderCompiler, share
@@ -41,6 +42,13 @@ CODEGEN_FLAGS = [
     "--formatters", "black",
     "--dataclass-arguments", '{"slots": true, "kw_only": true}',
 ]
+IR_DOC = """The toolwire intermediate representation (from spec/ir.yaml; JSON Schema in ir.schema.json).
+
+The classes are dataclasses (``kw_only=True, slots=True``) whose methods are generated here
+rather than built by ``@dataclass`` at import, which keeps ``import toolwire`` fast:
+``dataclasses.fields``, ``replace``, ``asdict`` and ``is_dataclass`` work on them as on any
+dataclass (``__dataclass_fields__`` is made by ``dataclasses`` on first use).
+"""
 
 
 def _env() -> jinja2.Environment:
@@ -110,11 +118,11 @@ def build(spec: Spec, out: Path) -> None:
     files: dict[Path, str] = {}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        ir_py = _datamodel(spec.ir_schema, "ir", "spec/ir.yaml", work)
-        files[pkg / "ir.py"] = ir_py.replace(
-            "from __future__ import annotations\n",
-            '"""The toolwire intermediate representation (from spec/ir.yaml; JSON Schema in ir.schema.json)."""\n\nfrom __future__ import annotations\n',
-            1,
+        files[pkg / "ir.py"] = irgen.render(
+            irgen.parse(_datamodel(spec.ir_schema, "ir", "spec/ir.yaml", work)),
+            env,
+            HEADER.format(source="spec/ir.yaml with datamodel-code-generator and templates/ir.py.j2"),
+            IR_DOC,
         )
         for p in spec.providers:
             if p.wire_schema is not None and p.own_wire_types:

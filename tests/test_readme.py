@@ -19,7 +19,7 @@ def _example(title: str) -> str:
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
 
-@pytest.mark.parametrize("title", ["## Quick example", "## Streams", "## Tools from Python functions", "## MCP", "## Bulk conversion"])
+@pytest.mark.parametrize("title", ["## Quick example", "## Streams", "## Tools from Python functions", "## MCP", "## Bulk conversion", "## The IR"])
 def test_readme_example_runs_and_prints_what_its_comments_say(title):
     code = _example(title)
     lines = code.splitlines()

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
-import fnmatch
-import importlib
 from typing import Any
 
 from toolwire import ir
 
-from . import layout
 from .context import Context
 from .errors import ConversionError
 
@@ -34,6 +30,8 @@ class Registry:
                 close += [p for p in self.modules if str(provider) and p.startswith(str(provider)) and p not in close]
                 hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
                 raise ValueError(f"unknown provider {provider!r}; {hint}expected one of {', '.join(self.modules)}")
+            import importlib  # the first use of a provider (`import toolwire` loads none)
+
             module = self.loaded[provider] = importlib.import_module(name)
         return module
 
@@ -52,6 +50,8 @@ def _has(module: Any, provider: str, kind: str) -> Any:
 
 def _serves(patterns: tuple | None, model: str) -> bool:
     """Can ``model`` name a model of a provider that serves ``patterns`` (spec ``models:``)?"""
+    import fnmatch  # imported here, not by `import toolwire`
+
     return patterns is None or type(model) is not str or any(fnmatch.fnmatchcase(model, p) for p in patterns)
 
 
@@ -61,6 +61,8 @@ def _parse(module: Any, payload: Any, kind: str, ctx: Context) -> Any:
     try:
         if kind == "request":
             return module.request_to_ir(payload, ctx)
+        from . import layout  # loaded with the provider modules, not by `import toolwire`
+
         return layout.finish_response(module.response_to_ir(payload, ctx), ctx)
     except ConversionError as exc:
         other = "response" if kind == "request" else "request"
@@ -138,6 +140,8 @@ def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bo
 
 
 def from_ir(registry: Registry, obj: Any, provider: str, strict: bool, model: str | None = None) -> dict:
+    import dataclasses  # imported here, not by `import toolwire`
+
     module = registry.get(provider)
     ctx = Context(provider, strict)
     if model is not None and isinstance(obj, (ir.Request, ir.Response)):

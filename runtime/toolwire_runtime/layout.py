@@ -7,7 +7,6 @@ call and tool. Render side (IR → wire) the functions build new lists and never
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterable
 
 from toolwire.ir import Message, OpaquePart, ProviderData, TextPart, ToolCall, ToolResult
@@ -504,6 +503,8 @@ def drop_blank_text(messages: list[Message], path: Any, ctx: Context, provider: 
                 if _blank(p):
                     continue
                 if type(p) is ToolResult and p.parts and any(_blank(q) for q in p.parts):
+                    from dataclasses import replace  # rare: an empty text inside a tool result
+
                     p = replace(p, parts=[q for q in p.parts if not _blank(q)] or None)
                 kept.append(p)
             if out is None:

@@ -10,7 +10,6 @@ are an error, never a silent merge.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from typing import Any
 
@@ -36,6 +35,8 @@ def _rule(chars: str, first: str | None, max_len: int | None, exact: bool) -> tu
 
 def _digest(value: str, size: int) -> str:
     """``size`` base-62 characters of the SHA-256 of ``value``."""
+    import hashlib  # only names and ids that must be rewritten are hashed
+
     n = int.from_bytes(hashlib.sha256(value.encode("utf-8")).digest()[:16], "big")
     out = []
     for _ in range(size):

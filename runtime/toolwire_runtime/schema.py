@@ -38,7 +38,6 @@ import json
 import math
 import re
 from typing import Any, Callable
-from urllib.parse import unquote
 
 from .errors import MissingFieldError, UnsupportedError, WrongTypeError, format_path
 
@@ -277,6 +276,8 @@ class _Converter:
                 f"$ref {ref!r} points outside this schema; only local references "
                 "(#/$defs/..., #/definitions/...) can be inlined",
             )
+        from urllib.parse import unquote  # urllib.parse imports ipaddress: only for $refs
+
         pointer = unquote(ref[1:])
         if pointer and not pointer.startswith("/"):
             raise UnsupportedError(
@@ -1213,6 +1214,8 @@ class _Subset:
             return node
         if ref in refs:
             return node  # recursive: left for _drop (reported there)
+        from urllib.parse import unquote  # urllib.parse imports ipaddress: only for $refs
+
         target: Any = self.schema
         for token in unquote(ref[2:]).split("/"):
             token = token.replace("~1", "/").replace("~0", "~")

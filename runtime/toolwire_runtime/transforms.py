@@ -6,12 +6,6 @@ functions take the input ``path`` so errors point at the offending field.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import calendar
-import copy
-import dataclasses
-import fnmatch
 import json
 import re
 import time
@@ -149,6 +143,8 @@ def for_model(ctx: Context, patterns: tuple, unless: tuple = ()) -> bool:
         answers = ctx.model_rules = {}
     hit = answers.get((patterns, unless))
     if hit is None:
+        import fnmatch  # imported on first use (rare paths import what they need: keeps imports fast)
+
         hit = answers[(patterns, unless)] = any(fnmatch.fnmatchcase(model, p) for p in patterns) and not any(
             fnmatch.fnmatchcase(model, p) for p in unless)
     return hit
@@ -1581,6 +1577,8 @@ def required_tools_render(
             if choice is not None and choice.mode != "auto":
                 ctx.lose((path, "tool_choice"), f"a tool choice {choice.mode!r} without declared tools cannot be sent; dropped")
                 choice = None
+            import copy
+
             tools = [ToolDefinition(name=n, parameters=copy.deepcopy(schema)) for n in names]
     if not tools:
         return _no_tools_sent(uses_tools, choice, where, path, ctx, "the input declares none; add them before sending")
@@ -1628,7 +1626,7 @@ def implied_choice_parse(value: Any, path: Any, modes: dict) -> tuple[Any, Any]:
     return ToolChoice(mode=mode), None
 
 
-_IMPLIED_CHOICE_UNSENT = tuple(f.name for f in dataclasses.fields(ToolChoice) if f.name not in ("mode", "name", "allowed_names", "provider_data"))
+_IMPLIED_CHOICE_UNSENT = tuple(f for f in ToolChoice.__slots__ if f not in ("mode", "name", "allowed_names", "provider_data"))
 
 
 def implied_choice_render(choice: Any, path: Any, ctx: Context, modes: dict) -> Any:
@@ -1779,6 +1777,9 @@ def _first_bytes(data: str) -> bytes | None:
     """The first bytes of base64 text (enough for a signature), or None when it is not base64."""
     head = data[:24]
     head = head[: len(head) - len(head) % 4]
+    import base64
+    import binascii
+
     try:
         return base64.b64decode(head, validate=True)
     except (binascii.Error, ValueError):
@@ -1834,6 +1835,8 @@ def _rfc3339_seconds(value: Any, path: Any) -> int:
     if match is None:
         raise WrongTypeError(path, f"expected an RFC 3339 timestamp, got {value[:40]!r}")
     y, mo, d, h, mi, s = (int(match[i]) for i in range(1, 7))
+    import calendar
+
     seconds = calendar.timegm((y, mo, d, h, mi, s, 0, 0, 0))
     if match[8]:
         offset = int(match[9]) * 3600 + int(match[10]) * 60
@@ -1932,6 +1935,8 @@ def media_source_parse(value: Any, path: Any) -> tuple[Any, Any, Any, Any, Any]:
         text = value.get("data")
         if type(text) is not str:
             raise MissingFieldError((path, "data"), "a text source needs data")
+        import base64
+
         data = base64.b64encode(text.encode("utf-8")).decode("ascii")
         return None, value.get("media_type") or "text/plain", data, None, None
     raise UnknownVariantError((path, "type"), f"unknown source type {kind!r}; expected 'base64', 'url', 'file' or 'text'")
@@ -1940,6 +1945,9 @@ def media_source_parse(value: Any, path: Any) -> tuple[Any, Any, Any, Any, Any]:
 def media_source_render(url: Any, media_type: Any, data: Any, file_id: Any, hint: Any, path: Any, ctx: Context, text: bool) -> dict:
     if data is not None:
         if text and media_in(media_type, ("text/plain",)):
+            import base64
+            import binascii
+
             try:
                 return {"type": "text", "media_type": "text/plain", "data": base64.b64decode(data, validate=True).decode("utf-8")}
             except (binascii.Error, ValueError):
@@ -2049,6 +2057,8 @@ def bytes_source_parse(value: Any, path: Any) -> tuple[Any, Any, Any]:
         text = value["text"]
         if type(text) is not str:
             raise WrongTypeError((path, "text"), f"expected a string, got {_json_type(text)}")
+        import base64
+
         return None, base64.b64encode(text.encode("utf-8")).decode("ascii"), "text"
     location = value.get("s3Location")
     if type(location) is dict and type(location.get("uri")) is str:
@@ -2062,6 +2072,9 @@ def bytes_source_render(url: Any, data: Any, hint: Any, path: Any) -> Any:
         return hint["source"]
     if data is not None:
         if hint == "text":
+            import base64
+            import binascii
+
             try:
                 return {"text": base64.b64decode(data, validate=True).decode("utf-8")}
             except (binascii.Error, ValueError):
