@@ -136,7 +136,7 @@ def test_recursive_repr_and_errors_are_the_same(reference):
         msg = m.Message(role="user", parts=[])
         msg.parts.append(m.ToolResult(tool_call_id="c", name="n", result=msg))
         reprs.append(repr(msg))
-    assert reprs[1] == reprs[0] == "Message(role='user', parts=[ToolResult(tool_call_id='c', name='n', type='tool_result', result=..., is_error=False, parts=None, provider_data=None)], name=None, provider_data=None)"
+    assert reprs[1] == reprs[0] == "Message(role='user', parts=[ToolResult(tool_call_id='c', name='n', type='tool_result', result=..., is_error=False, parts=None, provider_data=None)], name=None, weight=None, provider_data=None)"
     for call in (lambda m: m.TextPart(), lambda m: m.TextPart("x"), lambda m: m.TextPart(text="x", color=1), lambda m: m.Usage(inputs=1)):
         errors = []
         for m in (reference, ir):

@@ -127,8 +127,10 @@ def _without_weights(node: Any, module: Any, ctx: Context) -> Any:
     for i, m in enumerate(node.messages):
         if m.weight is not None:
             ctx.lose(f"messages[{i}].weight", f"{ctx.provider} has no place for Message.weight; dropped")
-    messages = [dataclasses.replace(m, weight=None) if m.weight is not None else m for m in node.messages]
-    return dataclasses.replace(node, messages=messages)
+    from dataclasses import replace  # (rare: not imported with toolwire)
+
+    messages = [replace(m, weight=None) if m.weight is not None else m for m in node.messages]
+    return replace(node, messages=messages)
 
 
 def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bool, tool_names: Any = None) -> Any:

@@ -357,11 +357,8 @@ def cmd_accumulate(args: argparse.Namespace) -> int:
 
 
 def cmd_convert_jsonl(rest: list[str]) -> int:
-    try:
-        from toolwire_runtime import bulk
-    except ImportError:
-        _error("convert-jsonl is not available in this build")
-        return USAGE
+    from toolwire_runtime import bulk  # (docs/bulk.md; it parses its own flags)
+
     return bulk.main(rest)
 
 
