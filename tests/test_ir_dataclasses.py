@@ -70,7 +70,9 @@ def _describe(cls: type) -> dict:
         "repr_wrapped": callable(getattr(cls.__repr__, "__wrapped__", None)),  # the recursion guard wraps it
         "eq_qualname": cls.__eq__.__qualname__,
         "module": cls.__module__,
-        "dict_keys": sorted(cls.__dict__),
+        # __slotnames__: copyreg's cache, set on a class by the first copy or pickle of an instance
+        # (whichever test of the process did one first)
+        "dict_keys": sorted(k for k in cls.__dict__ if k != "__slotnames__"),
         "weakref": hasattr(cls, "__weakref__"),
     }
 
