@@ -25,9 +25,10 @@ generate: $(STAMP)
 check: $(STAMP)
 	PYTHONHASHSEED=0 $(PY) -m generator check
 
-# on every core (pytest-xdist); a file's tests stay in one worker, which builds its corpus once
+# on every core (pytest-xdist; an idle worker takes tests queued for the other, so no file's tail
+# runs alone: 441 s against 462 s with files kept whole, on the 2-core machine)
 test: check
-	$(PY) -m pytest -n auto --dist loadfile
+	$(PY) -m pytest -n auto --dist worksteal
 
 # The inner loop while editing one provider's spec: regenerate (without re-deriving the wire
 # schemas), then the tests of that provider (P=name), without the corpus and hypothesis suites.
