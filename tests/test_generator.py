@@ -506,3 +506,16 @@ def test_generator_cache_returns_what_the_step_computes(tmp_path, monkeypatch):
     monkeypatch.setenv("TOOLWIRE_GENERATOR_CACHE", "0")
     assert cache.cached("black", "a = 1", step("a = 1")) == "A = 1"
     assert len(calls) == 5
+
+
+def test_every_package_is_in_the_wheel():
+    """pyproject.toml lists its packages by hand: each package directory of generated/ and
+    runtime/ must be there, or a non-editable install lacks it (toolwire.streams once was)."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = set()
+    for top, base in (("toolwire", ROOT / "generated" / "toolwire"), ("toolwire_runtime", ROOT / "runtime" / "toolwire_runtime")):
+        for init in base.rglob("__init__.py"):
+            found.add(".".join([top, *init.parent.relative_to(base).parts]))
+    assert found == listed
