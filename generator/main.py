@@ -63,6 +63,7 @@ def _env() -> jinja2.Environment:
     env.filters["md"] = lambda text: " ".join(str(text).split()).replace("|", "\\|")  # one table cell
     env.filters["effects"] = _effects_cell
     env.filters["features"] = matrix.features  # a provider's row of the compatibility matrix
+    env.filters["message_fields"] = matrix.message_fields  # the Message fields its codecs carry
     env.tests["in_module"] = lambda name, module: module.uses_name(name)  # an import the module needs
     env.filters["lower_first"] = lambda text: str(text)[:1].lower() + str(text)[1:]  # "The tools of ..." mid-sentence
     env.filters["article"] = lambda noun: "an" if str(noun)[:1].upper() in "AEIOU" else "a"  # an Anthropic, an AWS, a Google

@@ -45,6 +45,13 @@ def _mapped(p: Provider, cls: str) -> set[str]:
     return out
 
 
+def message_fields(p: Provider) -> list[str]:
+    """The ``Message`` fields the provider's codecs carry (sorted): the runtime reports any other
+    field a message holds (``Message.weight`` of a fine-tuning record) where the target has no place
+    for it, before the conversation's layout passes rebuild the messages."""
+    return sorted(_mapped(p, "Message"))
+
+
 def _reached(p: Provider, name: str | None, seen: set | None = None) -> set[str]:
     """The IR classes a codec produces: its own, or its union variants' (recursively)."""
     seen = set() if seen is None else seen

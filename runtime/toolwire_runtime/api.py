@@ -100,30 +100,12 @@ def _read(module: Any, payload: Any, kind: str, ctx: Context) -> tuple[Any, Cont
     return _parse(module, json_payload, kind, ctx), ctx
 
 
-_KEEPS_WEIGHT: dict[str, bool] = {}
-
-
-def _keeps_weight(module: Any) -> bool:
-    """Does the provider keep ``Message.weight`` (a fine-tuning record's training weight)? Found once
-    per provider by a round trip of a probe, not by a list: only the dataset flavours that have it do."""
-    keeps = _KEEPS_WEIGHT.get(module.__name__)
-    if keeps is None:
-        turns = [ir.Message(role="user", parts=[ir.TextPart(text="q")]), ir.Message(role="assistant", parts=[ir.TextPart(text="a")], weight=0)]
-        try:
-            body = module.request_from_ir(ir.Request(model="m", messages=turns), Context(module.PROVIDER))
-            keeps = any(m.weight == 0 for m in module.request_to_ir(body, Context(module.PROVIDER)).messages)
-        except ConversionError:
-            keeps = False
-        keeps = _KEEPS_WEIGHT[module.__name__] = keeps
-    return keeps
-
-
 def _without_weights(node: Any, module: Any, ctx: Context) -> Any:
     """A request whose turns carry training weights, for a target without a place for them: each is
     reported here (whatever the target's conversation passes do with the turn: merge it, flag it, or
     render it as items) and left out of the copy that is rendered."""
-    if not any(m.weight is not None for m in node.messages) or _keeps_weight(module):
-        return node
+    if "weight" in module.MESSAGE_FIELDS or not any(m.weight is not None for m in node.messages):
+        return node  # (MESSAGE_FIELDS: generated from the spec, the Message fields its codecs carry)
     for i, m in enumerate(node.messages):
         if m.weight is not None:
             ctx.lose(f"messages[{i}].weight", f"{ctx.provider} has no place for Message.weight; dropped")

@@ -79,6 +79,10 @@ IR_LOSSES = ()
 #: (derived from the spec by generator/matrix.py; `toolwire providers NAME` prints it).
 FEATURES = ()
 
+#: The IR Message fields its codecs carry: another field a message holds (a fine-tuning record's
+#: `weight`) is reported as lost before the layout passes rebuild the messages (api.py).
+MESSAGE_FIELDS = frozenset([])
+
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = ()
 

@@ -159,6 +159,10 @@ FEATURES = (
     ("stream framing", "none (a dataset record, not an API body: no stream)"),
 )
 
+#: The IR Message fields its codecs carry: another field a message holds (a fine-tuning record's
+#: `weight`) is reported as lost before the layout passes rebuild the messages (api.py).
+MESSAGE_FIELDS = frozenset(["parts", "role", "weight"])
+
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = ()
 

@@ -113,6 +113,10 @@ FEATURES = (
     ("stream framing", "sse"),
 )
 
+#: The IR Message fields its codecs carry: another field a message holds (a fine-tuning record's
+#: `weight`) is reported as lost before the layout passes rebuild the messages (api.py).
+MESSAGE_FIELDS = frozenset(["parts", "role"])
+
 #: Wire values the provider assumes when a field is absent (wire path, value); the IR keeps None.
 WIRE_DEFAULTS = (
     ("detail", "auto"),
