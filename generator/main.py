@@ -18,7 +18,7 @@ from pathlib import Path
 import black
 import jinja2
 
-from . import irgen
+from . import fuse, irgen
 from .cache import cached
 from . import matrix
 from .emit import ProviderCompiler, share
@@ -153,6 +153,13 @@ def build(spec: Spec, out: Path) -> None:
             parent = up.name
             up = by_name.get(up.extends) if up.extends else None
         files[pkg / "streams" / f"{p.name}.py"] = decoder.render(p=p, g=p.stream_grammar, parent=parent)
+    fused, _ = fuse.plans(spec)
+    (pkg / "fused").mkdir()
+    files[pkg / "fused" / "__init__.py"] = env.get_template("fused_init.py.j2").render(plans=fused, header=HEADER.format(source="spec/providers/*.yaml by generator/fuse.py"))
+    for plan in fused:
+        files[pkg / "fused" / f"{plan.reader['provider']}.py"] = env.get_template("fused.py.j2").render(
+            r=plan.reader, writers=plan.writers, header=HEADER.format(source=f"spec/providers/{plan.reader['provider']}.yaml and its targets' specs by generator/fuse.py")
+        )
     files[pkg / "types" / "__init__.py"] = (
         HEADER.format(source="spec/wire/derived/")
         + '"""Wire types of each provider as dataclasses, derived from the official SDKs / service models (import a submodule, e.g. toolwire.types.anthropic)."""\n'

@@ -39,7 +39,7 @@ def test_import_toolwire_is_light():
     assert HEAVY & new == set()
     # providers and the converters' runtime load on first use, whatever the number of providers
     assert {m for m in new if m.startswith(("toolwire.providers", "toolwire.types", "toolwire.stream"))} == set()
-    assert {m for m in new if m.startswith("toolwire_runtime.")} == {"toolwire_runtime.api", "toolwire_runtime.context", "toolwire_runtime.errors"}
+    assert {m for m in new if m.startswith("toolwire_runtime.")} == {"toolwire_runtime.api", "toolwire_runtime.context", "toolwire_runtime.errors", "toolwire_runtime.fused"}
 
 
 def test_first_use_loads_what_it_needs():

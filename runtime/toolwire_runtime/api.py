@@ -6,6 +6,7 @@ from typing import Any
 
 from toolwire import ir
 
+from . import fused
 from .context import Context
 from .errors import ConversionError
 
@@ -143,6 +144,27 @@ def from_ir(registry: Registry, obj: Any, provider: str, strict: bool, model: st
     return out
 
 
+_fused_pairs: dict[tuple[str, str], Any] = {}  # (source, target) → fused function, or None
+
+
+def _fused(source: str, target: str) -> Any:
+    """The generated fused converter of a pair (generated/toolwire/fused/), or None."""
+    key = (source, target)
+    fn = _fused_pairs.get(key, False)
+    if fn is False:
+        from toolwire.fused import PAIRS  # loaded with the first conversion, not by `import toolwire`
+
+        where = PAIRS.get(key)
+        if where is not None:
+            import importlib
+
+            fn = getattr(importlib.import_module(where[0]), where[1])
+        else:
+            fn = None
+        _fused_pairs[key] = fn
+    return fn
+
+
 def convert(
     registry: Registry,
     payload: Any,
@@ -154,6 +176,17 @@ def convert(
     model: str | None = None,
 ) -> dict:
     _check_kind(kind)
+    if kind == "request" and type(payload) is dict and tool_names is None and model is None and fused.ENABLED:
+        fn = _fused(source, target)
+        if fn is not None:  # one pass without IR objects; Deopt: anything it leaves to the general path
+            ctx = Context(target, strict)
+            try:
+                out = fn(payload, ctx)
+            except fused.Deopt:
+                pass
+            else:
+                ctx.flush()
+                return out
     src = _has(registry.get(source), source, kind)
     dst = _has(registry.get(target), target, kind)
     node, ctx = _read(src, payload, kind, Context(source, strict, tool_names))

@@ -33,6 +33,11 @@ def _rule(chars: str, first: str | None, max_len: int | None, exact: bool) -> tu
     return rule
 
 
+def matcher(chars: str, first: str | None, max_len: int | None, exact: bool) -> Any:
+    """The rule's bound ``fullmatch``: a value it matches passes ``fit`` unchanged."""
+    return _rule(chars, first, max_len, exact)[0].fullmatch
+
+
 def _digest(value: str, size: int) -> str:
     """``size`` base-62 characters of the SHA-256 of ``value``."""
     import hashlib  # only names and ids that must be rewritten are hashed

@@ -1,0 +1,259 @@
+"""The fused converters (generated/toolwire/fused/, generator/fuse.py) against the general path.
+
+For every fused pair, every payload gives the same body (byte for byte, key order included),
+the same warnings (category, message, path) and the same error (class and message) with the
+fused path on and off, in normal and strict mode, and the input is not changed. The payloads:
+the golden fixtures, the recorded real-world requests (../shared/realworld/, when present),
+real tool schemas in a request, the benchmark workload and conversations, and variants made to
+sit on each side of every condition under which the fused path gives up (Deopt). Tests also
+show that the common shapes do take the fused path (a fast path never taken proves nothing).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+import warnings
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+import toolwire
+from toolwire.fused import PAIRS
+from toolwire_runtime import fused
+from toolwire_runtime.context import Context
+
+from conftest import scenarios
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+SOURCES = sorted({s for s, _ in PAIRS})
+
+
+def _outcome(payload: Any, source: str, target: str, strict: bool, enabled: bool) -> tuple:
+    fused.ENABLED = enabled
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                body = json.dumps(toolwire.convert(payload, source=source, target=target, strict=strict), ensure_ascii=False)
+                result: tuple = ("ok", body)
+            except Exception as exc:  # noqa: BLE001 (the class and message are compared)
+                result = ("error", type(exc).__name__, str(exc))
+        return result, [(w.category.__name__, str(w.message), getattr(w.message, "path", None)) for w in caught]
+    finally:
+        fused.ENABLED = True
+
+
+def _taken(payload: Any, source: str, target: str) -> bool:
+    """Whether the fused function converts the payload itself (no Deopt)."""
+    module, name = PAIRS[source, target]
+    fn = getattr(sys.modules.get(module) or __import__(module, fromlist=[name]), name)
+    try:
+        fn(copy.deepcopy(payload), Context(target))
+    except fused.Deopt:
+        return False
+    return True
+
+
+def _same(payload: Any, source: str, target: str) -> bool:
+    """Assert both paths agree (normal and strict); return whether the fused path took it."""
+    before = json.dumps(payload, sort_keys=True)
+    for strict in (False, True):
+        on = _outcome(payload, source, target, strict, True)
+        off = _outcome(payload, source, target, strict, False)
+        assert on == off, f"{source} -> {target} (strict={strict}): fused {on} != general {off}"
+    assert json.dumps(payload, sort_keys=True) == before, "the input was changed"
+    return _taken(payload, source, target)
+
+
+# --- payloads ------------------------------------------------------------------------------------
+
+
+def _fixture_requests(source: str) -> Iterator[tuple[str, Any]]:
+    for scenario, docs in scenarios().items():
+        doc = docs.get(source)
+        if doc and doc.get("request") is not None:
+            yield f"fixture {scenario}", doc["request"]
+
+
+def _realworld_requests(source: str) -> Iterator[tuple[str, Any]]:
+    folder = SHARED / "realworld"
+    if not folder.is_dir():
+        return
+    for name in ("conv_code.jsonl", "conv_pydantic_ai.jsonl"):
+        with open(folder / name, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                row = json.loads(line)
+                if row["provider"] == source and row["kind"] == "request":
+                    yield f"realworld {name}:{number}", row["payload"]
+    with open(folder / "tools_openai_cookbook.jsonl", encoding="utf-8") as f:
+        tools = [json.loads(line)["tool"] for line in f]
+    for name in sorted(p.name for p in folder.glob("tools_*.jsonl")):
+        with open(folder / name, encoding="utf-8") as f:
+            tools += [row["tool"] for row in map(json.loads, f) if row.get("format") == "openai_chat_tool"]
+    for i, tool in enumerate(tools):
+        yield f"realworld tool {i}", {"model": "gpt-4.1", "messages": [{"role": "user", "content": "Go on."}], "tools": [tool], "tool_choice": "auto"}
+
+
+def _bench() -> Iterator[tuple[str, Any]]:
+    path = SHARED / "bench" / "workload.json"
+    if path.is_file():
+        yield "bench workload", json.loads(path.read_text(encoding="utf-8"))
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import bench
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    for n in (5, 24, 96):
+        yield f"bench conversation {n}", bench.conversation(n)
+
+
+def _base() -> dict:
+    return {
+        "model": "gpt-4.1",
+        "messages": [
+            {"role": "system", "content": "You are terse."},
+            {"role": "user", "content": "Weather in Paris and Oslo?"},
+            {"role": "assistant", "content": "Checking.", "tool_calls": [
+                {"id": "call_a", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
+                {"id": "call_b", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}},
+            ]},
+            {"role": "tool", "tool_call_id": "call_a", "content": '{"temp_c": 11}'},
+            {"role": "tool", "tool_call_id": "call_b", "content": "rainy, 4 C"},
+            {"role": "user", "content": "And tomorrow?"},
+        ],
+        "tools": [{"type": "function", "function": {"name": "get_weather", "description": "Weather.", "parameters": {
+            "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}],
+        "tool_choice": "auto",
+    }
+
+
+def _edit(fn) -> dict:
+    body = _base()
+    fn(body)
+    return body
+
+
+M = lambda body: body["messages"]  # noqa: E731
+CALLS = lambda body: body["messages"][2]["tool_calls"]  # noqa: E731
+
+# each changes the base request at one condition of the fused path (taken or Deopt)
+VARIANTS: dict[str, Any] = {
+    "base": lambda b: None,
+    "no model": lambda b: b.pop("model"),
+    "claude model": lambda b: b.update(model="claude-sonnet-4-5"),
+    "claude model with rules": lambda b: b.update(model="claude-3-5-sonnet-latest"),
+    "gemini 3 model": lambda b: b.update(model="gemini-3-pro-preview"),
+    "gemma model": lambda b: b.update(model="gemma-3-27b-it"),
+    "model not a string": lambda b: b.update(model=4),
+    "no system": lambda b: M(b).pop(0),
+    "two system messages": lambda b: M(b).insert(1, {"role": "system", "content": "Be kind."}),
+    "system mid-conversation": lambda b: M(b).append({"role": "system", "content": "Now be brief."}),
+    "developer message": lambda b: M(b)[0].update(role="developer"),
+    "system as parts": lambda b: M(b)[0].update(content=[{"type": "text", "text": "You are terse."}]),
+    "user as parts": lambda b: M(b)[1].update(content=[{"type": "text", "text": "Weather?"}]),
+    "blank user text": lambda b: M(b)[1].update(content="  "),
+    "empty assistant text": lambda b: M(b)[2].update(content=""),
+    "null assistant text": lambda b: M(b)[2].update(content=None),
+    "no assistant text": lambda b: M(b)[2].pop("content"),
+    "assistant without calls": lambda b: (M(b).__delitem__(slice(2, 5))),
+    "user name": lambda b: M(b)[1].update(name="ann"),
+    "unknown top-level key": lambda b: b.update(temperature=0.2),
+    "stream flag": lambda b: b.update(stream=False),
+    "parallel_tool_calls": lambda b: b.update(parallel_tool_calls=False),
+    "max_tokens": lambda b: b.update(max_tokens=300),
+    "id with a dot": lambda b: (CALLS(b)[0].update(id="call.a"), M(b)[3].update(tool_call_id="call.a")),
+    "duplicate ids": lambda b: (CALLS(b)[1].update(id="call_a"), M(b)[4].update(tool_call_id="call_a")),
+    "name starting with a digit": lambda b: (CALLS(b)[0]["function"].update(name="1weather")),
+    "name with a dot": lambda b: (CALLS(b)[0]["function"].update(name="weather.get")),
+    "results out of order": lambda b: M(b).insert(3, M(b).pop(4)),
+    "unanswered call": lambda b: M(b).pop(4),
+    "stray result": lambda b: M(b).insert(1, {"role": "tool", "tool_call_id": "call_z", "content": "x"}),
+    "final assistant": lambda b: M(b).append({"role": "assistant", "content": "Tomorrow "}),
+    "two user turns": lambda b: M(b).append({"role": "user", "content": "Quick!"}),
+    "user text twice after results": lambda b: M(b).insert(5, {"role": "user", "content": "Also:"}),
+    "empty arguments": lambda b: CALLS(b)[0]["function"].update(arguments=""),
+    "invalid arguments": lambda b: CALLS(b)[0]["function"].update(arguments="{bad"),
+    "array arguments": lambda b: CALLS(b)[0]["function"].update(arguments="[1]"),
+    "object arguments": lambda b: CALLS(b)[0]["function"].update(arguments={"city": "Paris"}),
+    "arguments with whitespace": lambda b: CALLS(b)[0]["function"].update(arguments=' {"city": "Paris"} '),
+    "arguments not a string": lambda b: CALLS(b)[0]["function"].update(arguments=5),
+    "call without type": lambda b: CALLS(b)[0].pop("type"),
+    "empty call list": lambda b: M(b)[2].update(tool_calls=[]),
+    "result as parts": lambda b: M(b)[3].update(content=[{"type": "text", "text": "11 C"}]),
+    "result null": lambda b: M(b)[3].update(content=None),
+    "result JSON array": lambda b: M(b)[3].update(content="[1, 2]"),
+    "result wrapped-looking": lambda b: M(b)[3].update(content='{"output": 1}'),
+    "result error text": lambda b: M(b)[3].update(content="Error: no such city"),
+    "role unknown": lambda b: M(b)[1].update(role="human"),
+    "message not an object": lambda b: M(b).insert(1, "hi"),
+    "messages not a list": lambda b: b.update(messages={"role": "user"}),
+    "no messages": lambda b: b.pop("messages"),
+    "empty messages": lambda b: b.update(messages=[]),
+    "no tools": lambda b: (b.pop("tools"), b.pop("tool_choice")),
+    "empty tools": lambda b: b.update(tools=[]),
+    "tool without description": lambda b: b["tools"][0]["function"].pop("description"),
+    "tool without parameters": lambda b: b["tools"][0]["function"].pop("parameters"),
+    "tool strict": lambda b: b["tools"][0]["function"].update(strict=True),
+    "tool with OpenAPI types": lambda b: b["tools"][0]["function"]["parameters"].update(type="OBJECT"),
+    "tool schema with a ref": lambda b: b["tools"][0]["function"]["parameters"].update({"$defs": {"c": {"type": "string"}}, "properties": {"city": {"$ref": "#/$defs/c"}}}),
+    "tool name invalid": lambda b: b["tools"][0]["function"].update(name="get weather"),
+    "tool not a function": lambda b: b["tools"].append({"type": "custom", "custom": {"name": "x"}}),
+    "tool choice none": lambda b: b.update(tool_choice="none"),
+    "tool choice required": lambda b: b.update(tool_choice="required"),
+    "tool choice named": lambda b: b.update(tool_choice={"type": "function", "function": {"name": "get_weather"}}),
+    "tool choice unknown tool": lambda b: b.update(tool_choice={"type": "function", "function": {"name": "nope"}}),
+    "tool choice invalid": lambda b: b.update(tool_choice="sometimes"),
+    "tool choice null": lambda b: b.update(tool_choice=None),
+}
+
+
+# --- tests ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS), ids=lambda p: f"{p[0]}->{p[1]}")
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_variant_same_as_general_path(pair, name):
+    source, target = pair
+    _same(_edit(VARIANTS[name]), source, target)
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS), ids=lambda p: f"{p[0]}->{p[1]}")
+def test_corpus_same_as_general_path(pair):
+    source, target = pair
+    payloads = [*_fixture_requests(source), *_realworld_requests(source)]
+    if source == "openai_chat":
+        payloads += list(_bench())
+    assert payloads
+    taken = [key for key, payload in payloads if _same(payload, source, target)]
+    # the common shapes are converted by the fused function itself, not only handed back
+    assert taken, f"{source} -> {target}: no payload of the corpus takes the fused path"
+
+
+@pytest.mark.parametrize("pair", sorted(p for p in PAIRS if p[0] == "openai_chat"), ids=lambda p: f"{p[0]}->{p[1]}")
+def test_common_shapes_take_the_fused_path(pair):
+    source, target = pair
+    for name in ("base", "no model", "claude model", "no system", "no tools", "null assistant text", "no assistant text",
+                 "tool without description", "tool choice none", "tool choice named", "result JSON array"):
+        assert _taken(_edit(VARIANTS[name]), source, target), name
+    for key, payload in _bench():
+        assert _taken(payload, source, target), key
+    assert not _taken(_edit(VARIANTS["unknown top-level key"]), source, target)
+
+
+def test_every_reader_and_writer_of_the_spec_is_paired():
+    """generator/fuse.py pairs each reader with every writer of another family."""
+    from generator import fuse
+    from generator.spec import load_spec
+
+    spec, errors = load_spec(ROOT)
+    assert not errors
+    plans, reasons = fuse.plans(spec)
+    pairs = {(plan.reader["provider"], w["provider"]) for plan in plans for w in plan.writers}
+    assert pairs == set(PAIRS)
+    assert {"openai_chat", "mistral"} <= {s for s, _ in pairs}
+    assert {"anthropic", "gemini"} <= {t for _, t in pairs}
+    assert all(reason for reason in reasons.values())
