@@ -159,7 +159,7 @@ def writer(spec: Spec, p: Provider) -> dict:
     conv = _codec(p, msgs.conversation)
     if not (conv.hoist and conv.merge and conv.require_answers and conv.role_map.get("tool") == "user"):
         raise NotFusable("the conversation does not hoist the system prompt and merge results into user turns")
-    common = {"provider": p.name, "title": p.title, "models": p.models, "model_rules": tuple(_patterns(p)), "role_map": conv.role_map, "system": conv.hoist["wire"]}
+    common = {"provider": p.name, "title": p.title, "trim_prefill": conv.trim_prefill, "models": p.models, "model_rules": tuple(_patterns(p)), "role_map": conv.role_map, "system": conv.hoist["wire"]}
     tools = _rule(req, "tools")
     choice = _codec(p, _rule(req, "tool_choice").codec)
     element = _codec(p, conv.element)

@@ -32,13 +32,13 @@ SHARED = ROOT.parent / "shared"
 SOURCES = sorted({s for s, _ in PAIRS})
 
 
-def _outcome(payload: Any, source: str, target: str, strict: bool, enabled: bool) -> tuple:
+def _outcome(payload: Any, source: str, target: str, strict: bool, enabled: bool, model: str | None = None) -> tuple:
     fused.ENABLED = enabled
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                body = json.dumps(toolwire.convert(payload, source=source, target=target, strict=strict), ensure_ascii=False)
+                body = json.dumps(toolwire.convert(payload, source=source, target=target, strict=strict, model=model), ensure_ascii=False)
                 result: tuple = ("ok", body)
             except Exception as exc:  # noqa: BLE001 (the class and message are compared)
                 result = ("error", type(exc).__name__, str(exc))
@@ -47,24 +47,30 @@ def _outcome(payload: Any, source: str, target: str, strict: bool, enabled: bool
         fused.ENABLED = True
 
 
-def _taken(payload: Any, source: str, target: str) -> bool:
+def _taken(payload: Any, source: str, target: str, model: str | None = None) -> bool:
     """Whether the fused function converts the payload itself (no Deopt)."""
     module, name = PAIRS[source, target]
     fn = getattr(sys.modules.get(module) or __import__(module, fromlist=[name]), name)
     try:
-        fn(copy.deepcopy(payload), Context(target))
+        fn(copy.deepcopy(payload), Context(target), model)
     except fused.Deopt:
         return False
     return True
 
 
-def _same(payload: Any, source: str, target: str) -> bool:
-    """Assert both paths agree (normal and strict); return whether the fused path took it."""
+# toolwire.convert's model=: a gateway names the target's model (one with rules of its own too)
+MODELS = {"anthropic": ("claude-sonnet-4-5", "claude-3-5-haiku-latest"), "gemini": ("gemini-2.5-flash", "gemini-3-pro-preview")}
+
+
+def _same(payload: Any, source: str, target: str, models: tuple = (None,)) -> bool:
+    """Assert both paths agree (normal and strict, each model= given); return whether the fused
+    path took the payload."""
     before = json.dumps(payload, sort_keys=True)
     for strict in (False, True):
-        on = _outcome(payload, source, target, strict, True)
-        off = _outcome(payload, source, target, strict, False)
-        assert on == off, f"{source} -> {target} (strict={strict}): fused {on} != general {off}"
+        for model in models:
+            on = _outcome(payload, source, target, strict, True, model)
+            off = _outcome(payload, source, target, strict, False, model)
+            assert on == off, f"{source} -> {target} (strict={strict}, model={model}): fused {on} != general {off}"
     assert json.dumps(payload, sort_keys=True) == before, "the input was changed"
     return _taken(payload, source, target)
 
@@ -172,7 +178,12 @@ VARIANTS: dict[str, Any] = {
     "results out of order": lambda b: M(b).insert(3, M(b).pop(4)),
     "unanswered call": lambda b: M(b).pop(4),
     "stray result": lambda b: M(b).insert(1, {"role": "tool", "tool_call_id": "call_z", "content": "x"}),
-    "final assistant": lambda b: M(b).append({"role": "assistant", "content": "Tomorrow "}),
+    "final assistant": lambda b: M(b).append({"role": "assistant", "content": "Tomorrow"}),
+    "final assistant ending in a space": lambda b: M(b).append({"role": "assistant", "content": "Tomorrow "}),
+    "final assistant with calls": lambda b: M(b).append({"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_c", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]}),
+    "assistant first": lambda b: M(b).__delitem__(slice(0, 2)),
+    "only a system message": lambda b: M(b).__delitem__(slice(1, None)),
     "two user turns": lambda b: M(b).append({"role": "user", "content": "Quick!"}),
     "user text twice after results": lambda b: M(b).insert(5, {"role": "user", "content": "Also:"}),
     "empty arguments": lambda b: CALLS(b)[0]["function"].update(arguments=""),
@@ -218,7 +229,7 @@ VARIANTS: dict[str, Any] = {
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_variant_same_as_general_path(pair, name):
     source, target = pair
-    _same(_edit(VARIANTS[name]), source, target)
+    _same(_edit(VARIANTS[name]), source, target, (None, *MODELS.get(target, ())))
 
 
 @pytest.mark.parametrize("pair", sorted(PAIRS), ids=lambda p: f"{p[0]}->{p[1]}")
@@ -228,7 +239,7 @@ def test_corpus_same_as_general_path(pair):
     if source == "openai_chat":
         payloads += list(_bench())
     assert payloads
-    taken = [key for key, payload in payloads if _same(payload, source, target)]
+    taken = [key for key, payload in payloads if _same(payload, source, target, (None, MODELS.get(target, (None,))[0]))]
     # the common shapes are converted by the fused function itself, not only handed back
     assert taken, f"{source} -> {target}: no payload of the corpus takes the fused path"
 
@@ -241,6 +252,8 @@ def test_common_shapes_take_the_fused_path(pair):
         assert _taken(_edit(VARIANTS[name]), source, target), name
     for key, payload in _bench():
         assert _taken(payload, source, target), key
+        assert _taken(payload, source, target, MODELS[target][0]), key  # as make bench converts
+        assert not _taken(payload, source, target, MODELS[target][1]), key  # a model with rules of its own
     assert not _taken(_edit(VARIANTS["unknown top-level key"]), source, target)
 
 
@@ -257,3 +270,19 @@ def test_every_reader_and_writer_of_the_spec_is_paired():
     assert {"openai_chat", "mistral"} <= {s for s, _ in pairs}
     assert {"anthropic", "gemini"} <= {t for _, t in pairs}
     assert all(reason for reason in reasons.values())
+
+
+def test_a_schema_changed_in_place_is_walked_again():
+    """standard_types_seen keeps a copy, not the caller's object: a schema changed in place after
+    it was found standard is checked (and its non-standard type reported) again."""
+    from toolwire_runtime.schema import standard_types_seen
+
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    reports = []
+    report = lambda path, message: reports.append(message)  # noqa: E731
+    assert standard_types_seen(schema, ("t", "tool_x"), "", report, "t") is schema
+    assert standard_types_seen(schema, ("t", "tool_x"), "", report, "t") is schema and reports == []
+    schema["properties"]["n"]["type"] = "INTEGER"
+    out = standard_types_seen(schema, ("t", "tool_x"), "", report, "t")
+    assert out["properties"]["n"]["type"] == "integer" and schema["properties"]["n"]["type"] == "INTEGER"
+    assert reports == ["type 'INTEGER' is not a JSON Schema type; sent to t as 'integer'"]

@@ -176,12 +176,12 @@ def convert(
     model: str | None = None,
 ) -> dict:
     _check_kind(kind)
-    if kind == "request" and type(payload) is dict and tool_names is None and model is None and fused.ENABLED:
+    if kind == "request" and type(payload) is dict and tool_names is None and fused.ENABLED:
         fn = _fused(source, target)
         if fn is not None:  # one pass without IR objects; Deopt: anything it leaves to the general path
             ctx = Context(target, strict)
             try:
-                out = fn(payload, ctx)
+                out = fn(payload, ctx, model)
             except fused.Deopt:
                 pass
             else:

@@ -1349,6 +1349,35 @@ def standard_types(schema: Any, path: object, report: Callable[[object, str], No
     return schema if out is None else out
 
 
+
+_known_standard: dict[Any, Any] = {}  # key (target, tool name) → a copy of the last schema found standard
+
+
+def standard_types_seen(schema: Any, key: Any, path: object, report: Callable[[object, str], None], api: str) -> Any:
+    """standard_types for a tool's schema that is usually the one the tool had last time (an
+    agent sends the same tools with every turn; a dataset with every record): a schema equal to
+    a copy kept of the last schema of ``key`` found standard is standard too (the result depends
+    on nothing but the content), which one C-level comparison tells instead of a walk."""
+    seen = _known_standard.get(key)
+    if seen is not None and seen == schema:
+        return schema
+    out = standard_types(schema, path, report, api)
+    if out is schema and type(schema) is dict:
+        if len(_known_standard) >= 1024:
+            _known_standard.clear()
+        _known_standard[key] = _copy(schema)
+    return out
+
+
+def _copy(value: Any) -> Any:
+    """A copy of a JSON value's dicts and lists (what a later change to the caller's value cannot reach)."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    if kind is list:
+        return [_copy(v) for v in value]
+    return value
+
 # ---------------------------------------------------------------------- Python type notation
 #
 # The legacy Cohere chat API (v1) declares tool parameters as a map

@@ -13,7 +13,7 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.fused import Deopt
 from toolwire_runtime.transforms import arguments_object
 from toolwire_runtime.names import matcher
-from toolwire_runtime.schema import standard_types
+from toolwire_runtime.schema import standard_types_seen
 
 SOURCE = "mistral"
 TARGETS = ["anthropic", "gemini"]
@@ -48,13 +48,13 @@ _CHOICE_GEMINI = {"auto": "AUTO", "required": "ANY", "none": "NONE", "tool": "AN
 _MODEL_RULES_GEMINI = ("gemma-*", "models/gemma-*", "gemini-3*", "models/gemini-3*")
 _SERVES_GEMINI = None
 
-_models_seen = {}  # (target, model) → the report of the model, or False when it has rules
+_models_seen = {}  # (target, model, no serves check) → the model's report, or False: it has rules
 
 
 def _model_check(model, rules, serves, target):
     """Deopt for a model with rules of its own on the target; else the report the general path
     makes for a model name the target does not serve (api.convert), or None."""
-    key = (target, model)
+    key = (target, model, serves is None)
     seen = _models_seen.get(key)
     if seen is None:
         if any(fnmatchcase(model, p) for p in rules):
@@ -118,24 +118,26 @@ def _tool_ANTHROPIC(i, name, description, params, ctx):
     out = {"name": name}
     if description is not None:
         out["description"] = description
-    out["input_schema"] = standard_types(
-        params, ((("", "tools"), i), "parameters"), ctx.lose, ctx.provider
+    out["input_schema"] = standard_types_seen(
+        params, ("anthropic", name), ((("", "tools"), i), "parameters"), ctx.lose, ctx.provider
     )
     return out
 
 
-def request_to_anthropic(obj, ctx):
-    """A Mistral Chat Completions request body → a Anthropic Messages request body (Deopt: take the general path)."""
+def request_to_anthropic(obj, ctx, model=None):
+    """A Mistral Chat Completions request body → an Anthropic Messages request body (Deopt: the general path);
+    ``model``: the target's model, in place of the body's (toolwire.convert's ``model=``)."""
     if type(obj) is not dict or not _TOP_KEYS.issuperset(obj):
         raise Deopt
-    model = obj.get("model")
-    if model is not None and type(model) is not str:
+    own = obj.get("model")
+    if own is not None and type(own) is not str or model is not None and type(model) is not str:
         raise Deopt
-    served = (
-        _model_check(model, _MODEL_RULES_ANTHROPIC, _SERVES_ANTHROPIC, "anthropic")
-        if model is not None
-        else None
-    )
+    served = None
+    if model is not None:
+        _model_check(model, _MODEL_RULES_ANTHROPIC, None, "anthropic")
+    elif own is not None:
+        model = own
+        served = _model_check(model, _MODEL_RULES_ANTHROPIC, _SERVES_ANTHROPIC, "anthropic")
     items = obj.get("messages")
     if type(items) is not list:
         raise Deopt
@@ -223,8 +225,16 @@ def request_to_anthropic(obj, ctx):
         else:
             raise Deopt
         turn = None
-    if pending or last != "user":
-        raise Deopt  # unanswered calls; a final assistant turn (a prefill)
+    if pending or last is None:
+        raise Deopt  # unanswered calls; no turn
+
+    if (
+        last == "assistant"
+        and (end := messages[-1]["content"][-1]).get("type") == "text"
+        and end["text"] != end["text"].rstrip()
+    ):
+        raise Deopt  # a final assistant turn (a prefill) ending in whitespace: trim_prefill reports it
+
     tools = obj.get("tools")
     if tools is not None:
         if type(tools) is not list or not tools:
@@ -250,24 +260,19 @@ def request_to_anthropic(obj, ctx):
         )
     else:
         out["model"] = model
-
     out["max_tokens"] = 4096
     ctx.assume(("", "max_tokens"), f"max_tokens is required by {ctx.provider}; sent 4096")
-
     out["messages"] = messages
     if system is not None:
         out["system"] = system
-
     if tools is not None:
         out["tools"] = [_tool_ANTHROPIC(i, *tool, ctx) for i, tool in enumerate(tools)]
-
     if choice is not None:
         out["tool_choice"] = (
             {"type": _CHOICE_ANTHROPIC[mode]}
             if name is None
             else {"type": _CHOICE_ANTHROPIC["tool"], "name": name}
         )
-
     return out
 
 
@@ -276,24 +281,26 @@ def _tool_GEMINI(i, name, description, params, ctx):
     out = {"name": name}
     if description is not None:
         out["description"] = description
-    out["parametersJsonSchema"] = standard_types(
-        params, ((("", "tools"), i), "parameters"), ctx.lose, ctx.provider
+    out["parametersJsonSchema"] = standard_types_seen(
+        params, ("gemini", name), ((("", "tools"), i), "parameters"), ctx.lose, ctx.provider
     )
     return out
 
 
-def request_to_gemini(obj, ctx):
-    """A Mistral Chat Completions request body → a Google Gemini generateContent (REST JSON) request body (Deopt: take the general path)."""
+def request_to_gemini(obj, ctx, model=None):
+    """A Mistral Chat Completions request body → a Google Gemini generateContent (REST JSON) request body (Deopt: the general path);
+    ``model``: the target's model, in place of the body's (toolwire.convert's ``model=``)."""
     if type(obj) is not dict or not _TOP_KEYS.issuperset(obj):
         raise Deopt
-    model = obj.get("model")
-    if model is not None and type(model) is not str:
+    own = obj.get("model")
+    if own is not None and type(own) is not str or model is not None and type(model) is not str:
         raise Deopt
-    served = (
-        _model_check(model, _MODEL_RULES_GEMINI, _SERVES_GEMINI, "gemini")
-        if model is not None
-        else None
-    )
+    served = None
+    if model is not None:
+        _model_check(model, _MODEL_RULES_GEMINI, None, "gemini")
+    elif own is not None:
+        model = own
+        served = _model_check(model, _MODEL_RULES_GEMINI, _SERVES_GEMINI, "gemini")
     items = obj.get("messages")
     if type(items) is not list:
         raise Deopt
@@ -321,13 +328,14 @@ def request_to_gemini(obj, ctx):
                 or cid != next(iter(pending))
             ):
                 raise Deopt  # not the next call's result (reorder_results on the general path)
-            part = {
-                "functionResponse": {
-                    "id": cid,
-                    "name": pending.pop(cid),
-                    "response": tw.wrap_result(content, False, None, "output", "error", None, ctx),
-                }
-            }
+            # wrap_in_result: text that is a JSON object goes as that object, anything else (and an
+            # object that looks like a wrapper itself) wrapped under 'output' (transforms.wrap_result)
+            response = tw._object_text(content)
+            if response is None:
+                response = {"output": content}
+            elif len(response) == 1 and ("output" in response or "error" in response):
+                response = {"output": response}
+            part = {"functionResponse": {"id": cid, "name": pending.pop(cid), "response": response}}
             if turn is None:
                 turn = [part]
                 messages.append({"role": "user", "parts": turn})
@@ -392,8 +400,8 @@ def request_to_gemini(obj, ctx):
         else:
             raise Deopt
         turn = None
-    if pending or last != "user":
-        raise Deopt  # unanswered calls; a final model turn
+    if pending or last is None:
+        raise Deopt  # unanswered calls; no turn
     tools = obj.get("tools")
     if tools is not None:
         if type(tools) is not list or not tools:
