@@ -22,8 +22,16 @@ from typing import Any
 
 from .spec import Codec, Provider, Rule, Spec
 
-READER_SHAPES = ("chat",)  # templates/fused.py.j2 reads these shapes ...
-WRITER_SHAPES = ("blocks", "parts")  # ... and writes these (templates/fused_<shape>.py.j2)
+# the shapes templates/fused_read_<shape>.py.j2 read and templates/fused_write_<shape>.py.j2 write
+SHAPES = ("chat", "blocks", "parts")
+
+
+# the IR fields a fused converter sets (text turns, calls, text results, function tools, a tool
+# choice, the model and max_tokens): a model rule on any other field cannot apply to its output
+WRITTEN = frozenset(
+    ["role", "parts", "text", "id", "name", "arguments", "raw_arguments", "tool_call_id", "result", "is_error",
+     "description", "parameters", "mode", "model", "messages", "tools", "tool_choice", "max_tokens"]
+)
 
 
 class NotFusable(Exception):
@@ -75,23 +83,60 @@ def _patterns(p: Provider) -> list[str]:
     variants, enums, conversations): the fused path leaves such models to the general path."""
     out: list[str] = []
 
-    def add(entries):
+    def add(entries, fields=()):
         for entry in entries:
-            entry = entry[0] if isinstance(entry, tuple) else entry
+            if isinstance(entry, tuple):
+                entry, rule = entry
+                if rule is None and not set(fields) & WRITTEN:
+                    continue  # a field left out for these models, which the fused path never sets
             out.extend(p for p in entry.get("match", ()) if p not in out)
 
     for c in p.codecs.values():
         add(c.for_models)
         for r in c.rules:
-            add(r.for_models)
+            add(r.for_models, r.ir)
         for v in c.variants:
             add(v.get("for_models") or ())
     return out
 
 
+def _first(p: Provider, builds) -> dict:
+    """The profile of the first shape the provider's spec has (NotFusable with every reason if none)."""
+    reasons = []
+    for build in builds:
+        try:
+            return build(p)
+        except NotFusable as exc:
+            reasons.append(f"{build.__name__.split('_')[-1]}: {exc}")
+    raise NotFusable("; ".join(reasons))
+
+
 def reader(spec: Spec, p: Provider) -> dict:
-    """The profile of a `chat` reader: role-tagged messages; text content; calls in a list beside it;
-    one result per tool message; function tools; a tool choice as a mode string or named function."""
+    profile = _first(p, (_read_chat, _read_blocks, _read_parts))
+    req = _codec(p, p.request)
+    known = {r.segments[0] for r in req.rules if r.wire and not r.has_fill} | {r.alias for r in req.rules if r.alias}
+    for r in req.rules:
+        if r.conversation:
+            known |= {str(side.wire) for side in _codec(p, r.conversation).side_rules()}
+    # keys of the request the general path reads (a fused reader reads some; the others: Deopt);
+    # any other key is carried as provider data, and reported by the target as the general path does
+    return profile | {"known": sorted(known), "data": p.data_group or p.name, "snake": p.key_spelling == "proto_json"}
+
+
+def writer(spec: Spec, p: Provider) -> dict:
+    return _first(p, (_write_blocks, _write_parts, _write_chat)) | {"data": p.data_group or p.name}
+
+
+def _max_tokens(req: Codec) -> Rule | None:
+    r = next((r for r in req.rules if r.ir and r.ir[0] == "max_tokens"), None)
+    if r is not None and (r.type != "integer" or r.transform or r.for_models):
+        raise NotFusable("max_tokens is not a plain integer")
+    return r
+
+
+def _read_chat(p: Provider) -> dict:
+    """A `chat` reader: role-tagged messages; text content; calls in a list beside it; one result
+    per tool message; function tools; a tool choice as a mode string or named function."""
     req = _codec(p, p.request)
     msgs = _rule(req, "messages")
     conv = _codec(p, msgs.conversation)
@@ -128,9 +173,13 @@ def reader(spec: Spec, p: Provider) -> dict:
     nname = _plain(_rule(named, "name"), "fit_name")
     modes = _codec(p, choice.scalar["codec"]).parse_table
     top = [_rule(req, "model"), msgs, _rule(req, "tools"), _rule(req, "tool_choice")]
+    mt = _max_tokens(req)
+    if mt is not None:
+        top.append(mt)
     return {
+        "max_tokens": mt.wire if mt else None, "max_tokens_alias": mt.alias if mt else None,
         "provider": p.name, "title": p.title, "shape": "chat",
-        "top_keys": sorted(_keys(*top)), "model": top[0].wire, "messages": msgs.wire, "tools": top[2].wire, "tool_choice": top[3].wire,
+        "top_keys": sorted(_keys(*top) + ([mt.alias] if mt is not None and mt.alias else [])), "model": top[0].wire, "messages": msgs.wire, "tools": top[2].wire, "tool_choice": top[3].wire,
         "role": union.tag, "system_role": "system", "user_role": "user", "assistant_role": "assistant", "tool_role": "tool",
         "content": content.wire, "calls": calls.wire,
         "call_id": cid.wire, "call_type_key": ctype.wire, "call_type": ctype.const, "call_fn": fn,
@@ -143,6 +192,48 @@ def reader(spec: Spec, p: Provider) -> dict:
     }
 
 
+def _read_blocks(p: Provider) -> dict:
+    """A `blocks` reader: the system prompt beside the messages; turns of text or typed content
+    blocks (text, tool_use with an object input, tool_result with text); tools with an input
+    schema; a tool choice object tagged by its mode (Anthropic)."""
+    w = _write_blocks(p)  # the same keys, read
+    req = _codec(p, p.request)
+    conv = _codec(p, _rule(req, "messages").conversation)
+    choice = _codec(p, _rule(req, "tool_choice").codec)
+    if _rule(req, "tool_choice").transform != "embedded_flag" or choice.kind != "object":
+        raise NotFusable("the tool choice is not an object tagged by mode")
+    mode = _rule(choice, "mode")
+    tools = _codec(p, _rule(req, "tools").list_of)
+    model = _rule(req, "model")
+    top = [model, _rule(req, "messages"), _rule(req, "tools"), _rule(req, "tool_choice"), _rule(req, "max_tokens")]
+    return w | {
+        "shape": "blocks", "model": model.wire, "messages": top[1].wire, "tools": top[2].wire, "tool_choice": top[3].wire,
+        "max_tokens": top[4].wire, "top_keys": sorted([*_keys(*top), conv.hoist["wire"]]),
+        "tool_tag": tools.tag if tools.kind == "union" else None,
+        "choice_tag": mode.wire, "choice_name": _rule(choice, "name").wire, "choice_modes": dict(_codec(p, mode.codec).parse_table),
+    }
+
+
+def _read_parts(p: Provider) -> dict:
+    """A `parts` reader: contents of a role and parts told apart by their key (text, functionCall
+    with an id, functionResponse), the system instruction beside them, function declarations in
+    one group, a functionCallingConfig mode (Gemini)."""
+    w = _write_parts(p)  # the same keys, read
+    req = _codec(p, p.request)
+    roles = _codec(p, _rule(_codec(p, _codec(p, _rule(req, "messages").conversation).element), "role").codec).parse_table
+    fc = _codec(p, _rule(_codec(p, _rule(req, "tool_choice").codec), "mode").codec)
+    max_tokens = _max_tokens(req)
+    if max_tokens is None or len(max_tokens.segments) != 2:
+        raise NotFusable("max_tokens is not in a config object")
+    return w | {
+        "shape": "parts", "model": None, "choice_key": _rule(_codec(p, _rule(req, "tool_choice").codec), "mode").wire, "user_role": next(k for k, v in roles.items() if v == "user"),
+        "assistant_role": next(k for k, v in roles.items() if v == "assistant"),
+        "top_keys": sorted([w["messages"], w["system"], w["tools"], w["tool_choice"], max_tokens.segments[0]]),
+        # the modes that come back as they were (VALIDATED reads as auto with a flag: the general path)
+        "choice_modes": {k: v for k, v in fc.parse_table.items() if fc.render_table.get(v) == k},
+    }
+
+
 def _name_rule(r: Rule) -> tuple:
     return (r.args["chars"], r.args.get("first"), r.args.get("max_len"), False)
 
@@ -151,19 +242,25 @@ def _id_rule(r: Rule) -> tuple:
     return (r.args["chars"], None, r.args.get("max_len"), bool(r.args.get("exact")))
 
 
-def writer(spec: Spec, p: Provider) -> dict:
-    """The profile of a `blocks` writer (typed content blocks, results in user turns: Anthropic) or
-    a `parts` writer (parts told apart by key, a role enum, results wrapped as objects: Gemini)."""
+def _writer_common(p: Provider, hoist: bool = True) -> tuple[Codec, Codec, dict]:
     req = _codec(p, p.request)
     msgs = _rule(req, "messages")
     conv = _codec(p, msgs.conversation)
-    if not (conv.hoist and conv.merge and conv.require_answers and conv.role_map.get("tool") == "user"):
+    if not conv.require_answers or conv.passes or conv.last_turn or conv.string_as or conv.stray_results:
+        raise NotFusable("the conversation has passes or keys beside its list the fused writers do not make")
+    if hoist and not (conv.hoist and conv.merge and conv.role_map.get("tool") == "user"):
         raise NotFusable("the conversation does not hoist the system prompt and merge results into user turns")
-    common = {"provider": p.name, "title": p.title, "trim_prefill": conv.trim_prefill, "models": p.models, "model_rules": tuple(_patterns(p)), "role_map": conv.role_map, "system": conv.hoist["wire"]}
+    common = {"provider": p.name, "title": p.title, "trim_prefill": conv.trim_prefill, "models": p.models, "model_rules": tuple(_patterns(p)), "role_map": conv.role_map, "system": (conv.hoist or {}).get("wire")}
+    return req, conv, common
+
+
+def _write_blocks(p: Provider) -> dict:
+    """A `blocks` writer: typed content blocks, results in user turns (Anthropic)."""
+    req, conv, common = _writer_common(p)
     tools = _rule(req, "tools")
     choice = _codec(p, _rule(req, "tool_choice").codec)
     element = _codec(p, conv.element)
-    if element.kind == "union":  # blocks: messages tagged by role
+    if element.kind == "union":  # messages tagged by role
         user, assistant = _codec(p, _variant(element, "user")), _codec(p, _variant(element, "assistant"))
         content = _plain(_rule(assistant, "parts"), "content_parts")
         if _rule(user, "parts").args.get("form") != "string" or content.args.get("form") != "parts" or conv.hoist.get("args", {}).get("form") != "string":
@@ -190,11 +287,21 @@ def writer(spec: Spec, p: Provider) -> dict:
             "result_type_key": blocks.tag, "result_type": "tool_result", "result_id": _rule(result, "tool_call_id").wire, "result_content": _rule(result, "result").wire,
             "id_rule": _id_rule(_rule(use, "id")), "name_rule": _name_rule(_rule(use, "name")),
             "tool_name": _rule(tool, "name").wire, "tool_description": _rule(tool, "description").wire, "tool_params": _plain(_rule(tool, "parameters"), "json_schema").wire,
-            "tools_open": "[", "tools_close": "]",
             "choice_render": dict(modes),
             "choice_expr": f"{{{choice.rules[0].wire!r}: _CHOICE_{p.name.upper()}[mode]}} if name is None else {{{choice.rules[0].wire!r}: _CHOICE_{p.name.upper()}['tool'], {name_key!r}: name}}",
         }
-    # parts: a Content per turn with a role enum and parts told apart by their key
+    raise NotFusable("messages are not tagged by role")
+
+
+def _write_parts(p: Provider) -> dict:
+    """A `parts` writer: a Content per turn with a role enum, parts told apart by their key,
+    results wrapped as objects (Gemini)."""
+    req, conv, common = _writer_common(p)
+    tools = _rule(req, "tools")
+    choice = _codec(p, _rule(req, "tool_choice").codec)
+    element = _codec(p, conv.element)
+    if element.kind != "object":
+        raise NotFusable("turns are not one object of role and parts")
     roles = _codec(p, _rule(element, "role").codec).render_table
     parts_rule = _rule(element, "parts")
     part = _codec(p, parts_rule.list_of)
@@ -217,7 +324,7 @@ def writer(spec: Spec, p: Provider) -> dict:
         raise NotFusable("the model has a place in the body")
     seg = lambda r: r.segments[-1]  # noqa: E731 (the key inside functionCall / functionResponse)
     return common | {
-        "shape": "parts", "messages": msgs.wire, "tools": tools.wire, "tool_choice": _rule(req, "tool_choice").wire,
+        "shape": "parts", "messages": _rule(req, "messages").wire, "tools": tools.wire, "tool_choice": _rule(req, "tool_choice").wire,
         "role_key": _rule(element, "role").wire, "user": roles["user"], "assistant": roles["assistant"], "tool": roles["tool"], "content": parts_rule.wire,
         "system_parts": _rule(system, "parts").wire, "text": _rule(text, "text").wire,
         "call_key": cname.segments[0], "call_id": seg(cid), "call_name": seg(cname), "call_args": seg(cargs),
@@ -225,13 +332,48 @@ def writer(spec: Spec, p: Provider) -> dict:
         "wrap_key": rresp.args["key"], "wrap_error_key": rresp.args["error_key"],
         "id_rule": (r"\s\S", None, None, False), "name_rule": _name_rule(cname),
         "tool_name": _rule(decl, "name").wire, "tool_description": _rule(decl, "description").wire, "tool_params": _rule(decl, "parameters").wire,
-        "tools_open": "[{" + repr(grouped.args["key"]) + ": [", "tools_close": "]}]",
+        "tools_group": grouped.args["key"], "max_tokens_key": _max_tokens(req).segments if _max_tokens(req) else None,
         "choice_render": dict(modes),
         "choice_expr": (
             f"{{{fc.wire!r}: {{'mode': _CHOICE_{p.name.upper()}[mode]}}}} if name is None"
             f" else {{{fc.wire!r}: {{'mode': _CHOICE_{p.name.upper()}['required'], {names_key!r}: [name]}}}}"
         ),
         "model_outside": f" takes Request.model outside the body, not sent in it: {outside}",
+    }
+
+
+def _write_chat(p: Provider) -> dict:
+    """A `chat` writer: role-tagged messages kept in place, text content as a string (null beside
+    calls), calls in a list with JSON text arguments, one tool message per result (OpenAI Chat)."""
+    req, conv, common = _writer_common(p, hoist=False)
+    if conv.hoist or conv.merge or conv.group != ["tool"]:
+        raise NotFusable("the conversation hoists or merges turns")
+    r = _read_chat(p)  # the same keys, written
+    union = _codec(p, conv.element)
+    assistant = _codec(p, _variant(union, "assistant"))
+    text = _rule(assistant, wire=r["content"])
+    if text.args.get("empty") != "null" or not text.emit_null or text.args.get("form") != "string":
+        raise NotFusable("assistant text is not a string, null beside calls")
+    call = _codec(p, _rule(assistant, wire=r["calls"]).list_of)
+    choice = _codec(p, _rule(req, "tool_choice").codec)
+    modes = _codec(p, choice.scalar["codec"]).render_table
+    top, required = [], False
+    for rule in req.rules:
+        what = rule.ir[0] if rule.ir else None
+        if what in ("model", "messages", "tools", "tool_choice", "max_tokens"):
+            top.append((rule.wire, what))
+        if what == "model":
+            schema = (p.wire_schema or {}).get("$defs", {}).get(req.wire_type) or {}
+            required = rule.required or rule.wire in schema.get("required", ())  # emit.py _wire_requires
+    return common | r | {
+        "shape": "chat", "top": top, "model_required": required,
+        "system_role": "system", "user": "user", "assistant": "assistant", "tool": "tool", "role_key": r["role"],
+        "call_fn": r["call_fn"], "id_rule": _id_rule(_rule(call, "id")), "name_rule": _name_rule(_rule(call, "name")),
+        "choice_render": dict(modes),
+        "choice_expr": (
+            f"_CHOICE_{p.name.upper()}[mode] if name is None else"
+            f" {{{r['choice_tag']!r}: {r['choice_named_tag']!r}, {r['choice_fn']!r}: {{{r['choice_name']!r}: name}}}}"
+        ),
     }
 
 

@@ -6,8 +6,13 @@ function first and takes the general path when it raises ``toolwire_runtime.fuse
 """
 
 PAIRS = {
+    ("anthropic", "gemini"): ("toolwire.fused.anthropic", "request_to_gemini"),
+    ("anthropic", "openai_chat"): ("toolwire.fused.anthropic", "request_to_openai_chat"),
+    ("gemini", "anthropic"): ("toolwire.fused.gemini", "request_to_anthropic"),
+    ("gemini", "openai_chat"): ("toolwire.fused.gemini", "request_to_openai_chat"),
     ("mistral", "anthropic"): ("toolwire.fused.mistral", "request_to_anthropic"),
     ("mistral", "gemini"): ("toolwire.fused.mistral", "request_to_gemini"),
+    ("mistral", "openai_chat"): ("toolwire.fused.mistral", "request_to_openai_chat"),
     ("openai_chat", "anthropic"): ("toolwire.fused.openai_chat", "request_to_anthropic"),
     ("openai_chat", "gemini"): ("toolwire.fused.openai_chat", "request_to_gemini"),
 }

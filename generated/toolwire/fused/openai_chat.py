@@ -2,8 +2,10 @@
 """Fused request converters from OpenAI Chat Completions (openai_chat), one function per target.
 
 Each reads the openai_chat body and writes the target's body in one pass, the IR as local
-values (generator/fuse.py composes the two specs: spec/providers/openai_chat.yaml and the
-target's). A body outside the common shapes raises Deopt before anything is reported, and
+values: generator/fuse.py reads the reader's profile from spec/providers/openai_chat.yaml
+and each writer's from the target's spec; templates/fused_read_chat.py.j2 walks the body
+and calls the writer's macros (templates/fused_write_<shape>.py.j2) for each turn, text, call and
+result. A body outside the common shapes raises Deopt before anything is reported, and
 toolwire.convert takes the general path (toolwire_runtime/fused.py).
 """
 
@@ -11,14 +13,31 @@ from fnmatch import fnmatchcase
 
 from toolwire_runtime import transforms as tw
 from toolwire_runtime.fused import Deopt
-from toolwire_runtime.transforms import arguments_object
 from toolwire_runtime.names import matcher
 from toolwire_runtime.schema import standard_types_seen
+from toolwire_runtime.transforms import arguments_object
 
 SOURCE = "openai_chat"
 TARGETS = ["anthropic", "gemini"]
-# what the fused path reads (any other key: Deopt), and the tool_choice strings → IR mode
-_TOP_KEYS = frozenset(["messages", "model", "tool_choice", "tools"])
+# what the fused path reads; every key the general path reads (any of them not read here: Deopt;
+# others are carried as provider data and reported by the target); the tool choices → IR mode
+_TOP_KEYS = frozenset(
+    ["max_completion_tokens", "max_tokens", "messages", "model", "tool_choice", "tools"]
+)
+_KNOWN = frozenset(
+    [
+        "max_completion_tokens",
+        "max_tokens",
+        "messages",
+        "model",
+        "parallel_tool_calls",
+        "stop",
+        "temperature",
+        "tool_choice",
+        "tools",
+        "top_p",
+    ]
+)
 _CHOICE_MODES = {"auto": "auto", "none": "none", "required": "required"}
 
 
@@ -27,16 +46,7 @@ _CHOICE_MODES = {"auto": "auto", "none": "none", "required": "required"}
 _ID_OK_ANTHROPIC = matcher("a-zA-Z0-9_-", None, None, False)
 _NAME_OK_ANTHROPIC = matcher("a-zA-Z0-9_-", None, 64, False)
 _CHOICE_ANTHROPIC = {"auto": "auto", "required": "any", "none": "none", "tool": "tool"}
-_MODEL_RULES_ANTHROPIC = (
-    "*claude-3*",
-    "*claude-sonnet-4-0",
-    "*claude-sonnet-4-2025*",
-    "*claude-sonnet-4@*",
-    "*claude-opus-4-0",
-    "*claude-opus-4-2025*",
-    "*claude-opus-4@*",
-    "*claude-opus-4-1*",
-)
+_MODEL_RULES_ANTHROPIC = ()
 _SERVES_ANTHROPIC = ("claude-*",)
 
 
@@ -92,6 +102,9 @@ def _read_choice(choice):
     raise Deopt
 
 
+_TOOL_FN_KEYS = frozenset(["name", "description", "parameters"])
+
+
 def _read_tool(tool):
     """A function tool → (name, description, parameters)."""
     if (
@@ -110,9 +123,6 @@ def _read_tool(tool):
     return name, description, params
 
 
-_TOOL_FN_KEYS = frozenset(["name", "description", "parameters"])
-
-
 def _tool_ANTHROPIC(i, name, description, params, ctx):
     """A function tool for anthropic: its schema as the general path renders it (standard_types)."""
     out = {"name": name}
@@ -127,11 +137,18 @@ def _tool_ANTHROPIC(i, name, description, params, ctx):
 def request_to_anthropic(obj, ctx, model=None):
     """An OpenAI Chat Completions request body → an Anthropic Messages request body (Deopt: the general path);
     ``model``: the target's model, in place of the body's (toolwire.convert's ``model=``)."""
-    if type(obj) is not dict or not _TOP_KEYS.issuperset(obj):
+    if type(obj) is not dict:
         raise Deopt
+    extras = None
+    if not _TOP_KEYS.issuperset(obj):
+        extras = {k: v for k, v in obj.items() if k not in _TOP_KEYS}
+        if not _KNOWN.isdisjoint(extras):
+            raise Deopt  # a key the general path reads
+
     own = obj.get("model")
     if own is not None and type(own) is not str or model is not None and type(model) is not str:
         raise Deopt
+
     served = None
     if model is not None:
         _model_check(model, _MODEL_RULES_ANTHROPIC, None, "anthropic")
@@ -141,12 +158,13 @@ def request_to_anthropic(obj, ctx, model=None):
     items = obj.get("messages")
     if type(items) is not list:
         raise Deopt
-    # anthropic: one content-block list per turn; the system prompt hoisted to `system`;
-    # results, and the user text after them, one user turn (role_map {'tool': 'user'}, merge)
+    # anthropic: the system prompt hoisted to `system`; results and the user text after them one user turn
     messages = []
     system = None
     turn = None  # the content of the open user turn of results
-    pending = {}  # id → name of the calls of the last assistant turn not answered yet
+    pending = (
+        {}
+    )  # id → name of the calls of the last assistant turn not answered yet, in call order
     seen = set()  # every call id so far
     last = None  # the wire role of the last turn written
     for msg in items:
@@ -155,27 +173,32 @@ def request_to_anthropic(obj, ctx, model=None):
         role = msg.get("role")
         content = msg.get("content")
         if role == "tool":
-            if (
-                len(msg) != 3
-                or type(content) is not str
-                or pending.pop(msg.get("tool_call_id"), None) is None
-            ):
+            cid = msg.get("tool_call_id")
+            if len(msg) != 3 or type(content) is not str or type(cid) is not str:
                 raise Deopt
-            block = {"type": "tool_result", "tool_use_id": msg["tool_call_id"], "content": content}
+            if pending.pop(cid, None) is None:
+                raise Deopt  # not an answer to a call of the last turn
+
+            item = {"type": "tool_result", "tool_use_id": cid, "content": content}
+
             if turn is None:
-                turn = [block]
+                if last == "user":
+                    raise Deopt  # results after a user text: reordered on the general path
+                turn = [item]
                 messages.append({"role": "user", "content": turn})
                 last = "user"
             else:
-                turn.append(block)
+                turn.append(item)
             continue
-        if pending or type(content) is not str and (content is not None or role != "assistant"):
-            raise Deopt  # unanswered calls; content other than text
+        if type(content) is not str and (content is not None or role != "assistant"):
+            raise Deopt  # content other than text
         if content is not None and (not content or content.isspace()):
-            raise Deopt  # blank text (drop_blank_text, reported on the general path)
+            raise Deopt  # blank text (dropped and reported where the target rejects it)
         if role == "user":
             if len(msg) != 2:
                 raise Deopt
+            if pending:
+                raise Deopt  # unanswered calls
             if turn is not None:  # the user text after results joins their turn
                 turn.append({"type": "text", "text": content})
             elif last == "user":
@@ -183,11 +206,14 @@ def request_to_anthropic(obj, ctx, model=None):
             else:
                 messages.append({"role": "user", "content": content})
                 last = "user"
+            turn = None
         elif role == "assistant":
             calls = msg.get("tool_calls")
-            if last == "assistant" or len(msg) != 1 + ("content" in msg) + ("tool_calls" in msg):
+            if len(msg) != 1 + ("content" in msg) + ("tool_calls" in msg):
                 raise Deopt
-            blocks = [] if content is None else [{"type": "text", "text": content}]
+            if pending or last == "assistant":
+                raise Deopt  # unanswered calls; two assistant turns in a row (merged)
+            written = [] if content is None else [{"type": "text", "text": content}]
             if calls is not None:
                 if type(calls) is not list or not calls:
                     raise Deopt
@@ -199,32 +225,47 @@ def request_to_anthropic(obj, ctx, model=None):
                         or type(fn := call.get("function")) is not dict
                         or len(fn) != 2
                         or type(cid := call.get("id")) is not str
-                        or not _ID_OK_ANTHROPIC(cid)
-                        or cid in seen
                         or type(name := fn.get("name")) is not str
-                        or not _NAME_OK_ANTHROPIC(name)
                     ):
                         raise Deopt
+                    args = arguments_object(raw := fn.get("arguments"))
+                    if not _ID_OK_ANTHROPIC(cid) or cid in seen or not _NAME_OK_ANTHROPIC(name):
+                        raise Deopt  # an id or name fitted (and reported) on the general path
                     seen.add(cid)
                     pending[cid] = name
-                    blocks.append(
-                        {
-                            "type": "tool_use",
-                            "id": cid,
-                            "name": name,
-                            "input": arguments_object(fn.get("arguments")),
-                        }
-                    )
-            elif not blocks:
-                raise Deopt
-            messages.append({"role": "assistant", "content": blocks})
+                    written.append({"type": "tool_use", "id": cid, "name": name, "input": args})
+            if not written:
+                raise Deopt  # an empty turn: dropped and reported on the general path
+            messages.append({"role": "assistant", "content": written})
             last = "assistant"
-        elif role == "system" and system is None and last is None and len(msg) == 2:
+            turn = None
+        elif role == "system" and len(msg) == 2:
+            if system is not None or last is not None:
+                raise Deopt  # a second or a mid-conversation system prompt: hoisted and reported
             system = content
-            continue
         else:
             raise Deopt
-        turn = None
+    tools = obj.get("tools")
+    if tools is not None:
+        if type(tools) is not list or not tools:
+            raise Deopt
+        tools = [_read_tool(t) for t in tools]
+    choice = obj.get("tool_choice")
+    if choice is not None:
+        choice = _read_choice(choice)
+
+    max_tokens = obj.get("max_completion_tokens")
+
+    if max_tokens is None:
+        if "max_completion_tokens" in obj:
+            raise Deopt
+        max_tokens = obj.get("max_tokens")
+    elif "max_tokens" in obj:
+        raise Deopt
+
+    if max_tokens is not None and type(max_tokens) is not int:
+        raise Deopt
+
     if pending or last is None:
         raise Deopt  # unanswered calls; no turn
 
@@ -235,19 +276,12 @@ def request_to_anthropic(obj, ctx, model=None):
     ):
         raise Deopt  # a final assistant turn (a prefill) ending in whitespace: trim_prefill reports it
 
-    tools = obj.get("tools")
     if tools is not None:
-        if type(tools) is not list or not tools:
-            raise Deopt
-        tools = [_read_tool(t) for t in tools]
         for name, _, _ in tools:
             if not _NAME_OK_ANTHROPIC(name):
                 raise Deopt
-    choice = obj.get("tool_choice")
-    if choice is not None:
-        mode, name = _read_choice(choice)
-        if name is not None and not _NAME_OK_ANTHROPIC(name):
-            raise Deopt
+    if choice is not None and choice[1] is not None and not _NAME_OK_ANTHROPIC(choice[1]):
+        raise Deopt
     # nothing above reported anything: from here on the reports of the general path, in its order
     if served is not None:
         ctx.lose("model", served)
@@ -260,19 +294,30 @@ def request_to_anthropic(obj, ctx, model=None):
         )
     else:
         out["model"] = model
-    out["max_tokens"] = 4096
-    ctx.assume(("", "max_tokens"), f"max_tokens is required by {ctx.provider}; sent 4096")
+
+    if max_tokens is None:
+        out["max_tokens"] = 4096
+        ctx.assume(("", "max_tokens"), f"max_tokens is required by {ctx.provider}; sent 4096")
+    else:
+        out["max_tokens"] = max_tokens
+
     out["messages"] = messages
     if system is not None:
         out["system"] = system
+
     if tools is not None:
         out["tools"] = [_tool_ANTHROPIC(i, *tool, ctx) for i, tool in enumerate(tools)]
+
     if choice is not None:
+        mode, name = choice
         out["tool_choice"] = (
             {"type": _CHOICE_ANTHROPIC[mode]}
             if name is None
             else {"type": _CHOICE_ANTHROPIC["tool"], "name": name}
         )
+
+    if extras is not None and (lost := tw.lost_keys(extras)):  # (transforms.restore)
+        ctx.lose("", f"openai_chat fields {', '.join(lost)} have no anthropic equivalent; dropped")
     return out
 
 
@@ -290,11 +335,18 @@ def _tool_GEMINI(i, name, description, params, ctx):
 def request_to_gemini(obj, ctx, model=None):
     """An OpenAI Chat Completions request body → a Google Gemini generateContent (REST JSON) request body (Deopt: the general path);
     ``model``: the target's model, in place of the body's (toolwire.convert's ``model=``)."""
-    if type(obj) is not dict or not _TOP_KEYS.issuperset(obj):
+    if type(obj) is not dict:
         raise Deopt
+    extras = None
+    if not _TOP_KEYS.issuperset(obj):
+        extras = {k: v for k, v in obj.items() if k not in _TOP_KEYS}
+        if not _KNOWN.isdisjoint(extras):
+            raise Deopt  # a key the general path reads
+
     own = obj.get("model")
     if own is not None and type(own) is not str or model is not None and type(model) is not str:
         raise Deopt
+
     served = None
     if model is not None:
         _model_check(model, _MODEL_RULES_GEMINI, None, "gemini")
@@ -304,8 +356,7 @@ def request_to_gemini(obj, ctx, model=None):
     items = obj.get("messages")
     if type(items) is not list:
         raise Deopt
-    # gemini: one part list per turn; the system prompt hoisted to `systemInstruction`; results,
-    # in the order of their calls, and the user text after them, one user turn (role_map {'tool': 'user'}, merge)
+    # gemini: the system prompt hoisted to `systemInstruction`; results (in call order) and the user text after them one user turn
     messages = []
     system = None
     turn = None  # the parts of the open user turn of results
@@ -321,47 +372,53 @@ def request_to_gemini(obj, ctx, model=None):
         content = msg.get("content")
         if role == "tool":
             cid = msg.get("tool_call_id")
-            if (
-                len(msg) != 3
-                or type(content) is not str
-                or not pending
-                or cid != next(iter(pending))
-            ):
+            if len(msg) != 3 or type(content) is not str or type(cid) is not str:
+                raise Deopt
+            if not pending or cid != next(iter(pending)):
                 raise Deopt  # not the next call's result (reorder_results on the general path)
-            # wrap_in_result: text that is a JSON object goes as that object, anything else (and an
-            # object that looks like a wrapper itself) wrapped under 'output' (transforms.wrap_result)
+
+            # wrap_in_result: text that is a JSON object goes as that object, anything else (and an object
+            # that looks like a wrapper itself) wrapped under 'output' (transforms.wrap_result)
             response = tw._object_text(content)
             if response is None:
                 response = {"output": content}
             elif len(response) == 1 and ("output" in response or "error" in response):
                 response = {"output": response}
-            part = {"functionResponse": {"id": cid, "name": pending.pop(cid), "response": response}}
+
+            item = {"functionResponse": {"id": cid, "name": pending.pop(cid), "response": response}}
             if turn is None:
-                turn = [part]
+                if last == "user":
+                    raise Deopt  # results after a user text: reordered on the general path
+                turn = [item]
                 messages.append({"role": "user", "parts": turn})
                 last = "user"
             else:
-                turn.append(part)
+                turn.append(item)
             continue
-        if pending or type(content) is not str and (content is not None or role != "assistant"):
-            raise Deopt  # unanswered calls; content other than text
+        if type(content) is not str and (content is not None or role != "assistant"):
+            raise Deopt  # content other than text
         if content is not None and (not content or content.isspace()):
-            raise Deopt  # blank text
+            raise Deopt  # blank text (dropped and reported where the target rejects it)
         if role == "user":
             if len(msg) != 2:
                 raise Deopt
-            if turn is not None and last == "user":  # the user text after results joins their turn
+            if pending:
+                raise Deopt  # unanswered calls
+            if turn is not None:  # the user text after results joins their turn
                 turn.append({"text": content})
             elif last == "user":
                 raise Deopt  # two user turns in a row: merged on the general path
             else:
                 messages.append({"role": "user", "parts": [{"text": content}]})
                 last = "user"
+            turn = None
         elif role == "assistant":
             calls = msg.get("tool_calls")
-            if last == "model" or len(msg) != 1 + ("content" in msg) + ("tool_calls" in msg):
+            if len(msg) != 1 + ("content" in msg) + ("tool_calls" in msg):
                 raise Deopt
-            parts = [] if content is None else [{"text": content}]
+            if pending or last == "model":
+                raise Deopt  # unanswered calls; two model turns in a row (merged)
+            written = [] if content is None else [{"text": content}]
             if calls is not None:
                 if type(calls) is not list or not calls:
                     raise Deopt
@@ -373,48 +430,55 @@ def request_to_gemini(obj, ctx, model=None):
                         or type(fn := call.get("function")) is not dict
                         or len(fn) != 2
                         or type(cid := call.get("id")) is not str
-                        or not _ID_OK_GEMINI(cid)
-                        or cid in seen
                         or type(name := fn.get("name")) is not str
-                        or not _NAME_OK_GEMINI(name)
                     ):
                         raise Deopt
+                    args = arguments_object(raw := fn.get("arguments"))
+                    if not _ID_OK_GEMINI(cid) or cid in seen or not _NAME_OK_GEMINI(name):
+                        raise Deopt  # an id or name fitted (and reported) on the general path
                     seen.add(cid)
                     pending[cid] = name
-                    parts.append(
-                        {
-                            "functionCall": {
-                                "id": cid,
-                                "name": name,
-                                "args": arguments_object(fn.get("arguments")),
-                            }
-                        }
-                    )
-            elif not parts:
-                raise Deopt
-            messages.append({"role": "model", "parts": parts})
+                    written.append({"functionCall": {"id": cid, "name": name, "args": args}})
+            if not written:
+                raise Deopt  # an empty turn
+            messages.append({"role": "model", "parts": written})
             last = "model"
-        elif role == "system" and system is None and last is None and len(msg) == 2:
+            turn = None
+        elif role == "system" and len(msg) == 2:
+            if system is not None or last is not None:
+                raise Deopt  # a second or a mid-conversation system prompt: hoisted and reported
             system = content
-            continue
         else:
             raise Deopt
-        turn = None
-    if pending or last is None:
-        raise Deopt  # unanswered calls; no turn
     tools = obj.get("tools")
     if tools is not None:
         if type(tools) is not list or not tools:
             raise Deopt
         tools = [_read_tool(t) for t in tools]
+    choice = obj.get("tool_choice")
+    if choice is not None:
+        choice = _read_choice(choice)
+
+    max_tokens = obj.get("max_completion_tokens")
+
+    if max_tokens is None:
+        if "max_completion_tokens" in obj:
+            raise Deopt
+        max_tokens = obj.get("max_tokens")
+    elif "max_tokens" in obj:
+        raise Deopt
+
+    if max_tokens is not None and type(max_tokens) is not int:
+        raise Deopt
+
+    if pending or last is None:
+        raise Deopt  # unanswered calls; no turn
+    if tools is not None:
         for name, _, _ in tools:
             if not _NAME_OK_GEMINI(name):
                 raise Deopt
-    choice = obj.get("tool_choice")
-    if choice is not None:
-        mode, name = _read_choice(choice)
-        if name is not None and not _NAME_OK_GEMINI(name):
-            raise Deopt
+    if choice is not None and choice[1] is not None and not _NAME_OK_GEMINI(choice[1]):
+        raise Deopt
     # nothing above reported anything: from here on the reports of the general path, in its order
     if served is not None:
         ctx.lose("model", served)
@@ -426,6 +490,7 @@ def request_to_gemini(obj, ctx, model=None):
             {"functionDeclarations": [_tool_GEMINI(i, *tool, ctx) for i, tool in enumerate(tools)]}
         ]
     if choice is not None:
+        mode, name = choice
         out["toolConfig"] = (
             {"functionCallingConfig": {"mode": _CHOICE_GEMINI[mode]}}
             if name is None
@@ -436,10 +501,14 @@ def request_to_gemini(obj, ctx, model=None):
                 }
             }
         )
+    if max_tokens is not None:
+        out["generationConfig"] = {"maxOutputTokens": max_tokens}
     if model is not None:
         ctx.outside_body(
             ("", "model"),
             ctx.provider
             + " takes Request.model outside the body, not sent in it: The model is part of the URL (models/{model}:generateContent), not of the body; responses carry it as modelVersion.",
         )
+    if extras is not None and (lost := tw.lost_keys(extras)):  # (transforms.restore)
+        ctx.lose("", f"openai_chat fields {', '.join(lost)} have no gemini equivalent; dropped")
     return out
