@@ -227,10 +227,150 @@ VARIANTS: dict[str, Any] = {
 }
 
 
+def _anthropic_base() -> dict:
+    return {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 1024,
+        "system": "You are terse.",
+        "messages": [
+            {"role": "user", "content": "Weather in Paris and Oslo?"},
+            {"role": "assistant", "content": [
+                {"type": "text", "text": "Checking."},
+                {"type": "tool_use", "id": "toolu_a", "name": "get_weather", "input": {"city": "Paris"}},
+                {"type": "tool_use", "id": "toolu_b", "name": "get_weather", "input": {"city": "Oslo"}},
+            ]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_a", "content": '{"temp_c": 11}'},
+                {"type": "tool_result", "tool_use_id": "toolu_b", "content": "rainy, 4 C"},
+                {"type": "text", "text": "And tomorrow?"},
+            ]},
+        ],
+        "tools": [{"name": "get_weather", "description": "Weather.", "input_schema": {
+            "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}],
+        "tool_choice": {"type": "auto"},
+    }
+
+
+def _gemini_base() -> dict:
+    return {
+        "systemInstruction": {"parts": [{"text": "You are terse."}]},
+        "contents": [
+            {"role": "user", "parts": [{"text": "Weather in Paris and Oslo?"}]},
+            {"role": "model", "parts": [
+                {"text": "Checking."},
+                {"functionCall": {"id": "c1", "name": "get_weather", "args": {"city": "Paris"}}},
+                {"functionCall": {"id": "c2", "name": "get_weather", "args": {"city": "Oslo"}}},
+            ]},
+            {"role": "user", "parts": [
+                {"functionResponse": {"id": "c1", "name": "get_weather", "response": {"temp_c": 11}}},
+                {"functionResponse": {"id": "c2", "name": "get_weather", "response": {"output": "rainy, 4 C"}}},
+                {"text": "And tomorrow?"},
+            ]},
+        ],
+        "tools": [{"functionDeclarations": [{"name": "get_weather", "description": "Weather.", "parametersJsonSchema": {
+            "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]}],
+        "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}},
+        "generationConfig": {"maxOutputTokens": 1024},
+    }
+
+
+AM = lambda b: b["messages"]  # noqa: E731
+GC = lambda b: b["contents"]  # noqa: E731
+FC = lambda b, i: b["contents"][1]["parts"][i]["functionCall"]  # noqa: E731
+FR = lambda b, i: b["contents"][2]["parts"][i]["functionResponse"]  # noqa: E731
+
+# the same, for the blocks (Anthropic) and parts (Gemini) readers
+SOURCE_VARIANTS: dict[str, tuple[Any, dict[str, Any]]] = {
+    "anthropic": (_anthropic_base, {
+        "base": lambda b: None,
+        "no system": lambda b: b.pop("system"),
+        "system as blocks": lambda b: b.update(system=[{"type": "text", "text": "You are terse."}]),
+        "blank system": lambda b: b.update(system=" "),
+        "no max_tokens": lambda b: b.pop("max_tokens"),
+        "stream flag": lambda b: b.update(stream=True),
+        "temperature": lambda b: b.update(temperature=0.5),
+        "thinking": lambda b: b.update(thinking={"type": "enabled", "budget_tokens": 1024}),
+        "text only assistant": lambda b: AM(b).__setitem__(slice(1, 3), [{"role": "assistant", "content": "Sunny."}, {"role": "user", "content": "Thanks"}]),
+        "no assistant text": lambda b: AM(b)[1]["content"].pop(0),
+        "user as one text block": lambda b: AM(b)[0].update(content=[{"type": "text", "text": "Weather?"}]),
+        "user as two text blocks": lambda b: AM(b)[0].update(content=[{"type": "text", "text": "A"}, {"type": "text", "text": "B"}]),
+        "results only": lambda b: AM(b)[2]["content"].pop(),
+        "text before results": lambda b: AM(b)[2]["content"].insert(0, AM(b)[2]["content"].pop()),
+        "result error": lambda b: AM(b)[2]["content"][0].update(is_error=True),
+        "result as blocks": lambda b: AM(b)[2]["content"][0].update(content=[{"type": "text", "text": "11 C"}]),
+        "result cache_control": lambda b: AM(b)[2]["content"][0].update(cache_control={"type": "ephemeral"}),
+        "results out of order": lambda b: AM(b)[2]["content"].insert(0, AM(b)[2]["content"].pop(1)),
+        "unanswered call": lambda b: AM(b)[2]["content"].pop(1),
+        "id with a dot": lambda b: (AM(b)[1]["content"][1].update(id="toolu.a"), AM(b)[2]["content"][0].update(tool_use_id="toolu.a")),
+        "long id": lambda b: (AM(b)[1]["content"][1].update(id="t" * 50), AM(b)[2]["content"][0].update(tool_use_id="t" * 50)),
+        "input not an object": lambda b: AM(b)[1]["content"][1].update(input="{}"),
+        "thinking block": lambda b: AM(b)[1]["content"].insert(0, {"type": "thinking", "thinking": "hm", "signature": "sig"}),
+        "final assistant": lambda b: AM(b).append({"role": "assistant", "content": "Tomorrow"}),
+        "tool choice any": lambda b: b.update(tool_choice={"type": "any"}),
+        "tool choice named": lambda b: b.update(tool_choice={"type": "tool", "name": "get_weather"}),
+        "tool choice no parallel": lambda b: b.update(tool_choice={"type": "auto", "disable_parallel_tool_use": True}),
+        "tool with type": lambda b: b["tools"][0].update(type="custom"),
+        "tool without description": lambda b: b["tools"][0].pop("description"),
+        "server tool": lambda b: b["tools"].append({"type": "web_search_20250305", "name": "web_search"}),
+        "model for o3": lambda b: b.update(model="o3-mini"),
+    }),
+    "gemini": (_gemini_base, {
+        "base": lambda b: None,
+        "no system": lambda b: b.pop("systemInstruction"),
+        "system with a role": lambda b: b["systemInstruction"].update(role="user"),
+        "no ids": lambda b: ([FC(b, i).pop("id") for i in (1, 2)], [FR(b, i).pop("id") for i in (0, 1)]),
+        "no call ids, result ids": lambda b: ([FC(b, i).pop("id") for i in (1, 2)], FR(b, 0).update(id="call_2_1"), FR(b, 1).update(id="call_2_2")),
+        "no ids, results reversed": lambda b: ([FC(b, i).pop("id") for i in (1, 2)], [FR(b, i).pop("id") for i in (0, 1)], GC(b)[2]["parts"].insert(0, GC(b)[2]["parts"].pop(1))),
+        "no ids, other names": lambda b: ([FC(b, i).pop("id") for i in (1, 2)], [FR(b, i).pop("id") for i in (0, 1)], FC(b, 2).update(name="get_time"), FR(b, 0).update(name="get_time")),
+        "no ids, no system": lambda b: (b.pop("systemInstruction"), [FC(b, i).pop("id") for i in (1, 2)], [FR(b, i).pop("id") for i in (0, 1)]),
+        "no ids, results only": lambda b: ([FC(b, i).pop("id") for i in (1, 2)], [FR(b, i).pop("id") for i in (0, 1)], GC(b)[2]["parts"].pop()),
+        "id clashing with a made one": lambda b: (FC(b, 1).pop("id"), FC(b, 2).update(id="call_1_1"), FR(b, 0).pop("id"), FR(b, 1).update(id="call_1_1")),
+        "empty id": lambda b: (FC(b, 1).update(id=""), FR(b, 0).update(id="")),
+        "snake_case key": lambda b: b.update(system_instruction=b.pop("systemInstruction")),
+        "model key": lambda b: b.update(model="gemini-2.5-flash"),
+        "results out of order": lambda b: GC(b)[2]["parts"].insert(0, GC(b)[2]["parts"].pop(1)),
+        "result error": lambda b: FR(b, 0).update(response={"error": "boom"}),
+        "result name differs": lambda b: FR(b, 0).update(name="get_time"),
+        "result scalar output": lambda b: FR(b, 0).update(response={"output": 11}),
+        "thought text": lambda b: GC(b)[1]["parts"][0].update(thought=True),
+        "call signature": lambda b: GC(b)[1]["parts"][1].update(thoughtSignature="c2ln"),
+        "no args": lambda b: FC(b, 1).pop("args"),
+        "text after calls": lambda b: GC(b)[1]["parts"].append({"text": "More."}),
+        "no model text": lambda b: GC(b)[1]["parts"].pop(0),
+        "final model turn": lambda b: GC(b).append({"role": "model", "parts": [{"text": "Tomorrow"}]}),
+        "legacy parameters": lambda b: b["tools"][0]["functionDeclarations"][0].update(parameters=b["tools"][0]["functionDeclarations"][0].pop("parametersJsonSchema")),
+        "two tool groups": lambda b: b["tools"].append({"googleSearch": {}}),
+        "mode ANY": lambda b: b.update(toolConfig={"functionCallingConfig": {"mode": "ANY"}}),
+        "mode VALIDATED": lambda b: b.update(toolConfig={"functionCallingConfig": {"mode": "VALIDATED"}}),
+        "allowed names": lambda b: b.update(toolConfig={"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["get_weather"]}}),
+        "temperature": lambda b: b["generationConfig"].update(temperature=0.2),
+        "no generationConfig": lambda b: b.pop("generationConfig"),
+        "safety settings": lambda b: b.update(safetySettings=[]),
+    }),
+}
+
+
+def _source_variant(source: str, name: str) -> dict:
+    base, variants = SOURCE_VARIANTS[source]
+    body = base()
+    variants[name](body)
+    return body
+
+
 # --- tests ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("pair", sorted(PAIRS), ids=lambda p: f"{p[0]}->{p[1]}")
+CHAT_PAIRS = sorted(p for p in PAIRS if p[0] not in SOURCE_VARIANTS)  # sources that read OpenAI Chat bodies
+
+
+@pytest.mark.parametrize("pair", sorted(p for p in PAIRS if p[0] in SOURCE_VARIANTS), ids=lambda p: f"{p[0]}->{p[1]}")
+def test_source_variants_same_as_general_path(pair):
+    source, target = pair
+    taken = [name for name in SOURCE_VARIANTS[source][1] if _same(_source_variant(source, name), source, target, (None, *MODELS.get(target, ())))]
+    assert "base" in taken and len(taken) > 1
+
+
+@pytest.mark.parametrize("pair", CHAT_PAIRS, ids=lambda p: f"{p[0]}->{p[1]}")
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_variant_same_as_general_path(pair, name):
     source, target = pair

@@ -172,6 +172,7 @@ def request_to_anthropic(obj, ctx, model=None):
         if system is not None or last is not None:
             raise Deopt  # a second or a mid-conversation system prompt: hoisted and reported
         system = prompt
+    mi = instruction is not None  # the IR message index (link names calls without an id by it)
     for msg in items:
         if type(msg) is not dict or len(msg) != 2:
             raise Deopt
@@ -180,17 +181,25 @@ def request_to_anthropic(obj, ctx, model=None):
         if type(parts) is not list or not parts:
             raise Deopt
         if role == "user":
+            mi += 1 + (
+                len(parts) > 1 and type(parts[0]) is dict and "functionResponse" in parts[0]
+            )  # results, then the text: two IR messages
             for i, part in enumerate(parts):
                 if type(part) is not dict or len(part) != 1:
                     raise Deopt
                 if (fr := part.get("functionResponse")) is not None:
+                    if type(fr) is not dict or type(rname := fr.get("name")) is not str:
+                        raise Deopt
+                    cid = fr.get("id")
                     if (
-                        type(fr) is not dict
-                        or len(fr) != 3
-                        or type(cid := fr.get("id")) is not str
-                        or pending.get(cid) != fr.get("name")
-                        or type(value := fr.get("response")) is not dict
-                    ):
+                        cid is None and len(fr) == 2
+                    ):  # no id: the first unanswered call of that name, else the first (layout.link)
+                        cid = next(
+                            (c for c, n in pending.items() if n == rname), next(iter(pending), None)
+                        )
+                    elif len(fr) != 3 or type(cid) is not str or not cid:
+                        raise Deopt
+                    if pending.get(cid) != rname or type(value := fr.get("response")) is not dict:
                         raise Deopt
                     if len(value) == 1 and ("output" in value or "error" in value):
                         if "error" in value:
@@ -237,21 +246,29 @@ def request_to_anthropic(obj, ctx, model=None):
                 text = first["text"]
                 if len(first) != 1 or type(text) is not str or not text or text.isspace():
                     raise Deopt  # thoughts, signatures, blank text
-                parts = parts[1:]
             if pending or last == "assistant":
                 raise Deopt  # unanswered calls; two assistant turns in a row (merged)
             written = [] if text is None else [{"type": "text", "text": text}]
-            for part in parts:
+            for pi in range(text is not None, len(parts)):
                 if (
-                    type(part) is not dict
+                    type(part := parts[pi]) is not dict
                     or len(part) != 1
                     or type(fc := part.get("functionCall")) is not dict
-                    or len(fc) != 3
-                    or type(cid := fc.get("id")) is not str
                     or type(name := fc.get("name")) is not str
                     or type(args := fc.get("args")) is not dict
                 ):
-                    raise Deopt  # a call without an id (synthesized on the general path), text after calls
+                    raise Deopt  # text after calls, a call without arguments
+                cid = fc.get("id")
+                if (
+                    cid is None and len(fc) == 2
+                ):  # no id: made from its place, as layout.synth_id makes it
+                    cid = base = f"call_{mi}_{pi}"
+                    n = 1
+                    while cid in seen:
+                        cid = f"{base}_{n}"
+                        n += 1
+                elif len(fc) != 3 or type(cid) is not str or not cid:
+                    raise Deopt
                 if not _ID_OK_ANTHROPIC(cid) or cid in seen or not _NAME_OK_ANTHROPIC(name):
                     raise Deopt  # an id or name fitted (and reported) on the general path
                 seen.add(cid)
@@ -262,6 +279,7 @@ def request_to_anthropic(obj, ctx, model=None):
             messages.append({"role": "assistant", "content": written})
             last = "assistant"
             turn = None
+            mi += 1
         else:
             raise Deopt
     tools = obj.get("tools")
@@ -395,6 +413,7 @@ def request_to_openai_chat(obj, ctx, model=None):
             raise Deopt
         messages.append({"role": "system", "content": prompt})
         last = "system"
+    mi = instruction is not None  # the IR message index (link names calls without an id by it)
     for msg in items:
         if type(msg) is not dict or len(msg) != 2:
             raise Deopt
@@ -403,17 +422,25 @@ def request_to_openai_chat(obj, ctx, model=None):
         if type(parts) is not list or not parts:
             raise Deopt
         if role == "user":
+            mi += 1 + (
+                len(parts) > 1 and type(parts[0]) is dict and "functionResponse" in parts[0]
+            )  # results, then the text: two IR messages
             for i, part in enumerate(parts):
                 if type(part) is not dict or len(part) != 1:
                     raise Deopt
                 if (fr := part.get("functionResponse")) is not None:
+                    if type(fr) is not dict or type(rname := fr.get("name")) is not str:
+                        raise Deopt
+                    cid = fr.get("id")
                     if (
-                        type(fr) is not dict
-                        or len(fr) != 3
-                        or type(cid := fr.get("id")) is not str
-                        or pending.get(cid) != fr.get("name")
-                        or type(value := fr.get("response")) is not dict
-                    ):
+                        cid is None and len(fr) == 2
+                    ):  # no id: the first unanswered call of that name, else the first (layout.link)
+                        cid = next(
+                            (c for c, n in pending.items() if n == rname), next(iter(pending), None)
+                        )
+                    elif len(fr) != 3 or type(cid) is not str or not cid:
+                        raise Deopt
+                    if pending.get(cid) != rname or type(value := fr.get("response")) is not dict:
                         raise Deopt
                     if len(value) == 1 and ("output" in value or "error" in value):
                         if "error" in value:
@@ -443,22 +470,30 @@ def request_to_openai_chat(obj, ctx, model=None):
                 text = first["text"]
                 if len(first) != 1 or type(text) is not str or not text or text.isspace():
                     raise Deopt  # thoughts, signatures, blank text
-                parts = parts[1:]
             if pending or last == "assistant":
                 raise Deopt  # unanswered calls; two assistant turns in a row (joined)
             said = text
             written = []
-            for part in parts:
+            for pi in range(text is not None, len(parts)):
                 if (
-                    type(part) is not dict
+                    type(part := parts[pi]) is not dict
                     or len(part) != 1
                     or type(fc := part.get("functionCall")) is not dict
-                    or len(fc) != 3
-                    or type(cid := fc.get("id")) is not str
                     or type(name := fc.get("name")) is not str
                     or type(args := fc.get("args")) is not dict
                 ):
-                    raise Deopt  # a call without an id (synthesized on the general path), text after calls
+                    raise Deopt  # text after calls, a call without arguments
+                cid = fc.get("id")
+                if (
+                    cid is None and len(fc) == 2
+                ):  # no id: made from its place, as layout.synth_id makes it
+                    cid = base = f"call_{mi}_{pi}"
+                    n = 1
+                    while cid in seen:
+                        cid = f"{base}_{n}"
+                        n += 1
+                elif len(fc) != 3 or type(cid) is not str or not cid:
+                    raise Deopt
                 if not _ID_OK_OPENAI_CHAT(cid) or cid in seen or not _NAME_OK_OPENAI_CHAT(name):
                     raise Deopt  # an id or name fitted (and reported) on the general path
                 seen.add(cid)
@@ -477,6 +512,7 @@ def request_to_openai_chat(obj, ctx, model=None):
                 message["tool_calls"] = written
             messages.append(message)
             last = "assistant"
+            mi += 1
         else:
             raise Deopt
     tools = obj.get("tools")
