@@ -377,17 +377,36 @@ def _write_chat(p: Provider) -> dict:
     }
 
 
-def plans(spec: Spec) -> tuple[list[Plan], dict[str, str]]:
-    """The fused converters to generate (every reader × every writer of another family), and why
-    each provider that has none has none (provider → reason)."""
-    readers, writers, reasons = {}, {}, {}
+def plans(spec: Spec) -> tuple[list[Plan], dict[str, str], dict[str, str]]:
+    """The fused converters to generate (every reader × every writer of another family), why each
+    provider that has none has none (provider → reason), and the flavours that read their bodies
+    with their family's reader (flavour → family: the same profile but for names; `extends:`)."""
+    readers, writers, reasons, shared = {}, {}, {}, {}
+    by_name = {p.name: p for p in spec.providers}
     for p in spec.providers:
-        if p.extends is not None or p.dataset or not p.request:
-            continue  # flavours and datasets: the general path (their codecs patch their family's)
+        if p.dataset or not p.request:
+            continue
+        if p.extends is not None:  # a flavour: its family's reader when its profile is the same
+            root = p
+            while root.extends is not None:
+                root = by_name[root.extends]
+            try:
+                mine, family = reader(spec, p), reader(spec, root)
+            except NotFusable as exc:
+                reasons[f"{p.name} (reader)"] = str(exc)
+                continue
+            same = {k: v for k, v in mine.items() if k not in ("provider", "title", "data", "choice_expr")} == {
+                k: v for k, v in family.items() if k not in ("provider", "title", "data", "choice_expr")
+            }
+            if same:
+                shared[p.name] = root.name
+            else:
+                reasons[f"{p.name} (reader)"] = f"its request codecs differ from {root.name}'s where a fused reader reads"
+            continue
         for kind, build, into in (("reader", reader, readers), ("writer", writer, writers)):
             try:
                 into[p.name] = build(spec, p)
             except NotFusable as exc:
                 reasons[f"{p.name} ({kind})"] = str(exc)
     out = [Plan(r, [w for name, w in writers.items() if name != src]) for src, r in readers.items()]
-    return [plan for plan in out if plan.writers], reasons
+    return [plan for plan in out if plan.writers], reasons, shared

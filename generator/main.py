@@ -153,9 +153,12 @@ def build(spec: Spec, out: Path) -> None:
             parent = up.name
             up = by_name.get(up.extends) if up.extends else None
         files[pkg / "streams" / f"{p.name}.py"] = decoder.render(p=p, g=p.stream_grammar, parent=parent)
-    fused, _ = fuse.plans(spec)
+    fused, _, shared = fuse.plans(spec)
     (pkg / "fused").mkdir()
-    files[pkg / "fused" / "__init__.py"] = env.get_template("fused_init.py.j2").render(plans=fused, header=HEADER.format(source="spec/providers/*.yaml by generator/fuse.py"))
+    files[pkg / "fused" / "__init__.py"] = env.get_template("fused_init.py.j2").render(
+        plans=fused, shared=shared, data={p.name: p.data_group or p.name for p in spec.providers},
+        header=HEADER.format(source="spec/providers/*.yaml by generator/fuse.py"),
+    )
     for plan in fused:
         files[pkg / "fused" / f"{plan.reader['provider']}.py"] = env.get_template("fused.py.j2").render(
             r=plan.reader, writers=plan.writers, header=HEADER.format(source=f"spec/providers/{plan.reader['provider']}.yaml and its targets' specs by generator/fuse.py")

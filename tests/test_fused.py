@@ -49,10 +49,12 @@ def _outcome(payload: Any, source: str, target: str, strict: bool, enabled: bool
 
 def _taken(payload: Any, source: str, target: str, model: str | None = None) -> bool:
     """Whether the fused function converts the payload itself (no Deopt)."""
-    module, name = PAIRS[source, target]
+    module, name, data = PAIRS[source, target]
     fn = getattr(sys.modules.get(module) or __import__(module, fromlist=[name]), name)
+    ctx = Context(target)
+    ctx.data = data
     try:
-        fn(copy.deepcopy(payload), Context(target), model)
+        fn(copy.deepcopy(payload), ctx, model)
     except fused.Deopt:
         return False
     return True
@@ -410,9 +412,11 @@ def test_every_reader_and_writer_of_the_spec_is_paired():
 
     spec, errors = load_spec(ROOT)
     assert not errors
-    plans, reasons = fuse.plans(spec)
+    plans, reasons, shared = fuse.plans(spec)
     pairs = {(plan.reader["provider"], w["provider"]) for plan in plans for w in plan.writers}
+    pairs |= {(flavour, target) for flavour, family in shared.items() for s, target in pairs if s == family}
     assert pairs == set(PAIRS)
+    assert {"groq", "xai", "azure_openai"} <= set(shared)  # OpenAI-compatible bodies read as OpenAI Chat's
     assert {"openai_chat", "mistral"} <= {s for s, _ in pairs}
     assert {"anthropic", "gemini"} <= {t for _, t in pairs}
     assert all(reason for reason in reasons.values())

@@ -148,7 +148,8 @@ _fused_pairs: dict[tuple[str, str], Any] = {}  # (source, target) → fused func
 
 
 def _fused(source: str, target: str) -> Any:
-    """The generated fused converter of a pair (generated/toolwire/fused/), or None."""
+    """The generated fused converter of a pair (generated/toolwire/fused/) and the source's
+    provider-data name, or None."""
     key = (source, target)
     fn = _fused_pairs.get(key, False)
     if fn is False:
@@ -158,7 +159,7 @@ def _fused(source: str, target: str) -> Any:
         if where is not None:
             import importlib
 
-            fn = getattr(importlib.import_module(where[0]), where[1])
+            fn = (getattr(importlib.import_module(where[0]), where[1]), where[2])
         else:
             fn = None
         _fused_pairs[key] = fn
@@ -177,11 +178,12 @@ def convert(
 ) -> dict:
     _check_kind(kind)
     if kind == "request" and type(payload) is dict and tool_names is None and fused.ENABLED:
-        fn = _fused(source, target)
-        if fn is not None:  # one pass without IR objects; Deopt: anything it leaves to the general path
+        fused_pair = _fused(source, target)
+        if fused_pair is not None:  # one pass without IR objects; Deopt: anything it leaves to the general path
             ctx = Context(target, strict)
+            ctx.data = fused_pair[1]  # the source's provider data (its keys the target has no place for)
             try:
-                out = fn(payload, ctx, model)
+                out = fused_pair[0](payload, ctx, model)
             except fused.Deopt:
                 pass
             else:

@@ -314,7 +314,7 @@ def request_to_gemini(obj, ctx, model=None):
             + " takes Request.model outside the body, not sent in it: The model is part of the URL (models/{model}:generateContent), not of the body; responses carry it as modelVersion.",
         )
     if extras is not None and (lost := tw.lost_keys(extras)):  # (transforms.restore)
-        ctx.lose("", f"anthropic fields {', '.join(lost)} have no gemini equivalent; dropped")
+        ctx.lose("", f"{ctx.data} fields {', '.join(lost)} have no gemini equivalent; dropped")
     return out
 
 
@@ -509,5 +509,5 @@ def request_to_openai_chat(obj, ctx, model=None):
         out["max_completion_tokens"] = max_tokens
 
     if extras is not None and (lost := tw.lost_keys(extras)):  # (transforms.restore)
-        ctx.lose("", f"anthropic fields {', '.join(lost)} have no openai_chat equivalent; dropped")
+        ctx.lose("", f"{ctx.data} fields {', '.join(lost)} have no openai_chat equivalent; dropped")
     return out

@@ -349,7 +349,7 @@ def request_to_anthropic(obj, ctx, model=None):
         )
 
     if extras is not None and (lost := tw.lost_keys(extras)):  # (transforms.restore)
-        ctx.lose("", f"gemini fields {', '.join(lost)} have no anthropic equivalent; dropped")
+        ctx.lose("", f"{ctx.data} fields {', '.join(lost)} have no anthropic equivalent; dropped")
     return out
 
 
@@ -574,5 +574,5 @@ def request_to_openai_chat(obj, ctx, model=None):
         out["max_completion_tokens"] = max_tokens
 
     if extras is not None and (lost := tw.lost_keys(extras)):  # (transforms.restore)
-        ctx.lose("", f"gemini fields {', '.join(lost)} have no openai_chat equivalent; dropped")
+        ctx.lose("", f"{ctx.data} fields {', '.join(lost)} have no openai_chat equivalent; dropped")
     return out
