@@ -192,7 +192,15 @@ def docs(spec: Spec) -> dict[str, str]:
     """The docs generated from the spec, by path from the repository root: docs/providers.md (the
     compatibility matrix and each provider's losses, for readers: what a new spec adds by itself)."""
     rows = [(p, cells) for p in spec.providers if (cells := matrix.features(p))]
-    text = _env().get_template("providers.md.j2").render(providers=spec.providers, rows=rows, labels=[label for label, _ in matrix.FEATURES])
+    plans, reasons, shared = fuse.plans(spec)
+    fused_rows = [(plan.reader["provider"], [w["provider"] for w in plan.writers], f"`{plan.reader['shape']}` reader") for plan in plans]
+    fused_rows += [
+        (flavour, [w["provider"] for w in plan.writers], f"its family's (`{family}`)")
+        for flavour, family in sorted(shared.items()) for plan in plans if plan.reader["provider"] == family
+    ]
+    text = _env().get_template("providers.md.j2").render(
+        providers=spec.providers, rows=rows, labels=[label for label, _ in matrix.FEATURES], fused_rows=fused_rows, fused_reasons=reasons
+    )
     return {"docs/providers.md": text}
 
 

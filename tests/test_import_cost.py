@@ -50,5 +50,13 @@ def test_first_use_loads_what_it_needs():
         "out = toolwire.convert({'model': 'm', 'messages': [{'role': 'user', 'content': 'hi'}]}, source='openai_chat', target='anthropic', model='claude-sonnet-4-5')\n"
         "assert out['messages'] == [{'role': 'user', 'content': 'hi'}], out\n"
     )
-    assert {"toolwire.providers.openai_chat", "toolwire.providers.anthropic", "toolwire_runtime.transforms"} <= new
-    assert "toolwire.providers.gemini" not in new
+    # a fused pair (generated/toolwire/fused/) needs neither provider module while its body is in
+    # the fused converter's shapes; any other conversion loads the two it converts between
+    assert {"toolwire.fused.openai_chat", "toolwire_runtime.transforms"} <= new
+    assert not {m for m in new if m.startswith("toolwire.providers.")}
+    new = _imported(
+        "import toolwire\n"
+        "out = toolwire.convert({'model': 'm', 'messages': [{'role': 'user', 'content': 'hi'}]}, source='openai_chat', target='bedrock_converse')\n"
+    )
+    assert {"toolwire.providers.openai_chat", "toolwire.providers.bedrock_converse", "toolwire_runtime.transforms"} <= new
+    assert "toolwire.providers.gemini" not in new and "toolwire.fused.openai_chat" not in new
