@@ -131,6 +131,8 @@ def test_type_hints_are_the_same_as_before(reference, unqualified):
     assert have["TextPart"]["provider_data"] == (types.UnionType, types.UnionType, (("class", "ProviderData"), type(None)))
     # the names datamodel-code-generator imported, as values of the module: `typing` itself, and the alias
     assert ir.typing is typing and ir.Model is typing.Any is unqualified.Model
+    # a star import binds what the module of before defined (its classes and alias), not `typing`
+    assert ir.__all__ == [n for n in vars(unqualified) if not n.startswith("_") and n not in ("annotations", "dataclass", "field", "Any", "Literal", "TypeAlias")]
     with pytest.raises(AttributeError, match="module 'toolwire.ir' has no attribute 'Nothing'"):
         ir.Nothing  # noqa: B018
 

@@ -47,6 +47,28 @@ else:
         return value
 
 
+#: What ``from toolwire.ir import *`` binds: the classes and type aliases (not ``typing``).
+__all__ = [
+    "Model",
+    "ProviderData",
+    "TextPart",
+    "ImagePart",
+    "FilePart",
+    "ToolCall",
+    "ReasoningPart",
+    "OpaquePart",
+    "ToolDefinition",
+    "ProviderTool",
+    "ToolChoice",
+    "Usage",
+    "ToolList",
+    "ToolResult",
+    "Message",
+    "Request",
+    "Response",
+]
+
+
 def _recursive_repr(user_function):
     """A cycle shows "..." (what dataclasses wraps every generated __repr__ with; the attributes
     functools.wraps would copy are copied here, without importing functools)."""
