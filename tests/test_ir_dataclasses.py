@@ -254,3 +254,17 @@ def test_unsupported_dataclass_options_are_generator_errors():
     source = SYNTHETIC.replace("@dataclass(kw_only=True, slots=True)\nclass Empty", "@dataclass(frozen=True)\nclass Empty")
     with pytest.raises(SystemExit, match=r"class Empty: @dataclass\(\{'frozen': True\}\)"):
         irgen.parse(source)
+
+
+def test_qualify_spells_typing_names_as_attributes():
+    """irgen.qualify: the names imported from typing become ``typing.X`` (lines keep their numbers,
+    so errors point at datamodel-code-generator's lines); what it cannot keep resolvable is an error."""
+    source = "from __future__ import annotations\nfrom typing import (\n    Any,\n    Literal as L,\n)\nx: dict[str, Any] | L['a'] = 1  # Any → ‘typing.Any’\n"
+    assert irgen.qualify(source) == "from __future__ import annotations\nimport typing\n\n\n\nx: dict[str, typing.Any] | typing.Literal['a'] = 1  # Any → ‘typing.Any’\n"
+    assert irgen.qualify("from __future__ import annotations\nx: int = 1\n") == "from __future__ import annotations\nx: int = 1\n"
+    with pytest.raises(SystemExit, match=r"spec/ir.yaml: .*line 3: the name 'Any' is bound by the module"):
+        irgen.qualify("from typing import Any\n\nAny = 1\n")
+    aliased = SYNTHETIC.replace("@dataclass(kw_only=True, slots=True)\nclass Box", "Meta: TypeAlias = dict[str, Any]\n\n\n@dataclass(kw_only=True, slots=True)\nclass Box", 1)
+    aliased = aliased.replace("from typing import Any", "from typing import Any, TypeAlias").replace("meta: dict[str, Any]", "meta: Meta")
+    with pytest.raises(SystemExit, match=r"class Box: field meta: the annotation names the type alias Meta, whose value needs typing"):
+        irgen.parse(aliased)
