@@ -8,7 +8,13 @@ default factories), ``__repr__`` (recursion-safe), ``__eq__``, ``__hash__ = None
 ``__match_args__``, ``__slots__`` and annotations; ``__dataclass_fields__`` and
 ``__dataclass_params__`` are made by ``dataclasses`` itself on first use, from the class.
 The reference for all of it is the datamodel-code-generator output, executed here (and in
-tests/test_ir_codegen.py, which compares both).
+tests/test_ir_dataclasses.py, which compares both).
+
+``import typing`` is left out of ``import toolwire`` too (it costs more than the rest of the
+package): ``qualify`` spells the names the output imports from ``typing`` as attributes of the
+module (``dict[str, typing.Any]``), and ir.py binds ``typing`` to a stand-in that imports the
+module on first attribute read, so ``typing.get_type_hints`` resolves the annotations to the same
+objects as before; type aliases whose values come from ``typing`` are made on first use.
 """
 
 from __future__ import annotations
@@ -44,9 +50,11 @@ class IRClass:
 
 @dataclass
 class IRModule:
-    imports: list[str]  # import statements to keep (typing: the annotations' names stay resolvable)
-    aliases: list[tuple[str, str, str]]  # module-level `name: annotation = value`
+    imports: list[str]  # import statements to keep, but `import typing` (see `typing`)
+    aliases: list[tuple[str, str, str]]  # module-level `name: annotation = value`, made at import
     classes: list[IRClass]
+    typing: bool = False  # the annotations name `typing.X`: `typing` is imported on first use
+    lazy_aliases: list[tuple[str, str, str]] = field(default_factory=list)  # aliases whose value needs typing
 
     @property
     def supported(self) -> dict:
@@ -76,23 +84,67 @@ def reference(source: str, name: str = "_toolwire_ir_reference") -> types.Module
     return module
 
 
+def qualify(source: str) -> str:
+    """The same module with the names it imports from ``typing`` spelled as attributes of the
+    module: ``from typing import Any, Literal`` becomes ``import typing``, ``dict[str, Any] | None``
+    ``dict[str, typing.Any] | None`` (lines keep their numbers; everything else is unchanged)."""
+    tree = ast.parse(source)
+    data = source.encode("utf-8")  # AST column offsets count UTF-8 bytes
+    starts = [0]
+    for line in data.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+
+    def span(node: ast.AST) -> tuple[int, int]:
+        return starts[node.lineno - 1] + node.col_offset, starts[node.end_lineno - 1] + node.end_col_offset
+
+    names: dict[str, str] = {}  # local name → name in typing
+    edits: list[tuple[int, int, bytes]] = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "typing" and not node.level:
+            names.update((a.asname or a.name, a.name) for a in node.names)
+            start, end = span(node)
+            edits.append((start, end, b"import typing" + b"\n" * data.count(b"\n", start, end)))
+    if not names:
+        return source
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and (node.id in names or node.id == "typing"):
+            if node.id == "typing" or not isinstance(node.ctx, ast.Load):
+                raise _fail(f"line {node.lineno}: the name {node.id!r} is bound by the module (it stands for the module typing in ir.py)")
+            start, end = span(node)
+            edits.append((start, end, f"typing.{names[node.id]}".encode()))
+    for start, end, text in sorted(edits, reverse=True):
+        data = data[:start] + text + data[end:]
+    return data.decode("utf-8")
+
+
 def parse(source: str) -> IRModule:
-    """Read datamodel-code-generator's output: the declarations from its AST, the values (annotation
-    strings, defaults) from the dataclasses it builds when executed."""
+    """Read datamodel-code-generator's output (``qualify``-ed): the declarations from its AST, the
+    values (annotation strings, defaults) from the dataclasses it builds when executed."""
+    source = qualify(source)
     tree = ast.parse(source)
     namespace = reference(source).__dict__
     module = IRModule(imports=[], aliases=[], classes=[])
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and node.module in ("__future__", "dataclasses"):
             continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
+        if isinstance(node, ast.Import) and [a.name for a in node.names] == ["typing"] and node.names[0].asname is None:
+            module.typing = True
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
             module.imports.append(ast.get_source_segment(source, node))
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-            module.aliases.append((node.target.id, ast.unparse(node.annotation), ast.get_source_segment(source, node.value)))
+            alias = (node.target.id, ast.unparse(node.annotation), ast.get_source_segment(source, node.value))
+            lazy = any(isinstance(n, ast.Name) and n.id == "typing" for n in ast.walk(node.value))
+            (module.lazy_aliases if lazy else module.aliases).append(alias)
         elif isinstance(node, ast.ClassDef):
             module.classes.append(_class(node, source, namespace[node.name]))
         else:
             raise _fail(f"line {node.lineno}: unexpected statement {ast.unparse(node)[:60]!r}")
+    lazy = {name for name, _, _ in module.lazy_aliases}
+    for c in module.classes:
+        for f in c.fields:
+            used = lazy & {n.id for n in ast.walk(ast.parse(f.annotation, mode="eval")) if isinstance(n, ast.Name)}
+            if used:  # get_type_hints reads the module's namespace, where these are not until first use
+                raise _fail(f"class {c.name}: field {f.name}: the annotation names the type alias {min(used)}, whose value needs typing (made on first use)")
     return module
 
 

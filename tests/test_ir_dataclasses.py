@@ -16,6 +16,7 @@ import pickle
 import sys
 import tempfile
 import types
+import typing
 from pathlib import Path
 
 import pytest
@@ -34,13 +35,26 @@ def _module(source: str, name: str) -> types.ModuleType:
 
 
 @pytest.fixture(scope="module")
-def reference() -> types.ModuleType:
-    """The IR as @dataclass builds it, from the schema generated/ was built from."""
+def datamodel_source() -> str:
+    """datamodel-code-generator's output for the schema generated/ was built from."""
     pytest.importorskip("datamodel_code_generator")
     schema = json.loads((ROOT / "generated" / "toolwire" / "ir.schema.json").read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory() as tmp:
-        source = gen._datamodel(schema, "ir", "spec/ir.yaml", Path(tmp))
-    return irgen.reference(source, "toolwire.ir")  # the same module name as the generated classes
+        return gen._datamodel(schema, "ir", "spec/ir.yaml", Path(tmp))
+
+
+@pytest.fixture(scope="module")
+def reference(datamodel_source) -> types.ModuleType:
+    """The IR as @dataclass builds it, from the same declarations (with the names from typing
+    spelled ``typing.Any``, as ir.py spells them: irgen.qualify)."""
+    return irgen.reference(irgen.qualify(datamodel_source), "toolwire.ir")  # the same module name as the generated classes
+
+
+@pytest.fixture(scope="module")
+def unqualified(datamodel_source) -> types.ModuleType:
+    """The IR as it was before ir.py stopped importing typing: datamodel-code-generator's output
+    as written (``from typing import Any, Literal``), built by @dataclass."""
+    return irgen.reference(datamodel_source, "toolwire.ir")
 
 
 def _classes(module: types.ModuleType) -> dict[str, type]:
@@ -84,6 +98,43 @@ def test_same_classes_as_dataclass_builds(reference):
     for name, cls in want.items():
         assert _describe(have[name]) == _describe(cls), name
         assert dataclasses.is_dataclass(have[name]) and not dataclasses.is_dataclass(ir.Model)
+
+
+def _type_hints(module: types.ModuleType) -> dict[str, dict[str, object]]:
+    """``typing.get_type_hints`` of every class of the module, with the module installed as
+    ``toolwire.ir`` meanwhile (the classes' ``__module__``, whose namespace resolves the strings),
+    the module's own classes in them replaced by ``("class", name)``."""
+
+    def canon(hint: object) -> object:
+        if isinstance(hint, type) and hint.__module__ == "toolwire.ir" and vars(module).get(hint.__name__) is hint:
+            return ("class", hint.__name__)
+        args = typing.get_args(hint)
+        return (type(hint), typing.get_origin(hint), tuple(canon(a) for a in args)) if args else hint
+
+    saved = sys.modules["toolwire.ir"]
+    sys.modules["toolwire.ir"] = module
+    try:
+        return {name: {k: canon(v) for k, v in typing.get_type_hints(cls).items()} for name, cls in _classes(module).items()}
+    finally:
+        sys.modules["toolwire.ir"] = saved
+
+
+def test_type_hints_are_the_same_as_before(reference, unqualified):
+    """ir.py names ``typing.Any`` and reads ``typing`` on first use: get_type_hints resolves every
+    annotation to the same objects as with ``from typing import Any, Literal`` (the module
+    before), and as @dataclass's classes of the same declarations."""
+    before, have = _type_hints(unqualified), _type_hints(ir)
+    assert have == before == _type_hints(reference)
+    assert list(have) == list(before) and len(have) >= 14
+    assert have["ToolCall"]["arguments"] == (types.GenericAlias, dict, (str, typing.Any))
+    assert have["TextPart"]["type"] == (typing.Literal["text"].__class__, typing.Literal, ("text",))
+    assert have["TextPart"]["provider_data"] == (types.UnionType, types.UnionType, (("class", "ProviderData"), type(None)))
+    # the names datamodel-code-generator imported, as values of the module: `typing` itself, and the alias
+    assert ir.typing is typing and ir.Model is typing.Any is unqualified.Model
+    # a star import binds what the module of before defined (its classes and alias), not `typing`
+    assert ir.__all__ == [n for n in vars(unqualified) if not n.startswith("_") and n not in ("annotations", "dataclass", "field", "Any", "Literal", "TypeAlias")]
+    with pytest.raises(AttributeError, match="module 'toolwire.ir' has no attribute 'Nothing'"):
+        ir.Nothing  # noqa: B018
 
 
 def _sample(module: types.ModuleType) -> object:
@@ -180,9 +231,10 @@ class Empty:
 
 def test_default_factories_and_empty_classes():
     """What the IR does not use yet but a spec change may bring: default_factory, no fields, no doc."""
-    want = irgen.reference(SYNTHETIC, "synthetic_ir")
+    want = irgen.reference(irgen.qualify(SYNTHETIC), "synthetic_ir")
     source = gen._black(irgen.render(irgen.parse(SYNTHETIC), gen._env(), "# header\n", "Synthetic."), "synthetic.py")
     have = _module(source, "synthetic_ir")
+    assert typing.get_type_hints(have.Box) == typing.get_type_hints(want.Box) == {"name": str, "tags": list[str], "meta": dict[str, typing.Any], "count": int}
     for name in ("Box", "Empty"):
         a, b = _describe(getattr(want, name)), _describe(getattr(have, name))
         # the factories are the same functions in both modules, written twice: compare what they make
@@ -202,3 +254,17 @@ def test_unsupported_dataclass_options_are_generator_errors():
     source = SYNTHETIC.replace("@dataclass(kw_only=True, slots=True)\nclass Empty", "@dataclass(frozen=True)\nclass Empty")
     with pytest.raises(SystemExit, match=r"class Empty: @dataclass\(\{'frozen': True\}\)"):
         irgen.parse(source)
+
+
+def test_qualify_spells_typing_names_as_attributes():
+    """irgen.qualify: the names imported from typing become ``typing.X`` (lines keep their numbers,
+    so errors point at datamodel-code-generator's lines); what it cannot keep resolvable is an error."""
+    source = "from __future__ import annotations\nfrom typing import (\n    Any,\n    Literal as L,\n)\nx: dict[str, Any] | L['a'] = 1  # Any → ‘typing.Any’\n"
+    assert irgen.qualify(source) == "from __future__ import annotations\nimport typing\n\n\n\nx: dict[str, typing.Any] | typing.Literal['a'] = 1  # Any → ‘typing.Any’\n"
+    assert irgen.qualify("from __future__ import annotations\nx: int = 1\n") == "from __future__ import annotations\nx: int = 1\n"
+    with pytest.raises(SystemExit, match=r"spec/ir.yaml: .*line 3: the name 'Any' is bound by the module"):
+        irgen.qualify("from typing import Any\n\nAny = 1\n")
+    aliased = SYNTHETIC.replace("@dataclass(kw_only=True, slots=True)\nclass Box", "Meta: TypeAlias = dict[str, Any]\n\n\n@dataclass(kw_only=True, slots=True)\nclass Box", 1)
+    aliased = aliased.replace("from typing import Any", "from typing import Any, TypeAlias").replace("meta: dict[str, Any]", "meta: Meta")
+    with pytest.raises(SystemExit, match=r"class Box: field meta: the annotation names the type alias Meta, whose value needs typing"):
+        irgen.parse(aliased)

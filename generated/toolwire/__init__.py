@@ -11,7 +11,11 @@ Providers: anthropic, anthropic_bedrock, anthropic_vertex, azure_openai, bedrock
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if (
+    TYPE_CHECKING
+):  # annotations only: `import toolwire` does not import typing (docs/performance.md)
+    from typing import Any
 
 from toolwire import ir
 from toolwire_runtime import api as _api

@@ -7,19 +7,73 @@ rather than built by ``@dataclass`` at import, which keeps ``import toolwire`` f
 dataclass (``__dataclass_fields__`` is made by ``dataclasses`` on first use).
 """
 
-from typing import Any, Literal, TypeAlias
 import sys as _sys
 from _thread import get_ident as _get_ident
-from functools import wraps as _wraps
 
-Model: "TypeAlias" = Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # what type checkers read: the module typing and the aliases
+    import typing
+
+    Model: typing.TypeAlias = typing.Any
+else:
+
+    class _Typing:
+        """The module ``typing``, imported on first use: ``import toolwire`` does without it (it
+        costs more than the rest of the package). The annotations below name ``typing.Any`` and
+        ``typing.Literal[...]``; ``typing.get_type_hints`` (and pydantic & co.) evaluate them in
+        this module's namespace, where the first attribute read imports ``typing`` and puts the
+        module in this object's place."""
+
+        __slots__ = ()
+
+        def __getattr__(self, name):
+            import typing
+
+            globals()["typing"] = typing
+            return getattr(typing, name)
+
+        def __repr__(self):
+            return "<module 'typing' (imported on first use)>"
+
+    typing = _Typing()
+
+    def __getattr__(name):
+        """The type aliases whose values come from ``typing``, made on first use."""
+        if name == "Model":
+            value = typing.Any
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        globals()[name] = value
+        return value
+
+
+#: What ``from toolwire.ir import *`` binds: the classes and type aliases (not ``typing``).
+__all__ = [
+    "Model",
+    "ProviderData",
+    "TextPart",
+    "ImagePart",
+    "FilePart",
+    "ToolCall",
+    "ReasoningPart",
+    "OpaquePart",
+    "ToolDefinition",
+    "ProviderTool",
+    "ToolChoice",
+    "Usage",
+    "ToolList",
+    "ToolResult",
+    "Message",
+    "Request",
+    "Response",
+]
 
 
 def _recursive_repr(user_function):
-    """A cycle shows "..." (what dataclasses wraps every generated __repr__ with)."""
+    """A cycle shows "..." (what dataclasses wraps every generated __repr__ with; the attributes
+    functools.wraps would copy are copied here, without importing functools)."""
     repr_running = set()
 
-    @_wraps(user_function)
     def wrapper(self):
         key = id(self), _get_ident()
         if key in repr_running:
@@ -31,6 +85,10 @@ def _recursive_repr(user_function):
             repr_running.discard(key)
         return result
 
+    for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(wrapper, name, getattr(user_function, name))
+    wrapper.__dict__.update(user_function.__dict__)
+    setattr(wrapper, "__wrapped__", user_function)
     return wrapper
 
 
@@ -71,11 +129,11 @@ class ProviderData:
     """
     Name of the provider the data came from.
     """
-    fields: "dict[str, Any] | None"
+    fields: "dict[str, typing.Any] | None"
     """
     Wire keys the IR does not model, by key (nested objects by their wire key).
     """
-    hints: "dict[str, Any] | None"
+    hints: "dict[str, typing.Any] | None"
     """
     Spelling hints for an exact round trip.
     """
@@ -84,8 +142,8 @@ class ProviderData:
         self,
         *,
         provider: "str",
-        fields: "dict[str, Any] | None" = None,
-        hints: "dict[str, Any] | None" = None,
+        fields: "dict[str, typing.Any] | None" = None,
+        hints: "dict[str, typing.Any] | None" = None,
     ) -> None:
         self.provider = provider
         self.fields = fields
@@ -118,14 +176,14 @@ class TextPart:
     __slots__ = ("text", "type", "provider_data")
 
     text: "str"
-    type: "Literal['text']"
+    type: "typing.Literal['text']"
     provider_data: "ProviderData | None"
 
     def __init__(
         self,
         *,
         text: "str",
-        type: "Literal['text']" = "text",
+        type: "typing.Literal['text']" = "text",
         provider_data: "ProviderData | None" = None,
     ) -> None:
         self.text = text
@@ -158,7 +216,7 @@ class ImagePart:
 
     __slots__ = ("type", "media_type", "data", "url", "file_id", "detail", "provider_data")
 
-    type: "Literal['image']"
+    type: "typing.Literal['image']"
     media_type: "str | None"
     """
     MIME type, e.g. image/png (required for inline data).
@@ -184,7 +242,7 @@ class ImagePart:
     def __init__(
         self,
         *,
-        type: "Literal['image']" = "image",
+        type: "typing.Literal['image']" = "image",
         media_type: "str | None" = None,
         data: "str | None" = None,
         url: "str | None" = None,
@@ -238,7 +296,7 @@ class FilePart:
 
     __slots__ = ("type", "media_type", "data", "url", "file_id", "filename", "provider_data")
 
-    type: "Literal['file']"
+    type: "typing.Literal['file']"
     media_type: "str | None"
     """
     MIME type, e.g. application/pdf, text/plain, audio/mpeg, video/mp4 (required for inline data).
@@ -264,7 +322,7 @@ class FilePart:
     def __init__(
         self,
         *,
-        type: "Literal['file']" = "file",
+        type: "typing.Literal['file']" = "file",
         media_type: "str | None" = None,
         data: "str | None" = None,
         url: "str | None" = None,
@@ -333,11 +391,11 @@ class ToolCall:
     Unique in the conversation; synthesized (see `synthetic_id`) when the provider sent none.
     """
     name: "str"
-    arguments: "dict[str, Any]"
+    arguments: "dict[str, typing.Any]"
     """
     Parsed arguments. Never a JSON string.
     """
-    type: "Literal['tool_call']"
+    type: "typing.Literal['tool_call']"
     raw_arguments: "str | None"
     """
     The provider's original JSON text of the arguments, when it had one. Reused when rendering to a string-argument provider as long as it still parses to `arguments`; kept as is when it is not valid JSON (then `arguments` is empty and the call is reported).
@@ -361,8 +419,8 @@ class ToolCall:
         *,
         id: "str",
         name: "str",
-        arguments: "dict[str, Any]",
-        type: "Literal['tool_call']" = "tool_call",
+        arguments: "dict[str, typing.Any]",
+        type: "typing.Literal['tool_call']" = "tool_call",
         raw_arguments: "str | None" = None,
         synthetic_id: "bool" = False,
         signature: "str | None" = None,
@@ -431,7 +489,7 @@ class ReasoningPart:
         "provider_data",
     )
 
-    type: "Literal['reasoning']"
+    type: "typing.Literal['reasoning']"
     text: "str | None"
     """
     The reasoning text, or its summary when `summary` is true; null when the provider sent only an encrypted or redacted form.
@@ -465,7 +523,7 @@ class ReasoningPart:
     def __init__(
         self,
         *,
-        type: "Literal['reasoning']" = "reasoning",
+        type: "typing.Literal['reasoning']" = "reasoning",
         text: "str | None" = None,
         summary: "bool" = False,
         signature: "str | None" = None,
@@ -528,11 +586,15 @@ class OpaquePart:
     __slots__ = ("provider", "data", "type")
 
     provider: "str"
-    data: "dict[str, Any]"
-    type: "Literal['opaque']"
+    data: "dict[str, typing.Any]"
+    type: "typing.Literal['opaque']"
 
     def __init__(
-        self, *, provider: "str", data: "dict[str, Any]", type: "Literal['opaque']" = "opaque"
+        self,
+        *,
+        provider: "str",
+        data: "dict[str, typing.Any]",
+        type: "typing.Literal['opaque']" = "opaque",
     ) -> None:
         self.provider = provider
         self.data = data
@@ -562,7 +624,7 @@ class ToolDefinition:
 
     name: "str"
     description: "str | None"
-    parameters: "dict[str, Any] | None"
+    parameters: "dict[str, typing.Any] | None"
     """
     JSON Schema of the arguments object.
     """
@@ -577,7 +639,7 @@ class ToolDefinition:
         *,
         name: "str",
         description: "str | None" = None,
-        parameters: "dict[str, Any] | None" = None,
+        parameters: "dict[str, typing.Any] | None" = None,
         strict: "bool | None" = None,
         provider_data: "ProviderData | None" = None,
     ) -> None:
@@ -622,9 +684,9 @@ class ProviderTool:
     __slots__ = ("provider", "data")
 
     provider: "str"
-    data: "dict[str, Any]"
+    data: "dict[str, typing.Any]"
 
-    def __init__(self, *, provider: "str", data: "dict[str, Any]") -> None:
+    def __init__(self, *, provider: "str", data: "dict[str, typing.Any]") -> None:
         self.provider = provider
         self.data = data
 
@@ -650,7 +712,7 @@ class ToolChoice:
 
     __slots__ = ("mode", "name", "allowed_names", "validated", "provider_data")
 
-    mode: "Literal['auto', 'none', 'required', 'tool']"
+    mode: "typing.Literal['auto', 'none', 'required', 'tool']"
     name: "str | None"
     allowed_names: "list[str] | None"
     validated: "bool | None"
@@ -662,7 +724,7 @@ class ToolChoice:
     def __init__(
         self,
         *,
-        mode: "Literal['auto', 'none', 'required', 'tool']",
+        mode: "typing.Literal['auto', 'none', 'required', 'tool']",
         name: "str | None" = None,
         allowed_names: "list[str] | None" = None,
         validated: "bool | None" = None,
@@ -787,8 +849,8 @@ class ToolResult:
     """
     Name of the tool that was called (looked up from the call when the wire omits it).
     """
-    type: "Literal['tool_result']"
-    result: "Any | None"
+    type: "typing.Literal['tool_result']"
+    result: "typing.Any | None"
     """
     Any JSON value the tool returned (object, string, number, list, ...).
     """
@@ -804,8 +866,8 @@ class ToolResult:
         *,
         tool_call_id: "str",
         name: "str",
-        type: "Literal['tool_result']" = "tool_result",
-        result: "Any | None" = None,
+        type: "typing.Literal['tool_result']" = "tool_result",
+        result: "typing.Any | None" = None,
         is_error: "bool" = False,
         parts: "list[TextPart | ImagePart | FilePart | OpaquePart] | None" = None,
         provider_data: "ProviderData | None" = None,
@@ -856,7 +918,7 @@ class Message:
 
     __slots__ = ("role", "parts", "name", "weight", "provider_data")
 
-    role: "Literal['system', 'user', 'assistant', 'tool']"
+    role: "typing.Literal['system', 'user', 'assistant', 'tool']"
     parts: (
         "list[TextPart | ImagePart | FilePart | ReasoningPart | ToolCall | ToolResult | OpaquePart]"
     )
@@ -873,7 +935,7 @@ class Message:
     def __init__(
         self,
         *,
-        role: "Literal['system', 'user', 'assistant', 'tool']",
+        role: "typing.Literal['system', 'user', 'assistant', 'tool']",
         parts: "list[TextPart | ImagePart | FilePart | ReasoningPart | ToolCall | ToolResult | OpaquePart]",
         name: "str | None" = None,
         weight: "int | None" = None,
@@ -1029,7 +1091,7 @@ class Response:
     """
     Creation time in Unix seconds, where the provider gives one.
     """
-    finish_reason: "Literal['stop', 'length', 'tool_calls', 'content_filter', 'malformed_tool_call', 'error', 'other'] | None"
+    finish_reason: "typing.Literal['stop', 'length', 'tool_calls', 'content_filter', 'malformed_tool_call', 'error', 'other'] | None"
     """
     Normalised stop reason. A response that carries tool calls is `tool_calls` whatever the provider said (Gemini says STOP).
     """
@@ -1047,7 +1109,7 @@ class Response:
         id: "str | None" = None,
         model: "str | None" = None,
         created: "int | None" = None,
-        finish_reason: "Literal['stop', 'length', 'tool_calls', 'content_filter', 'malformed_tool_call', 'error', 'other'] | None" = None,
+        finish_reason: "typing.Literal['stop', 'length', 'tool_calls', 'content_filter', 'malformed_tool_call', 'error', 'other'] | None" = None,
         stop_sequence: "str | None" = None,
         usage: "Usage | None" = None,
         provider_data: "ProviderData | None" = None,

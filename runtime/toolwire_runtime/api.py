@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: `import toolwire` does not import typing (docs/performance.md)
+    from typing import Any
 
 from toolwire import ir
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import sys
-import warnings
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: `import toolwire` does not import typing (docs/performance.md)
+    from typing import Any
 
 from .errors import AssumptionWarning, LossError, LossWarning, OutsideBodyWarning, format_path
 
@@ -83,6 +85,8 @@ class Context:
                 first[message] = [path, 0, category]
             else:
                 entry[1] += 1
+        import warnings  # (not imported with toolwire: only conversions that report pay for it)
+
         level = _caller_level()
         for message, (path, more, category) in first.items():
             if more:

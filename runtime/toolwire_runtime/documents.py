@@ -9,7 +9,9 @@ use of one of these functions (``import toolwire`` does not load it).
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only (docs/performance.md, "import toolwire")
+    from typing import Any
 
 from toolwire import ir
 

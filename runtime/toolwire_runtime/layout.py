@@ -7,7 +7,9 @@ call and tool. Render side (IR → wire) the functions build new lists and never
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only (docs/performance.md, "import toolwire")
+    from typing import Any, Iterable
 
 from toolwire.ir import Message, OpaquePart, ProviderData, TextPart, ToolCall, ToolResult
 

@@ -11,7 +11,10 @@ are an error, never a silent merge.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only (docs/performance.md, "import toolwire")
+    from typing import Any
 
 from .context import Context
 from .errors import NameCollisionError, WrongTypeError

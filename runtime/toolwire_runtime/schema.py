@@ -37,7 +37,10 @@ import copy
 import json
 import math
 import re
-from typing import Any, Callable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only (docs/performance.md, "import toolwire")
+    from typing import Any, Callable
 
 from .errors import MissingFieldError, UnsupportedError, WrongTypeError, format_path
 

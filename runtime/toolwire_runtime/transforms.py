@@ -9,7 +9,10 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only (docs/performance.md, "import toolwire")
+    from typing import Any
 
 from toolwire.ir import (
     FilePart,

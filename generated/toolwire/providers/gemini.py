@@ -13,7 +13,9 @@ Provider documentation:
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only (docs/performance.md, "import toolwire")
+    from typing import Any
 
 from toolwire import ir
 from toolwire_runtime import layout
