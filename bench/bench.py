@@ -161,6 +161,38 @@ def conversions(name: str, payload: dict, floor, rounds: int) -> dict[str, Job]:
     return {job.name: job for job in jobs} | {"baseline": baseline}
 
 
+def fused_pairs(payload: dict, rounds: int) -> None:
+    """Every fused pair (docs/providers.md, "Fused converters") on the workload: the body is first
+    converted into each source's format (with the general path), then timed into each target,
+    beside the JSON round trip of that source body and the general path (fused off) in the same
+    rounds. A pair whose body leaves the fused shapes shows a ratio near the general path's."""
+    from toolwire.fused import PAIRS
+    from toolwire_runtime import fused
+
+    def general(fn):
+        def run():
+            fused.ENABLED = False
+            try:
+                return fn()
+            finally:
+                fused.ENABLED = True
+        return run
+
+    print(f"{'fused pairs (workload)':<22} {'':>5} {'source → target':<28} {'fused µs':>9} {'general':>9} {'ratio':>8}  general ratio")
+    for source in sorted({s for s, _ in PAIRS}):
+        body = payload if source == "openai_chat" else toolwire.convert(payload, source="openai_chat", target=source, model="m")
+        targets = sorted(t for s, t in PAIRS if s == source)
+        jobs = []
+        for target in targets:
+            fn = lambda t=target: toolwire.convert(body, source=source, target=t, model="m")  # noqa: E731
+            jobs += [Job(f"{source} → {target}", fn), Job(f"{source} → {target} (general)", general(fn))]
+        baseline = Job("json.loads(json.dumps(body))", lambda: json.loads(json.dumps(body)))
+        run_rounds(baseline, jobs, rounds)
+        for fast, slow in zip(jobs[::2], jobs[1::2]):
+            print(f"{'':<22} {'':>5} {fast.name:<28} {statistics.median(fast.samples):>9.1f} {statistics.median(slow.samples):>9.1f} "
+                  f"{_ratio_cell(fast):>8}  {statistics.median(slow.ratios):.2f}x")
+
+
 def growth(results: dict[int, dict[str, Job]]) -> None:
     """µs per message and per added message between consecutive sizes (medians)."""
     sizes = sorted(results)
@@ -255,6 +287,9 @@ def main(argv: list[str]) -> int:
     print(f"{'payload':<22} {'msgs':>5} {'converter':<28} {'median µs':>9} {'min µs':>9} {'ratio':>8}  goal")
     for path in payloads:
         conversions(path.name, json.loads(path.read_text(encoding="utf-8")), floor, rounds)
+    if payloads:
+        print()
+        fused_pairs(json.loads(payloads[0].read_text(encoding="utf-8")), max(3, rounds // 3))
     by_size = {n: conversions(f"built-in, {n} msgs", conversation(n), floor, max(3, rounds // (1 + n // 200))) for n in SIZES}
     print()
     growth(by_size)

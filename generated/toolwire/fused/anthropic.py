@@ -75,7 +75,11 @@ _TOOL_KEYS = frozenset(["name", "description", "input_schema"])
 
 def _read_choice(choice):
     """tool_choice → (IR mode, name)."""
-    if type(choice) is not dict or (mode := _CHOICE_MODES.get(choice.get("type"))) is None:
+    if (
+        type(choice) is not dict
+        or type(tag := choice.get("type")) is not str
+        or (mode := _CHOICE_MODES.get(tag)) is None
+    ):
         raise Deopt
     if mode == "tool":
         if len(choice) != 2 or type(name := choice.get("name")) is not str:
@@ -140,9 +144,8 @@ def request_to_gemini(obj, ctx, model=None):
     messages = []
     system = None
     turn = None  # the parts of the open user turn of results
-    pending = (
-        {}
-    )  # id → name of the calls of the last assistant turn not answered yet, in call order
+    # id → name of the calls of the last assistant turn not answered yet, in call order
+    pending = {}
     seen = set()  # every call id so far
     last = None  # the wire role of the last turn written
     prompt = obj.get("system")
@@ -355,9 +358,8 @@ def request_to_openai_chat(obj, ctx, model=None):
         raise Deopt
     # openai_chat: messages in place; one tool message per result
     messages = []
-    pending = (
-        {}
-    )  # id → name of the calls of the last assistant turn not answered yet, in call order
+    # id → name of the calls of the last assistant turn not answered yet, in call order
+    pending = {}
     seen = set()  # every call id so far
     last = None  # the role of the last message written
     prompt = obj.get("system")

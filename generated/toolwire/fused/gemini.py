@@ -78,7 +78,8 @@ def _read_choice(config):
         or len(config) != 1
         or type(fc := config.get("functionCallingConfig")) is not dict
         or len(fc) != 1
-        or (mode := _CHOICE_MODES.get(fc.get("mode"))) is None
+        or type(tag := fc.get("mode")) is not str  # (the key named_choice reads)
+        or (mode := _CHOICE_MODES.get(tag)) is None
     ):
         raise Deopt  # allowed function names, other settings: the general path
     return mode, None
@@ -150,9 +151,8 @@ def request_to_anthropic(obj, ctx, model=None):
     messages = []
     system = None
     turn = None  # the content of the open user turn of results
-    pending = (
-        {}
-    )  # id → name of the calls of the last assistant turn not answered yet, in call order
+    # id → name of the calls of the last assistant turn not answered yet, in call order
+    pending = {}
     seen = set()  # every call id so far
     last = None  # the wire role of the last turn written
     instruction = obj.get("systemInstruction")
@@ -181,9 +181,8 @@ def request_to_anthropic(obj, ctx, model=None):
         if type(parts) is not list or not parts:
             raise Deopt
         if role == "user":
-            mi += 1 + (
-                len(parts) > 1 and type(parts[0]) is dict and "functionResponse" in parts[0]
-            )  # results, then the text: two IR messages
+            # results, then the text: two IR messages
+            mi += 1 + (len(parts) > 1 and type(parts[0]) is dict and "functionResponse" in parts[0])
             for i, part in enumerate(parts):
                 if type(part) is not dict or len(part) != 1:
                     raise Deopt
@@ -191,9 +190,8 @@ def request_to_anthropic(obj, ctx, model=None):
                     if type(fr) is not dict or type(rname := fr.get("name")) is not str:
                         raise Deopt
                     cid = fr.get("id")
-                    if (
-                        cid is None and len(fr) == 2
-                    ):  # no id: the first unanswered call of that name, else the first (layout.link)
+                    # no id: the first unanswered call of that name, else the first (layout.link)
+                    if cid is None and len(fr) == 2:
                         cid = next(
                             (c for c, n in pending.items() if n == rname), next(iter(pending), None)
                         )
@@ -259,9 +257,8 @@ def request_to_anthropic(obj, ctx, model=None):
                 ):
                     raise Deopt  # text after calls, a call without arguments
                 cid = fc.get("id")
-                if (
-                    cid is None and len(fc) == 2
-                ):  # no id: made from its place, as layout.synth_id makes it
+                # no id: made from its place, as layout.synth_id makes it
+                if cid is None and len(fc) == 2:
                     cid = base = f"call_{mi}_{pi}"
                     n = 1
                     while cid in seen:
@@ -390,9 +387,8 @@ def request_to_openai_chat(obj, ctx, model=None):
         raise Deopt
     # openai_chat: messages in place; one tool message per result
     messages = []
-    pending = (
-        {}
-    )  # id → name of the calls of the last assistant turn not answered yet, in call order
+    # id → name of the calls of the last assistant turn not answered yet, in call order
+    pending = {}
     seen = set()  # every call id so far
     last = None  # the role of the last message written
     instruction = obj.get("systemInstruction")
@@ -422,9 +418,8 @@ def request_to_openai_chat(obj, ctx, model=None):
         if type(parts) is not list or not parts:
             raise Deopt
         if role == "user":
-            mi += 1 + (
-                len(parts) > 1 and type(parts[0]) is dict and "functionResponse" in parts[0]
-            )  # results, then the text: two IR messages
+            # results, then the text: two IR messages
+            mi += 1 + (len(parts) > 1 and type(parts[0]) is dict and "functionResponse" in parts[0])
             for i, part in enumerate(parts):
                 if type(part) is not dict or len(part) != 1:
                     raise Deopt
@@ -432,9 +427,8 @@ def request_to_openai_chat(obj, ctx, model=None):
                     if type(fr) is not dict or type(rname := fr.get("name")) is not str:
                         raise Deopt
                     cid = fr.get("id")
-                    if (
-                        cid is None and len(fr) == 2
-                    ):  # no id: the first unanswered call of that name, else the first (layout.link)
+                    # no id: the first unanswered call of that name, else the first (layout.link)
+                    if cid is None and len(fr) == 2:
                         cid = next(
                             (c for c, n in pending.items() if n == rname), next(iter(pending), None)
                         )
@@ -484,9 +478,8 @@ def request_to_openai_chat(obj, ctx, model=None):
                 ):
                     raise Deopt  # text after calls, a call without arguments
                 cid = fc.get("id")
-                if (
-                    cid is None and len(fc) == 2
-                ):  # no id: made from its place, as layout.synth_id makes it
+                # no id: made from its place, as layout.synth_id makes it
+                if cid is None and len(fc) == 2:
                     cid = base = f"call_{mi}_{pi}"
                     n = 1
                     while cid in seen:

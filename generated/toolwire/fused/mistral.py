@@ -169,9 +169,8 @@ def request_to_anthropic(obj, ctx, model=None):
     messages = []
     system = None
     turn = None  # the content of the open user turn of results
-    pending = (
-        {}
-    )  # id → name of the calls of the last assistant turn not answered yet, in call order
+    # id → name of the calls of the last assistant turn not answered yet, in call order
+    pending = {}
     seen = set()  # every call id so far
     last = None  # the wire role of the last turn written
     for msg in items:
@@ -360,9 +359,8 @@ def request_to_gemini(obj, ctx, model=None):
     messages = []
     system = None
     turn = None  # the parts of the open user turn of results
-    pending = (
-        {}
-    )  # id → name of the calls of the last assistant turn not answered yet, in call order
+    # id → name of the calls of the last assistant turn not answered yet, in call order
+    pending = {}
     seen = set()  # every call id so far
     last = None  # the wire role of the last turn written
     for msg in items:
@@ -544,9 +542,8 @@ def request_to_openai_chat(obj, ctx, model=None):
         raise Deopt
     # openai_chat: messages in place; one tool message per result
     messages = []
-    pending = (
-        {}
-    )  # id → name of the calls of the last assistant turn not answered yet, in call order
+    # id → name of the calls of the last assistant turn not answered yet, in call order
+    pending = {}
     seen = set()  # every call id so far
     last = None  # the role of the last message written
     for msg in items:

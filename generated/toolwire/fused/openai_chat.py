@@ -162,9 +162,8 @@ def request_to_anthropic(obj, ctx, model=None):
     messages = []
     system = None
     turn = None  # the content of the open user turn of results
-    pending = (
-        {}
-    )  # id → name of the calls of the last assistant turn not answered yet, in call order
+    # id → name of the calls of the last assistant turn not answered yet, in call order
+    pending = {}
     seen = set()  # every call id so far
     last = None  # the wire role of the last turn written
     for msg in items:
@@ -360,9 +359,8 @@ def request_to_gemini(obj, ctx, model=None):
     messages = []
     system = None
     turn = None  # the parts of the open user turn of results
-    pending = (
-        {}
-    )  # id → name of the calls of the last assistant turn not answered yet, in call order
+    # id → name of the calls of the last assistant turn not answered yet, in call order
+    pending = {}
     seen = set()  # every call id so far
     last = None  # the wire role of the last turn written
     for msg in items:
