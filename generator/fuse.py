@@ -120,7 +120,8 @@ def reader(spec: Spec, p: Provider) -> dict:
             known |= {str(side.wire) for side in _codec(p, r.conversation).side_rules()}
     # keys of the request the general path reads (a fused reader reads some; the others: Deopt);
     # any other key is carried as provider data, and reported by the target as the general path does
-    return profile | {"known": sorted(known), "data": p.data_group or p.name, "snake": p.key_spelling == "proto_json"}
+    required = sorted({r.segments[0] for r in req.rules if r.wire and r.required})
+    return profile | {"known": sorted(known), "required": required, "data": p.data_group or p.name, "snake": p.key_spelling == "proto_json"}
 
 
 def writer(spec: Spec, p: Provider) -> dict:

@@ -126,8 +126,8 @@ def _tool_ANTHROPIC(i, name, description, params, ctx):
 def request_to_anthropic(obj, ctx, model=None):
     """A Google Gemini generateContent (REST JSON) request body → an Anthropic Messages request body (Deopt: the general path);
     ``model``: the target's model, in place of the body's (toolwire.convert's ``model=``)."""
-    if type(obj) is not dict:
-        raise Deopt
+    if type(obj) is not dict or obj.get("contents") is None:
+        raise Deopt  # (a required key absent or null: MissingFieldError on the general path)
     extras = None
     if not _TOP_KEYS.issuperset(obj):
         extras = {k: v for k, v in obj.items() if k not in _TOP_KEYS}
@@ -143,7 +143,10 @@ def request_to_anthropic(obj, ctx, model=None):
         _model_check(model, _MODEL_RULES_ANTHROPIC, None, "anthropic")
     elif own is not None:
         model = own
-        served = _model_check(model, _MODEL_RULES_ANTHROPIC, _SERVES_ANTHROPIC, "anthropic")
+        # (an empty name is sent as it is, unreported, as api.convert does)
+        served = _model_check(
+            model, _MODEL_RULES_ANTHROPIC, _SERVES_ANTHROPIC if model else None, "anthropic"
+        )
     items = obj.get("contents")
     if type(items) is not list:
         raise Deopt
@@ -172,7 +175,9 @@ def request_to_anthropic(obj, ctx, model=None):
         if system is not None or last is not None:
             raise Deopt  # a second or a mid-conversation system prompt: hoisted and reported
         system = prompt
-    mi = instruction is not None  # the IR message index (link names calls without an id by it)
+    mi = (
+        0 if instruction is None else 1
+    )  # the IR message index (link names calls without an id by it)
     for msg in items:
         if type(msg) is not dict or len(msg) != 2:
             raise Deopt
@@ -364,8 +369,8 @@ def _tool_OPENAI_CHAT(i, name, description, params, ctx):
 def request_to_openai_chat(obj, ctx, model=None):
     """A Google Gemini generateContent (REST JSON) request body → an OpenAI Chat Completions request body (Deopt: the general path);
     ``model``: the target's model, in place of the body's (toolwire.convert's ``model=``)."""
-    if type(obj) is not dict:
-        raise Deopt
+    if type(obj) is not dict or obj.get("contents") is None:
+        raise Deopt  # (a required key absent or null: MissingFieldError on the general path)
     extras = None
     if not _TOP_KEYS.issuperset(obj):
         extras = {k: v for k, v in obj.items() if k not in _TOP_KEYS}
@@ -381,7 +386,10 @@ def request_to_openai_chat(obj, ctx, model=None):
         _model_check(model, _MODEL_RULES_OPENAI_CHAT, None, "openai_chat")
     elif own is not None:
         model = own
-        served = _model_check(model, _MODEL_RULES_OPENAI_CHAT, _SERVES_OPENAI_CHAT, "openai_chat")
+        # (an empty name is sent as it is, unreported, as api.convert does)
+        served = _model_check(
+            model, _MODEL_RULES_OPENAI_CHAT, _SERVES_OPENAI_CHAT if model else None, "openai_chat"
+        )
     items = obj.get("contents")
     if type(items) is not list:
         raise Deopt
@@ -409,7 +417,9 @@ def request_to_openai_chat(obj, ctx, model=None):
             raise Deopt
         messages.append({"role": "system", "content": prompt})
         last = "system"
-    mi = instruction is not None  # the IR message index (link names calls without an id by it)
+    mi = (
+        0 if instruction is None else 1
+    )  # the IR message index (link names calls without an id by it)
     for msg in items:
         if type(msg) is not dict or len(msg) != 2:
             raise Deopt

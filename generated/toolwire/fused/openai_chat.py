@@ -137,8 +137,8 @@ def _tool_ANTHROPIC(i, name, description, params, ctx):
 def request_to_anthropic(obj, ctx, model=None):
     """An OpenAI Chat Completions request body → an Anthropic Messages request body (Deopt: the general path);
     ``model``: the target's model, in place of the body's (toolwire.convert's ``model=``)."""
-    if type(obj) is not dict:
-        raise Deopt
+    if type(obj) is not dict or obj.get("messages") is None:
+        raise Deopt  # (a required key absent or null: MissingFieldError on the general path)
     extras = None
     if not _TOP_KEYS.issuperset(obj):
         extras = {k: v for k, v in obj.items() if k not in _TOP_KEYS}
@@ -154,7 +154,10 @@ def request_to_anthropic(obj, ctx, model=None):
         _model_check(model, _MODEL_RULES_ANTHROPIC, None, "anthropic")
     elif own is not None:
         model = own
-        served = _model_check(model, _MODEL_RULES_ANTHROPIC, _SERVES_ANTHROPIC, "anthropic")
+        # (an empty name is sent as it is, unreported, as api.convert does)
+        served = _model_check(
+            model, _MODEL_RULES_ANTHROPIC, _SERVES_ANTHROPIC if model else None, "anthropic"
+        )
     items = obj.get("messages")
     if type(items) is not list:
         raise Deopt
@@ -334,8 +337,8 @@ def _tool_GEMINI(i, name, description, params, ctx):
 def request_to_gemini(obj, ctx, model=None):
     """An OpenAI Chat Completions request body → a Google Gemini generateContent (REST JSON) request body (Deopt: the general path);
     ``model``: the target's model, in place of the body's (toolwire.convert's ``model=``)."""
-    if type(obj) is not dict:
-        raise Deopt
+    if type(obj) is not dict or obj.get("messages") is None:
+        raise Deopt  # (a required key absent or null: MissingFieldError on the general path)
     extras = None
     if not _TOP_KEYS.issuperset(obj):
         extras = {k: v for k, v in obj.items() if k not in _TOP_KEYS}
@@ -351,7 +354,10 @@ def request_to_gemini(obj, ctx, model=None):
         _model_check(model, _MODEL_RULES_GEMINI, None, "gemini")
     elif own is not None:
         model = own
-        served = _model_check(model, _MODEL_RULES_GEMINI, _SERVES_GEMINI, "gemini")
+        # (an empty name is sent as it is, unreported, as api.convert does)
+        served = _model_check(
+            model, _MODEL_RULES_GEMINI, _SERVES_GEMINI if model else None, "gemini"
+        )
     items = obj.get("messages")
     if type(items) is not list:
         raise Deopt
