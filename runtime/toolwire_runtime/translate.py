@@ -88,6 +88,44 @@ def _parts_to_send(want: list, have: Any, at: str, target: str) -> list:
     return out + _copy(want[len(have):])
 
 
+_FRAGMENT = object()  # where a fragment goes in an event template (_builder)
+_COUNT = object()  # where the running event number goes
+
+
+def _literal(node: Any) -> str:
+    """Python source that builds ``node`` (JSON values, with _FRAGMENT as ``f`` and _COUNT as ``c``)."""
+    if node is _FRAGMENT:
+        return "f"
+    if node is _COUNT:
+        return "c"
+    if node is None or type(node) in (str, int, bool) or (type(node) is float and node == node and node not in (float("inf"), float("-inf"))):
+        return repr(node)
+    if type(node) is dict and all(type(k) is str for k in node):
+        return "{" + ", ".join(f"{k!r}: {_literal(v)}" for k, v in node.items()) + "}"
+    if type(node) is list:
+        return "[" + ", ".join(_literal(v) for v in node) + "]"
+    raise TypeError(type(node).__name__)
+
+
+_BUILDERS: dict[str, Callable[[str, int], dict]] = {}
+
+
+def _builder(template: dict) -> Callable[[str, int], dict] | None:
+    """A function (fragment, event number) → the event ``template`` says, built as one literal (a
+    fresh object every time, nothing copied): the straight-line emitter of one kind of fragment
+    event. None when the template holds a value that is not JSON."""
+    try:
+        source = "lambda f, c: " + _literal(template)
+    except TypeError:
+        return None
+    build = _BUILDERS.get(source)
+    if build is None:
+        if len(_BUILDERS) > 4096:  # each replayed value (a message id) makes its own: keep it bounded
+            _BUILDERS.clear()
+        build = _BUILDERS[source] = eval(compile(source, "<toolwire stream event>", "eval"), {"__builtins__": {}})  # noqa: S307 (literals only)
+    return build
+
+
 def _after_last_call(parts: list) -> int:
     """The position after the message's last tool call (0 when it has none)."""
     for i in range(len(parts) - 1, -1, -1):
@@ -344,12 +382,17 @@ class Encoder:
         self.made_by: dict[int, tuple] = {}  # id(mirror element) → id(source element) it was created for
         self.made_for: dict[int, list] = {}  # id(source element) → mirror elements created for it
         self.stays: dict[tuple, bool] = {}  # part kinds → whether trailing text keeps its place (_trailing_text_stays)
+        # (id(source element), source keys) → (mirror element, event builder, mirror action, field,
+        # closable) of the source fields whose fragments take the hot path; emptied whenever anything
+        # but such a fragment is sent, and at every sync and close (feed)
+        self.fast: dict[tuple, tuple] = {}
 
     # -- event building ----------------------------------------------------------------------
-    def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None) -> dict:
+    def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None, template: bool = False) -> dict:
         """One target event along ``chain`` (event name, scopes...). ``keys``: the key of each scope
         (its element's position); ``created``: (scope position, element, pattern) when the event
-        creates that element; ``leaf``: (event keys, value) written in the innermost item."""
+        creates that element; ``leaf``: (event keys, value) written in the innermost item.
+        ``template``: the running event number is written as ``_COUNT`` (see ``_builder``)."""
         name = chain[0]
         body = self.desired
         if name.startswith("["):  # a sentinel such as [DONE]
@@ -363,7 +406,7 @@ class Encoder:
                 _put(ev, event_keys, value)
         if self.shape.counter:
             self.count += 1
-            _put(ev, self.shape.counter, self.count)
+            _put(ev, self.shape.counter, _COUNT if template else self.count)
         cur = ev
         used = set()
         m_el, d_el = self.mirror.state.body, body  # the element each scope is at, in the mirror and desired
@@ -423,6 +466,7 @@ class Encoder:
         return {"data": ev}
 
     def _send(self, event: dict) -> None:
+        self.fast.clear()  # the client's body changes otherwise than by a fragment: fragments find their way again
         self.out.append(event)
         self.mirror.add(event)
 
@@ -437,25 +481,38 @@ class Encoder:
         positions = iter(k for k in path if isinstance(k, int))
         return [next(positions, None) if scope["list"] else None for scope in chain[1:]]
 
-    def _append(self, pattern: tuple, path: tuple, field: tuple, fragment: str) -> None:
+    def _append(self, pattern: tuple, path: tuple, field: tuple, fragment: str, fast_key: tuple | None = None) -> None:
         element = get(self.mirror.state.body, path) if path else self.mirror.state.body
         appender = self.shape.appender_for(pattern, field, element)
         if appender is None:
             return  # no event streams this field of this kind of element: it comes with the element whole
         chain, action, event_keys = appender
-        event = self._event(chain, self._keys_of(path, chain), [*self._when(action), (event_keys, fragment)], element_path=path)
+        keys = self._keys_of(path, chain)
+        leaf = self._when(action)
+        event = self._event(chain, keys, [*leaf, (event_keys, fragment)], element_path=path)
         if type(fragment) is str and action["op"] in ("append", "append_json") and isinstance(element, dict) and self.shape.keyed(chain):
             # the hot path (a text or argument fragment): what the client's decoder does with this
             # event is appending the fragment to the element its keys name, so the mirror does it
             # directly (tests/test_stream_translate.py checks the mirror against real decoding)
             self.out.append(event)
             self.mirror.state.index += 1
-            getattr(self.mirror.state, action["op"])(element, field, fragment, ())
+            apply = getattr(self.mirror.state, action["op"])
+            apply(element, field, fragment, ())
+            if fast_key is not None and not any(scope.get("continue_if") for scope in chain[1:]):
+                # the next fragments of this source field, until something else is sent or synced,
+                # make the same event but for the fragment (and the running number): remember how
+                saved = self.count
+                template = self._event(chain, keys, [*leaf, (event_keys, _FRAGMENT)], element_path=path, template=True)
+                self.count = saved
+                build = _builder(template)
+                if build is not None:
+                    self.fast[fast_key] = (element, build, apply, field, pattern in self.shape.closers)
         else:
             self._send(event)
         self.sent[path + field] = self.sent.get(path + field, 0) + 1
 
     def _close(self, mirror_el: dict, desired_el: Any) -> None:
+        self.fast.clear()
         pattern, path = self.open[id(mirror_el)]
         inner = [(el_id, p) for el_id, (_lp, p) in self.open.items() if len(p) > len(path) and p[: len(path)] == path]
         for el_id, p in sorted(inner, key=lambda x: -len(x[1])):  # what is open inside it closes first
@@ -726,6 +783,8 @@ class Encoder:
     def _sync(self, src: Accumulator, mark: tuple | None = None, final: bool = False) -> None:
         import copy
 
+        self.fast.clear()
+
         st = src.state
         memo: dict = {}
         body = copy.deepcopy(st.body, memo)
@@ -931,13 +990,24 @@ class Encoder:
         return None
 
     def feed(self, src: Accumulator, ops: list) -> list[dict]:
-        self.out = []
+        self.out = out = []
         for op in ops:
             kind = op[0]
             if kind == "push":
                 continue  # list items (citations) go with the next sync: the converter decides if they exist
             if kind in ("append", "json"):
                 element, keys, fragment = op[1], op[2], op[3]
+                fast = self.fast.get((id(element), keys))
+                if fast is not None and type(fragment) is str:
+                    # the hot path, as the slow one below decided it for this field's last fragment
+                    mirror_el, build, apply, field, closable = fast
+                    if not closable or id(mirror_el) in self.open:
+                        if self.shape.counter:
+                            self.count += 1
+                        out.append(build(fragment, self.count))
+                        self.mirror.state.index += 1
+                        apply(mirror_el, field, fragment, ())
+                        continue
                 route = self.routes.get((id(element), keys), _MISSING)
                 if route is _MISSING:
                     if kind == "append":
@@ -957,7 +1027,9 @@ class Encoder:
                     if not isinstance(parts, list) or len(parts) != index + 1 or parts[index].get("type") != part_type:
                         continue  # the next sync sends it
                     fragment = [{"type": part_type, key: fragment}]
-                self._append(pattern, path, field, fragment)
+                    self._append(pattern, path, field, fragment)
+                else:
+                    self._append(pattern, path, field, fragment, (id(element), keys))
             elif kind == "open":
                 self.unsynced.clear()  # a new block: try to find routes again
                 self.opening = id(op[1])
