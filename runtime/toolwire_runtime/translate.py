@@ -134,6 +134,34 @@ def _after_last_call(parts: list) -> int:
     return 0
 
 
+def _copy_body(value: Any, memo: dict) -> Any:
+    """``copy.deepcopy(value, memo)`` for a body of JSON values (dicts, lists, scalars), several
+    times faster: ``memo`` maps id() of each dict and list copied to its copy (a value of another
+    type goes through ``copy.deepcopy``)."""
+    kind = type(value)
+    if (kind is dict or kind is list) and id(value) in memo:  # an object the body holds twice: once, as deepcopy does
+        return memo[id(value)]
+    if kind is dict:
+        out: Any = {}
+        memo[id(value)] = out
+        for key, item in value.items():
+            t = type(item)
+            out[key] = item if t is str or t is int or item is None or t is bool or t is float else _copy_body(item, memo)
+        return out
+    if kind is list:
+        out = []
+        memo[id(value)] = out
+        for item in value:
+            t = type(item)
+            out.append(item if t is str or t is int or item is None or t is bool or t is float else _copy_body(item, memo))
+        return out
+    if kind is str or kind is int or value is None or kind is bool or kind is float:
+        return value
+    import copy
+
+    return copy.deepcopy(value, memo)
+
+
 def _copy(value: Any) -> Any:
     if value is None or type(value) in (str, int, float, bool):
         return value
@@ -781,13 +809,11 @@ class Encoder:
             return desired
 
     def _sync(self, src: Accumulator, mark: tuple | None = None, final: bool = False) -> None:
-        import copy
-
         self.fast.clear()
 
         st = src.state
         memo: dict = {}
-        body = copy.deepcopy(st.body, memo)
+        body = _copy_body(st.body, memo)
         from .streaming import StreamState
 
         snap = StreamState(st.provider, False)
