@@ -354,8 +354,10 @@ class _Compiler:
         if name == "each":
             if not self.check_path(spec, "in", spec["in"], "`in`"):
                 return
-            self.out(indent, f"for i{d}, e{d} in st.items({self.get(e, spec['in'])}, {self.src(p, spec['in'])}):")
-            indent += 1
+            # (an event without the list, the common case, costs one test: no call, no source path built)
+            self.out(indent, f"if (l{d} := {self.get(e, spec['in'])}) is not None:")
+            self.out(indent + 1, f"for i{d}, e{d} in st.items(l{d}, {self.src(p, spec['in'])}):")
+            indent += 2
             inner = ", ".join(repr(k) for k in _path(spec["in"]))
             self.out(indent, f"p{d} = ({inner}, i{d})" if p == "()" else f"p{d} = (*{p}, {inner}, i{d})")
             e, p = f"e{d}", f"p{d}"
@@ -431,7 +433,9 @@ class _Compiler:
             return
         self.depth += 1
         d = self.depth
-        self.out(indent, f"for i{d}, e{d} in st.items({self.get(e, spec['in'])}, {self.src(p, spec['in'])}):")
+        self.out(indent, f"if (l{d} := {self.get(e, spec['in'])}) is not None:")
+        indent += 1
+        self.out(indent, f"for i{d}, e{d} in st.items(l{d}, {self.src(p, spec['in'])}):")
         inner = ", ".join(repr(k) for k in _path(spec["in"]))
         self.out(indent + 1, f"p{d} = ({inner}, i{d})" if p == "()" else f"p{d} = (*{p}, {inner}, i{d})")
         if "close" in spec or "new" in spec:

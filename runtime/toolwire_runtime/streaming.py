@@ -233,7 +233,10 @@ class StreamState:
         entry = self.buffers.get(id(obj))
         if entry is None:
             entry = self.buffers[id(obj)] = (obj, {})
-        entry[1].setdefault(keys, []).append(value)
+        fragments = entry[1].get(keys)
+        if fragments is None:
+            fragments = entry[1][keys] = []
+        fragments.append(value)
         if self.log is not None and value:
             self.log.append(("json", obj, keys, value))
 

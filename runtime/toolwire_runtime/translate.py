@@ -414,6 +414,7 @@ class Encoder:
         # closable) of the source fields whose fragments take the hot path; emptied whenever anything
         # but such a fragment is sent, and at every sync and close (feed)
         self.fast: dict[tuple, tuple] = {}
+        self.counted = bool(self.shape.counter)
 
     # -- event building ----------------------------------------------------------------------
     def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None, template: bool = False) -> dict:
@@ -1017,6 +1018,7 @@ class Encoder:
 
     def feed(self, src: Accumulator, ops: list) -> list[dict]:
         self.out = out = []
+        mirror = self.mirror.state
         for op in ops:
             kind = op[0]
             if kind == "push":
@@ -1028,10 +1030,10 @@ class Encoder:
                     # the hot path, as the slow one below decided it for this field's last fragment
                     mirror_el, build, apply, field, closable = fast
                     if not closable or id(mirror_el) in self.open:
-                        if self.shape.counter:
+                        if self.counted:
                             self.count += 1
                         out.append(build(fragment, self.count))
-                        self.mirror.state.index += 1
+                        mirror.index += 1
                         apply(mirror_el, field, fragment, ())
                         continue
                 route = self.routes.get((id(element), keys), _MISSING)

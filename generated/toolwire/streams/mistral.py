@@ -145,72 +145,76 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         elif "model" in e:
             if st.body.get("model") is None:
                 st.body["model"] = None
-        for i1, e1 in st.items(e.get("choices"), ("choices",)):
-            p1 = ("choices", i1)
-            _h1 = _x if type(_x := e1.get("delta")) is dict else _NO_OBJECT
-            b1 = st.element(
-                st.body, ("choices",), e1.get("index"), _NEW1, (*p1, "index"), create=True
-            )
-            pass  # tag: delta={}, finish_reason=None
-            v = e1.get("index")
-            if v is not None:
-                if v != "" and ((_c := b1.get("index")) is None or _c == ""):
-                    b1["index"] = v
-            elif "index" in e1:
-                if b1.get("index") is None:
-                    b1["index"] = None
-            v = _h1.get("role")
-            if v is not None:
-                st.first(b1, ("message", "role"), v)
-            elif "role" in _h1:
-                st.null(b1, ("message", "role"))
-            v = _h1.get("content")
-            if v is not None:
-                st.append_parts(b1, ("message", "content"), v, (*p1, "delta", "content"))
-            for i2, e2 in st.items(_h1.get("tool_calls"), (*p1, "delta", "tool_calls")):
-                p2 = (*p1, "delta", "tool_calls", i2)
-                _h2 = _x if type(_x := e2.get("function")) is dict else _NO_OBJECT
-                b2 = st.element(
-                    b1,
-                    ("message", "tool_calls"),
-                    e2.get("index"),
-                    _NEW2,
-                    (*p2, "index"),
-                    create=True,
-                    fallback=e2.get("id"),
-                    new_if=st.differs(e2.get("id"), ("id",)),
+        if (l1 := e.get("choices")) is not None:
+            for i1, e1 in st.items(l1, ("choices",)):
+                p1 = ("choices", i1)
+                _h1 = _x if type(_x := e1.get("delta")) is dict else _NO_OBJECT
+                b1 = st.element(
+                    st.body, ("choices",), e1.get("index"), _NEW1, (*p1, "index"), create=True
                 )
-                pass  # tag: function={'name': '', 'arguments': ''}
-                v = e2.get("id")
+                pass  # tag: delta={}, finish_reason=None
+                v = e1.get("index")
                 if v is not None:
-                    if v != "" and ((_c := b2.get("id")) is None or _c == ""):
-                        b2["id"] = v
-                elif "id" in e2:
-                    if b2.get("id") is None:
-                        b2["id"] = None
-                v = e2.get("type")
+                    if v != "" and ((_c := b1.get("index")) is None or _c == ""):
+                        b1["index"] = v
+                elif "index" in e1:
+                    if b1.get("index") is None:
+                        b1["index"] = None
+                v = _h1.get("role")
                 if v is not None:
-                    if v != "" and ((_c := b2.get("type")) is None or _c == ""):
-                        b2["type"] = v
-                elif "type" in e2:
-                    if b2.get("type") is None:
-                        b2["type"] = None
-                v = _h2.get("name")
+                    st.first(b1, ("message", "role"), v)
+                elif "role" in _h1:
+                    st.null(b1, ("message", "role"))
+                v = _h1.get("content")
                 if v is not None:
-                    st.first(b2, ("function", "name"), v)
-                elif "name" in _h2:
-                    st.null(b2, ("function", "name"))
-                v = _h2.get("arguments")
+                    st.append_parts(b1, ("message", "content"), v, (*p1, "delta", "content"))
+                if (l2 := _h1.get("tool_calls")) is not None:
+                    for i2, e2 in st.items(l2, (*p1, "delta", "tool_calls")):
+                        p2 = (*p1, "delta", "tool_calls", i2)
+                        _h2 = _x if type(_x := e2.get("function")) is dict else _NO_OBJECT
+                        b2 = st.element(
+                            b1,
+                            ("message", "tool_calls"),
+                            e2.get("index"),
+                            _NEW2,
+                            (*p2, "index"),
+                            create=True,
+                            fallback=e2.get("id"),
+                            new_if=st.differs(e2.get("id"), ("id",)),
+                        )
+                        pass  # tag: function={'name': '', 'arguments': ''}
+                        v = e2.get("id")
+                        if v is not None:
+                            if v != "" and ((_c := b2.get("id")) is None or _c == ""):
+                                b2["id"] = v
+                        elif "id" in e2:
+                            if b2.get("id") is None:
+                                b2["id"] = None
+                        v = e2.get("type")
+                        if v is not None:
+                            if v != "" and ((_c := b2.get("type")) is None or _c == ""):
+                                b2["type"] = v
+                        elif "type" in e2:
+                            if b2.get("type") is None:
+                                b2["type"] = None
+                        v = _h2.get("name")
+                        if v is not None:
+                            st.first(b2, ("function", "name"), v)
+                        elif "name" in _h2:
+                            st.null(b2, ("function", "name"))
+                        v = _h2.get("arguments")
+                        if v is not None:
+                            st.append(
+                                b2, ("function", "arguments"), v, (*p2, "function", "arguments")
+                            )
+                        elif "arguments" in _h2:
+                            st.null(b2, ("function", "arguments"))
+                v = e1.get("finish_reason")
                 if v is not None:
-                    st.append(b2, ("function", "arguments"), v, (*p2, "function", "arguments"))
-                elif "arguments" in _h2:
-                    st.null(b2, ("function", "arguments"))
-            v = e1.get("finish_reason")
-            if v is not None:
-                b1["finish_reason"] = v
-            elif "finish_reason" in e1:
-                if b1.get("finish_reason") is None:
-                    b1["finish_reason"] = None
+                    b1["finish_reason"] = v
+                elif "finish_reason" in e1:
+                    if b1.get("finish_reason") is None:
+                        b1["finish_reason"] = None
         v = e.get("usage")
         if v is not None:
             st.merge(st.body, ("usage",), v, ("usage",))
