@@ -251,15 +251,21 @@ class _Compiler:
                     continue
                 if not self.check_path(item, name, source, f"`{name}` event path"):
                     continue
+                one = len(tkeys) == 1 and isinstance(tkeys[0], str)  # a field of the body object itself: inlined
+                at = indent
+                if one and name == "first":
+                    # (what StreamState.first / null do, without the call) once the body has a value,
+                    # the event's is not even read: the first value won (an id repeated on every chunk)
+                    self.out(indent, f"if (_c := {b}.get({tkeys[0]!r})) is None or _c == \"\":")
+                    indent += 1
                 # every value action does nothing with an absent value: test it here, so an event
                 # without the value costs no call (and no source path is built)
                 self.out(indent, f"v = {self.get(e, source)}")
                 self.out(indent, "if v is not None:")
-                one = len(tkeys) == 1 and isinstance(tkeys[0], str)  # a field of the body object itself: inlined
-                if one and name == "set":  # (what StreamState.set / first / null do, without the call)
+                if one and name == "set":  # (what StreamState.set / null do, without the call)
                     self.out(indent + 1, f"{b}[{tkeys[0]!r}] = v")
                 elif one and name == "first":
-                    self.out(indent + 1, f"if v != \"\" and ((_c := {b}.get({tkeys[0]!r})) is None or _c == \"\"):")
+                    self.out(indent + 1, "if v != \"\":")
                     self.out(indent + 2, f"{b}[{tkeys[0]!r}] = v")
                 elif name in ("set", "first", "push", "extend"):
                     self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v)")
@@ -279,10 +285,11 @@ class _Compiler:
                         test = f"st.carries({e}, {skeys!r})"
                     self.out(indent, f"elif {test}:")
                     if one:
-                        self.out(indent + 1, f"if {b}.get({tkeys[0]!r}) is None:")
+                        self.out(indent + 1, f"if {'_c' if name == 'first' else f'{b}.get({tkeys[0]!r})'} is None:")
                         self.out(indent + 2, f"{b}[{tkeys[0]!r}] = None")
                     else:
                         self.out(indent + 1, f"st.null({b}, {tkeys!r})")
+                indent = at
         elif name == "tag":
             # fields every such event (or item) carries on the wire and that add nothing to the body
             # (`object: chat.completion.chunk`): written by the encoder, not read by the decoder

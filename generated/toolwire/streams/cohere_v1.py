@@ -162,13 +162,14 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 ("tool_call_delta", "index"),
                 create=True,
             )
-            v = _h1.get("name")
-            if v is not None:
-                if v != "" and ((_c := b1.get("name")) is None or _c == ""):
-                    b1["name"] = v
-            elif "name" in _h1:
-                if b1.get("name") is None:
-                    b1["name"] = None
+            if (_c := b1.get("name")) is None or _c == "":
+                v = _h1.get("name")
+                if v is not None:
+                    if v != "":
+                        b1["name"] = v
+                elif "name" in _h1:
+                    if _c is None:
+                        b1["name"] = None
             v = _h1.get("parameters")
             if v is not None:
                 st.append_json(b1, ("parameters",), v, ("tool_call_delta", "parameters"))

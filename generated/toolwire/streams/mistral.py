@@ -124,27 +124,30 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one mistral stream event to the body under construction."""
     if name == "chunk":
         pass  # tag: object='chat.completion.chunk'
-        v = e.get("id")
-        if v is not None:
-            if v != "" and ((_c := st.body.get("id")) is None or _c == ""):
-                st.body["id"] = v
-        elif "id" in e:
-            if st.body.get("id") is None:
-                st.body["id"] = None
-        v = e.get("created")
-        if v is not None:
-            if v != "" and ((_c := st.body.get("created")) is None or _c == ""):
-                st.body["created"] = v
-        elif "created" in e:
-            if st.body.get("created") is None:
-                st.body["created"] = None
-        v = e.get("model")
-        if v is not None:
-            if v != "" and ((_c := st.body.get("model")) is None or _c == ""):
-                st.body["model"] = v
-        elif "model" in e:
-            if st.body.get("model") is None:
-                st.body["model"] = None
+        if (_c := st.body.get("id")) is None or _c == "":
+            v = e.get("id")
+            if v is not None:
+                if v != "":
+                    st.body["id"] = v
+            elif "id" in e:
+                if _c is None:
+                    st.body["id"] = None
+        if (_c := st.body.get("created")) is None or _c == "":
+            v = e.get("created")
+            if v is not None:
+                if v != "":
+                    st.body["created"] = v
+            elif "created" in e:
+                if _c is None:
+                    st.body["created"] = None
+        if (_c := st.body.get("model")) is None or _c == "":
+            v = e.get("model")
+            if v is not None:
+                if v != "":
+                    st.body["model"] = v
+            elif "model" in e:
+                if _c is None:
+                    st.body["model"] = None
         if (l1 := e.get("choices")) is not None:
             for i1, e1 in st.items(l1, ("choices",)):
                 p1 = ("choices", i1)
@@ -153,13 +156,14 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     st.body, ("choices",), e1.get("index"), _NEW1, (*p1, "index"), create=True
                 )
                 pass  # tag: delta={}, finish_reason=None
-                v = e1.get("index")
-                if v is not None:
-                    if v != "" and ((_c := b1.get("index")) is None or _c == ""):
-                        b1["index"] = v
-                elif "index" in e1:
-                    if b1.get("index") is None:
-                        b1["index"] = None
+                if (_c := b1.get("index")) is None or _c == "":
+                    v = e1.get("index")
+                    if v is not None:
+                        if v != "":
+                            b1["index"] = v
+                    elif "index" in e1:
+                        if _c is None:
+                            b1["index"] = None
                 v = _h1.get("role")
                 if v is not None:
                     st.first(b1, ("message", "role"), v)
@@ -183,20 +187,22 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                             new_if=st.differs(e2.get("id"), ("id",)),
                         )
                         pass  # tag: function={'name': '', 'arguments': ''}
-                        v = e2.get("id")
-                        if v is not None:
-                            if v != "" and ((_c := b2.get("id")) is None or _c == ""):
-                                b2["id"] = v
-                        elif "id" in e2:
-                            if b2.get("id") is None:
-                                b2["id"] = None
-                        v = e2.get("type")
-                        if v is not None:
-                            if v != "" and ((_c := b2.get("type")) is None or _c == ""):
-                                b2["type"] = v
-                        elif "type" in e2:
-                            if b2.get("type") is None:
-                                b2["type"] = None
+                        if (_c := b2.get("id")) is None or _c == "":
+                            v = e2.get("id")
+                            if v is not None:
+                                if v != "":
+                                    b2["id"] = v
+                            elif "id" in e2:
+                                if _c is None:
+                                    b2["id"] = None
+                        if (_c := b2.get("type")) is None or _c == "":
+                            v = e2.get("type")
+                            if v is not None:
+                                if v != "":
+                                    b2["type"] = v
+                            elif "type" in e2:
+                                if _c is None:
+                                    b2["type"] = None
                         v = _h2.get("name")
                         if v is not None:
                             st.first(b2, ("function", "name"), v)
