@@ -410,9 +410,10 @@ class Encoder:
         self.made_by: dict[int, tuple] = {}  # id(mirror element) → id(source element) it was created for
         self.made_for: dict[int, list] = {}  # id(source element) → mirror elements created for it
         self.stays: dict[tuple, bool] = {}  # part kinds → whether trailing text keeps its place (_trailing_text_stays)
-        # (id(source element), source keys) → (mirror element, event builder, mirror action, field,
-        # closable) of the source fields whose fragments take the hot path; emptied whenever anything
-        # but such a fragment is sent, and at every sync and close (feed)
+        # id(source element) → (source keys, mirror element, event builder, mirror action, field,
+        # closable, the mirror's fragment list of an append_json field) of the source fields whose
+        # fragments take the hot path (one field per element: another one takes its place); emptied
+        # whenever anything but such a fragment is sent, and at every sync and close (feed)
         self.fast: dict[tuple, tuple] = {}
         self.counted = bool(self.shape.counter)
 
@@ -535,7 +536,10 @@ class Encoder:
                 self.count = saved
                 build = _builder(template)
                 if build is not None:
-                    self.fast[fast_key] = (element, build, apply, field, pattern in self.shape.closers)
+                    buffered = self.mirror.state.buffers.get(id(element)) if action["op"] == "append_json" else None
+                    fragments = buffered[1].get(field) if buffered is not None else None
+                    if action["op"] == "append" or fragments is not None:
+                        self.fast[fast_key[0]] = (fast_key[1], element, build, apply, field, pattern in self.shape.closers, fragments)
         else:
             self._send(event)
         self.sent[path + field] = self.sent.get(path + field, 0) + 1
@@ -1025,16 +1029,19 @@ class Encoder:
                 continue  # list items (citations) go with the next sync: the converter decides if they exist
             if kind in ("append", "json"):
                 element, keys, fragment = op[1], op[2], op[3]
-                fast = self.fast.get((id(element), keys))
-                if fast is not None and type(fragment) is str:
+                fast = self.fast.get(id(element))
+                if fast is not None and fast[0] == keys and type(fragment) is str:
                     # the hot path, as the slow one below decided it for this field's last fragment
-                    mirror_el, build, apply, field, closable = fast
+                    _keys, mirror_el, build, apply, field, closable, fragments = fast
                     if not closable or id(mirror_el) in self.open:
                         if self.counted:
                             self.count += 1
                         out.append(build(fragment, self.count))
                         mirror.index += 1
-                        apply(mirror_el, field, fragment, ())
+                        if fragments is not None:  # the client's JSON fragments of the field (append_json)
+                            fragments.append(fragment)
+                        else:
+                            apply(mirror_el, field, fragment, ())
                         continue
                 route = self.routes.get((id(element), keys), _MISSING)
                 if route is _MISSING:
