@@ -188,6 +188,7 @@ class Shape:
         self.closers: dict[tuple, tuple] = {}
         self.closable: set[tuple] = set()  # list patterns whose elements the stream says are complete
         self._keyed: dict[tuple, bool] = {}
+        self._under: dict[tuple, list] = {}  # pattern → lists_under(pattern)
         self.all_appenders: dict[tuple, list] = {}  # (list pattern, field) → every (chain, action, event keys) appending to it
         self.setters: list[tuple] = []  # (body pattern, field keys or None for "any field", chain, action, event keys)
         self.start: tuple | None = None
@@ -286,8 +287,11 @@ class Shape:
     def lists_under(self, pattern: tuple) -> list[tuple]:
         """The list patterns directly under ``pattern`` (an element pattern, or () for the body), as
         the part of the pattern relative to it."""
-        n = len(pattern)
-        return [lp[n:-1] for lp in self.creators if len(lp) > n + 1 and lp[:n] == pattern and "*" not in lp[n:-1]]
+        known = self._under.get(pattern)
+        if known is None:  # (the creators are known once the grammar is read: asked once per pattern)
+            n = len(pattern)
+            known = self._under[pattern] = [lp[n:-1] for lp in self.creators if len(lp) > n + 1 and lp[:n] == pattern and "*" not in lp[n:-1]]
+        return known
 
     def skeleton(self, element: Any, pattern: tuple) -> Any:
         """An element as its creation event carries it: streamed fields empty, nested lists empty."""
