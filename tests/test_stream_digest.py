@@ -101,3 +101,23 @@ def test_recorded_streams_translate_byte_identically(target: str) -> None:
 if __name__ == "__main__":  # rewrite the golden digests (an intended change of output)
     GOLDEN.write_text(json.dumps(compute(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {GOLDEN} ({len(_golden())} streams)", file=sys.stderr)
+
+
+def test_fragments_after_the_first_do_not_read_the_grammar(monkeypatch) -> None:
+    """The fast path is taken: translating the bench stream (~400 fragments into four fields)
+    builds events from the grammar only at block boundaries and for each field's first fragment."""
+    from toolwire_runtime import translate
+
+    calls = []
+    original = translate.Encoder._event
+    monkeypatch.setattr(translate.Encoder, "_event", lambda self, *a, **k: calls.append(1) or original(self, *a, **k))
+    spec = importlib.util.spec_from_file_location("toolwire_bench", ROOT / "bench" / "bench.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    events = module.stream_events(400)
+    for target in ("anthropic", "openai_chat", "openai_responses"):
+        calls.clear()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = list(stream.convert(events, source="openai_chat", target=target))
+        assert len(out) > 400 and len(calls) < 40, (target, len(out), len(calls))
