@@ -14,6 +14,7 @@ and say why in the commit. Skips the recorded streams cleanly without ../shared.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import json
@@ -26,7 +27,6 @@ import pytest
 from toolwire import stream
 
 ROOT = Path(__file__).resolve().parents[1]
-STREAMS = ROOT.parent / "shared" / "streams"
 GOLDEN = Path(__file__).parent / "fixtures" / "stream_translation_digests.json"
 # one target per stream mechanism of the encoder (the bench stream goes into every target)
 RECORDED_TARGETS = ("anthropic", "openai_chat", "openai_responses", "gemini", "bedrock_converse", "ollama")
@@ -45,27 +45,28 @@ def digest(events, source: str, target: str) -> str:
 
 
 def recorded() -> list[Path]:
-    if not STREAMS.is_dir():
-        return []
-    out = []
-    for path in sorted(STREAMS.glob("*.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        if "events" in doc and doc.get("kind") != "non_stream_reference" and doc["provider"] in stream._DECODERS:
-            out.append(path)
-    return out
+    """The recorded streams tests/test_stream_translate.py translates (none without ../shared)."""
+    from test_stream_translate import STREAM_FILES
+
+    return STREAM_FILES
 
 
-def bench_events() -> list[dict]:
+@functools.lru_cache(maxsize=None)
+def _doc(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def bench_events(n: int = 40) -> list[dict]:
     spec = importlib.util.spec_from_file_location("toolwire_bench", ROOT / "bench" / "bench.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.stream_events(40)
+    return module.stream_events(n)
 
 
 def compute() -> dict[str, dict[str, str]]:
     out = {BENCH: {t: digest(bench_events(), "openai_chat", t) for t in sorted(set(stream._DECODERS) - set(stream.NO_TRANSLATION_TO))}}
     for path in recorded():
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = _doc(path)
         out[path.stem] = {t: digest(doc["events"], doc["provider"], t) for t in RECORDED_TARGETS}
     return out
 
@@ -92,7 +93,7 @@ def test_recorded_streams_translate_byte_identically(target: str) -> None:
     assert not missing, f"recordings without a digest (rewrite {GOLDEN.name} if they are new): {missing[:5]}"
     changed = []
     for path in paths:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = _doc(path)
         if digest(doc["events"], doc["provider"], target) != golden[path.stem][target]:
             changed.append(path.stem)
     assert not changed, f"{len(changed)} translations into {target} changed: {changed[:10]}"
@@ -111,10 +112,7 @@ def test_fragments_after_the_first_do_not_read_the_grammar(monkeypatch) -> None:
     calls = []
     original = translate.Encoder._event
     monkeypatch.setattr(translate.Encoder, "_event", lambda self, *a, **k: calls.append(1) or original(self, *a, **k))
-    spec = importlib.util.spec_from_file_location("toolwire_bench", ROOT / "bench" / "bench.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    events = module.stream_events(400)
+    events = bench_events(400)
     for target in ("anthropic", "openai_chat", "openai_responses"):
         calls.clear()
         with warnings.catch_warnings():
