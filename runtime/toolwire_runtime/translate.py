@@ -92,38 +92,45 @@ _FRAGMENT = object()  # where a fragment goes in an event template (_builder)
 _COUNT = object()  # where the running event number goes
 
 
-def _literal(node: Any) -> str:
-    """Python source that builds ``node`` (JSON values, with _FRAGMENT as ``f`` and _COUNT as ``c``)."""
+def _literal(node: Any, values: list) -> str:
+    """Python source that builds ``node`` (JSON values): _FRAGMENT as ``f``, _COUNT as ``c``, and
+    each string and number as ``k[i]``, its value appended to ``values`` (so the source depends on
+    the event's shape only, not on a message id)."""
     if node is _FRAGMENT:
         return "f"
     if node is _COUNT:
         return "c"
-    if node is None or type(node) in (str, int, bool) or (type(node) is float and node == node and node not in (float("inf"), float("-inf"))):
+    if node is None or type(node) is bool:
         return repr(node)
+    if type(node) in (str, int, float):
+        values.append(node)
+        return f"k[{len(values) - 1}]"
     if type(node) is dict and all(type(k) is str for k in node):
-        return "{" + ", ".join(f"{k!r}: {_literal(v)}" for k, v in node.items()) + "}"
+        return "{" + ", ".join(f"{k!r}: {_literal(v, values)}" for k, v in node.items()) + "}"
     if type(node) is list:
-        return "[" + ", ".join(_literal(v) for v in node) + "]"
+        return "[" + ", ".join(_literal(v, values) for v in node) + "]"
     raise TypeError(type(node).__name__)
 
 
-_BUILDERS: dict[str, Callable[[str, int], dict]] = {}
+_BUILDERS: dict[str, Callable[[tuple], Callable[[str, int], dict]]] = {}
 
 
 def _builder(template: dict) -> Callable[[str, int], dict] | None:
     """A function (fragment, event number) → the event ``template`` says, built as one literal (a
     fresh object every time, nothing copied): the straight-line emitter of one kind of fragment
-    event. None when the template holds a value that is not JSON."""
+    event. Compiled once per event shape (``lambda k: lambda f, c: {...}``) and bound to this
+    template's values. None when the template holds a value that is not JSON."""
+    values: list = []
     try:
-        source = "lambda f, c: " + _literal(template)
+        source = "lambda k: lambda f, c: " + _literal(template, values)
     except TypeError:
         return None
-    build = _BUILDERS.get(source)
-    if build is None:
-        if len(_BUILDERS) > 4096:  # each replayed value (a message id) makes its own: keep it bounded
+    make = _BUILDERS.get(source)
+    if make is None:
+        if len(_BUILDERS) > 1024:  # shapes are few per grammar; keep it bounded all the same
             _BUILDERS.clear()
-        build = _BUILDERS[source] = eval(compile(source, "<toolwire stream event>", "eval"), {"__builtins__": {}})  # noqa: S307 (literals only)
-    return build
+        make = _BUILDERS[source] = eval(compile(source, "<toolwire stream event>", "eval"), {"__builtins__": {}})  # noqa: S307 (literals only)
+    return make(tuple(values))
 
 
 def _after_last_call(parts: list) -> int:
