@@ -68,6 +68,7 @@ class Grammar:
     text: dict | None
     calls: dict | None
     code: str  # body of `def decode(st, name, e)`, indented 4
+    constants: list = field(default_factory=list)  # (name, Python literal) of the module constants `code` uses (element templates)
     body: dict | None = None  # the body before any event (defaults, key order)
     counter: tuple | None = None  # event path of a running event number the encoder writes (sequence_number)
     begin: str | None = None  # the event a stream opens with when no `start` action says so (Bedrock's messageStart)
@@ -92,6 +93,39 @@ class _Compiler:
         self.lines: list[str] = []
         self.depth = 0  # nesting of `each` loops / block scopes (variable suffixes)
         self.event = ""  # the name of the event whose actions are being compiled
+        self.constants: list[tuple[str, str]] = []  # (name, repr) of the module-level constants the code uses
+        self.scopes: dict[str, tuple] = {}  # event variable → (line where its scope begins, indent, {first key: variable})
+        self.hoists = 0
+
+    # The object at the first key of a two-key event path (`delta` of delta.content) is read once
+    # per scope (an event, or an item of `each`): a variable assigned where the scope begins, the
+    # object or an empty read-only mapping, so each read of the path is one `.get`.
+    def open_scope(self, e: str, indent: int) -> None:
+        self.scopes[e] = (len(self.lines), indent, {})
+
+    def close_scope(self, e: str) -> None:
+        start, indent, hoisted = self.scopes.pop(e)
+        self.lines[start:start] = ["    " * indent + f"{var} = _x if type(_x := {e}.get({key!r})) is dict else _NO_OBJECT" for key, var in hoisted.items()]
+
+    def hoisted(self, e: str, key: str) -> str | None:
+        scope = self.scopes.get(e)
+        if scope is None:
+            return None
+        var = scope[2].get(key)
+        if var is None:
+            self.hoists += 1
+            var = scope[2][key] = f"_h{self.hoists}"
+        return var
+
+    def constant(self, value: Any) -> str:
+        """The name of a module-level constant holding ``value`` (built once, not per event)."""
+        text = repr(value)
+        for name, known in self.constants:
+            if known == text:
+                return name
+        name = f"_NEW{len(self.constants) + 1}"
+        self.constants.append((name, text))
+        return name
 
     def out(self, indent: int, text: str) -> None:
         self.lines.append("    " * indent + text)
@@ -116,6 +150,9 @@ class _Compiler:
         if len(keys) == 1 and isinstance(keys[0], str):  # the event, or an item of `each`: always an object
             return f"{e}.get({keys[0]!r})"
         if len(keys) == 2 and all(isinstance(k, str) for k in keys):  # inline: the hot path (delta.content)
+            hoisted = self.hoisted(e, keys[0])
+            if hoisted is not None:
+                return f"{hoisted}.get({keys[1]!r})"
             return f"(_x.get({keys[1]!r}) if type(_x := {e}.get({keys[0]!r})) is dict else None)"
         return f"get({e}, {keys!r})"
 
@@ -214,11 +251,23 @@ class _Compiler:
                     continue
                 if not self.check_path(item, name, source, f"`{name}` event path"):
                     continue
+                one = len(tkeys) == 1 and isinstance(tkeys[0], str)  # a field of the body object itself: inlined
+                at = indent
+                if one and name == "first":
+                    # (what StreamState.first / null do, without the call) once the body has a value,
+                    # the event's is not even read: the first value won (an id repeated on every chunk)
+                    self.out(indent, f"if (_c := {b}.get({tkeys[0]!r})) is None or _c == \"\":")
+                    indent += 1
                 # every value action does nothing with an absent value: test it here, so an event
                 # without the value costs no call (and no source path is built)
                 self.out(indent, f"v = {self.get(e, source)}")
                 self.out(indent, "if v is not None:")
-                if name in ("set", "first", "push", "extend"):
+                if one and name == "set":  # (what StreamState.set / null do, without the call)
+                    self.out(indent + 1, f"{b}[{tkeys[0]!r}] = v")
+                elif one and name == "first":
+                    self.out(indent + 1, "if v != \"\":")
+                    self.out(indent + 2, f"{b}[{tkeys[0]!r}] = v")
+                elif name in ("set", "first", "push", "extend"):
                     self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v)")
                 else:  # append, append_json, merge, overlay
                     self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v, {self.src(p, source)})")
@@ -228,12 +277,19 @@ class _Compiler:
                     skeys = _path(source)
                     if len(skeys) == 1:
                         test = f"{skeys[0]!r} in {e}"
+                    elif len(skeys) == 2 and all(isinstance(k, str) for k in skeys) and self.hoisted(e, skeys[0]):
+                        test = f"{skeys[1]!r} in {self.hoisted(e, skeys[0])}"
                     elif len(skeys) == 2 and all(isinstance(k, str) for k in skeys):
                         test = f"type(_x := {e}.get({skeys[0]!r})) is dict and {skeys[1]!r} in _x"
                     else:
                         test = f"st.carries({e}, {skeys!r})"
                     self.out(indent, f"elif {test}:")
-                    self.out(indent + 1, f"st.null({b}, {tkeys!r})")
+                    if one:
+                        self.out(indent + 1, f"if {'_c' if name == 'first' else f'{b}.get({tkeys[0]!r})'} is None:")
+                        self.out(indent + 2, f"{b}[{tkeys[0]!r}] = None")
+                    else:
+                        self.out(indent + 1, f"st.null({b}, {tkeys!r})")
+                indent = at
         elif name == "tag":
             # fields every such event (or item) carries on the wire and that add nothing to the body
             # (`object: chat.completion.chunk`): written by the encoder, not read by the decoder
@@ -305,11 +361,23 @@ class _Compiler:
         if name == "each":
             if not self.check_path(spec, "in", spec["in"], "`in`"):
                 return
-            self.out(indent, f"for i{d}, e{d} in st.items({self.get(e, spec['in'])}, {self.src(p, spec['in'])}):")
-            indent += 1
+            # (an event without the list, the common case, costs one test: no call, no source path built)
+            self.out(indent, f"if (l{d} := {self.get(e, spec['in'])}) is not None:")
+            self.out(indent + 1, f"for i{d}, e{d} in st.items(l{d}, {self.src(p, spec['in'])}):")
+            indent += 2
             inner = ", ".join(repr(k) for k in _path(spec["in"]))
             self.out(indent, f"p{d} = ({inner}, i{d})" if p == "()" else f"p{d} = (*{p}, {inner}, i{d})")
             e, p = f"e{d}", f"p{d}"
+            self.open_scope(e, indent)
+            try:
+                self.element_scope(name, spec, item, indent, e, b, p, d, list_keys)
+            finally:
+                self.close_scope(e)
+            return
+        self.element_scope(name, spec, item, indent, e, b, p, d, list_keys)
+
+    def element_scope(self, name: str, spec: Located, item: Located, indent: int, e: str, b: str, p: str, d: int, list_keys: tuple) -> None:
+        """A `block` / `each` scope's element and its actions (``e``: the event or the item)."""
         new = spec.get("new")
         if isinstance(new, str) and new.startswith("@"):  # a named template (`templates:`), which a flavour may replace
             if new[1:] not in self.templates:
@@ -317,7 +385,7 @@ class _Compiler:
                 return
             new = self.templates[new[1:]]
         if isinstance(new, dict):  # a literal template: the element's defaults and key order
-            new_expr = repr(plain(new))
+            new_expr = self.constant(plain(new))  # (a module constant: the decoder copies it when it creates an element)
         else:
             new_expr = "None" if new is None else self.get(e, new) if self.check_path(spec, "new", new, "`new` (an event path, or a literal mapping)") else "None"
         create = bool(spec.get("create", new is not None or name == "each"))
@@ -372,12 +440,16 @@ class _Compiler:
             return
         self.depth += 1
         d = self.depth
-        self.out(indent, f"for i{d}, e{d} in st.items({self.get(e, spec['in'])}, {self.src(p, spec['in'])}):")
+        self.out(indent, f"if (l{d} := {self.get(e, spec['in'])}) is not None:")
+        indent += 1
+        self.out(indent, f"for i{d}, e{d} in st.items(l{d}, {self.src(p, spec['in'])}):")
         inner = ", ".join(repr(k) for k in _path(spec["in"]))
         self.out(indent + 1, f"p{d} = ({inner}, i{d})" if p == "()" else f"p{d} = (*{p}, {inner}, i{d})")
         if "close" in spec or "new" in spec:
             self.errors.at(spec, None, f"{self.where}: an `each` without `list` builds no element: `new` / `close` need `list` and `key`")
+        self.open_scope(f"e{d}", indent + 1)
         self.actions(spec.get("do"), spec, "do", indent + 1, f"e{d}", b, f"p{d}")
+        self.close_scope(f"e{d}")
 
     def continue_if(self, spec: Located, e: str) -> str | None:
         """`continue_if: {has, unless, same}` (with `key: last`): the element opened last is continued
@@ -520,7 +592,9 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         first = False
         comp.depth = 0
         comp.event = str(name)
+        comp.open_scope("e", 2)
         comp.actions(items, events, name, 2, "e", "st.body", "()")
+        comp.close_scope("e")
     if ignored:
         comp.out(1, f"{'if' if first else 'elif'} name in {tuple(ignored)!r}:")
         comp.out(2, "pass")
@@ -532,7 +606,7 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         comp.out(2, "st.unknown(name)")
     code = "\n".join(comp.lines)
     grammar = Grammar(naming=str(naming), end=tuple(end), events=[str(n) for n in events], ignored=ignored,
-                      text=view.get("text"), calls=view.get("calls"), code=code, body=plain(body) if body else None,
+                      text=view.get("text"), calls=view.get("calls"), code=code, constants=comp.constants, body=plain(body) if body else None,
                       rules={str(n): _table(items, comp.templates, comp.action_lists) for n, items in events.items() if items})
     counter = stream.get("counter")
     if counter is not None:
@@ -552,5 +626,5 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
             grammar.no_translation_to = refusal.strip()
         else:
             errors.at(stream, "no_translation_to", f"{where}: no_translation_to says why streams are not translated into this provider yet (a sentence)")
-    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules))
+    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules))
     return grammar

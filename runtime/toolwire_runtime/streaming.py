@@ -75,6 +75,9 @@ def get(obj: Any, keys: tuple) -> Any:
     return obj
 
 
+_FRAME_KEYS = frozenset(("event", "data", "id", "retry"))  # an event as the framing parses it
+
+
 def event_parts(event: Any, naming: str) -> tuple[str | None, Any]:
     """(event name, payload) of one event, given as the framing parses it (``{"event", "data"}``)
     or as an SDK yields it (the payload itself). ``naming`` is the grammar's ``name:``:
@@ -82,7 +85,7 @@ def event_parts(event: Any, naming: str) -> tuple[str | None, Any]:
     ``event_type``: Cohere v1), ``key`` (the payload's single top-level key,
     boto3's shape; the payload is its value) or ``none`` (every event is a ``chunk``; a ``[DONE]``
     terminator is named ``[DONE]``)."""
-    if isinstance(event, dict) and "data" in event and event.keys() <= {"event", "data", "id", "retry"}:
+    if isinstance(event, dict) and "data" in event and event.keys() <= _FRAME_KEYS:
         wire_name, data = event.get("event"), event["data"]
     else:
         wire_name, data = None, event
@@ -206,10 +209,17 @@ class StreamState:
         """``append``: a text fragment concatenated onto the string at ``keys``."""
         if value is None:
             return
-        if not isinstance(value, str):
+        if type(value) is not str and not isinstance(value, str):
             self._type(src, value, "a string fragment")
-        current = get(obj, keys)
-        _put(obj, keys, value if current is None else current + value)
+        if len(keys) == 2 and type(keys[1]) is str and type(owner := obj.get(keys[0])) is dict:  # the common case (message.content), fast
+            current = owner.get(keys[1])
+            owner[keys[1]] = value if current is None else current + value
+        elif len(keys) == 1 and type(keys[0]) is str:
+            current = obj.get(keys[0])
+            obj[keys[0]] = value if current is None else current + value
+        else:
+            current = get(obj, keys)
+            _put(obj, keys, value if current is None else current + value)
         if self.log is not None and value:
             self.log.append(("append", obj, keys, value))
 
@@ -223,7 +233,10 @@ class StreamState:
         entry = self.buffers.get(id(obj))
         if entry is None:
             entry = self.buffers[id(obj)] = (obj, {})
-        entry[1].setdefault(keys, []).append(value)
+        fragments = entry[1].get(keys)
+        if fragments is None:
+            fragments = entry[1][keys] = []
+        fragments.append(value)
         if self.log is not None and value:
             self.log.append(("json", obj, keys, value))
 

@@ -88,12 +88,85 @@ def _parts_to_send(want: list, have: Any, at: str, target: str) -> list:
     return out + _copy(want[len(have):])
 
 
+_FRAGMENT = object()  # where a fragment goes in an event template (_builder)
+_COUNT = object()  # where the running event number goes
+
+
+def _literal(node: Any, values: list) -> str:
+    """Python source that builds ``node`` (JSON values): _FRAGMENT as ``f``, _COUNT as ``c``, and
+    each string and number as ``k[i]``, its value appended to ``values`` (so the source depends on
+    the event's shape only, not on a message id)."""
+    if node is _FRAGMENT:
+        return "f"
+    if node is _COUNT:
+        return "c"
+    if node is None or type(node) is bool:
+        return repr(node)
+    if type(node) in (str, int, float):
+        values.append(node)
+        return f"k[{len(values) - 1}]"
+    if type(node) is dict and all(type(k) is str for k in node):
+        return "{" + ", ".join(f"{k!r}: {_literal(v, values)}" for k, v in node.items()) + "}"
+    if type(node) is list:
+        return "[" + ", ".join(_literal(v, values) for v in node) + "]"
+    raise TypeError(type(node).__name__)
+
+
+_BUILDERS: dict[str, Callable[[tuple], Callable[[str, int], dict]]] = {}
+
+
+def _builder(template: dict) -> Callable[[str, int], dict] | None:
+    """A function (fragment, event number) → the event ``template`` says, built as one literal (a
+    fresh object every time, nothing copied): the straight-line emitter of one kind of fragment
+    event. Compiled once per event shape (``lambda k: lambda f, c: {...}``) and bound to this
+    template's values. None when the template holds a value that is not JSON."""
+    values: list = []
+    try:
+        source = "lambda k: lambda f, c: " + _literal(template, values)
+    except TypeError:
+        return None
+    make = _BUILDERS.get(source)
+    if make is None:
+        if len(_BUILDERS) > 1024:  # shapes are few per grammar; keep it bounded all the same
+            _BUILDERS.clear()
+        make = _BUILDERS[source] = eval(compile(source, "<toolwire stream event>", "eval"), {"__builtins__": {}})  # noqa: S307 (literals only)
+    return make(tuple(values))
+
+
 def _after_last_call(parts: list) -> int:
     """The position after the message's last tool call (0 when it has none)."""
     for i in range(len(parts) - 1, -1, -1):
         if getattr(parts[i], "type", None) == "tool_call":
             return i + 1
     return 0
+
+
+def _copy_body(value: Any, memo: dict) -> Any:
+    """``copy.deepcopy(value, memo)`` for a body of JSON values (dicts, lists, scalars), several
+    times faster: ``memo`` maps id() of each dict and list copied to its copy (a value of another
+    type goes through ``copy.deepcopy``)."""
+    kind = type(value)
+    if (kind is dict or kind is list) and id(value) in memo:  # an object the body holds twice: once, as deepcopy does
+        return memo[id(value)]
+    if kind is dict:
+        out: Any = {}
+        memo[id(value)] = out
+        for key, item in value.items():
+            t = type(item)
+            out[key] = item if t is str or t is int or item is None or t is bool or t is float else _copy_body(item, memo)
+        return out
+    if kind is list:
+        out = []
+        memo[id(value)] = out
+        for item in value:
+            t = type(item)
+            out.append(item if t is str or t is int or item is None or t is bool or t is float else _copy_body(item, memo))
+        return out
+    if kind is str or kind is int or value is None or kind is bool or kind is float:
+        return value
+    import copy
+
+    return copy.deepcopy(value, memo)
 
 
 def _copy(value: Any) -> Any:
@@ -122,6 +195,7 @@ class Shape:
         self.closers: dict[tuple, tuple] = {}
         self.closable: set[tuple] = set()  # list patterns whose elements the stream says are complete
         self._keyed: dict[tuple, bool] = {}
+        self._under: dict[tuple, list] = {}  # pattern → lists_under(pattern)
         self.all_appenders: dict[tuple, list] = {}  # (list pattern, field) → every (chain, action, event keys) appending to it
         self.setters: list[tuple] = []  # (body pattern, field keys or None for "any field", chain, action, event keys)
         self.start: tuple | None = None
@@ -220,8 +294,11 @@ class Shape:
     def lists_under(self, pattern: tuple) -> list[tuple]:
         """The list patterns directly under ``pattern`` (an element pattern, or () for the body), as
         the part of the pattern relative to it."""
-        n = len(pattern)
-        return [lp[n:-1] for lp in self.creators if len(lp) > n + 1 and lp[:n] == pattern and "*" not in lp[n:-1]]
+        known = self._under.get(pattern)
+        if known is None:  # (the creators are known once the grammar is read: asked once per pattern)
+            n = len(pattern)
+            known = self._under[pattern] = [lp[n:-1] for lp in self.creators if len(lp) > n + 1 and lp[:n] == pattern and "*" not in lp[n:-1]]
+        return known
 
     def skeleton(self, element: Any, pattern: tuple) -> Any:
         """An element as its creation event carries it: streamed fields empty, nested lists empty."""
@@ -344,12 +421,19 @@ class Encoder:
         self.made_by: dict[int, tuple] = {}  # id(mirror element) → id(source element) it was created for
         self.made_for: dict[int, list] = {}  # id(source element) → mirror elements created for it
         self.stays: dict[tuple, bool] = {}  # part kinds → whether trailing text keeps its place (_trailing_text_stays)
+        # id(source element) → (source keys, mirror element, event builder, mirror action, field,
+        # closable, the mirror's fragment list of an append_json field) of the source fields whose
+        # fragments take the hot path (one field per element: another one takes its place); emptied
+        # whenever anything but such a fragment is sent, and at every sync and close (feed)
+        self.fast: dict[tuple, tuple] = {}
+        self.counted = bool(self.shape.counter)
 
     # -- event building ----------------------------------------------------------------------
-    def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None) -> dict:
+    def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None, template: bool = False) -> dict:
         """One target event along ``chain`` (event name, scopes...). ``keys``: the key of each scope
         (its element's position); ``created``: (scope position, element, pattern) when the event
-        creates that element; ``leaf``: (event keys, value) written in the innermost item."""
+        creates that element; ``leaf``: (event keys, value) written in the innermost item.
+        ``template``: the running event number is written as ``_COUNT`` (see ``_builder``)."""
         name = chain[0]
         body = self.desired
         if name.startswith("["):  # a sentinel such as [DONE]
@@ -363,7 +447,7 @@ class Encoder:
                 _put(ev, event_keys, value)
         if self.shape.counter:
             self.count += 1
-            _put(ev, self.shape.counter, self.count)
+            _put(ev, self.shape.counter, _COUNT if template else self.count)
         cur = ev
         used = set()
         m_el, d_el = self.mirror.state.body, body  # the element each scope is at, in the mirror and desired
@@ -423,6 +507,7 @@ class Encoder:
         return {"data": ev}
 
     def _send(self, event: dict) -> None:
+        self.fast.clear()  # the client's body changes otherwise than by a fragment: fragments find their way again
         self.out.append(event)
         self.mirror.add(event)
 
@@ -437,25 +522,41 @@ class Encoder:
         positions = iter(k for k in path if isinstance(k, int))
         return [next(positions, None) if scope["list"] else None for scope in chain[1:]]
 
-    def _append(self, pattern: tuple, path: tuple, field: tuple, fragment: str) -> None:
+    def _append(self, pattern: tuple, path: tuple, field: tuple, fragment: str, fast_key: tuple | None = None) -> None:
         element = get(self.mirror.state.body, path) if path else self.mirror.state.body
         appender = self.shape.appender_for(pattern, field, element)
         if appender is None:
             return  # no event streams this field of this kind of element: it comes with the element whole
         chain, action, event_keys = appender
-        event = self._event(chain, self._keys_of(path, chain), [*self._when(action), (event_keys, fragment)], element_path=path)
+        keys = self._keys_of(path, chain)
+        leaf = self._when(action)
+        event = self._event(chain, keys, [*leaf, (event_keys, fragment)], element_path=path)
         if type(fragment) is str and action["op"] in ("append", "append_json") and isinstance(element, dict) and self.shape.keyed(chain):
             # the hot path (a text or argument fragment): what the client's decoder does with this
             # event is appending the fragment to the element its keys name, so the mirror does it
             # directly (tests/test_stream_translate.py checks the mirror against real decoding)
             self.out.append(event)
             self.mirror.state.index += 1
-            getattr(self.mirror.state, action["op"])(element, field, fragment, ())
+            apply = getattr(self.mirror.state, action["op"])
+            apply(element, field, fragment, ())
+            if fast_key is not None and not any(scope.get("continue_if") for scope in chain[1:]):
+                # the next fragments of this source field, until something else is sent or synced,
+                # make the same event but for the fragment (and the running number): remember how
+                saved = self.count
+                template = self._event(chain, keys, [*leaf, (event_keys, _FRAGMENT)], element_path=path, template=True)
+                self.count = saved
+                build = _builder(template)
+                if build is not None:
+                    buffered = self.mirror.state.buffers.get(id(element)) if action["op"] == "append_json" else None
+                    fragments = buffered[1].get(field) if buffered is not None else None
+                    if action["op"] == "append" or fragments is not None:
+                        self.fast[fast_key[0]] = (fast_key[1], element, build, apply, field, pattern in self.shape.closers, fragments)
         else:
             self._send(event)
         self.sent[path + field] = self.sent.get(path + field, 0) + 1
 
     def _close(self, mirror_el: dict, desired_el: Any) -> None:
+        self.fast.clear()
         pattern, path = self.open[id(mirror_el)]
         inner = [(el_id, p) for el_id, (_lp, p) in self.open.items() if len(p) > len(path) and p[: len(path)] == path]
         for el_id, p in sorted(inner, key=lambda x: -len(x[1])):  # what is open inside it closes first
@@ -724,11 +825,11 @@ class Encoder:
             return desired
 
     def _sync(self, src: Accumulator, mark: tuple | None = None, final: bool = False) -> None:
-        import copy
+        self.fast.clear()
 
         st = src.state
         memo: dict = {}
-        body = copy.deepcopy(st.body, memo)
+        body = _copy_body(st.body, memo)
         from .streaming import StreamState
 
         snap = StreamState(st.provider, False)
@@ -931,13 +1032,28 @@ class Encoder:
         return None
 
     def feed(self, src: Accumulator, ops: list) -> list[dict]:
-        self.out = []
+        self.out = out = []
+        mirror = self.mirror.state
         for op in ops:
             kind = op[0]
             if kind == "push":
                 continue  # list items (citations) go with the next sync: the converter decides if they exist
             if kind in ("append", "json"):
                 element, keys, fragment = op[1], op[2], op[3]
+                fast = self.fast.get(id(element))
+                if fast is not None and fast[0] == keys and type(fragment) is str:
+                    # the hot path, as the slow one below decided it for this field's last fragment
+                    _keys, mirror_el, build, apply, field, closable, fragments = fast
+                    if not closable or id(mirror_el) in self.open:
+                        if self.counted:
+                            self.count += 1
+                        out.append(build(fragment, self.count))
+                        mirror.index += 1
+                        if fragments is not None:  # the client's JSON fragments of the field (append_json)
+                            fragments.append(fragment)
+                        else:
+                            apply(mirror_el, field, fragment, ())
+                        continue
                 route = self.routes.get((id(element), keys), _MISSING)
                 if route is _MISSING:
                     if kind == "append":
@@ -957,7 +1073,9 @@ class Encoder:
                     if not isinstance(parts, list) or len(parts) != index + 1 or parts[index].get("type") != part_type:
                         continue  # the next sync sends it
                     fragment = [{"type": part_type, key: fragment}]
-                self._append(pattern, path, field, fragment)
+                    self._append(pattern, path, field, fragment)
+                else:
+                    self._append(pattern, path, field, fragment, (id(element), keys))
             elif kind == "open":
                 self.unsynced.clear()  # a new block: try to find routes again
                 self.opening = id(op[1])

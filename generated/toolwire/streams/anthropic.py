@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from toolwire_runtime.streaming import StreamState, get
@@ -119,6 +120,9 @@ __all__ = [
     "decode",
 ]
 
+#: What a two-key event path (delta.content) reads when the event has no object at its first key.
+_NO_OBJECT: Any = MappingProxyType({})
+
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one anthropic stream event to the body under construction."""
@@ -129,31 +133,35 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             st.body, ("content",), e.get("index"), e.get("content_block"), ("index",), create=True
         )
     elif name == "content_block_delta":
+        _h1 = _x if type(_x := e.get("delta")) is dict else _NO_OBJECT
         b1 = st.element(st.body, ("content",), e.get("index"), None, ("index",), create=False)
-        if (_x.get("type") if type(_x := e.get("delta")) is dict else None) == "text_delta":
-            v = _x.get("text") if type(_x := e.get("delta")) is dict else None
+        if _h1.get("type") == "text_delta":
+            v = _h1.get("text")
             if v is not None:
                 st.append(b1, ("text",), v, ("delta", "text"))
-            elif type(_x := e.get("delta")) is dict and "text" in _x:
-                st.null(b1, ("text",))
-        if (_x.get("type") if type(_x := e.get("delta")) is dict else None) == "input_json_delta":
-            v = _x.get("partial_json") if type(_x := e.get("delta")) is dict else None
+            elif "text" in _h1:
+                if b1.get("text") is None:
+                    b1["text"] = None
+        if _h1.get("type") == "input_json_delta":
+            v = _h1.get("partial_json")
             if v is not None:
                 st.append_json(b1, ("input",), v, ("delta", "partial_json"))
-        if (_x.get("type") if type(_x := e.get("delta")) is dict else None) == "thinking_delta":
-            v = _x.get("thinking") if type(_x := e.get("delta")) is dict else None
+        if _h1.get("type") == "thinking_delta":
+            v = _h1.get("thinking")
             if v is not None:
                 st.append(b1, ("thinking",), v, ("delta", "thinking"))
-            elif type(_x := e.get("delta")) is dict and "thinking" in _x:
-                st.null(b1, ("thinking",))
-        if (_x.get("type") if type(_x := e.get("delta")) is dict else None) == "signature_delta":
-            v = _x.get("signature") if type(_x := e.get("delta")) is dict else None
+            elif "thinking" in _h1:
+                if b1.get("thinking") is None:
+                    b1["thinking"] = None
+        if _h1.get("type") == "signature_delta":
+            v = _h1.get("signature")
             if v is not None:
-                st.set(b1, ("signature",), v)
-            elif type(_x := e.get("delta")) is dict and "signature" in _x:
-                st.null(b1, ("signature",))
-        if (_x.get("type") if type(_x := e.get("delta")) is dict else None) == "citations_delta":
-            v = _x.get("citation") if type(_x := e.get("delta")) is dict else None
+                b1["signature"] = v
+            elif "signature" in _h1:
+                if b1.get("signature") is None:
+                    b1["signature"] = None
+        if _h1.get("type") == "citations_delta":
+            v = _h1.get("citation")
             if v is not None:
                 st.push(b1, ("citations",), v)
     elif name == "content_block_stop":
@@ -170,10 +178,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
     elif name == "message_stop":
         st.end()
     elif name == "error":
-        st.provider_error(
-            (_x.get("type") if type(_x := e.get("error")) is dict else None),
-            (_x.get("message") if type(_x := e.get("error")) is dict else None),
-        )
+        _h2 = _x if type(_x := e.get("error")) is dict else _NO_OBJECT
+        st.provider_error(_h2.get("type"), _h2.get("message"))
     elif name in ("ping",):
         pass
     else:

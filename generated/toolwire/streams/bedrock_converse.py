@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from toolwire_runtime.streaming import StreamState, get
@@ -192,6 +193,9 @@ __all__ = [
     "decode",
 ]
 
+#: What a two-key event path (delta.content) reads when the event has no object at its first key.
+_NO_OBJECT: Any = MappingProxyType({})
+
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one bedrock_converse stream event to the body under construction."""
@@ -202,6 +206,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         elif "role" in e:
             st.null(st.body, ("output", "message", "role"))
     elif name == "contentBlockStart":
+        _h1 = _x if type(_x := e.get("start")) is dict else _NO_OBJECT
         b1 = st.element(
             st.body,
             ("output", "message", "content"),
@@ -210,7 +215,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             ("contentBlockIndex",),
             create=True,
         )
-        if (_x.get("toolUse") if type(_x := e.get("start")) is dict else None) is not None:
+        if _h1.get("toolUse") is not None:
             v = get(e, ("start", "toolUse", "toolUseId"))
             if v is not None:
                 st.set(b1, ("toolUse", "toolUseId"), v)
@@ -221,7 +226,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 st.set(b1, ("toolUse", "name"), v)
             elif st.carries(e, ("start", "toolUse", "name")):
                 st.null(b1, ("toolUse", "name"))
-        if (_x.get("toolUse") if type(_x := e.get("start")) is dict else None) is not None:
+        if _h1.get("toolUse") is not None:
             st.const(b1, ("toolUse", "input"), {})
         if get(e, ("start", "toolUse", "type")) == "server_tool_use":
             v = get(e, ("start", "toolUse", "type"))
@@ -229,7 +234,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 st.set(b1, ("toolUse", "type"), v)
             elif st.carries(e, ("start", "toolUse", "type")):
                 st.null(b1, ("toolUse", "type"))
-        if (_x.get("toolResult") if type(_x := e.get("start")) is dict else None) is not None:
+        if _h1.get("toolResult") is not None:
             v = get(e, ("start", "toolResult", "toolUseId"))
             if v is not None:
                 st.set(b1, ("toolResult", "toolUseId"), v)
@@ -245,15 +250,16 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 st.set(b1, ("toolResult", "status"), v)
             elif st.carries(e, ("start", "toolResult", "status")):
                 st.null(b1, ("toolResult", "status"))
-        if (_x.get("toolResult") if type(_x := e.get("start")) is dict else None) is not None:
+        if _h1.get("toolResult") is not None:
             st.const(b1, ("toolResult", "content"), [])
-        if (_x.get("image") if type(_x := e.get("start")) is dict else None) is not None:
+        if _h1.get("image") is not None:
             v = get(e, ("start", "image", "format"))
             if v is not None:
                 st.set(b1, ("image", "format"), v)
             elif st.carries(e, ("start", "image", "format")):
                 st.null(b1, ("image", "format"))
     elif name == "contentBlockDelta":
+        _h2 = _x if type(_x := e.get("delta")) is dict else _NO_OBJECT
         b1 = st.element(
             st.body,
             ("output", "message", "content"),
@@ -262,15 +268,16 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             ("contentBlockIndex",),
             create=True,
         )
-        v = _x.get("text") if type(_x := e.get("delta")) is dict else None
+        v = _h2.get("text")
         if v is not None:
             st.append(b1, ("text",), v, ("delta", "text"))
-        elif type(_x := e.get("delta")) is dict and "text" in _x:
-            st.null(b1, ("text",))
+        elif "text" in _h2:
+            if b1.get("text") is None:
+                b1["text"] = None
         v = get(e, ("delta", "toolUse", "input"))
         if v is not None:
             st.append_json(b1, ("toolUse", "input"), v, ("delta", "toolUse", "input"))
-        v = _x.get("toolResult") if type(_x := e.get("delta")) is dict else None
+        v = _h2.get("toolResult")
         if v is not None:
             st.extend(b1, ("toolResult", "content"), v)
         v = get(e, ("delta", "reasoningContent", "text"))
@@ -311,41 +318,48 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
     elif name == "messageStop":
         v = e.get("stopReason")
         if v is not None:
-            st.set(st.body, ("stopReason",), v)
+            st.body["stopReason"] = v
         elif "stopReason" in e:
-            st.null(st.body, ("stopReason",))
+            if st.body.get("stopReason") is None:
+                st.body["stopReason"] = None
         v = e.get("additionalModelResponseFields")
         if v is not None:
-            st.set(st.body, ("additionalModelResponseFields",), v)
+            st.body["additionalModelResponseFields"] = v
         elif "additionalModelResponseFields" in e:
-            st.null(st.body, ("additionalModelResponseFields",))
+            if st.body.get("additionalModelResponseFields") is None:
+                st.body["additionalModelResponseFields"] = None
         st.end_after("messageStop", ("messageStop", "metadata"))
     elif name == "metadata":
         v = e.get("usage")
         if v is not None:
-            st.set(st.body, ("usage",), v)
+            st.body["usage"] = v
         elif "usage" in e:
-            st.null(st.body, ("usage",))
+            if st.body.get("usage") is None:
+                st.body["usage"] = None
         v = e.get("metrics")
         if v is not None:
-            st.set(st.body, ("metrics",), v)
+            st.body["metrics"] = v
         elif "metrics" in e:
-            st.null(st.body, ("metrics",))
+            if st.body.get("metrics") is None:
+                st.body["metrics"] = None
         v = e.get("trace")
         if v is not None:
-            st.set(st.body, ("trace",), v)
+            st.body["trace"] = v
         elif "trace" in e:
-            st.null(st.body, ("trace",))
+            if st.body.get("trace") is None:
+                st.body["trace"] = None
         v = e.get("performanceConfig")
         if v is not None:
-            st.set(st.body, ("performanceConfig",), v)
+            st.body["performanceConfig"] = v
         elif "performanceConfig" in e:
-            st.null(st.body, ("performanceConfig",))
+            if st.body.get("performanceConfig") is None:
+                st.body["performanceConfig"] = None
         v = e.get("serviceTier")
         if v is not None:
-            st.set(st.body, ("serviceTier",), v)
+            st.body["serviceTier"] = v
         elif "serviceTier" in e:
-            st.null(st.body, ("serviceTier",))
+            if st.body.get("serviceTier") is None:
+                st.body["serviceTier"] = None
         st.end_after("metadata", ("messageStop", "metadata"))
     elif name == "internalServerException":
         st.provider_error("internalServerException", e.get("message"))

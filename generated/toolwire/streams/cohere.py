@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from toolwire_runtime.streaming import StreamState, get
@@ -159,15 +160,19 @@ __all__ = [
     "decode",
 ]
 
+#: What a two-key event path (delta.content) reads when the event has no object at its first key.
+_NO_OBJECT: Any = MappingProxyType({})
+
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one cohere stream event to the body under construction."""
     if name == "message-start":
         v = e.get("id")
         if v is not None:
-            st.set(st.body, ("id",), v)
+            st.body["id"] = v
         elif "id" in e:
-            st.null(st.body, ("id",))
+            if st.body.get("id") is None:
+                st.body["id"] = None
         v = get(e, ("delta", "message", "role"))
         if v is not None:
             st.set(st.body, ("message", "role"), v)
@@ -190,12 +195,14 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         if v is not None:
             st.append(b1, ("text",), v, ("delta", "message", "content", "text"))
         elif st.carries(e, ("delta", "message", "content", "text")):
-            st.null(b1, ("text",))
+            if b1.get("text") is None:
+                b1["text"] = None
         v = get(e, ("delta", "message", "content", "thinking"))
         if v is not None:
             st.append(b1, ("thinking",), v, ("delta", "message", "content", "thinking"))
         elif st.carries(e, ("delta", "message", "content", "thinking")):
-            st.null(b1, ("thinking",))
+            if b1.get("thinking") is None:
+                b1["thinking"] = None
         v = e.get("logprobs")
         if v is not None:
             st.push(st.body, ("logprobs",), v)
@@ -248,16 +255,16 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             create=True,
         )
     elif name == "message-end":
-        if (_x.get("error") if type(_x := e.get("delta")) is dict else None) is not None:
-            st.provider_error(
-                "message-end", (_x.get("error") if type(_x := e.get("delta")) is dict else None)
-            )
-        v = _x.get("finish_reason") if type(_x := e.get("delta")) is dict else None
+        _h1 = _x if type(_x := e.get("delta")) is dict else _NO_OBJECT
+        if _h1.get("error") is not None:
+            st.provider_error("message-end", _h1.get("error"))
+        v = _h1.get("finish_reason")
         if v is not None:
-            st.set(st.body, ("finish_reason",), v)
-        elif type(_x := e.get("delta")) is dict and "finish_reason" in _x:
-            st.null(st.body, ("finish_reason",))
-        v = _x.get("usage") if type(_x := e.get("delta")) is dict else None
+            st.body["finish_reason"] = v
+        elif "finish_reason" in _h1:
+            if st.body.get("finish_reason") is None:
+                st.body["finish_reason"] = None
+        v = _h1.get("usage")
         if v is not None:
             st.merge(st.body, ("usage",), v, ("delta", "usage"))
         st.end()

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from toolwire_runtime.streaming import StreamState, get
@@ -89,88 +90,109 @@ __all__ = [
     "decode",
 ]
 
+#: What a two-key event path (delta.content) reads when the event has no object at its first key.
+_NO_OBJECT: Any = MappingProxyType({})
+
+# Element templates (`new:`), built once: the decoder copies one when it creates an element.
+
+_NEW1 = {"name": "", "parameters": {}}
+
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one cohere_v1 stream event to the body under construction."""
     if name == "stream-start":
         v = e.get("generation_id")
         if v is not None:
-            st.set(st.body, ("generation_id",), v)
+            st.body["generation_id"] = v
         elif "generation_id" in e:
-            st.null(st.body, ("generation_id",))
+            if st.body.get("generation_id") is None:
+                st.body["generation_id"] = None
     elif name == "search-queries-generation":
         v = e.get("search_queries")
         if v is not None:
-            st.set(st.body, ("search_queries",), v)
+            st.body["search_queries"] = v
         elif "search_queries" in e:
-            st.null(st.body, ("search_queries",))
+            if st.body.get("search_queries") is None:
+                st.body["search_queries"] = None
     elif name == "search-results":
         v = e.get("search_results")
         if v is not None:
-            st.set(st.body, ("search_results",), v)
+            st.body["search_results"] = v
         elif "search_results" in e:
-            st.null(st.body, ("search_results",))
+            if st.body.get("search_results") is None:
+                st.body["search_results"] = None
         v = e.get("documents")
         if v is not None:
-            st.set(st.body, ("documents",), v)
+            st.body["documents"] = v
         elif "documents" in e:
-            st.null(st.body, ("documents",))
+            if st.body.get("documents") is None:
+                st.body["documents"] = None
     elif name == "text-generation":
         v = e.get("text")
         if v is not None:
             st.append(st.body, ("text",), v, ("text",))
         elif "text" in e:
-            st.null(st.body, ("text",))
+            if st.body.get("text") is None:
+                st.body["text"] = None
     elif name == "citation-generation":
         v = e.get("citations")
         if v is not None:
             st.extend(st.body, ("citations",), v)
     elif name == "tool-calls-chunk":
+        _h1 = _x if type(_x := e.get("tool_call_delta")) is dict else _NO_OBJECT
         v = e.get("text")
         if v is not None:
             st.append(st.body, ("text",), v, ("text",))
         elif "text" in e:
-            st.null(st.body, ("text",))
+            if st.body.get("text") is None:
+                st.body["text"] = None
         if e.get("text") is None:
-            v = _x.get("text") if type(_x := e.get("tool_call_delta")) is dict else None
+            v = _h1.get("text")
             if v is not None:
                 st.append(st.body, ("text",), v, ("tool_call_delta", "text"))
-            elif type(_x := e.get("tool_call_delta")) is dict and "text" in _x:
-                st.null(st.body, ("text",))
-        if (_x.get("index") if type(_x := e.get("tool_call_delta")) is dict else None) is not None:
+            elif "text" in _h1:
+                if st.body.get("text") is None:
+                    st.body["text"] = None
+        if _h1.get("index") is not None:
             b1 = st.element(
                 st.body,
                 ("tool_calls",),
-                (_x.get("index") if type(_x := e.get("tool_call_delta")) is dict else None),
-                {"name": "", "parameters": {}},
+                _h1.get("index"),
+                _NEW1,
                 ("tool_call_delta", "index"),
                 create=True,
             )
-            v = _x.get("name") if type(_x := e.get("tool_call_delta")) is dict else None
-            if v is not None:
-                st.first(b1, ("name",), v)
-            elif type(_x := e.get("tool_call_delta")) is dict and "name" in _x:
-                st.null(b1, ("name",))
-            v = _x.get("parameters") if type(_x := e.get("tool_call_delta")) is dict else None
+            if (_c := b1.get("name")) is None or _c == "":
+                v = _h1.get("name")
+                if v is not None:
+                    if v != "":
+                        b1["name"] = v
+                elif "name" in _h1:
+                    if _c is None:
+                        b1["name"] = None
+            v = _h1.get("parameters")
             if v is not None:
                 st.append_json(b1, ("parameters",), v, ("tool_call_delta", "parameters"))
     elif name == "tool-calls-generation":
         v = e.get("tool_calls")
         if v is not None:
-            st.set(st.body, ("tool_calls",), v)
+            st.body["tool_calls"] = v
         elif "tool_calls" in e:
-            st.null(st.body, ("tool_calls",))
+            if st.body.get("tool_calls") is None:
+                st.body["tool_calls"] = None
         v = e.get("text")
         if v is not None:
-            st.set(st.body, ("text",), v)
+            st.body["text"] = v
         elif "text" in e:
-            st.null(st.body, ("text",))
+            if st.body.get("text") is None:
+                st.body["text"] = None
     elif name == "stream-end":
         v = e.get("finish_reason")
         if v is not None:
-            st.set(st.body, ("finish_reason",), v)
+            st.body["finish_reason"] = v
         elif "finish_reason" in e:
-            st.null(st.body, ("finish_reason",))
+            if st.body.get("finish_reason") is None:
+                st.body["finish_reason"] = None
         v = e.get("response")
         if v is not None:
             st.overlay(st.body, (), v, ("response",))

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from toolwire_runtime.streaming import StreamState, get
@@ -227,223 +228,241 @@ __all__ = [
     "decode",
 ]
 
+#: What a two-key event path (delta.content) reads when the event has no object at its first key.
+_NO_OBJECT: Any = MappingProxyType({})
+
+# Element templates (`new:`), built once: the decoder copies one when it creates an element.
+
+_NEW1 = {"content": {"parts": [], "role": "model"}}
+
+_NEW2 = {}
+
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one gemini stream event to the body under construction."""
     if name == "chunk":
         v = e.get("promptFeedback")
         if v is not None:
-            st.set(st.body, ("promptFeedback",), v)
+            st.body["promptFeedback"] = v
         elif "promptFeedback" in e:
-            st.null(st.body, ("promptFeedback",))
-        for i1, e1 in st.items(e.get("candidates"), ("candidates",)):
-            p1 = ("candidates", i1)
-            b1 = st.element(
-                st.body,
-                ("candidates",),
-                st.key_or(e1.get("index"), 0),
-                {"content": {"parts": [], "role": "model"}},
-                (*p1, "index"),
-                create=True,
-            )
-            v = _x.get("role") if type(_x := e1.get("content")) is dict else None
-            if v is not None:
-                st.set(b1, ("content", "role"), v)
-            elif type(_x := e1.get("content")) is dict and "role" in _x:
-                st.null(b1, ("content", "role"))
-            v = e1.get("index")
-            if v is not None:
-                st.set(b1, ("index",), v)
-            elif "index" in e1:
-                st.null(b1, ("index",))
-            for i2, e2 in st.items(
-                (_x.get("parts") if type(_x := e1.get("content")) is dict else None),
-                (*p1, "content", "parts"),
-            ):
-                p2 = (*p1, "content", "parts", i2)
-                if isinstance(e2.get("text"), str) and e2.get("text") != "":
-                    b3 = st.element(
-                        b1,
-                        ("content", "parts"),
-                        None,
-                        {},
-                        (),
-                        create=True,
-                        new_if=lambda el: not (
-                            get(el, ("text",)) is not None
-                            and get(el, ("thoughtSignature",)) is None
-                            and get(el, ("thought",)) == e2.get("thought")
-                        ),
-                    )
-                    v = e2.get("text")
-                    if v is not None:
-                        st.append(b3, ("text",), v, (*p2, "text"))
-                    elif "text" in e2:
-                        st.null(b3, ("text",))
-                    v = e2.get("thought")
-                    if v is not None:
-                        st.set(b3, ("thought",), v)
-                    elif "thought" in e2:
-                        st.null(b3, ("thought",))
-                    v = e2.get("thoughtSignature")
-                    if v is not None:
-                        st.set(b3, ("thoughtSignature",), v)
-                    elif "thoughtSignature" in e2:
-                        st.null(b3, ("thoughtSignature",))
-                if e2.get("text") == "" and e2.get("thoughtSignature") is not None:
-                    b4 = st.element(
-                        b1,
-                        ("content", "parts"),
-                        None,
-                        {},
-                        (),
-                        create=True,
-                        new_if=lambda el: not (
-                            get(el, ("text",)) is not None
-                            and get(el, ("thoughtSignature",)) is None
-                            and get(el, ("thought",)) == e2.get("thought")
-                        ),
-                    )
-                    v = e2.get("text")
-                    if v is not None:
-                        st.append(b4, ("text",), v, (*p2, "text"))
-                    elif "text" in e2:
-                        st.null(b4, ("text",))
-                    v = e2.get("thought")
-                    if v is not None:
-                        st.set(b4, ("thought",), v)
-                    elif "thought" in e2:
-                        st.null(b4, ("thought",))
-                    v = e2.get("thoughtSignature")
-                    if v is not None:
-                        st.set(b4, ("thoughtSignature",), v)
-                    elif "thoughtSignature" in e2:
-                        st.null(b4, ("thoughtSignature",))
-                if (
-                    _x.get("name") if type(_x := e2.get("functionCall")) is dict else None
-                ) is not None:
-                    b5 = st.fresh(b1, ("content", "parts"), {})
-                    v = _x.get("id") if type(_x := e2.get("functionCall")) is dict else None
-                    if v is not None:
-                        st.set(b5, ("functionCall", "id"), v)
-                    elif type(_x := e2.get("functionCall")) is dict and "id" in _x:
-                        st.null(b5, ("functionCall", "id"))
-                    v = _x.get("name") if type(_x := e2.get("functionCall")) is dict else None
-                    if v is not None:
-                        st.set(b5, ("functionCall", "name"), v)
-                    elif type(_x := e2.get("functionCall")) is dict and "name" in _x:
-                        st.null(b5, ("functionCall", "name"))
-                    st.const(b5, ("functionCall", "args"), {})
-                    v = _x.get("args") if type(_x := e2.get("functionCall")) is dict else None
-                    if v is not None:
-                        st.merge(b5, ("functionCall", "args"), v, (*p2, "functionCall", "args"))
-                    v = (
-                        _x.get("partialArgs")
-                        if type(_x := e2.get("functionCall")) is dict
-                        else None
-                    )
-                    if v is not None:
-                        st.put_paths(
-                            b5, ("functionCall", "args"), v, (*p2, "functionCall", "partialArgs")
-                        )
-                    v = e2.get("thoughtSignature")
-                    if v is not None:
-                        st.set(b5, ("thoughtSignature",), v)
-                    elif "thoughtSignature" in e2:
-                        st.null(b5, ("thoughtSignature",))
-                    if (
-                        _x.get("willContinue")
-                        if type(_x := e2.get("functionCall")) is dict
-                        else None
-                    ) is None:
-                        st.close(b5)
-                if (
-                    e2.get("functionCall") is not None
-                    and (_x.get("name") if type(_x := e2.get("functionCall")) is dict else None)
-                    is None
-                ):
-                    b6 = st.element(b1, ("content", "parts"), None, None, (), create=False)
-                    v = (
-                        _x.get("partialArgs")
-                        if type(_x := e2.get("functionCall")) is dict
-                        else None
-                    )
-                    if v is not None:
-                        st.put_paths(
-                            b6, ("functionCall", "args"), v, (*p2, "functionCall", "partialArgs")
-                        )
-                    if (
-                        _x.get("willContinue")
-                        if type(_x := e2.get("functionCall")) is dict
-                        else None
-                    ) is None:
-                        st.close(b6)
-                if e2.get("text") is None and e2.get("functionCall") is None:
-                    b7 = st.fresh(b1, ("content", "parts"), e2)
-            v = e1.get("finishReason")
-            if v is not None:
-                st.set(b1, ("finishReason",), v)
-            elif "finishReason" in e1:
-                st.null(b1, ("finishReason",))
-            v = e1.get("finishMessage")
-            if v is not None:
-                st.set(b1, ("finishMessage",), v)
-            elif "finishMessage" in e1:
-                st.null(b1, ("finishMessage",))
-            v = e1.get("safetyRatings")
-            if v is not None:
-                st.set(b1, ("safetyRatings",), v)
-            elif "safetyRatings" in e1:
-                st.null(b1, ("safetyRatings",))
-            v = e1.get("citationMetadata")
-            if v is not None:
-                st.set(b1, ("citationMetadata",), v)
-            elif "citationMetadata" in e1:
-                st.null(b1, ("citationMetadata",))
-            v = e1.get("groundingMetadata")
-            if v is not None:
-                st.set(b1, ("groundingMetadata",), v)
-            elif "groundingMetadata" in e1:
-                st.null(b1, ("groundingMetadata",))
-            v = e1.get("urlContextMetadata")
-            if v is not None:
-                st.set(b1, ("urlContextMetadata",), v)
-            elif "urlContextMetadata" in e1:
-                st.null(b1, ("urlContextMetadata",))
-            v = e1.get("avgLogprobs")
-            if v is not None:
-                st.set(b1, ("avgLogprobs",), v)
-            elif "avgLogprobs" in e1:
-                st.null(b1, ("avgLogprobs",))
-            v = e1.get("logprobsResult")
-            if v is not None:
-                st.set(b1, ("logprobsResult",), v)
-            elif "logprobsResult" in e1:
-                st.null(b1, ("logprobsResult",))
-            v = e1.get("tokenCount")
-            if v is not None:
-                st.set(b1, ("tokenCount",), v)
-            elif "tokenCount" in e1:
-                st.null(b1, ("tokenCount",))
+            if st.body.get("promptFeedback") is None:
+                st.body["promptFeedback"] = None
+        if (l1 := e.get("candidates")) is not None:
+            for i1, e1 in st.items(l1, ("candidates",)):
+                p1 = ("candidates", i1)
+                _h1 = _x if type(_x := e1.get("content")) is dict else _NO_OBJECT
+                b1 = st.element(
+                    st.body,
+                    ("candidates",),
+                    st.key_or(e1.get("index"), 0),
+                    _NEW1,
+                    (*p1, "index"),
+                    create=True,
+                )
+                v = _h1.get("role")
+                if v is not None:
+                    st.set(b1, ("content", "role"), v)
+                elif "role" in _h1:
+                    st.null(b1, ("content", "role"))
+                v = e1.get("index")
+                if v is not None:
+                    b1["index"] = v
+                elif "index" in e1:
+                    if b1.get("index") is None:
+                        b1["index"] = None
+                if (l2 := _h1.get("parts")) is not None:
+                    for i2, e2 in st.items(l2, (*p1, "content", "parts")):
+                        p2 = (*p1, "content", "parts", i2)
+                        _h2 = _x if type(_x := e2.get("functionCall")) is dict else _NO_OBJECT
+                        if isinstance(e2.get("text"), str) and e2.get("text") != "":
+                            b3 = st.element(
+                                b1,
+                                ("content", "parts"),
+                                None,
+                                _NEW2,
+                                (),
+                                create=True,
+                                new_if=lambda el: not (
+                                    get(el, ("text",)) is not None
+                                    and get(el, ("thoughtSignature",)) is None
+                                    and get(el, ("thought",)) == e2.get("thought")
+                                ),
+                            )
+                            v = e2.get("text")
+                            if v is not None:
+                                st.append(b3, ("text",), v, (*p2, "text"))
+                            elif "text" in e2:
+                                if b3.get("text") is None:
+                                    b3["text"] = None
+                            v = e2.get("thought")
+                            if v is not None:
+                                b3["thought"] = v
+                            elif "thought" in e2:
+                                if b3.get("thought") is None:
+                                    b3["thought"] = None
+                            v = e2.get("thoughtSignature")
+                            if v is not None:
+                                b3["thoughtSignature"] = v
+                            elif "thoughtSignature" in e2:
+                                if b3.get("thoughtSignature") is None:
+                                    b3["thoughtSignature"] = None
+                        if e2.get("text") == "" and e2.get("thoughtSignature") is not None:
+                            b4 = st.element(
+                                b1,
+                                ("content", "parts"),
+                                None,
+                                _NEW2,
+                                (),
+                                create=True,
+                                new_if=lambda el: not (
+                                    get(el, ("text",)) is not None
+                                    and get(el, ("thoughtSignature",)) is None
+                                    and get(el, ("thought",)) == e2.get("thought")
+                                ),
+                            )
+                            v = e2.get("text")
+                            if v is not None:
+                                st.append(b4, ("text",), v, (*p2, "text"))
+                            elif "text" in e2:
+                                if b4.get("text") is None:
+                                    b4["text"] = None
+                            v = e2.get("thought")
+                            if v is not None:
+                                b4["thought"] = v
+                            elif "thought" in e2:
+                                if b4.get("thought") is None:
+                                    b4["thought"] = None
+                            v = e2.get("thoughtSignature")
+                            if v is not None:
+                                b4["thoughtSignature"] = v
+                            elif "thoughtSignature" in e2:
+                                if b4.get("thoughtSignature") is None:
+                                    b4["thoughtSignature"] = None
+                        if _h2.get("name") is not None:
+                            b5 = st.fresh(b1, ("content", "parts"), _NEW2)
+                            v = _h2.get("id")
+                            if v is not None:
+                                st.set(b5, ("functionCall", "id"), v)
+                            elif "id" in _h2:
+                                st.null(b5, ("functionCall", "id"))
+                            v = _h2.get("name")
+                            if v is not None:
+                                st.set(b5, ("functionCall", "name"), v)
+                            elif "name" in _h2:
+                                st.null(b5, ("functionCall", "name"))
+                            st.const(b5, ("functionCall", "args"), {})
+                            v = _h2.get("args")
+                            if v is not None:
+                                st.merge(
+                                    b5, ("functionCall", "args"), v, (*p2, "functionCall", "args")
+                                )
+                            v = _h2.get("partialArgs")
+                            if v is not None:
+                                st.put_paths(
+                                    b5,
+                                    ("functionCall", "args"),
+                                    v,
+                                    (*p2, "functionCall", "partialArgs"),
+                                )
+                            v = e2.get("thoughtSignature")
+                            if v is not None:
+                                b5["thoughtSignature"] = v
+                            elif "thoughtSignature" in e2:
+                                if b5.get("thoughtSignature") is None:
+                                    b5["thoughtSignature"] = None
+                            if _h2.get("willContinue") is None:
+                                st.close(b5)
+                        if e2.get("functionCall") is not None and _h2.get("name") is None:
+                            b6 = st.element(b1, ("content", "parts"), None, None, (), create=False)
+                            v = _h2.get("partialArgs")
+                            if v is not None:
+                                st.put_paths(
+                                    b6,
+                                    ("functionCall", "args"),
+                                    v,
+                                    (*p2, "functionCall", "partialArgs"),
+                                )
+                            if _h2.get("willContinue") is None:
+                                st.close(b6)
+                        if e2.get("text") is None and e2.get("functionCall") is None:
+                            b7 = st.fresh(b1, ("content", "parts"), e2)
+                v = e1.get("finishReason")
+                if v is not None:
+                    b1["finishReason"] = v
+                elif "finishReason" in e1:
+                    if b1.get("finishReason") is None:
+                        b1["finishReason"] = None
+                v = e1.get("finishMessage")
+                if v is not None:
+                    b1["finishMessage"] = v
+                elif "finishMessage" in e1:
+                    if b1.get("finishMessage") is None:
+                        b1["finishMessage"] = None
+                v = e1.get("safetyRatings")
+                if v is not None:
+                    b1["safetyRatings"] = v
+                elif "safetyRatings" in e1:
+                    if b1.get("safetyRatings") is None:
+                        b1["safetyRatings"] = None
+                v = e1.get("citationMetadata")
+                if v is not None:
+                    b1["citationMetadata"] = v
+                elif "citationMetadata" in e1:
+                    if b1.get("citationMetadata") is None:
+                        b1["citationMetadata"] = None
+                v = e1.get("groundingMetadata")
+                if v is not None:
+                    b1["groundingMetadata"] = v
+                elif "groundingMetadata" in e1:
+                    if b1.get("groundingMetadata") is None:
+                        b1["groundingMetadata"] = None
+                v = e1.get("urlContextMetadata")
+                if v is not None:
+                    b1["urlContextMetadata"] = v
+                elif "urlContextMetadata" in e1:
+                    if b1.get("urlContextMetadata") is None:
+                        b1["urlContextMetadata"] = None
+                v = e1.get("avgLogprobs")
+                if v is not None:
+                    b1["avgLogprobs"] = v
+                elif "avgLogprobs" in e1:
+                    if b1.get("avgLogprobs") is None:
+                        b1["avgLogprobs"] = None
+                v = e1.get("logprobsResult")
+                if v is not None:
+                    b1["logprobsResult"] = v
+                elif "logprobsResult" in e1:
+                    if b1.get("logprobsResult") is None:
+                        b1["logprobsResult"] = None
+                v = e1.get("tokenCount")
+                if v is not None:
+                    b1["tokenCount"] = v
+                elif "tokenCount" in e1:
+                    if b1.get("tokenCount") is None:
+                        b1["tokenCount"] = None
         v = e.get("usageMetadata")
         if v is not None:
-            st.set(st.body, ("usageMetadata",), v)
+            st.body["usageMetadata"] = v
         elif "usageMetadata" in e:
-            st.null(st.body, ("usageMetadata",))
+            if st.body.get("usageMetadata") is None:
+                st.body["usageMetadata"] = None
         v = e.get("modelVersion")
         if v is not None:
-            st.set(st.body, ("modelVersion",), v)
+            st.body["modelVersion"] = v
         elif "modelVersion" in e:
-            st.null(st.body, ("modelVersion",))
+            if st.body.get("modelVersion") is None:
+                st.body["modelVersion"] = None
         v = e.get("responseId")
         if v is not None:
-            st.set(st.body, ("responseId",), v)
+            st.body["responseId"] = v
         elif "responseId" in e:
-            st.null(st.body, ("responseId",))
+            if st.body.get("responseId") is None:
+                st.body["responseId"] = None
         v = e.get("createTime")
         if v is not None:
-            st.set(st.body, ("createTime",), v)
+            st.body["createTime"] = v
         elif "createTime" in e:
-            st.null(st.body, ("createTime",))
+            if st.body.get("createTime") is None:
+                st.body["createTime"] = None
     else:
         st.unknown(name)

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from toolwire_runtime.streaming import StreamState, get
@@ -147,159 +148,186 @@ __all__ = [
     "decode",
 ]
 
+#: What a two-key event path (delta.content) reads when the event has no object at its first key.
+_NO_OBJECT: Any = MappingProxyType({})
+
+# Element templates (`new:`), built once: the decoder copies one when it creates an element.
+
+_NEW1 = {"index": 0, "message": {"role": "assistant", "content": None}, "finish_reason": None}
+
+_NEW2 = {"id": "", "function": {"name": "", "arguments": ""}}
+
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one groq stream event to the body under construction."""
     if name == "chunk":
+        _h1 = _x if type(_x := e.get("error")) is dict else _NO_OBJECT
+        _h5 = _x if type(_x := e.get("x_groq")) is dict else _NO_OBJECT
         pass  # tag: object='chat.completion.chunk'
         if e.get("error") is not None:
-            st.provider_error(
-                (_x.get("type") if type(_x := e.get("error")) is dict else None),
-                (_x.get("message") if type(_x := e.get("error")) is dict else None),
-            )
-        v = e.get("id")
-        if v is not None:
-            st.first(st.body, ("id",), v)
-        elif "id" in e:
-            st.null(st.body, ("id",))
-        v = e.get("created")
-        if v is not None:
-            st.first(st.body, ("created",), v)
-        elif "created" in e:
-            st.null(st.body, ("created",))
-        v = e.get("model")
-        if v is not None:
-            st.first(st.body, ("model",), v)
-        elif "model" in e:
-            st.null(st.body, ("model",))
-        v = e.get("system_fingerprint")
-        if v is not None:
-            st.first(st.body, ("system_fingerprint",), v)
-        elif "system_fingerprint" in e:
-            st.null(st.body, ("system_fingerprint",))
-        v = e.get("provider")
-        if v is not None:
-            st.first(st.body, ("provider",), v)
-        elif "provider" in e:
-            st.null(st.body, ("provider",))
+            st.provider_error(_h1.get("type"), _h1.get("message"))
+        if (_c := st.body.get("id")) is None or _c == "":
+            v = e.get("id")
+            if v is not None:
+                if v != "":
+                    st.body["id"] = v
+            elif "id" in e:
+                if _c is None:
+                    st.body["id"] = None
+        if (_c := st.body.get("created")) is None or _c == "":
+            v = e.get("created")
+            if v is not None:
+                if v != "":
+                    st.body["created"] = v
+            elif "created" in e:
+                if _c is None:
+                    st.body["created"] = None
+        if (_c := st.body.get("model")) is None or _c == "":
+            v = e.get("model")
+            if v is not None:
+                if v != "":
+                    st.body["model"] = v
+            elif "model" in e:
+                if _c is None:
+                    st.body["model"] = None
+        if (_c := st.body.get("system_fingerprint")) is None or _c == "":
+            v = e.get("system_fingerprint")
+            if v is not None:
+                if v != "":
+                    st.body["system_fingerprint"] = v
+            elif "system_fingerprint" in e:
+                if _c is None:
+                    st.body["system_fingerprint"] = None
+        if (_c := st.body.get("provider")) is None or _c == "":
+            v = e.get("provider")
+            if v is not None:
+                if v != "":
+                    st.body["provider"] = v
+            elif "provider" in e:
+                if _c is None:
+                    st.body["provider"] = None
         v = e.get("service_tier")
         if v is not None:
-            st.set(st.body, ("service_tier",), v)
+            st.body["service_tier"] = v
         elif "service_tier" in e:
-            st.null(st.body, ("service_tier",))
-        for i1, e1 in st.items(e.get("choices"), ("choices",)):
-            p1 = ("choices", i1)
-            b1 = st.element(
-                st.body,
-                ("choices",),
-                e1.get("index"),
-                {
-                    "index": 0,
-                    "message": {"role": "assistant", "content": None},
-                    "finish_reason": None,
-                },
-                (*p1, "index"),
-                create=True,
-            )
-            pass  # tag: delta={}
-            v = e1.get("index")
-            if v is not None:
-                st.first(b1, ("index",), v)
-            elif "index" in e1:
-                st.null(b1, ("index",))
-            v = _x.get("role") if type(_x := e1.get("delta")) is dict else None
-            if v is not None:
-                st.first(b1, ("message", "role"), v)
-            elif type(_x := e1.get("delta")) is dict and "role" in _x:
-                st.null(b1, ("message", "role"))
-            v = _x.get("content") if type(_x := e1.get("delta")) is dict else None
-            if v is not None:
-                st.append(b1, ("message", "content"), v, (*p1, "delta", "content"))
-            elif type(_x := e1.get("delta")) is dict and "content" in _x:
-                st.null(b1, ("message", "content"))
-            v = _x.get("refusal") if type(_x := e1.get("delta")) is dict else None
-            if v is not None:
-                st.append(b1, ("message", "refusal"), v, (*p1, "delta", "refusal"))
-            elif type(_x := e1.get("delta")) is dict and "refusal" in _x:
-                st.null(b1, ("message", "refusal"))
-            v = _x.get("reasoning_content") if type(_x := e1.get("delta")) is dict else None
-            if v is not None:
-                st.append(
-                    b1, ("message", "reasoning_content"), v, (*p1, "delta", "reasoning_content")
+            if st.body.get("service_tier") is None:
+                st.body["service_tier"] = None
+        if (l1 := e.get("choices")) is not None:
+            for i1, e1 in st.items(l1, ("choices",)):
+                p1 = ("choices", i1)
+                _h2 = _x if type(_x := e1.get("delta")) is dict else _NO_OBJECT
+                _h4 = _x if type(_x := e1.get("logprobs")) is dict else _NO_OBJECT
+                b1 = st.element(
+                    st.body, ("choices",), e1.get("index"), _NEW1, (*p1, "index"), create=True
                 )
-            elif type(_x := e1.get("delta")) is dict and "reasoning_content" in _x:
-                st.null(b1, ("message", "reasoning_content"))
-            v = _x.get("reasoning") if type(_x := e1.get("delta")) is dict else None
-            if v is not None:
-                st.append(b1, ("message", "reasoning"), v, (*p1, "delta", "reasoning"))
-            elif type(_x := e1.get("delta")) is dict and "reasoning" in _x:
-                st.null(b1, ("message", "reasoning"))
-            for i2, e2 in st.items(
-                (_x.get("tool_calls") if type(_x := e1.get("delta")) is dict else None),
-                (*p1, "delta", "tool_calls"),
-            ):
-                p2 = (*p1, "delta", "tool_calls", i2)
-                b2 = st.element(
-                    b1,
-                    ("message", "tool_calls"),
-                    e2.get("index"),
-                    {"id": "", "function": {"name": "", "arguments": ""}},
-                    (*p2, "index"),
-                    create=True,
-                    fallback=e2.get("id"),
-                    new_if=st.differs(e2.get("id"), ("id",)),
-                )
-                v = e2.get("id")
+                pass  # tag: delta={}
+                if (_c := b1.get("index")) is None or _c == "":
+                    v = e1.get("index")
+                    if v is not None:
+                        if v != "":
+                            b1["index"] = v
+                    elif "index" in e1:
+                        if _c is None:
+                            b1["index"] = None
+                v = _h2.get("role")
                 if v is not None:
-                    st.first(b2, ("id",), v)
-                elif "id" in e2:
-                    st.null(b2, ("id",))
-                v = e2.get("type")
+                    st.first(b1, ("message", "role"), v)
+                elif "role" in _h2:
+                    st.null(b1, ("message", "role"))
+                v = _h2.get("content")
                 if v is not None:
-                    st.first(b2, ("type",), v)
-                elif "type" in e2:
-                    st.null(b2, ("type",))
-                v = _x.get("name") if type(_x := e2.get("function")) is dict else None
+                    st.append(b1, ("message", "content"), v, (*p1, "delta", "content"))
+                elif "content" in _h2:
+                    st.null(b1, ("message", "content"))
+                v = _h2.get("refusal")
                 if v is not None:
-                    st.first(b2, ("function", "name"), v)
-                elif type(_x := e2.get("function")) is dict and "name" in _x:
-                    st.null(b2, ("function", "name"))
-                v = _x.get("arguments") if type(_x := e2.get("function")) is dict else None
+                    st.append(b1, ("message", "refusal"), v, (*p1, "delta", "refusal"))
+                elif "refusal" in _h2:
+                    st.null(b1, ("message", "refusal"))
+                v = _h2.get("reasoning_content")
                 if v is not None:
-                    st.append(b2, ("function", "arguments"), v, (*p2, "function", "arguments"))
-                elif type(_x := e2.get("function")) is dict and "arguments" in _x:
-                    st.null(b2, ("function", "arguments"))
-            v = _x.get("content") if type(_x := e1.get("logprobs")) is dict else None
-            if v is not None:
-                st.extend(b1, ("logprobs", "content"), v)
-            v = _x.get("refusal") if type(_x := e1.get("logprobs")) is dict else None
-            if v is not None:
-                st.extend(b1, ("logprobs", "refusal"), v)
-            v = e1.get("finish_reason")
-            if v is not None:
-                st.set(b1, ("finish_reason",), v)
-            elif "finish_reason" in e1:
-                st.null(b1, ("finish_reason",))
-            for i3, e3 in st.items(
-                (_x.get("executed_tools") if type(_x := e1.get("delta")) is dict else None),
-                (*p1, "delta", "executed_tools"),
-            ):
-                p3 = (*p1, "delta", "executed_tools", i3)
-                b3 = st.element(
-                    b1,
-                    ("message", "executed_tools"),
-                    e3.get("index"),
-                    None,
-                    (*p3, "index"),
-                    create=True,
-                )
-                v = e3
+                    st.append(
+                        b1, ("message", "reasoning_content"), v, (*p1, "delta", "reasoning_content")
+                    )
+                elif "reasoning_content" in _h2:
+                    st.null(b1, ("message", "reasoning_content"))
+                v = _h2.get("reasoning")
                 if v is not None:
-                    st.merge(b3, (), v, p3)
+                    st.append(b1, ("message", "reasoning"), v, (*p1, "delta", "reasoning"))
+                elif "reasoning" in _h2:
+                    st.null(b1, ("message", "reasoning"))
+                if (l2 := _h2.get("tool_calls")) is not None:
+                    for i2, e2 in st.items(l2, (*p1, "delta", "tool_calls")):
+                        p2 = (*p1, "delta", "tool_calls", i2)
+                        _h3 = _x if type(_x := e2.get("function")) is dict else _NO_OBJECT
+                        b2 = st.element(
+                            b1,
+                            ("message", "tool_calls"),
+                            e2.get("index"),
+                            _NEW2,
+                            (*p2, "index"),
+                            create=True,
+                            fallback=e2.get("id"),
+                            new_if=st.differs(e2.get("id"), ("id",)),
+                        )
+                        if (_c := b2.get("id")) is None or _c == "":
+                            v = e2.get("id")
+                            if v is not None:
+                                if v != "":
+                                    b2["id"] = v
+                            elif "id" in e2:
+                                if _c is None:
+                                    b2["id"] = None
+                        if (_c := b2.get("type")) is None or _c == "":
+                            v = e2.get("type")
+                            if v is not None:
+                                if v != "":
+                                    b2["type"] = v
+                            elif "type" in e2:
+                                if _c is None:
+                                    b2["type"] = None
+                        v = _h3.get("name")
+                        if v is not None:
+                            st.first(b2, ("function", "name"), v)
+                        elif "name" in _h3:
+                            st.null(b2, ("function", "name"))
+                        v = _h3.get("arguments")
+                        if v is not None:
+                            st.append(
+                                b2, ("function", "arguments"), v, (*p2, "function", "arguments")
+                            )
+                        elif "arguments" in _h3:
+                            st.null(b2, ("function", "arguments"))
+                v = _h4.get("content")
+                if v is not None:
+                    st.extend(b1, ("logprobs", "content"), v)
+                v = _h4.get("refusal")
+                if v is not None:
+                    st.extend(b1, ("logprobs", "refusal"), v)
+                v = e1.get("finish_reason")
+                if v is not None:
+                    b1["finish_reason"] = v
+                elif "finish_reason" in e1:
+                    if b1.get("finish_reason") is None:
+                        b1["finish_reason"] = None
+                if (l3 := _h2.get("executed_tools")) is not None:
+                    for i3, e3 in st.items(l3, (*p1, "delta", "executed_tools")):
+                        p3 = (*p1, "delta", "executed_tools", i3)
+                        b3 = st.element(
+                            b1,
+                            ("message", "executed_tools"),
+                            e3.get("index"),
+                            None,
+                            (*p3, "index"),
+                            create=True,
+                        )
+                        v = e3
+                        if v is not None:
+                            st.merge(b3, (), v, p3)
         v = e.get("usage")
         if v is not None:
             st.merge(st.body, ("usage",), v, ("usage",))
-        v = _x.get("usage") if type(_x := e.get("x_groq")) is dict else None
+        v = _h5.get("usage")
         if v is not None:
             st.merge(st.body, ("usage",), v, ("x_groq", "usage"))
     elif name == "[DONE]":

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from toolwire_runtime.streaming import StreamState, get
@@ -90,42 +91,48 @@ __all__ = [
     "decode",
 ]
 
+#: What a two-key event path (delta.content) reads when the event has no object at its first key.
+_NO_OBJECT: Any = MappingProxyType({})
+
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one ollama stream event to the body under construction."""
     if name == "chunk":
+        _h1 = _x if type(_x := e.get("message")) is dict else _NO_OBJECT
         pass  # tag: message={'role': 'assistant'}
         if e.get("error") is not None:
             st.provider_error("chunk", e.get("error"))
         v = e.get("model")
         if v is not None:
-            st.set(st.body, ("model",), v)
+            st.body["model"] = v
         elif "model" in e:
-            st.null(st.body, ("model",))
+            if st.body.get("model") is None:
+                st.body["model"] = None
         v = e.get("created_at")
         if v is not None:
-            st.set(st.body, ("created_at",), v)
+            st.body["created_at"] = v
         elif "created_at" in e:
-            st.null(st.body, ("created_at",))
-        v = _x.get("role") if type(_x := e.get("message")) is dict else None
+            if st.body.get("created_at") is None:
+                st.body["created_at"] = None
+        v = _h1.get("role")
         if v is not None:
             st.set(st.body, ("message", "role"), v)
-        elif type(_x := e.get("message")) is dict and "role" in _x:
+        elif "role" in _h1:
             st.null(st.body, ("message", "role"))
-        v = _x.get("content") if type(_x := e.get("message")) is dict else None
+        v = _h1.get("content")
         if v is not None:
             st.append(st.body, ("message", "content"), v, ("message", "content"))
-        elif type(_x := e.get("message")) is dict and "content" in _x:
+        elif "content" in _h1:
             st.null(st.body, ("message", "content"))
-        v = _x.get("thinking") if type(_x := e.get("message")) is dict else None
+        v = _h1.get("thinking")
         if v is not None:
             st.append(st.body, ("message", "thinking"), v, ("message", "thinking"))
-        elif type(_x := e.get("message")) is dict and "thinking" in _x:
+        elif "thinking" in _h1:
             st.null(st.body, ("message", "thinking"))
-        v = _x.get("tool_calls") if type(_x := e.get("message")) is dict else None
+        v = _h1.get("tool_calls")
         if v is not None:
             st.extend(st.body, ("message", "tool_calls"), v)
-        v = _x.get("images") if type(_x := e.get("message")) is dict else None
+        v = _h1.get("images")
         if v is not None:
             st.extend(st.body, ("message", "images"), v)
         v = e.get("logprobs")
@@ -133,44 +140,52 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             st.extend(st.body, ("logprobs",), v)
         v = e.get("done_reason")
         if v is not None:
-            st.set(st.body, ("done_reason",), v)
+            st.body["done_reason"] = v
         elif "done_reason" in e:
-            st.null(st.body, ("done_reason",))
+            if st.body.get("done_reason") is None:
+                st.body["done_reason"] = None
         v = e.get("done")
         if v is not None:
-            st.set(st.body, ("done",), v)
+            st.body["done"] = v
         elif "done" in e:
-            st.null(st.body, ("done",))
+            if st.body.get("done") is None:
+                st.body["done"] = None
         v = e.get("total_duration")
         if v is not None:
-            st.set(st.body, ("total_duration",), v)
+            st.body["total_duration"] = v
         elif "total_duration" in e:
-            st.null(st.body, ("total_duration",))
+            if st.body.get("total_duration") is None:
+                st.body["total_duration"] = None
         v = e.get("load_duration")
         if v is not None:
-            st.set(st.body, ("load_duration",), v)
+            st.body["load_duration"] = v
         elif "load_duration" in e:
-            st.null(st.body, ("load_duration",))
+            if st.body.get("load_duration") is None:
+                st.body["load_duration"] = None
         v = e.get("prompt_eval_count")
         if v is not None:
-            st.set(st.body, ("prompt_eval_count",), v)
+            st.body["prompt_eval_count"] = v
         elif "prompt_eval_count" in e:
-            st.null(st.body, ("prompt_eval_count",))
+            if st.body.get("prompt_eval_count") is None:
+                st.body["prompt_eval_count"] = None
         v = e.get("prompt_eval_duration")
         if v is not None:
-            st.set(st.body, ("prompt_eval_duration",), v)
+            st.body["prompt_eval_duration"] = v
         elif "prompt_eval_duration" in e:
-            st.null(st.body, ("prompt_eval_duration",))
+            if st.body.get("prompt_eval_duration") is None:
+                st.body["prompt_eval_duration"] = None
         v = e.get("eval_count")
         if v is not None:
-            st.set(st.body, ("eval_count",), v)
+            st.body["eval_count"] = v
         elif "eval_count" in e:
-            st.null(st.body, ("eval_count",))
+            if st.body.get("eval_count") is None:
+                st.body["eval_count"] = None
         v = e.get("eval_duration")
         if v is not None:
-            st.set(st.body, ("eval_duration",), v)
+            st.body["eval_duration"] = v
         elif "eval_duration" in e:
-            st.null(st.body, ("eval_duration",))
+            if st.body.get("eval_duration") is None:
+                st.body["eval_duration"] = None
         if e.get("done") == True:
             st.end()
     else:

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from toolwire_runtime.streaming import StreamState, get
@@ -487,23 +488,48 @@ __all__ = [
     "decode",
 ]
 
+#: What a two-key event path (delta.content) reads when the event has no object at its first key.
+_NO_OBJECT: Any = MappingProxyType({})
+
+# Element templates (`new:`), built once: the decoder copies one when it creates an element.
+
+_NEW1 = {"type": "output_text", "annotations": [], "text": ""}
+
+_NEW2 = {"type": "output_text", "annotations": []}
+
+_NEW3 = {"type": "refusal", "refusal": ""}
+
+_NEW4 = {"type": "refusal"}
+
+_NEW5 = {"type": "summary_text", "text": ""}
+
+_NEW6 = {"type": "summary_text"}
+
+_NEW7 = {"type": "reasoning_text", "text": ""}
+
+_NEW8 = {"type": "reasoning_text"}
+
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one openai_responses stream event to the body under construction."""
     if name == "response.created":
         st.start(e.get("response"), ("response",))
     elif name == "response.queued":
-        v = _x.get("status") if type(_x := e.get("response")) is dict else None
+        _h1 = _x if type(_x := e.get("response")) is dict else _NO_OBJECT
+        v = _h1.get("status")
         if v is not None:
-            st.set(st.body, ("status",), v)
-        elif type(_x := e.get("response")) is dict and "status" in _x:
-            st.null(st.body, ("status",))
+            st.body["status"] = v
+        elif "status" in _h1:
+            if st.body.get("status") is None:
+                st.body["status"] = None
     elif name == "response.in_progress":
-        v = _x.get("status") if type(_x := e.get("response")) is dict else None
+        _h2 = _x if type(_x := e.get("response")) is dict else _NO_OBJECT
+        v = _h2.get("status")
         if v is not None:
-            st.set(st.body, ("status",), v)
-        elif type(_x := e.get("response")) is dict and "status" in _x:
-            st.null(st.body, ("status",))
+            st.body["status"] = v
+        elif "status" in _h2:
+            if st.body.get("status") is None:
+                st.body["status"] = None
     elif name == "response.output_item.added":
         b1 = st.element(
             st.body,
@@ -548,18 +574,14 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
-            b1,
-            ("content",),
-            e.get("content_index"),
-            {"type": "output_text", "annotations": [], "text": ""},
-            ("content_index",),
-            create=True,
+            b1, ("content",), e.get("content_index"), _NEW1, ("content_index",), create=True
         )
         v = e.get("delta")
         if v is not None:
             st.append(b2, ("text",), v, ("delta",))
         elif "delta" in e:
-            st.null(b2, ("text",))
+            if b2.get("text") is None:
+                b2["text"] = None
         v = e.get("logprobs")
         if v is not None:
             st.extend(b2, ("logprobs",), v)
@@ -569,18 +591,14 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
-            b1,
-            ("content",),
-            e.get("content_index"),
-            {"type": "output_text", "annotations": []},
-            ("content_index",),
-            create=True,
+            b1, ("content",), e.get("content_index"), _NEW2, ("content_index",), create=True
         )
         v = e.get("text")
         if v is not None:
-            st.set(b2, ("text",), v)
+            b2["text"] = v
         elif "text" in e:
-            st.null(b2, ("text",))
+            if b2.get("text") is None:
+                b2["text"] = None
     elif name == "response.output_text.annotation.added":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -601,35 +619,27 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
-            b1,
-            ("content",),
-            e.get("content_index"),
-            {"type": "refusal", "refusal": ""},
-            ("content_index",),
-            create=True,
+            b1, ("content",), e.get("content_index"), _NEW3, ("content_index",), create=True
         )
         v = e.get("delta")
         if v is not None:
             st.append(b2, ("refusal",), v, ("delta",))
         elif "delta" in e:
-            st.null(b2, ("refusal",))
+            if b2.get("refusal") is None:
+                b2["refusal"] = None
     elif name == "response.refusal.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
-            b1,
-            ("content",),
-            e.get("content_index"),
-            {"type": "refusal"},
-            ("content_index",),
-            create=True,
+            b1, ("content",), e.get("content_index"), _NEW4, ("content_index",), create=True
         )
         v = e.get("refusal")
         if v is not None:
-            st.set(b2, ("refusal",), v)
+            b2["refusal"] = v
         elif "refusal" in e:
-            st.null(b2, ("refusal",))
+            if b2.get("refusal") is None:
+                b2["refusal"] = None
     elif name == "response.function_call_arguments.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -638,16 +648,18 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         if v is not None:
             st.append(b1, ("arguments",), v, ("delta",))
         elif "delta" in e:
-            st.null(b1, ("arguments",))
+            if b1.get("arguments") is None:
+                b1["arguments"] = None
     elif name == "response.function_call_arguments.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         v = e.get("arguments")
         if v is not None:
-            st.set(b1, ("arguments",), v)
+            b1["arguments"] = v
         elif "arguments" in e:
-            st.null(b1, ("arguments",))
+            if b1.get("arguments") is None:
+                b1["arguments"] = None
     elif name == "response.custom_tool_call_input.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -656,16 +668,18 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         if v is not None:
             st.append(b1, ("input",), v, ("delta",))
         elif "delta" in e:
-            st.null(b1, ("input",))
+            if b1.get("input") is None:
+                b1["input"] = None
     elif name == "response.custom_tool_call_input.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         v = e.get("input")
         if v is not None:
-            st.set(b1, ("input",), v)
+            b1["input"] = v
         elif "input" in e:
-            st.null(b1, ("input",))
+            if b1.get("input") is None:
+                b1["input"] = None
     elif name == "response.reasoning_summary_part.added":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -688,69 +702,53 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
-            b1,
-            ("summary",),
-            e.get("summary_index"),
-            {"type": "summary_text", "text": ""},
-            ("summary_index",),
-            create=True,
+            b1, ("summary",), e.get("summary_index"), _NEW5, ("summary_index",), create=True
         )
         v = e.get("delta")
         if v is not None:
             st.append(b2, ("text",), v, ("delta",))
         elif "delta" in e:
-            st.null(b2, ("text",))
+            if b2.get("text") is None:
+                b2["text"] = None
     elif name == "response.reasoning_summary_text.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
-            b1,
-            ("summary",),
-            e.get("summary_index"),
-            {"type": "summary_text"},
-            ("summary_index",),
-            create=True,
+            b1, ("summary",), e.get("summary_index"), _NEW6, ("summary_index",), create=True
         )
         v = e.get("text")
         if v is not None:
-            st.set(b2, ("text",), v)
+            b2["text"] = v
         elif "text" in e:
-            st.null(b2, ("text",))
+            if b2.get("text") is None:
+                b2["text"] = None
     elif name == "response.reasoning_text.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
-            b1,
-            ("content",),
-            e.get("content_index"),
-            {"type": "reasoning_text", "text": ""},
-            ("content_index",),
-            create=True,
+            b1, ("content",), e.get("content_index"), _NEW7, ("content_index",), create=True
         )
         v = e.get("delta")
         if v is not None:
             st.append(b2, ("text",), v, ("delta",))
         elif "delta" in e:
-            st.null(b2, ("text",))
+            if b2.get("text") is None:
+                b2["text"] = None
     elif name == "response.reasoning_text.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         b2 = st.element(
-            b1,
-            ("content",),
-            e.get("content_index"),
-            {"type": "reasoning_text"},
-            ("content_index",),
-            create=True,
+            b1, ("content",), e.get("content_index"), _NEW8, ("content_index",), create=True
         )
         v = e.get("text")
         if v is not None:
-            st.set(b2, ("text",), v)
+            b2["text"] = v
         elif "text" in e:
-            st.null(b2, ("text",))
+            if b2.get("text") is None:
+                b2["text"] = None
     elif name == "response.code_interpreter_call_code.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -759,16 +757,18 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         if v is not None:
             st.append(b1, ("code",), v, ("delta",))
         elif "delta" in e:
-            st.null(b1, ("code",))
+            if b1.get("code") is None:
+                b1["code"] = None
     elif name == "response.code_interpreter_call_code.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         v = e.get("code")
         if v is not None:
-            st.set(b1, ("code",), v)
+            b1["code"] = v
         elif "code" in e:
-            st.null(b1, ("code",))
+            if b1.get("code") is None:
+                b1["code"] = None
     elif name == "response.mcp_call_arguments.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -777,16 +777,18 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         if v is not None:
             st.append(b1, ("arguments",), v, ("delta",))
         elif "delta" in e:
-            st.null(b1, ("arguments",))
+            if b1.get("arguments") is None:
+                b1["arguments"] = None
     elif name == "response.mcp_call_arguments.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
         v = e.get("arguments")
         if v is not None:
-            st.set(b1, ("arguments",), v)
+            b1["arguments"] = v
         elif "arguments" in e:
-            st.null(b1, ("arguments",))
+            if b1.get("arguments") is None:
+                b1["arguments"] = None
     elif name == "response.completed":
         v = e.get("response")
         if v is not None:
