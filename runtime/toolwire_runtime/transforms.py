@@ -32,7 +32,7 @@ from toolwire.ir import (
 
 from .context import Context
 from .errors import ConversionError, InvalidArgumentsError, MissingFieldError, UnknownVariantError, UnsupportedError, WrongTypeError, format_path
-from . import fused, names
+from . import names
 from .names import fit_id_render, fit_name_parse, fit_render  # noqa: F401  (fit_id / fit_name, called as tw.*)
 from .schema import from_openapi_schema, from_python_params, standard_types, to_keyword_subset, to_openapi_schema, to_python_params
 
@@ -42,6 +42,7 @@ _json_loads = json.loads
 
 
 _scan_once = json.JSONDecoder().scan_once  # the C scanner json.loads ends in, without its wrapper
+scan_json = _scan_once  # (the fused converters parse tool-call arguments with it, as _loads does)
 
 
 def _loads(text: str) -> Any:
@@ -205,20 +206,6 @@ def parse_arguments(text: Any, path: str, ctx: Context) -> tuple[dict, str | Non
         ctx.lose(path, f"arguments are a JSON {_json_type(value)}, not an object; kept raw, parsed as {{}}")
         return {}, text
     return value, text
-
-
-def arguments_object(text: Any) -> dict:
-    """parse_arguments for a fused converter (fused.py): the case it takes without a report or
-    hint, JSON text of an object (``{}`` included); anything else raises fused.Deopt."""
-    if type(text) is not str or text[:1] != "{":
-        raise fused.Deopt  # an object sent as is, empty or invalid text: reported / hinted on the IR path
-    try:
-        value = _loads(text)
-    except ValueError:
-        raise fused.Deopt from None
-    if type(value) is not dict:
-        raise fused.Deopt
-    return value
 
 
 def render_arguments(arguments: dict, raw: str | None) -> str:

@@ -15,7 +15,7 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.fused import Deopt
 from toolwire_runtime.names import matcher
 from toolwire_runtime.schema import standard_types_seen
-from toolwire_runtime.transforms import arguments_object
+from toolwire_runtime.transforms import scan_json
 
 SOURCE = "anthropic"
 TARGETS = ["gemini", "openai_chat"]

@@ -15,7 +15,7 @@ from toolwire_runtime import transforms as tw
 from toolwire_runtime.fused import Deopt
 from toolwire_runtime.names import matcher
 from toolwire_runtime.schema import standard_types_seen
-from toolwire_runtime.transforms import arguments_object
+from toolwire_runtime.transforms import scan_json
 
 SOURCE = "openai_chat"
 TARGETS = ["anthropic", "gemini"]
@@ -230,7 +230,16 @@ def request_to_anthropic(obj, ctx, model=None):
                         or type(name := fn.get("name")) is not str
                     ):
                         raise Deopt
-                    args = arguments_object(raw := fn.get("arguments"))
+                    # parse_json as the general path takes it without a report: JSON text of an
+                    # object (transforms.parse_arguments; the C scanner, as transforms._loads)
+                    if type(raw := fn.get("arguments")) is not str or raw[:1] != "{":
+                        raise Deopt
+                    try:
+                        args, end = scan_json(raw, 0)
+                    except (StopIteration, ValueError, RecursionError):
+                        raise Deopt from None
+                    if type(args) is not dict or end != len(raw) and raw[end:].strip(" \t\n\r"):
+                        raise Deopt
                     if not _ID_OK_ANTHROPIC(cid) or cid in seen or not _NAME_OK_ANTHROPIC(name):
                         raise Deopt  # an id or name fitted (and reported) on the general path
                     seen.add(cid)
@@ -437,7 +446,16 @@ def request_to_gemini(obj, ctx, model=None):
                         or type(name := fn.get("name")) is not str
                     ):
                         raise Deopt
-                    args = arguments_object(raw := fn.get("arguments"))
+                    # parse_json as the general path takes it without a report: JSON text of an
+                    # object (transforms.parse_arguments; the C scanner, as transforms._loads)
+                    if type(raw := fn.get("arguments")) is not str or raw[:1] != "{":
+                        raise Deopt
+                    try:
+                        args, end = scan_json(raw, 0)
+                    except (StopIteration, ValueError, RecursionError):
+                        raise Deopt from None
+                    if type(args) is not dict or end != len(raw) and raw[end:].strip(" \t\n\r"):
+                        raise Deopt
                     if not _ID_OK_GEMINI(cid) or cid in seen or not _NAME_OK_GEMINI(name):
                         raise Deopt  # an id or name fitted (and reported) on the general path
                     seen.add(cid)
