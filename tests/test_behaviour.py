@@ -314,3 +314,17 @@ def test_responses_second_output_message_fields_are_reported_not_dropped_silentl
     body = _responses_response([_output_message("msg_a", "Let me check."), call, _output_message("msg_b", "Done.")])
     with pytest.warns(toolwire.ConversionWarning, match="fields id of a later output message"):
         toolwire.to_ir(body, provider="openai_responses", kind="response")
+
+
+@pytest.mark.parametrize("target", ["anthropic", "gemini", "bedrock_converse"])
+def test_a_merged_turn_reports_what_it_cannot_carry_of_the_later_message(target):
+    """Consecutive user messages become one turn on targets that merge turns (layout.merge_turns):
+    the later message's name has no place there, and that is reported at its own path, not dropped
+    silently beside the first one's report (the passes rebuild messages with every field: _like)."""
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi", "name": "alice"}, {"role": "user", "content": "yo", "name": "bob"}]}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        toolwire.convert(body, source="openai_chat", target=target)
+    names = sorted(w.message.path for w in caught if "name" in w.message.path)
+    assert names == ["messages[0].name", "messages[1].name"], [str(w.message) for w in caught]
+    assert any("'bob'" in str(w.message) for w in caught)

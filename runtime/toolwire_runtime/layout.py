@@ -18,6 +18,19 @@ from .errors import ResultCountError, UnansweredToolCallError, UnknownToolCallEr
 from .transforms import _plain, hint_of, lost_keys, merge_carried
 
 
+
+# Message fields beside role, parts and provider_data (name, weight, any field the IR gains): a pass
+# that rebuilds a message keeps them (_like), and merge_turns reports the later message's
+_CARRIED = tuple(f for f in Message.__slots__ if f not in ("role", "parts", "provider_data"))
+
+
+def _like(msg: Message, **changes: Any) -> Message:
+    """``msg`` rebuilt with ``changes``, every other field kept."""
+    fields = {f: getattr(msg, f) for f in Message.__slots__}
+    fields.update(changes)
+    return Message(**fields)
+
+
 def normalize(
     messages: list[Message], ctx: Context, group_roles: frozenset[str], provider: str | None = None, role_map: dict | None = None,
     stray_results: bool = False, answered: str | None = None,
@@ -59,7 +72,7 @@ def normalize(
                 if not rest:
                     continue
                 new_turn = False
-                msg = Message(role=role, parts=rest, name=msg.name, provider_data=msg.provider_data)
+                msg = _like(msg, parts=rest)
         if new_turn and not (role in group_roles and out and out[-1].role == role):
             _mark_new_turn(msg, provider)
         _append(out, msg, group_roles)
@@ -141,7 +154,7 @@ def _append(out: list[Message], msg: Message, group_roles: frozenset[str]) -> No
         last = out[-1]
         if last.role == msg.role and last.name == msg.name and _groups(last.provider_data) and _groups(msg.provider_data):
             pd = last.provider_data if last.provider_data is not None else msg.provider_data
-            out[-1] = Message(role=last.role, parts=last.parts + msg.parts, name=last.name, provider_data=pd)
+            out[-1] = _like(last, parts=last.parts + msg.parts, provider_data=pd)
             return
     out.append(msg)
 
@@ -354,7 +367,7 @@ def system_to_user(messages: list[Message], path: Any, ctx: Context) -> list[Mes
         last = max((i for i, p in enumerate(parts) if type(p) is TextPart), default=None)
         if last is not None and head.parts:  # a blank line between the instruction and the question
             parts[last] = TextPart(text=parts[last].text + "\n\n", provider_data=parts[last].provider_data)
-        rest[first] = Message(role="user", parts=[*parts, *head.parts], name=head.name, provider_data=head.provider_data)
+        rest[first] = _like(head, role="user", parts=[*parts, *head.parts])
     else:
         rest.insert(0, Message(role="user", parts=parts))
     where = messages.index(system[0])
@@ -388,9 +401,13 @@ def merge_turns(
                 parts = [p for p in parts if type(p) is ToolResult] + [p for p in parts if type(p) is not ToolResult]
             pd = merge_carried(last.provider_data, msg.provider_data, (path, i), ctx,
                                "{provider} fields {keys} of a message merged into the previous one have no place; dropped")
-            out[-1] = Message(role=role, parts=parts, name=last.name, provider_data=pd)
+            for field in _CARRIED:  # what the merged message cannot carry of the later one
+                value = getattr(msg, field)
+                if ctx is not None and value is not None and value != getattr(last, field):
+                    ctx.lose(((path, i), field), f"Message.{field} {value!r} of a message merged into the previous turn has no place on {ctx.provider}; dropped")
+            out[-1] = _like(last, role=role, parts=parts, provider_data=pd)
         elif role != msg.role:
-            out.append(Message(role=role, parts=msg.parts, name=msg.name, provider_data=msg.provider_data))
+            out.append(_like(msg, role=role))
         else:
             out.append(msg)
     return out
@@ -409,7 +426,7 @@ def join_call_turns(messages: list[Message]) -> list[Message]:
             and (msg.provider_data is None or not msg.provider_data.fields)
         ):
             last = out[-1]
-            out[-1] = Message(role=last.role, parts=last.parts + msg.parts, name=last.name, provider_data=last.provider_data)
+            out[-1] = _like(last, parts=last.parts + msg.parts)
             continue
         out.append(msg)
     return out
@@ -433,7 +450,7 @@ def reorder_results(messages: list[Message]) -> list[Message]:
             )
             parts = [p for _, p in keyed]
             if parts != msg.parts:
-                msg = Message(role=msg.role, parts=parts, name=msg.name, provider_data=msg.provider_data)
+                msg = _like(msg, parts=parts)
         out.append(msg)
     return out
 
@@ -467,7 +484,7 @@ def drop_empty_text(messages: list[Message]) -> list[Message]:
             if out is messages:
                 out = list(messages)
             parts = [p for p in msg.parts if not (type(p) is TextPart and p.text == "")]
-            out[i] = Message(role=msg.role, parts=parts, name=msg.name, provider_data=msg.provider_data)
+            out[i] = _like(msg, parts=parts)
     return out
 
 
@@ -516,7 +533,7 @@ def drop_blank_text(messages: list[Message], path: Any, ctx: Context, provider: 
                     what = "only blank text" if parts else "no content"
                     ctx.lose((path, i), f"{msg.role} message of {what} has nothing to send; dropped")
                 continue
-            out.append(Message(role=msg.role, parts=kept, name=msg.name, provider_data=msg.provider_data))
+            out.append(_like(msg, parts=kept))
         elif out is not None:
             out.append(msg)
     return messages if out is None else out
@@ -534,7 +551,7 @@ def trim_prefill(messages: list[Message], path: Any, ctx: Context) -> list[Messa
         return messages
     ctx.lose((((path, len(messages) - 1), "parts"), len(last.parts) - 1), "trailing whitespace of the final assistant turn (a prefill) removed")
     trimmed = TextPart(text=part.text.rstrip(), provider_data=part.provider_data)
-    return [*messages[:-1], Message(role=last.role, parts=[*last.parts[:-1], trimmed], name=last.name, provider_data=last.provider_data)]
+    return [*messages[:-1], _like(last, parts=[*last.parts[:-1], trimmed])]
 
 
 def runs(parts: list[Any], standalone: tuple[type, ...], inline: frozenset = frozenset(), tag: str = "type") -> list[tuple[bool, Any]]:
@@ -564,7 +581,7 @@ def runs(parts: list[Any], standalone: tuple[type, ...], inline: frozenset = fro
 def map_roles(messages: Iterable[Message], role_map: dict[str, str]) -> list[Message]:
     """role_map without merging."""
     return [
-        Message(role=role_map[m.role], parts=m.parts, name=m.name, provider_data=m.provider_data)
+        _like(m, role=role_map[m.role])
         if m.role in role_map else m
         for m in messages
     ]
@@ -635,5 +652,5 @@ def flag_prefill(messages: list[Message], provider: str, key: str, value: Any, p
             if lost:
                 ctx.lose((path, len(messages) - 1), f"{pd.provider} fields {', '.join(lost)} have no {provider} equivalent; dropped")
         pd = ProviderData(provider=provider, fields={key: value})
-    flagged = Message(role=last.role, parts=last.parts, name=last.name, provider_data=pd)
+    flagged = _like(last, provider_data=pd)
     return [*messages[:-1], flagged]
