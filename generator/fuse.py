@@ -235,6 +235,35 @@ def _read_parts(p: Provider) -> dict:
     }
 
 
+def _class_chars(chars: str) -> str | None:
+    """The characters of a regex character class body such as ``a-zA-Z0-9_.:-`` (None when it is
+    not one of plain ranges and literals: ``\\s\\S`` stands for any character)."""
+    if "\\" in chars or "[" in chars or "]" in chars or "^" in chars[:1]:
+        return None
+    out, i = [], 0
+    while i < len(chars):
+        if i + 2 < len(chars) and chars[i + 1] == "-":
+            out.extend(chr(c) for c in range(ord(chars[i]), ord(chars[i + 2]) + 1))
+            i += 3
+        else:
+            out.append(chars[i])
+            i += 1
+    return "".join(sorted(set(out)))
+
+
+def id_check(rule: tuple) -> str:
+    """A Python expression (``{v}`` the id) true when ``fit`` leaves the id unchanged: what
+    names.matcher(*rule) tells, without a regex call for the common classes."""
+    chars, first, max_len, exact = rule
+    allowed = _class_chars(chars)
+    if allowed is None and chars != r"\s\S" or first:
+        return "_matches({v}, " + repr(rule) + ")"
+    test = ["{v}"] if allowed is None else ["{v}", "not {v}.strip(" + repr(allowed) + ")"]
+    if max_len:
+        test.append(f"len({{v}}) {'==' if exact else '<='} {max_len}")
+    return " and ".join(test)
+
+
 def _name_rule(r: Rule) -> tuple:
     return (r.args["chars"], r.args.get("first"), r.args.get("max_len"), False)
 
@@ -286,7 +315,7 @@ def _write_blocks(p: Provider) -> dict:
             "text_type_key": blocks.tag, "text_type": "text", "text": _rule(text, "text").wire,
             "call_type_key": blocks.tag, "call_type": "tool_use", "call_id": _rule(use, "id").wire, "call_name": _rule(use, "name").wire, "call_args": _plain(_rule(use, "arguments"), "object_arguments").wire,
             "result_type_key": blocks.tag, "result_type": "tool_result", "result_id": _rule(result, "tool_call_id").wire, "result_content": _rule(result, "result").wire,
-            "id_rule": _id_rule(_rule(use, "id")), "name_rule": _name_rule(_rule(use, "name")),
+            "id_rule": _id_rule(_rule(use, "id")), "name_rule": _name_rule(_rule(use, "name")), "id_check": id_check(_id_rule(_rule(use, "id"))),
             "tool_name": _rule(tool, "name").wire, "tool_description": _rule(tool, "description").wire, "tool_params": _plain(_rule(tool, "parameters"), "json_schema").wire,
             "choice_render": dict(modes),
             "choice_expr": f"{{{choice.rules[0].wire!r}: _CHOICE_{p.name.upper()}[mode]}} if name is None else {{{choice.rules[0].wire!r}: _CHOICE_{p.name.upper()}['tool'], {name_key!r}: name}}",
@@ -331,7 +360,7 @@ def _write_parts(p: Provider) -> dict:
         "call_key": cname.segments[0], "call_id": seg(cid), "call_name": seg(cname), "call_args": seg(cargs),
         "result_key": rname.segments[0], "result_id": seg(rid), "result_name": seg(rname), "result_content": seg(rresp),
         "wrap_key": rresp.args["key"], "wrap_error_key": rresp.args["error_key"],
-        "id_rule": (r"\s\S", None, None, False), "name_rule": _name_rule(cname),
+        "id_rule": (r"\s\S", None, None, False), "name_rule": _name_rule(cname), "id_check": id_check((r"\s\S", None, None, False)),
         "tool_name": _rule(decl, "name").wire, "tool_description": _rule(decl, "description").wire, "tool_params": _rule(decl, "parameters").wire,
         "tools_group": grouped.args["key"], "max_tokens_key": _max_tokens(req).segments if _max_tokens(req) else None,
         "choice_render": dict(modes),
@@ -369,7 +398,7 @@ def _write_chat(p: Provider) -> dict:
     return common | r | {
         "shape": "chat", "top": top, "model_required": required,
         "system_role": "system", "user": "user", "assistant": "assistant", "tool": "tool", "role_key": r["role"],
-        "call_fn": r["call_fn"], "id_rule": _id_rule(_rule(call, "id")), "name_rule": _name_rule(_rule(call, "name")),
+        "call_fn": r["call_fn"], "id_rule": _id_rule(_rule(call, "id")), "name_rule": _name_rule(_rule(call, "name")), "id_check": id_check(_id_rule(_rule(call, "id"))),
         "choice_render": dict(modes),
         "choice_expr": (
             f"_CHOICE_{p.name.upper()}[mode] if name is None else"

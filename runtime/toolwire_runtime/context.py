@@ -78,6 +78,12 @@ class Context:
         """
         if not self.reports:
             return
+        import warnings  # (not imported with toolwire: only conversions that report pay for it)
+
+        if len(self.reports) == 1:  # the common case (Anthropic's max_tokens): no grouping to do
+            path, message, category = self.reports.pop()
+            warnings.warn(category(path, message), stacklevel=_caller_level())
+            return
         first: dict[str, list] = {}
         for path, message, category in self.reports:
             entry = first.get(message)
@@ -85,8 +91,6 @@ class Context:
                 first[message] = [path, 0, category]
             else:
                 entry[1] += 1
-        import warnings  # (not imported with toolwire: only conversions that report pay for it)
-
         level = _caller_level()
         for message, (path, more, category) in first.items():
             if more:

@@ -9,12 +9,10 @@ result. A body outside the common shapes raises Deopt before anything is reporte
 toolwire.convert takes the general path (toolwire_runtime/fused.py).
 """
 
-from fnmatch import fnmatchcase
-
 from toolwire_runtime import transforms as tw
 from toolwire_runtime.fused import Deopt
+from toolwire_runtime.fused_support import model_check, tool
 from toolwire_runtime.names import matcher
-from toolwire_runtime.schema import standard_types_seen
 from toolwire_runtime.transforms import scan_json
 
 SOURCE = "openai_chat"
@@ -41,46 +39,20 @@ _KNOWN = frozenset(
 _CHOICE_MODES = {"auto": "auto", "none": "none", "required": "required"}
 
 
-# anthropic: call ids and tool names it takes as they are (fit_id, fit_name), its tool
-# choice modes, the models with rules of their own (for_models) and the model names it serves
-_ID_OK_ANTHROPIC = matcher("a-zA-Z0-9_-", None, None, False)
+# anthropic: the tool names it takes as they are (fit_name; call ids: the checks inline), its
+# tool choice modes, the models with rules of their own (for_models) and the model names it serves
 _NAME_OK_ANTHROPIC = matcher("a-zA-Z0-9_-", None, 64, False)
 _CHOICE_ANTHROPIC = {"auto": "auto", "required": "any", "none": "none", "tool": "tool"}
 _MODEL_RULES_ANTHROPIC = ()
 _SERVES_ANTHROPIC = ("claude-*",)
 
 
-# gemini: call ids and tool names it takes as they are (fit_id, fit_name), its tool
-# choice modes, the models with rules of their own (for_models) and the model names it serves
-_ID_OK_GEMINI = matcher("\\s\\S", None, None, False)
+# gemini: the tool names it takes as they are (fit_name; call ids: the checks inline), its
+# tool choice modes, the models with rules of their own (for_models) and the model names it serves
 _NAME_OK_GEMINI = matcher("a-zA-Z0-9_.:-", "a-zA-Z_", 128, False)
 _CHOICE_GEMINI = {"auto": "AUTO", "required": "ANY", "none": "NONE", "tool": "ANY"}
 _MODEL_RULES_GEMINI = ("gemma-*", "models/gemma-*", "gemini-3*", "models/gemini-3*")
 _SERVES_GEMINI = None
-
-_models_seen = {}  # (target, model, no serves check) → the model's report, or False: it has rules
-
-
-def _model_check(model, rules, serves, target):
-    """Deopt for a model with rules of its own on the target; else the report the general path
-    makes for a model name the target does not serve (api.convert), or None."""
-    key = (target, model, serves is None)
-    seen = _models_seen.get(key)
-    if seen is None:
-        if any(fnmatchcase(model, p) for p in rules):
-            seen = False
-        elif serves is None or any(fnmatchcase(model, p) for p in serves):
-            seen = ""
-        else:
-            seen = (
-                f"{model!r} is not a model name {target} serves ({', '.join(serves)}); sent as it is"
-                " — pass model= to name the target's model"
-            )
-        if len(_models_seen) < 256:
-            _models_seen[key] = seen
-    if seen is False:
-        raise Deopt
-    return seen or None
 
 
 def _read_choice(choice):
@@ -123,15 +95,11 @@ def _read_tool(tool):
     return name, description, params
 
 
-def _tool_ANTHROPIC(i, name, description, params, ctx):
-    """A function tool for anthropic: its schema as the general path renders it (standard_types)."""
-    out = {"name": name}
-    if description is not None:
-        out["description"] = description
-    out["input_schema"] = standard_types_seen(
-        params, ("anthropic", name), ((("", "tools"), i), "parameters"), ctx.lose, ctx.provider
-    )
-    return out
+_TOOL_KEYS_ANTHROPIC = (
+    "name",
+    "description",
+    "input_schema",
+)  # a function tool's name, description, schema
 
 
 def request_to_anthropic(obj, ctx, model=None):
@@ -151,11 +119,11 @@ def request_to_anthropic(obj, ctx, model=None):
 
     served = None
     if model is not None:
-        _model_check(model, _MODEL_RULES_ANTHROPIC, None, "anthropic")
+        model_check(model, _MODEL_RULES_ANTHROPIC, None, "anthropic")
     elif own is not None:
         model = own
         # (an empty name is sent as it is, unreported, as api.convert does)
-        served = _model_check(
+        served = model_check(
             model, _MODEL_RULES_ANTHROPIC, _SERVES_ANTHROPIC if model else None, "anthropic"
         )
     items = obj.get("messages")
@@ -240,7 +208,16 @@ def request_to_anthropic(obj, ctx, model=None):
                         raise Deopt from None
                     if type(args) is not dict or end != len(raw) and raw[end:].strip(" \t\n\r"):
                         raise Deopt
-                    if not _ID_OK_ANTHROPIC(cid) or cid in seen or not _NAME_OK_ANTHROPIC(name):
+                    if (
+                        not (
+                            cid
+                            and not cid.strip(
+                                "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
+                            )
+                        )
+                        or cid in seen
+                        or not _NAME_OK_ANTHROPIC(name)
+                    ):
                         raise Deopt  # an id or name fitted (and reported) on the general path
                     seen.add(cid)
                     pending[cid] = name
@@ -317,7 +294,7 @@ def request_to_anthropic(obj, ctx, model=None):
         out["system"] = system
 
     if tools is not None:
-        out["tools"] = [_tool_ANTHROPIC(i, *tool, ctx) for i, tool in enumerate(tools)]
+        out["tools"] = [tool(i, *t, ctx, _TOOL_KEYS_ANTHROPIC) for i, t in enumerate(tools)]
 
     if choice is not None:
         mode, name = choice
@@ -332,15 +309,11 @@ def request_to_anthropic(obj, ctx, model=None):
     return out
 
 
-def _tool_GEMINI(i, name, description, params, ctx):
-    """A function tool for gemini: its schema as the general path renders it (standard_types)."""
-    out = {"name": name}
-    if description is not None:
-        out["description"] = description
-    out["parametersJsonSchema"] = standard_types_seen(
-        params, ("gemini", name), ((("", "tools"), i), "parameters"), ctx.lose, ctx.provider
-    )
-    return out
+_TOOL_KEYS_GEMINI = (
+    "name",
+    "description",
+    "parametersJsonSchema",
+)  # a function tool's name, description, schema
 
 
 def request_to_gemini(obj, ctx, model=None):
@@ -360,11 +333,11 @@ def request_to_gemini(obj, ctx, model=None):
 
     served = None
     if model is not None:
-        _model_check(model, _MODEL_RULES_GEMINI, None, "gemini")
+        model_check(model, _MODEL_RULES_GEMINI, None, "gemini")
     elif own is not None:
         model = own
         # (an empty name is sent as it is, unreported, as api.convert does)
-        served = _model_check(
+        served = model_check(
             model, _MODEL_RULES_GEMINI, _SERVES_GEMINI if model else None, "gemini"
         )
     items = obj.get("messages")
@@ -456,7 +429,7 @@ def request_to_gemini(obj, ctx, model=None):
                         raise Deopt from None
                     if type(args) is not dict or end != len(raw) and raw[end:].strip(" \t\n\r"):
                         raise Deopt
-                    if not _ID_OK_GEMINI(cid) or cid in seen or not _NAME_OK_GEMINI(name):
+                    if not (cid) or cid in seen or not _NAME_OK_GEMINI(name):
                         raise Deopt  # an id or name fitted (and reported) on the general path
                     seen.add(cid)
                     pending[cid] = name
@@ -509,7 +482,11 @@ def request_to_gemini(obj, ctx, model=None):
         out["systemInstruction"] = {"parts": [{"text": system}]}
     if tools is not None:
         out["tools"] = [
-            {"functionDeclarations": [_tool_GEMINI(i, *tool, ctx) for i, tool in enumerate(tools)]}
+            {
+                "functionDeclarations": [
+                    tool(i, *t, ctx, _TOOL_KEYS_GEMINI) for i, t in enumerate(tools)
+                ]
+            }
         ]
     if choice is not None:
         mode, name = choice
