@@ -226,7 +226,9 @@ def _read_parts(p: Provider) -> dict:
     max_tokens = _max_tokens(req)
     if max_tokens is None or len(max_tokens.segments) != 2:
         raise NotFusable("max_tokens is not in a config object")
+    config_known = sorted(r.segments[1] for r in req.rules if len(r.segments) == 2 and r.segments[0] == max_tokens.segments[0])
     return w | {
+        "config_known": config_known,
         "shape": "parts", "model": None, "choice_key": _rule(_codec(p, _rule(req, "tool_choice").codec), "mode").wire, "user_role": next(k for k, v in roles.items() if v == "user"),
         "assistant_role": next(k for k, v in roles.items() if v == "assistant"),
         "top_keys": sorted([w["messages"], w["system"], w["tools"], w["tool_choice"], max_tokens.segments[0]]),

@@ -348,6 +348,13 @@ SOURCE_VARIANTS: dict[str, tuple[Any, dict[str, Any]]] = {
         "allowed names": lambda b: b.update(toolConfig={"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["get_weather"]}}),
         "temperature": lambda b: b["generationConfig"].update(temperature=0.2),
         "no generationConfig": lambda b: b.pop("generationConfig"),
+        "empty generationConfig": lambda b: b.update(generationConfig={}),
+        "response modalities": lambda b: b["generationConfig"].update(responseModalities=["TEXT"]),
+        "response modalities only": lambda b: b.update(generationConfig={"responseModalities": ["TEXT"]}),
+        "null thinking config": lambda b: b["generationConfig"].update(thinkingConfig=None),
+        "snake_case setting": lambda b: b["generationConfig"].update(max_output_tokens=5),
+        "max tokens not a number": lambda b: b["generationConfig"].update(maxOutputTokens="5"),
+        "config and safety settings": lambda b: (b["generationConfig"].update(responseModalities=["TEXT"]), b.update(safetySettings=[{"category": "x"}])),
         "safety settings": lambda b: b.update(safetySettings=[]),
     }),
 }

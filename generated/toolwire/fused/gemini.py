@@ -40,6 +40,9 @@ _MODEL_RULES_OPENAI_CHAT = ("o1*", "o3*", "o4-mini*", "gpt-5*", "gpt-6*")
 _SERVES_OPENAI_CHAT = ("gpt-*", "chatgpt-*", "o[0-9]*", "codex-*", "computer-use-*", "ft:*")
 
 
+_CONFIG_KNOWN = frozenset(
+    ["maxOutputTokens", "stopSequences", "temperature", "topK", "topP"]
+)  # generationConfig keys the general path maps
 _DECLARATION_KEYS = frozenset(["name", "description", "parametersJsonSchema"])
 
 
@@ -270,12 +273,24 @@ def request_to_anthropic(obj, ctx, model=None):
     config = obj.get("generationConfig")
     max_tokens = None
     if config is not None:
-        if (
-            type(config) is not dict
-            or len(config) != 1
-            or type(max_tokens := config.get("maxOutputTokens")) is not int
-        ):
+        if type(config) is not dict:
             raise Deopt
+        unmapped = None
+        for key, value in config.items():
+            if key == "maxOutputTokens":
+                if type(value) is not int:
+                    raise Deopt
+                max_tokens = value
+            elif key in _CONFIG_KNOWN or "_" in key:
+                raise Deopt  # a setting the general path maps (or spells: snake_case)
+            else:  # carried as provider data under 'generationConfig', as the general path does
+                if unmapped is None:
+                    unmapped = {}
+                unmapped[key] = value
+        if unmapped is not None:
+            if extras is None:
+                extras = {}
+            extras["generationConfig"] = unmapped
 
     if pending or last is None:
         raise Deopt  # unanswered calls; no turn
@@ -500,12 +515,24 @@ def request_to_openai_chat(obj, ctx, model=None):
     config = obj.get("generationConfig")
     max_tokens = None
     if config is not None:
-        if (
-            type(config) is not dict
-            or len(config) != 1
-            or type(max_tokens := config.get("maxOutputTokens")) is not int
-        ):
+        if type(config) is not dict:
             raise Deopt
+        unmapped = None
+        for key, value in config.items():
+            if key == "maxOutputTokens":
+                if type(value) is not int:
+                    raise Deopt
+                max_tokens = value
+            elif key in _CONFIG_KNOWN or "_" in key:
+                raise Deopt  # a setting the general path maps (or spells: snake_case)
+            else:  # carried as provider data under 'generationConfig', as the general path does
+                if unmapped is None:
+                    unmapped = {}
+                unmapped[key] = value
+        if unmapped is not None:
+            if extras is None:
+                extras = {}
+            extras["generationConfig"] = unmapped
 
     if pending or last is None:
         raise Deopt  # unanswered calls; no turn
