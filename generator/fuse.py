@@ -259,7 +259,7 @@ def id_check(rule: tuple) -> str:
     chars, first, max_len, exact = rule
     allowed = _class_chars(chars)
     if allowed is None and chars != r"\s\S" or first:
-        return "_matches({v}, " + repr(rule) + ")"
+        return "matcher" + repr(rule) + "({v}) is not None"  # names.matcher: the rule's fullmatch
     test = ["{v}"] if allowed is None else ["{v}", "not {v}.strip(" + repr(allowed) + ")"]
     if max_len:
         test.append(f"len({{v}}) {'==' if exact else '<='} {max_len}")

@@ -483,3 +483,17 @@ def test_mutated_fixtures_same_as_general_path(source):
             _same(payload, source, target)
 
     check()
+
+
+@pytest.mark.parametrize("rule", [
+    ("a-zA-Z0-9_-", None, None, False), ("\\s\\S", None, 40, False), ("\\s\\S", None, None, False),
+    ("a-zA-Z0-9", None, 9, True), ("a-zA-Z0-9_.:-", "a-zA-Z_", 128, False),
+], ids=repr)
+def test_inline_id_checks_say_what_the_rule_says(rule):
+    """generator/fuse.py id_check (the writers' inline call-id test) against names.matcher."""
+    from generator.fuse import id_check
+    from toolwire_runtime.names import matcher
+
+    check = eval("lambda v: bool(" + id_check(rule).replace("{v}", "v") + ")", {"matcher": matcher})
+    for value in ["call_1", "toolu_01A-b", "x" * 9, "x" * 40, "x" * 41, "a.b:c", "1abc", "", " ", "a b", "é", "call\n", "_x", "-"]:
+        assert check(value) == (matcher(*rule)(value) is not None), value

@@ -51,6 +51,14 @@ def _has(module: Any, provider: str, kind: str) -> Any:
     return module
 
 
+def not_served(model: str, target: str, patterns: tuple | None) -> str | None:
+    """The report of a model name the target does not serve (spec `models:`), or None (also the
+    fused converters': fused_support.model_check)."""
+    if _serves(patterns, model):
+        return None
+    return f"{model!r} is not a model name {target} serves ({', '.join(patterns)}); sent as it is — pass model= to name the target's model"
+
+
 def _serves(patterns: tuple | None, model: str) -> bool:
     """Can ``model`` name a model of a provider that serves ``patterns`` (spec ``models:``)?"""
     import fnmatch  # imported here, not by `import toolwire`
@@ -200,8 +208,8 @@ def convert(
     ctx.native = src.PROVIDER == dst.PROVIDER and (model is None or model == node.model)
     if model is not None:
         node.model = model
-    elif kind == "request" and node.model and target != source and not _serves(dst.MODELS, node.model):
-        ctx.lose("model", f"{node.model!r} is not a model name {target} serves ({', '.join(dst.MODELS)}); sent as it is — pass model= to name the target's model")
+    elif kind == "request" and node.model and target != source and (report := not_served(node.model, target, dst.MODELS)):
+        ctx.lose("model", report)
     out = dst.request_from_ir(_without_weights(node, dst, ctx), ctx) if kind == "request" else dst.response_from_ir(node, ctx)
     ctx.flush()
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
+from .api import not_served
 from .fused import Deopt
 from .schema import standard_types_seen
 
@@ -21,10 +22,8 @@ def model_check(model: str, rules: tuple, serves: tuple | None, target: str) -> 
     if seen is None:
         if any(fnmatchcase(model, p) for p in rules):
             seen = False
-        elif serves is None or any(fnmatchcase(model, p) for p in serves):
-            seen = ""
         else:
-            seen = f"{model!r} is not a model name {target} serves ({', '.join(serves)}); sent as it is — pass model= to name the target's model"
+            seen = not_served(model, target, serves) or ""
         if len(_models_seen) < 1024:
             _models_seen[key] = seen
     if seen is False:
