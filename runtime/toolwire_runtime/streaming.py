@@ -58,6 +58,33 @@ def where(keys: tuple) -> str:
     return out
 
 
+def extend_text(owner: Any, key: Any, value: str) -> None:
+    """``owner[key] += value`` in amortised constant time: the body's reference is dropped first, so
+    the running text is held once and CPython extends it in place instead of copying the whole text
+    for every fragment (which made long streams quadratic: 1.3 MB of text in 20-character fragments
+    took 40 µs a fragment). Key order is kept (the slot is reused, never popped)."""
+    current = owner[key]
+    if type(current) is not str:
+        owner[key] = current + value  # (whatever ``+`` does with it, as before: an error for a non-string)
+        return
+    owner[key] = None
+    try:
+        current += value
+    finally:
+        owner[key] = current
+
+
+def _append_at(obj: Any, keys: tuple, value: str) -> None:
+    """The text ``value`` appended to the string at ``keys`` (set when there is none)."""
+    owner = get(obj, keys[:-1]) if len(keys) > 1 else obj
+    last = keys[-1]
+    if type(owner) is dict and type(last) is str and owner.get(last) is not None:
+        extend_text(owner, last, value)
+        return
+    current = get(obj, keys)
+    _put(obj, keys, value if current is None else current + value)
+
+
 def get(obj: Any, keys: tuple) -> Any:
     """The value at ``keys`` in nested dicts/lists, or None when any step is missing."""
     if type(obj) is dict and len(keys) == 1 and type(keys[0]) is str:  # the common case, fast
@@ -212,14 +239,17 @@ class StreamState:
         if type(value) is not str and not isinstance(value, str):
             self._type(src, value, "a string fragment")
         if len(keys) == 2 and type(keys[1]) is str and type(owner := obj.get(keys[0])) is dict:  # the common case (message.content), fast
-            current = owner.get(keys[1])
-            owner[keys[1]] = value if current is None else current + value
+            if owner.get(keys[1]) is None:
+                owner[keys[1]] = value
+            else:
+                extend_text(owner, keys[1], value)
         elif len(keys) == 1 and type(keys[0]) is str:
-            current = obj.get(keys[0])
-            obj[keys[0]] = value if current is None else current + value
+            if obj.get(keys[0]) is None:
+                obj[keys[0]] = value
+            else:
+                extend_text(obj, keys[0], value)
         else:
-            current = get(obj, keys)
-            _put(obj, keys, value if current is None else current + value)
+            _append_at(obj, keys, value)
         if self.log is not None and value:
             self.log.append(("append", obj, keys, value))
 
@@ -482,7 +512,7 @@ class StreamState:
         current = get(obj, keys)
         if isinstance(value, str):
             if current is None or isinstance(current, str):
-                _put(obj, keys, value if current is None else current + value)
+                _append_at(obj, keys, value)
             elif isinstance(current, list):
                 _fold_parts(current, [{"type": "text", "text": value}])
             else:
@@ -564,7 +594,7 @@ def _fold_parts(parts: list, new: list) -> None:
             if key == "type":
                 continue
             if isinstance(value, str) and isinstance(have, str):
-                last[key] = have + value
+                extend_text(last, key, value)
             elif isinstance(value, list) and isinstance(have, list) and all(isinstance(v, dict) for v in value + have):
                 _fold_parts(have, value)
             elif value is not None:
