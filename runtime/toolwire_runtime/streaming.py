@@ -147,7 +147,7 @@ class StreamState:
     text fragments (``append_json``) per element until the element closes.
     """
 
-    __slots__ = ("provider", "body", "index", "blocks", "last", "buffers", "invalid", "ended", "started", "reports", "strict", "log", "closed", "marks")
+    __slots__ = ("provider", "body", "index", "blocks", "last", "buffers", "invalid", "ended", "started", "reports", "strict", "log", "closed", "marks", "effects")
 
     def __init__(self, provider: str, strict: bool = False, body: dict | None = None) -> None:
         self.provider = provider
@@ -163,6 +163,9 @@ class StreamState:
         self.log: list | None = None  # when a list: what each event changed, for stream translation
         self.closed: set[int] = set()  # id() of the elements closed
         self.reports: list[tuple[str, str, type]] = []
+        # changes that are neither logged nor idempotent (an `extend`, a `put_paths`, an `append_parts`):
+        # an event that made one is not replayed by Accumulator's repeat path
+        self.effects = 0
         self.marks: set = set()  # end_after: the ending events seen so far
 
     # -- errors and reports ------------------------------------------------------------------
@@ -288,6 +291,7 @@ class StreamState:
         list adds nothing, not even the field (the complete part says whether it has one)."""
         if not isinstance(value, list) or not value:
             return
+        self.effects += 1
         current = get(obj, keys)
         if isinstance(current, list):
             current.extend(value)
@@ -439,6 +443,7 @@ class StreamState:
         and lists on the way are created; a list grows to the index the path names."""
         if value is None:
             return
+        self.effects += 1
         if not isinstance(value, list):
             self._type(src, value, "a list of values by JSON path")
         target = get(obj, keys)
@@ -509,6 +514,7 @@ class StreamState:
         way, other fields: the latest value), else appends it."""
         if value is None:
             return
+        self.effects += 1
         current = get(obj, keys)
         if isinstance(value, str):
             if current is None or isinstance(current, str):
@@ -618,6 +624,101 @@ def _put(obj: dict, keys: tuple, value: Any) -> None:
     obj[last] = value
 
 
+#: Whether Accumulator replays an event equal to the last one but for its fragment (tests switch it off
+#: to check that the result is the same).
+REPEAT = True
+_GUARDS: dict[int, tuple] = {}
+_GETTERS: dict[tuple, Callable[[Any], Any]] = {}
+
+
+def _repeat_guard(decoder: Any) -> tuple:
+    """What the grammar compares event values with, read from its RULES once: (the string constants
+    of `when` / `not` conditions, the keys a `continue_if` compares with the element). A fragment
+    equal to such a constant, or under such a key, could be decoded otherwise than the fragment
+    before it: it never takes the repeat path."""
+    known = _GUARDS.get(id(decoder))
+    if known is not None and known[0] is decoder:
+        return known[1]
+    constants: set = set()
+    compared: set = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for name in ("when", "not"):
+                for pair in node.get(name) or ():
+                    if isinstance(pair, (list, tuple)) and len(pair) == 2:
+                        values = pair[1] if isinstance(pair[1], list) else [pair[1]]
+                        constants.update(v for v in values if isinstance(v, str))
+            for keys in (node.get("continue_if") or {}).get("same") or ():
+                compared.add(keys[-1] if isinstance(keys, (list, tuple)) and keys else keys)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, (list, tuple)):
+            for value in node:
+                walk(value)
+
+    walk(getattr(decoder, "RULES", None))
+    guard = (frozenset(constants), frozenset(compared))
+    _GUARDS[id(decoder)] = (decoder, guard)
+    return guard
+
+
+def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> tuple | None:
+    """How to replay ``event`` — whose one change was the fragment ``op`` (an ``append`` or a JSON
+    fragment) — for a next event equal to it but for the fragment: where the fragment is in the
+    event (the one place that holds that very string), a template of the event to compare the next
+    one with, and the action. None when the fragment is not in one place.
+
+    Sound because decoding is a function of the event and of the body: an event equal to this one
+    but for its fragment meets the same conditions (a fragment equal to a condition's constant is
+    kept out by the guard) and finds the same element by the same key; every other change this
+    event made (a `first`, a `set`, a `merge` of equal values) changes nothing when repeated, and
+    changes that do (`extend`, a report) keep an event from being replayed (Accumulator.add)."""
+    fragment = op[3]
+    found: list = []
+
+    def walk(node: Any, path: tuple) -> None:
+        if len(found) > 1:
+            return
+        if type(node) is dict:
+            for k, v in node.items():
+                if v is fragment:
+                    found.append(path + (k,))
+                elif type(v) is dict or type(v) is list:
+                    walk(v, path + (k,))
+        elif type(node) is list:
+            for i, v in enumerate(node):
+                if v is fragment:
+                    found.append(path + (i,))
+                elif type(v) is dict or type(v) is list:
+                    walk(v, path + (i,))
+
+    walk(event, ())
+    if len(found) != 1 or any(type(k) is not str and type(k) is not int for k in found[0]):
+        return None
+    path = found[0]
+    if isinstance(path[-1], str) and path[-1] in compared:
+        return None
+    template = _copy_json(event)
+    owner = template
+    for k in path[:-1]:
+        owner = owner[k]
+    getter = _GETTERS.get(path)
+    if getter is None:
+        getter = _GETTERS[path] = eval("lambda e: e" + "".join(f"[{k!r}]" for k in path))  # noqa: S307 (keys only)
+    apply = st.append if op[0] == "append" else st.append_json
+    return (getter, owner, path[-1], template, apply, op[1], op[2])
+
+
+def _copy_json(value: Any) -> Any:
+    """A copy of nested dicts and lists (their leaves shared)."""
+    if type(value) is dict:
+        return {k: _copy_json(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_copy_json(v) for v in value]
+    return value
+
+
 class Accumulator:
     """A provider's stream folded event by event into its complete response.
 
@@ -641,8 +742,41 @@ class Accumulator:
         self._text = decoder.TEXT
         self._calls = decoder.CALLS
         self._to_ir = to_ir
+        self._repeat: tuple | None = None  # how to replay the last event for its next fragment (add)
+        self._guard = _repeat_guard(decoder)
 
     def add(self, event: Any) -> None:
+        repeat = self._repeat
+        if repeat is not None:
+            # the hot path: an event equal to the last one decoded but for its fragment (the next
+            # text or argument fragment) does what that one did with its fragment
+            getter, owner, key, template, apply, obj, keys = repeat
+            try:
+                value = getter(event)
+            except (KeyError, IndexError, TypeError, AttributeError):
+                value = None
+            if type(value) is str and value and value not in self._guard[0]:
+                owner[key] = value
+                if event == template:
+                    self.state.index += 1
+                    apply(obj, keys, value, ())
+                    return
+            self._repeat = None
+        st = self.state
+        own_log = st.log is None
+        log = st.log = [] if own_log else st.log
+        before = (len(log), st.effects, len(st.reports), len(st.invalid))
+        try:
+            self._add(event)
+        finally:
+            if own_log:
+                st.log = None
+        if len(log) == before[0] + 1 and (st.effects, len(st.reports), len(st.invalid)) == before[1:] and not st.ended:
+            op = log[-1]
+            if op[0] in ("append", "json") and type(op[3]) is str and op[3] and REPEAT:
+                self._repeat = _repeat_of(event, op, st, self._guard[1])
+
+    def _add(self, event: Any) -> None:
         st = self.state
         st.index += 1
         if type(event) is not dict:  # an SDK's event object (a pydantic model): its JSON

@@ -34,6 +34,8 @@ __all__ = ["Encoder", "Shape"]
 MARK = "\ue000toolwire-route\ue001"  # private-use characters: never in a real payload
 _MISSING = object()
 _SHAPES: dict[int, "Shape"] = {}
+_VIEWS: dict[int, tuple] = {}  # id(a decoder's CALLS view) → the view with its key paths as tuples (Encoder._calls)
+_STAYS: dict[tuple, bool] = {}  # (target, model, part kinds) → whether trailing text keeps its place (Encoder._trailing_text_stays)
 
 
 def _put(obj: dict, keys: tuple, value: Any) -> None:
@@ -420,7 +422,6 @@ class Encoder:
         self.opening: int | None = None  # id() of the source element whose opening triggered the sync
         self.made_by: dict[int, tuple] = {}  # id(mirror element) → id(source element) it was created for
         self.made_for: dict[int, list] = {}  # id(source element) → mirror elements created for it
-        self.stays: dict[tuple, bool] = {}  # part kinds → whether trailing text keeps its place (_trailing_text_stays)
         # id(source element) → (source keys, mirror element, event builder, mirror action, field,
         # closable, the mirror's fragment list of an append_json field) of the source fields whose
         # fragments take the hot path (one field per element: another one takes its place); emptied
@@ -893,8 +894,10 @@ class Encoder:
         texts = [i for i in range(_after_last_call(parts), len(parts)) if getattr(parts[i], "type", None) == "text"]
         if not texts:
             return True
-        layout = tuple(getattr(p, "type", None) for p in parts)  # the answer depends on the parts' kinds, not their text
-        known = self.stays.get(layout)
+        # the answer depends on the target, the model and the parts' kinds, not their text: known
+        # for every stream of the process (a gateway's streams share a few layouts)
+        layout = (self.target, getattr(response, "model", None), tuple(getattr(p, "type", None) for p in parts))
+        known = _STAYS.get(layout)
         if known is not None:
             return known
         last = texts[-1]
@@ -908,8 +911,10 @@ class Encoder:
                 return True
             place = self._find_mark(self._project(body) if self.shape.joins else body)
             places.append(None if place is None else place[0] + place[2])
-        self.stays[layout] = places[0] == places[1]
-        return self.stays[layout]
+        if len(_STAYS) > 4096:
+            _STAYS.clear()
+        _STAYS[layout] = places[0] == places[1]
+        return _STAYS[layout]
 
     def _project(self, body: dict) -> dict:
         """The body as the target's stream can say it: replayed as the target's events into a fresh
@@ -960,13 +965,20 @@ class Encoder:
     def _calls(self, view: dict | None, body: dict) -> list:
         if view is None:
             return []
-        items = get(body, tuple(view["list"]))
+        compiled = _VIEWS.get(id(view))
+        if compiled is None or compiled[0] is not view:  # (views are the decoders' constants: read once)
+            compiled = _VIEWS[id(view)] = (
+                view,
+                tuple(view["list"]),
+                tuple((tuple(k.split(".")), v) for k, v in (view.get("when") or {}).items()),
+                tuple(view["has"]) if view.get("has") else None,
+                tuple(view["unless"]) if view.get("unless") else None,
+            )
+        _view, list_keys, when, has, unless = compiled
+        items = get(body, list_keys)
         if not isinstance(items, list):
             return []
-        when = view.get("when") or {}
-        has = tuple(view["has"]) if view.get("has") else None
-        unless = tuple(view["unless"]) if view.get("unless") else None
-        return [(i, el) for i, el in enumerate(items) if isinstance(el, dict) and all(get(el, tuple(k.split("."))) == v for k, v in when.items())
+        return [(i, el) for i, el in enumerate(items) if isinstance(el, dict) and all(get(el, k) == v for k, v in when)
                 and (has is None or get(el, has) is not None) and (unless is None or get(el, unless) is None)]
 
     def _route_calls(self, src: Accumulator, desired: dict) -> None:
