@@ -227,11 +227,24 @@ def stream_events(n: int) -> list[dict]:
     return events
 
 
-def streams(n: int, rounds: int) -> None:
+def long_answer_events(n: int) -> list[dict]:
+    """An OpenAI Chat stream of a long answer: ``n`` text fragments of 20 characters (the running text
+    grows to 20·n characters: a cost per fragment that grows with it shows here)."""
+    head = {"id": "chatcmpl-long", "object": "chat.completion.chunk", "created": 1700000000, "model": "gpt-4.1"}
+    chunk = lambda delta, finish=None: {"data": {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}}  # noqa: E731
+    events = [chunk({"role": "assistant", "content": ""})]
+    events += [chunk({"content": f"{i:>8} words here. "}) for i in range(n)]
+    events.append(chunk({}, "stop"))
+    events.append({"data": {**head, "choices": [], "usage": {"prompt_tokens": 100, "completion_tokens": n, "total_tokens": 100 + n}}})
+    events.append({"data": "[DONE]"})
+    return events
+
+
+def streams(n: int, rounds: int, long_answer: bool = False) -> None:
     """µs per event to accumulate / translate a stream, against json.loads of its events (interleaved)."""
     from toolwire import stream
 
-    events = stream_events(n)
+    events = long_answer_events(n) if long_answer else stream_events(n)
     texts = [json.dumps(e["data"]) for e in events]
     baseline = Job("json.loads per event", lambda: [json.loads(t) for t in texts])
     jobs = [Job("accumulate", lambda: stream.accumulate(events, provider="openai_chat"))]
@@ -239,7 +252,8 @@ def streams(n: int, rounds: int) -> None:
         jobs.append(Job(f"translate → {target}", lambda target=target: list(stream.convert(events, source="openai_chat", target=target)), STREAM_GOAL))
     run_rounds(baseline, jobs, rounds)
     m = len(events)
-    print(f"{'stream, ' + str(m) + ' events':<22} {'json.loads (baseline)':<28} {statistics.median(baseline.samples) / m:>9.2f} {min(baseline.samples) / m:>9.2f} {'1.00x':>8}")
+    label = f"long answer, {m} ev" if long_answer else f"stream, {m} events"
+    print(f"{label:<22} {'json.loads (baseline)':<28} {statistics.median(baseline.samples) / m:>9.2f} {min(baseline.samples) / m:>9.2f} {'1.00x':>8}")
     for job in jobs:
         print(f"{'':<22} {job.name:<28} {statistics.median(job.samples) / m:>9.2f} {min(job.samples) / m:>9.2f} {_ratio_cell(job):>8}  {_goal_cell(job)}")
 
@@ -295,9 +309,12 @@ def main(argv: list[str]) -> int:
     growth(by_size)
     print()
     print(f"{'stream':<22} {'':<28} {'µs/event':>9} {'min':>9} {'ratio':>8}  goal")
-    for n in (200, 800):
+    for n in (200, 800, 3200):
         streams(n, max(3, rounds // 2))
-    print("stream ratio = µs per event / json.loads of the same event's JSON, interleaved; flat from 200 to 800 events")
+    streams(20000, 3, long_answer=True)
+    print("stream ratio = µs per event / json.loads of the same event's JSON, interleaved. A fixed cost per stream")
+    print("(the syncs: a response conversion when the message starts, a block opens, and at the end) falls per event")
+    print("as streams grow; the cost per event must not grow with the length (the long answer: 400 KB of text)")
     print()
     import_time()
     import bulk_bench  # bulk JSONL throughput (bench/bulk_bench.py, issue 15)

@@ -144,7 +144,9 @@ class Accumulator(_streaming.Accumulator):
         super().__init__(
             provider,
             importlib.import_module(name),
-            lambda body, strict: api.to_ir(_registry, body, provider, "response", strict),
+            lambda body, strict, quiet=False: api.to_ir(
+                _registry, body, provider, "response", strict, quiet=quiet
+            ),
             strict,
         )
 
@@ -179,7 +181,9 @@ def _encoder(source: str, target: str, strict: bool) -> tuple:
     mirror = Accumulator(target)
     decoder = importlib.import_module(_DECODERS[target])
     _check_target(target, decoder)
-    render = lambda response, strict: api.from_ir(_registry, response, target, strict)  # noqa: E731
+    render = lambda response, strict, quiet=False: api.from_ir(
+        _registry, response, target, strict, quiet=quiet
+    )  # noqa: E731
     return src, Encoder(
         target, decoder, mirror, render, importlib.import_module(_DECODERS[source]), strict
     )

@@ -126,15 +126,18 @@ def _without_weights(node: Any, module: Any, ctx: Context) -> Any:
     return replace(node, messages=messages)
 
 
-def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bool, tool_names: Any = None) -> Any:
+def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bool, tool_names: Any = None, quiet: bool = False) -> Any:
+    """``quiet``: reports are not emitted (a stream translation's partial conversions, whose warnings
+    would be ignored: making them is most of what such a conversion costs)."""
     _check_kind(kind)
     module = _has(registry.get(provider), provider, kind)
     node, ctx = _read(module, payload, kind, Context(provider, strict, tool_names))
-    ctx.flush()
+    if not quiet:
+        ctx.flush()
     return node
 
 
-def from_ir(registry: Registry, obj: Any, provider: str, strict: bool, model: str | None = None) -> dict:
+def from_ir(registry: Registry, obj: Any, provider: str, strict: bool, model: str | None = None, quiet: bool = False) -> dict:
     import dataclasses  # imported here, not by `import toolwire`
 
     module = registry.get(provider)
@@ -150,7 +153,8 @@ def from_ir(registry: Registry, obj: Any, provider: str, strict: bool, model: st
         out = _has(module, provider, "response").response_from_ir(obj, ctx)
     else:
         raise TypeError(f"from_ir takes a toolwire.ir.Request or Response, got {type(obj).__name__}")
-    ctx.flush()
+    if not quiet:
+        ctx.flush()
     return out
 
 

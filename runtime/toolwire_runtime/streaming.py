@@ -902,9 +902,10 @@ class Accumulator:
         body, invalid = self._final()
         return self.response_of(body, invalid, self.strict)
 
-    def response_of(self, body: dict, invalid: list, strict: bool) -> Any:
-        """The ``ir.Response`` of a complete body of this provider (arguments cut mid-JSON kept raw)."""
-        response = self._to_ir(body, strict)
+    def response_of(self, body: dict, invalid: list, strict: bool, quiet: bool = False) -> Any:
+        """The ``ir.Response`` of a complete body of this provider (arguments cut mid-JSON kept raw).
+        ``quiet``: without emitting its reports (a partial conversion whose warnings are ignored)."""
+        response = self._to_ir(body, strict, quiet) if quiet else self._to_ir(body, strict)
         if invalid:
             self._keep_raw(response, body, invalid, strict)
         return response

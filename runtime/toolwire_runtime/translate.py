@@ -198,6 +198,7 @@ class Shape:
         self.closable: set[tuple] = set()  # list patterns whose elements the stream says are complete
         self._keyed: dict[tuple, bool] = {}
         self._under: dict[tuple, list] = {}  # pattern → lists_under(pattern)
+        self._setters: dict[tuple, tuple] = {}  # pattern → setters_of(pattern)
         self.all_appenders: dict[tuple, list] = {}  # (list pattern, field) → every (chain, action, event keys) appending to it
         self.setters: list[tuple] = []  # (body pattern, field keys or None for "any field", chain, action, event keys)
         self.start: tuple | None = None
@@ -292,6 +293,29 @@ class Shape:
         if shape is None:
             shape = _SHAPES[id(decoder)] = cls(decoder)
         return shape
+
+    def setters_of(self, pattern: tuple) -> tuple:
+        """The `set` rules ``_set_fields`` weighs for an element at ``pattern``, read once per pattern:
+        (rules as (body keys, chain, action, event keys, chain identity, scope, whether the rule has
+        conditions an element may fail), first keys that some rule sets below the object itself)."""
+        known = self._setters.get(pattern)
+        if known is None:
+            snapshot = {_ident(c) for sp, bk, c, a, _e in self.setters if sp == pattern and bk == () and a["op"] == "overlay"}
+            closer = self.closers.get(pattern)
+            closer_ident = _ident(closer) if closer is not None else None
+            rules = []
+            for setter_pattern, body_keys, chain, action, event_keys in self.setters:
+                ident = _ident(chain)
+                if setter_pattern != pattern or (snapshot and ident not in snapshot):
+                    continue  # a snapshot of the whole object (Responses' terminal event) says everything; its event's other fields go with it
+                if ident == closer_ident:
+                    continue  # the closing event carries it (_close)
+                scope = chain[-1] if len(chain) > 1 else {}
+                conditional = any(k in src for src in (scope, action) for k in ("has", "unless", "is", "not"))
+                rules.append((body_keys, chain, action, event_keys, ident, scope, conditional))
+            below = frozenset(bk[0] for sp, bk, *_ in self.setters if sp == pattern and bk != ())
+            known = self._setters[pattern] = (tuple(rules), below)
+        return known
 
     def lists_under(self, pattern: tuple) -> list[tuple]:
         """The list patterns directly under ``pattern`` (an element pattern, or () for the body), as
@@ -604,39 +628,34 @@ class Encoder:
         groups: dict[tuple, list] = {}
         streamed = self.shape.appenders.get(pattern, {})
         nested = self.shape.lists_under(pattern)
-        snapshot = {_ident(c) for sp, bk, c, a, _e in self.shape.setters if sp == pattern and bk == () and a["op"] == "overlay"}
         seen: set = set()
-        closer = self.shape.closers.get(pattern)
-        for setter_pattern, body_keys, chain, action, event_keys in self.shape.setters:
-            if setter_pattern != pattern or (snapshot and _ident(chain) not in snapshot):
-                continue  # a snapshot of the whole object (Responses' terminal event) says everything; its event's other fields go with it
-            if closer is not None and _ident(chain) == _ident(closer):
-                continue  # the closing event carries it (_close)
+        rules, below = self.shape.setters_of(pattern)  # (the rules of this pattern, but for a snapshot's and the closer's)
+        for body_keys, chain, action, event_keys, ident, scope, conditional in rules:
             if body_keys in seen:
                 continue  # the first rule that sets a field sends it (terminal alternatives are not repeated)
-            if body_keys and not _satisfiable(chain[-1] if len(chain) > 1 else {}, action, event_keys, get(d, body_keys)):
+            if body_keys and conditional and not _satisfiable(scope, action, event_keys, get(d, body_keys)):
                 continue  # its event could not say this element (Gemini's signature on a text part: the empty-text rule)
             seen.add(body_keys)
             if body_keys in streamed or body_keys in nested:
                 continue
             if body_keys == () and action["op"] == "overlay":  # a snapshot of the whole object (Responses' terminal event)
                 if any(m.get(k) != v for k, v in d.items()):
-                    groups.setdefault((_ident(chain), id(action)), [chain, action, []])[2].append((event_keys, _copy(d), True))
+                    groups.setdefault((ident, id(action)), [chain, action, []])[2].append((event_keys, _copy(d), True))
                 continue
             if body_keys == () and len(chain) > 1 and chain[-1]["new"] == event_keys:
                 # the event carries the element whole, as it could create it (Responses' content_part.done: the part)
                 if any(m.get(k) != v for k, v in d.items()):
-                    groups.setdefault((_ident(chain), id(action)), [chain, action, []])[2].append((event_keys, _copy(d), True))
+                    groups.setdefault((ident, id(action)), [chain, action, []])[2].append((event_keys, _copy(d), True))
                 continue
             if body_keys == ():  # merge into the object itself: every other field that differs
                 changed = {k: v for k, v in d.items() if (k,) not in streamed and (k,) not in nested and not any(s[:1] == (k,) for s in nested) and m.get(k) != v}
-                changed = {k: v for k, v in changed.items() if not any(sp == pattern and bk[:1] == (k,) and bk != () for sp, bk, *_ in self.shape.setters)}
+                changed = {k: v for k, v in changed.items() if k not in below}
                 if changed:
-                    groups.setdefault((_ident(chain), id(action)), [chain, action, []])[2].append((event_keys, changed, True))
+                    groups.setdefault((ident, id(action)), [chain, action, []])[2].append((event_keys, changed, True))
                 continue
             want, have = get(d, body_keys), get(m, body_keys)
             if want is not None:
-                entry = groups.setdefault((_ident(chain), id(action)), [chain, action, []])
+                entry = groups.setdefault((ident, id(action)), [chain, action, []])
                 entry[2].append((event_keys, want, want != have))
         merged: dict[tuple, list] = {}
         for chain, action, leaf in groups.values():
@@ -813,13 +832,13 @@ class Encoder:
             return self.convert(src.response_of(body, invalid, self.strict), self.strict)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            response = src.response_of(body, invalid, False)
+            response = src.response_of(body, invalid, False, quiet=True)
             if not self._trailing_text_stays(response):
                 # where the text after the last call goes depends on what follows it (Cohere: before
                 # a call it is the plan, else the answer): it waits until that is known
                 start = _after_last_call(response.message.parts)
                 response.message.parts[start:] = [p for p in response.message.parts[start:] if getattr(p, "type", None) != "text"]
-            desired = self.convert(response, False)
+            desired = self.convert(response, False, quiet=True)
             if not response.message.parts:
                 self._start(desired)
                 return None
@@ -906,7 +925,7 @@ class Encoder:
             marked = [*parts[:last], dataclasses.replace(parts[last], text=parts[last].text + MARK), *parts[last + 1:], *probe]
             trial = dataclasses.replace(response, message=dataclasses.replace(response.message, parts=marked))
             try:
-                body = self.convert(trial, False)
+                body = self.convert(trial, False, quiet=True)
             except ConversionError:
                 return True
             place = self._find_mark(self._project(body) if self.shape.joins else body)
