@@ -156,3 +156,21 @@ def test_a_fragment_equal_to_a_compared_constant_takes_the_decoder(monkeypatch) 
         acc.add({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}})
     assert acc.text == "one text_deltatwothreetext_delta four five"
     assert len(calls) == 6
+
+
+def test_numbers_are_compared_with_their_types(monkeypatch) -> None:
+    # 1 == 1.0 == True: an event whose numbers changed type is decoded, not replayed (a `set` keeps the type it is given)
+    acc = stream.Accumulator("openai_chat")
+    calls = _counting_decoder(monkeypatch, acc)
+    acc.add(_chunk({"role": "assistant", "content": ""}))
+    acc.add(_chunk({"content": "a"}))
+    acc.add(_chunk({"content": "b"}))  # replayed
+    changed = _chunk({"content": "c"})
+    changed["data"]["choices"][0]["index"] = False
+    acc.add(changed)
+    floats = _chunk({"content": "d"})
+    floats["data"]["created"] = 1.0
+    acc.add(floats)
+    acc.add(_chunk({"content": "e"}))  # learnt again from "d"? no: an event with a float is never learnt
+    assert acc.text == "abcde"
+    assert len(calls) == 5  # role, a (learnt), c (types differ), d (float: not learnt), e

@@ -628,7 +628,7 @@ def _put(obj: dict, keys: tuple, value: Any) -> None:
 #: to check that the result is the same).
 REPEAT = True
 _GUARDS: dict[int, tuple] = {}
-_GETTERS: dict[tuple, Callable[[Any], Any]] = {}
+_GETTERS: dict[tuple, Callable[[Any], Any]] = {}  # (paths, shape) → compiled reader (_getter)
 
 
 def _repeat_guard(decoder: Any) -> tuple:
@@ -676,25 +676,26 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
     changes that do (`extend`, a report) keep an event from being replayed (Accumulator.add)."""
     fragment = op[3]
     found: list = []
+    numbers: list = []  # paths of the int and bool leaves (1 == 1.0 == True: their types are compared too)
+    floats = False
 
     def walk(node: Any, path: tuple) -> None:
-        if len(found) > 1:
-            return
-        if type(node) is dict:
-            for k, v in node.items():
-                if v is fragment:
-                    found.append(path + (k,))
-                elif type(v) is dict or type(v) is list:
-                    walk(v, path + (k,))
-        elif type(node) is list:
-            for i, v in enumerate(node):
-                if v is fragment:
-                    found.append(path + (i,))
-                elif type(v) is dict or type(v) is list:
-                    walk(v, path + (i,))
+        nonlocal floats
+        items = node.items() if type(node) is dict else enumerate(node)
+        for k, v in items:
+            t = type(v)
+            if v is fragment:
+                found.append(path + (k,))
+            elif t is dict or t is list:
+                walk(v, path + (k,))
+            elif t is int or t is bool:
+                numbers.append(path + (k,))
+            elif t is float:
+                floats = True  # (-0.0 == 0.0: a float is never taken as repeated)
 
-    walk(event, ())
-    if len(found) != 1 or any(type(k) is not str and type(k) is not int for k in found[0]):
+    if type(event) is dict:
+        walk(event, ())
+    if len(found) != 1 or floats or any(type(k) is not str and type(k) is not int for p in (found[0], *numbers) for k in p):
         return None
     path = found[0]
     if isinstance(path[-1], str) and path[-1] in compared:
@@ -703,11 +704,33 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
     owner = template
     for k in path[:-1]:
         owner = owner[k]
-    getter = _GETTERS.get(path)
-    if getter is None:
-        getter = _GETTERS[path] = eval("lambda e: e" + "".join(f"[{k!r}]" for k in path))  # noqa: S307 (keys only)
+    getter = _getter((path,), "e{0}")
+    if numbers:  # the fragment, when the numbers have the types they had
+        types = tuple(type(_at_path(event, p)) for p in numbers)
+        kinds = _getter(tuple(numbers), "(" + "".join(f"type(e{{{i}}}), " for i in range(len(numbers))) + ")")
+        fragment_of = getter
+        getter = lambda e: fragment_of(e) if kinds(e) == types else None  # noqa: E731
     apply = st.append if op[0] == "append" else st.append_json
     return (getter, owner, path[-1], template, apply, op[1], op[2])
+
+
+def _at_path(obj: Any, path: tuple) -> Any:
+    for k in path:
+        obj = obj[k]
+    return obj
+
+
+def _getter(paths: tuple, shape: str) -> Callable[[Any], Any]:
+    """``lambda e: <shape>`` with ``{i}`` in ``shape`` replaced by the subscripts of ``paths[i]``,
+    compiled once per (paths, shape): keys are written as literals (their repr), nothing else."""
+    key = (paths, shape)
+    fn = _GETTERS.get(key)
+    if fn is None:
+        if len(_GETTERS) > 1024:
+            _GETTERS.clear()
+        subscripts = ["".join(f"[{k!r}]" for k in p) for p in paths]
+        fn = _GETTERS[key] = eval("lambda e: " + shape.format(*subscripts), {"__builtins__": {"type": type}})  # noqa: S307 (keys only)
+    return fn
 
 
 def _copy_json(value: Any) -> Any:
