@@ -673,7 +673,9 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
     but for its fragment meets the same conditions (a fragment equal to a condition's constant is
     kept out by the guard) and finds the same element by the same key; every other change this
     event made (a `first`, a `set`, a `merge` of equal values) changes nothing when repeated, and
-    changes that do (`extend`, a report) keep an event from being replayed (Accumulator.add)."""
+    changes that do (`extend`, a report) keep an event from being replayed (Accumulator.add).
+    "Equal" is Python's ``==`` made strict where it is not: the int and bool leaves must keep their
+    types, and an event holding a float is never replayed (-0.0 == 0.0)."""
     fragment = op[3]
     found: list = []
     numbers: list = []  # paths of the int and bool leaves (1 == 1.0 == True: their types are compared too)
