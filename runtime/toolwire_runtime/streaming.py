@@ -702,24 +702,18 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
     path = found[0]
     if isinstance(path[-1], str) and path[-1] in compared:
         return None
-    template = _copy_json(event)
+    template = copy_body(event, {})
     owner = template
     for k in path[:-1]:
         owner = owner[k]
     getter = _getter((path,), "e{0}")
     if numbers:  # the fragment, when the numbers have the types they had
-        types = tuple(type(_at_path(event, p)) for p in numbers)
+        types = tuple(type(get(event, p)) for p in numbers)
         kinds = _getter(tuple(numbers), "(" + "".join(f"type(e{{{i}}}), " for i in range(len(numbers))) + ")")
         fragment_of = getter
         getter = lambda e: fragment_of(e) if kinds(e) == types else None  # noqa: E731
     apply = st.append if op[0] == "append" else st.append_json
     return (getter, owner, path[-1], template, apply, op[1], op[2])
-
-
-def _at_path(obj: Any, path: tuple) -> Any:
-    for k in path:
-        obj = obj[k]
-    return obj
 
 
 def _getter(paths: tuple, shape: str) -> Callable[[Any], Any]:
@@ -735,13 +729,32 @@ def _getter(paths: tuple, shape: str) -> Callable[[Any], Any]:
     return fn
 
 
-def _copy_json(value: Any) -> Any:
-    """A copy of nested dicts and lists (their leaves shared)."""
-    if type(value) is dict:
-        return {k: _copy_json(v) for k, v in value.items()}
-    if type(value) is list:
-        return [_copy_json(v) for v in value]
-    return value
+def copy_body(value: Any, memo: dict) -> Any:
+    """``copy.deepcopy(value, memo)`` for a body of JSON values (dicts, lists, scalars), several
+    times faster: ``memo`` maps id() of each dict and list copied to its copy (a value of another
+    type goes through ``copy.deepcopy``)."""
+    kind = type(value)
+    if (kind is dict or kind is list) and id(value) in memo:  # an object the body holds twice: once, as deepcopy does
+        return memo[id(value)]
+    if kind is dict:
+        out: Any = {}
+        memo[id(value)] = out
+        for key, item in value.items():
+            t = type(item)
+            out[key] = item if t is str or t is int or item is None or t is bool or t is float else copy_body(item, memo)
+        return out
+    if kind is list:
+        out = []
+        memo[id(value)] = out
+        for item in value:
+            t = type(item)
+            out.append(item if t is str or t is int or item is None or t is bool or t is float else copy_body(item, memo))
+        return out
+    if kind is str or kind is int or value is None or kind is bool or kind is float:
+        return value
+    import copy
+
+    return copy.deepcopy(value, memo)
 
 
 class Accumulator:
@@ -897,7 +910,6 @@ class Accumulator:
 
     def _final(self) -> tuple[dict, list]:
         """The complete body (settled on a copy while the stream still runs) and its reports."""
-        import copy
         import warnings
 
         st = self.state
@@ -906,7 +918,7 @@ class Accumulator:
         else:
             memo: dict = {}
             snap = StreamState(st.provider, st.strict)
-            snap.body = copy.deepcopy(st.body, memo)
+            snap.body = copy_body(st.body, memo)
             # an element a later complete value replaced (Cohere v1 tool-calls-generation) is no longer
             # in the body: its pending fragments are moot
             snap.buffers = {id(memo[k]): (memo[k], {f: list(v) for f, v in entry[1].items()}) for k, entry in st.buffers.items() if k in memo}

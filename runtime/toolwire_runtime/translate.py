@@ -27,7 +27,7 @@ import warnings
 from typing import Any, Callable
 
 from .errors import ConversionError
-from .streaming import Accumulator, get, where
+from .streaming import Accumulator, copy_body, get, where
 
 __all__ = ["Encoder", "Shape"]
 
@@ -141,34 +141,6 @@ def _after_last_call(parts: list) -> int:
         if getattr(parts[i], "type", None) == "tool_call":
             return i + 1
     return 0
-
-
-def _copy_body(value: Any, memo: dict) -> Any:
-    """``copy.deepcopy(value, memo)`` for a body of JSON values (dicts, lists, scalars), several
-    times faster: ``memo`` maps id() of each dict and list copied to its copy (a value of another
-    type goes through ``copy.deepcopy``)."""
-    kind = type(value)
-    if (kind is dict or kind is list) and id(value) in memo:  # an object the body holds twice: once, as deepcopy does
-        return memo[id(value)]
-    if kind is dict:
-        out: Any = {}
-        memo[id(value)] = out
-        for key, item in value.items():
-            t = type(item)
-            out[key] = item if t is str or t is int or item is None or t is bool or t is float else _copy_body(item, memo)
-        return out
-    if kind is list:
-        out = []
-        memo[id(value)] = out
-        for item in value:
-            t = type(item)
-            out.append(item if t is str or t is int or item is None or t is bool or t is float else _copy_body(item, memo))
-        return out
-    if kind is str or kind is int or value is None or kind is bool or kind is float:
-        return value
-    import copy
-
-    return copy.deepcopy(value, memo)
 
 
 def _copy(value: Any) -> Any:
@@ -849,7 +821,7 @@ class Encoder:
 
         st = src.state
         memo: dict = {}
-        body = _copy_body(st.body, memo)
+        body = copy_body(st.body, memo)
         from .streaming import StreamState
 
         snap = StreamState(st.provider, False)
