@@ -213,7 +213,7 @@ def convert(
     """
     src, enc = _encoder(source, target, strict)
     for event in events:
-        yield from enc.feed(src, src.add_logged(event))
+        yield from enc.step(src, event)
     src.provider_body()  # an early end or an unknown event is reported once, here
     yield from enc.finish(src)
 
@@ -224,7 +224,7 @@ async def aconvert(
     """``convert`` over an async iterable of events."""
     src, enc = _encoder(source, target, strict)
     async for event in events:
-        for out in enc.feed(src, src.add_logged(event)):
+        for out in enc.step(src, event):
             yield out
     src.provider_body()
     for out in enc.finish(src):

@@ -152,7 +152,7 @@ class StreamState:
     def __init__(self, provider: str, strict: bool = False, body: dict | None = None) -> None:
         self.provider = provider
         self.strict = strict
-        self.body: dict = json.loads(json.dumps(body)) if body else {}
+        self.body: dict = copy_body(body, {}) if body else {}
         self.index = -1  # position of the event being read
         self.blocks: dict[tuple, dict] = {}  # (list path, key) → element
         self.last: dict[tuple, tuple] = {}  # list path → (key, element) of the element opened last there
@@ -202,7 +202,7 @@ class StreamState:
             self.buffers.clear()
             self.invalid.clear()
         self.started = True
-        self.body.update(json.loads(json.dumps(value)))
+        self.body.update(copy_body(value, {}))
         if self.log is not None:
             self.log.append(("start",))
 
@@ -332,7 +332,7 @@ class StreamState:
         if found is None:
             if not create:
                 self.fail(src, f"a fragment for {'element ' + repr(key) if key is not None else 'an element'} that was never started")
-            found = json.loads(json.dumps(new)) if isinstance(new, dict) else {}
+            found = copy_body(new, {}) if isinstance(new, dict) else {}
             items = get(owner, list_keys)
             if not isinstance(items, list):
                 items = []
@@ -493,7 +493,7 @@ class StreamState:
             _put(obj, keys, current)
         for field, item in value.items():
             if item is not None or field not in current:
-                current[field] = json.loads(json.dumps(item))
+                current[field] = copy_body(item, {})
 
     # -- additions (wip-stream-bedrock): end_after, append_parts --------------------------------------
     def end_after(self, name: str, names: tuple) -> None:
@@ -530,7 +530,7 @@ class StreamState:
             parts: list = [{"type": "text", "text": current}] if current else []
             _put(obj, keys, parts)
             current = parts
-        _fold_parts(current, json.loads(json.dumps(value)))
+        _fold_parts(current, copy_body(value, {}))
 
 
 def _end_label(item: Any) -> str:
@@ -667,7 +667,8 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
     """How to replay ``event`` — whose one change was the fragment ``op`` (an ``append`` or a JSON
     fragment) — for a next event equal to it but for the fragment: where the fragment is in the
     event (the one place that holds that very string), a template of the event to compare the next
-    one with, and the action. None when the fragment is not in one place.
+    one with, where its fragments go (``_sink``) and the op itself (logged for each replay). None
+    when the fragment is not in one place.
 
     Sound because decoding is a function of the event and of the body: an event equal to this one
     but for its fragment meets the same conditions (a fragment equal to a condition's constant is
@@ -712,8 +713,28 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
         kinds = _getter(tuple(numbers), "(" + "".join(f"type(e{{{i}}}), " for i in range(len(numbers))) + ")")
         fragment_of = getter
         getter = lambda e: fragment_of(e) if kinds(e) == types else None  # noqa: E731
-    apply = st.append if op[0] == "append" else st.append_json
-    return (getter, owner, path[-1], template, apply, op[1], op[2])
+    sink = _sink(st, op)
+    if sink is None:
+        return None
+    return (getter, owner, path[-1], template, *sink, op)
+
+
+def _sink(st: StreamState, op: tuple) -> tuple | None:
+    """Where the fragments of ``op``'s field go, right after ``op`` put one there: (container, key,
+    None) of its text, or (None, None, list) of its JSON fragments. Valid while the body changes
+    only by fragments of this field (an event decoded otherwise drops the repeat path first)."""
+    kind, obj, keys = op[0], op[1], op[2]
+    if kind == "json":
+        entry = st.buffers.get(id(obj))
+        fragments = entry[1].get(keys) if entry is not None else None
+        return None if fragments is None else (None, None, fragments)
+    holder = get(obj, keys[:-1]) if len(keys) > 1 else obj
+    key = keys[-1]
+    if type(holder) is dict and type(key) is str and type(holder.get(key)) is str:
+        return (holder, key, None)
+    if type(holder) is list and type(key) is int and 0 <= key < len(holder) and type(holder[key]) is str:
+        return (holder, key, None)
+    return None
 
 
 def _getter(paths: tuple, shape: str) -> Callable[[Any], Any]:
@@ -784,22 +805,8 @@ class Accumulator:
         self._guard = _repeat_guard(decoder)
 
     def add(self, event: Any) -> None:
-        repeat = self._repeat
-        if repeat is not None:
-            # the hot path: an event equal to the last one decoded but for its fragment (the next
-            # text or argument fragment) does what that one did with its fragment
-            getter, owner, key, template, apply, obj, keys = repeat
-            try:
-                value = getter(event)
-            except (KeyError, IndexError, TypeError, AttributeError):
-                value = None
-            if type(value) is str and value and value not in self._guard[0]:
-                owner[key] = value
-                if event == template:
-                    self.state.index += 1
-                    apply(obj, keys, value, ())
-                    return
-            self._repeat = None
+        if self._repeat is not None and self._replayed(event) is not None:
+            return
         st = self.state
         own_log = st.log is None
         log = st.log = [] if own_log else st.log
@@ -813,6 +820,30 @@ class Accumulator:
             op = log[-1]
             if op[0] in ("append", "json") and type(op[3]) is str and op[3] and REPEAT:
                 self._repeat = _repeat_of(event, op, st, self._guard[1])
+
+    def _replayed(self, event: Any) -> str | None:
+        """The hot path: when ``event`` equals the last event decoded but for its fragment (the next
+        text or argument fragment), that fragment, done as that one's was (appended in place);
+        otherwise None, and the last event is forgotten (``add`` decodes this one)."""
+        getter, owner, key, template, sink, sink_key, fragments, _op = self._repeat
+        try:
+            value = getter(event)
+        except (KeyError, IndexError, TypeError, AttributeError):
+            value = None
+        if type(value) is str and value and value not in self._guard[0]:
+            owner[key] = value
+            if event == template:
+                self.state.index += 1
+                if fragments is not None:  # JSON text, parsed when its element closes
+                    fragments.append(value)
+                else:  # (extend_text, inlined: the text is held once, so += extends it in place)
+                    text = sink[sink_key]
+                    sink[sink_key] = None
+                    text += value
+                    sink[sink_key] = text
+                return value
+        self._repeat = None
+        return None
 
     def _add(self, event: Any) -> None:
         st = self.state
@@ -837,6 +868,11 @@ class Accumulator:
 
     def add_logged(self, event: Any) -> list:
         """``add``, returning what the event changed (for stream translation)."""
+        if self._repeat is not None:
+            value = self._replayed(event)
+            if value is not None:
+                op = self._repeat[7]
+                return [(op[0], op[1], op[2], value)]
         self.state.log = log = []
         try:
             self.add(event)

@@ -27,7 +27,7 @@ import warnings
 from typing import Any, Callable
 
 from .errors import ConversionError
-from .streaming import Accumulator, copy_body, get, where
+from .streaming import Accumulator, _sink, copy_body, get, where
 
 __all__ = ["Encoder", "Shape"]
 
@@ -146,9 +146,7 @@ def _after_last_call(parts: list) -> int:
 def _copy(value: Any) -> Any:
     if value is None or type(value) in (str, int, float, bool):
         return value
-    if not value and type(value) in (dict, list):
-        return type(value)()
-    return json.loads(json.dumps(value))
+    return copy_body(value, {})
 
 
 class Shape:
@@ -171,6 +169,7 @@ class Shape:
         self._keyed: dict[tuple, bool] = {}
         self._under: dict[tuple, list] = {}  # pattern → lists_under(pattern)
         self._setters: dict[tuple, tuple] = {}  # pattern → setters_of(pattern)
+        self._plans: dict[tuple, tuple] = {}  # chain identity → event_plan(chain)
         self.all_appenders: dict[tuple, list] = {}  # (list pattern, field) → every (chain, action, event keys) appending to it
         self.setters: list[tuple] = []  # (body pattern, field keys or None for "any field", chain, action, event keys)
         self.start: tuple | None = None
@@ -265,6 +264,33 @@ class Shape:
         if shape is None:
             shape = _SHAPES[id(decoder)] = cls(decoder)
         return shape
+
+    def event_plan(self, chain: tuple) -> tuple:
+        """What ``Encoder._event`` writes for an event along ``chain``, read from its rules once:
+        (whether the event names itself in the payload, its tags, the body values it repeats) and,
+        per scope, (scope, ``each`` list keys or None, tags, ``when`` values, key path or None, the
+        default key, list keys, ``names`` pairs, ``continue_if.same`` keys)."""
+        ident = _ident(chain)
+        plan = self._plans.get(ident)
+        if plan is None:
+            name = chain[0]
+            head = (self.naming in ("type", "event_type"), tuple(self.tags.get(name, ())), tuple(self.replays.get(name, ())))
+            scopes = tuple(
+                (
+                    scope,
+                    scope["in"] if scope["op"] == "each" else None,
+                    tuple(p for a in scope["do"] if a["op"] == "tag" for p in a["pairs"]),
+                    tuple((k, v[0] if isinstance(v, list) else v) for k, v in scope.get("when", ())),
+                    scope["key"] if isinstance(scope["key"], tuple) else None,
+                    scope.get("default_key"),
+                    scope["list"],
+                    tuple(scope.get("names", ())),
+                    tuple((scope.get("continue_if") or {}).get("same") or ()),
+                )
+                for scope in chain[1:]
+            )
+            plan = self._plans[ident] = (head, scopes)
+        return plan
 
     def setters_of(self, pattern: tuple) -> tuple:
         """The `set` rules ``_set_fields`` weighs for an element at ``pattern``, read once per pattern:
@@ -418,8 +444,8 @@ class Encoder:
         self.opening: int | None = None  # id() of the source element whose opening triggered the sync
         self.made_by: dict[int, tuple] = {}  # id(mirror element) → id(source element) it was created for
         self.made_for: dict[int, list] = {}  # id(source element) → mirror elements created for it
-        # id(source element) → (source keys, mirror element, event builder, mirror action, field,
-        # closable, the mirror's fragment list of an append_json field) of the source fields whose
+        # id(source element) → (source keys, mirror element, event builder, the mirror field's sink
+        # (streaming._sink: its container and key, or its JSON fragment list), closable) of the source fields whose
         # fragments take the hot path (one field per element: another one takes its place); emptied
         # whenever anything but such a fragment is sent, and at every sync and close (feed)
         self.fast: dict[tuple, tuple] = {}
@@ -435,10 +461,11 @@ class Encoder:
         body = self.desired
         if name.startswith("["):  # a sentinel such as [DONE]
             return {"data": name}
-        ev: dict = {self.shape.naming: name} if self.shape.naming in ("type", "event_type") else {}
-        for keys_, value in self.shape.tags.get(name, ()):
+        head, scopes = self.shape.event_plan(chain)
+        ev: dict = {self.shape.naming: name} if head[0] else {}
+        for keys_, value in head[1]:
             _put(ev, keys_, _copy(value))
-        for body_keys, event_keys in self.shape.replays.get(name, ()):
+        for body_keys, event_keys in head[2]:
             value = get(body, body_keys)
             if value is not None:
                 _put(ev, event_keys, value)
@@ -448,29 +475,26 @@ class Encoder:
         cur = ev
         used = set()
         m_el, d_el = self.mirror.state.body, body  # the element each scope is at, in the mirror and desired
-        for depth, scope in enumerate(chain[1:]):
-            if scope["op"] == "each":
+        for depth, (scope, each_in, tags, when, key_keys, default_key, list_keys, names, same) in enumerate(scopes):
+            if each_in is not None:
                 item: dict = {}
-                _put(cur, scope["in"], [item])
-                used.add(scope["in"]) if depth == 0 else None
+                _put(cur, each_in, [item])
+                used.add(each_in) if depth == 0 else None
                 cur = item
-            for a in scope["do"]:
-                if a["op"] == "tag":
-                    for keys_, value in a["pairs"]:
-                        _put(cur, keys_, _copy(value))
-            for keys_, value in scope.get("when", ()):  # the scope applies to items that say so
-                _put(cur, keys_, value[0] if isinstance(value, list) else value)
+            for keys_, value in tags:
+                _put(cur, keys_, _copy(value))
+            for keys_, value in when:  # the scope applies to items that say so
+                _put(cur, keys_, value)
             key = keys[depth] if depth < len(keys) else None
-            if isinstance(scope["key"], tuple) and key is not None and key != scope.get("default_key"):
-                _put(cur, scope["key"], key)  # (a key equal to the grammar's default is left out, as the wire does)
-            if scope["list"] and isinstance(key, int):
-                m_el, d_el = _at(m_el, scope["list"], key), _at(d_el, scope["list"], key)
-            for event_keys, field in scope.get("names", ()):  # the event names its element by this field too
+            if key_keys is not None and key is not None and key != default_key:
+                _put(cur, key_keys, key)  # (a key equal to the grammar's default is left out, as the wire does)
+            if list_keys and isinstance(key, int):
+                m_el, d_el = _at(m_el, list_keys, key), _at(d_el, list_keys, key)
+            for event_keys, field in names:  # the event names its element by this field too
                 named = created[1] if created is not None and created[0] == depth else m_el if get(m_el, field) is not None else d_el
                 value = get(named, field)
                 if value is not None:
                     _put(cur, event_keys, value)
-            same = (scope.get("continue_if") or {}).get("same")
             if same and element_path is not None and not (created is not None and created[0] == depth):
                 last = get(self.mirror.state.body, element_path)
                 for keys_ in same:  # the fragment continues the element only with these values equal
@@ -543,11 +567,9 @@ class Encoder:
                 template = self._event(chain, keys, [*leaf, (event_keys, _FRAGMENT)], element_path=path, template=True)
                 self.count = saved
                 build = _builder(template)
-                if build is not None:
-                    buffered = self.mirror.state.buffers.get(id(element)) if action["op"] == "append_json" else None
-                    fragments = buffered[1].get(field) if buffered is not None else None
-                    if action["op"] == "append" or fragments is not None:
-                        self.fast[fast_key[0]] = (fast_key[1], element, build, apply, field, pattern in self.shape.closers, fragments)
+                sink = _sink(self.mirror.state, ("json" if action["op"] == "append_json" else "append", element, field))
+                if build is not None and sink is not None:
+                    self.fast[fast_key[0]] = (fast_key[1], element, build, *sink, pattern in self.shape.closers)
         else:
             self._send(event)
         self.sent[path + field] = self.sent.get(path + field, 0) + 1
@@ -665,7 +687,7 @@ class Encoder:
                 self._send(self._event(chain, [], self._carried(chain, (), desired)))
 
     def _set_all(self, d: Any, m: Any, pattern: tuple, path: tuple) -> None:
-        if isinstance(d, dict) and isinstance(m, dict):
+        if isinstance(d, dict) and isinstance(m, dict) and d != m:  # (equal: the client has every field)
             self._set_fields(pattern, path, d, m)
             for sub in self.shape.lists_under(pattern):
                 ds, ms = get(d, sub), get(m, sub)
@@ -690,6 +712,8 @@ class Encoder:
                 ep = path + sub + (i,)
                 if i < len(have):
                     me = have[i]
+                    if de == me:
+                        continue  # the client has it as it should be (nothing to grow, nothing under it to create)
                     self._grow(lp, ep, de, me)
                 else:
                     for el_id, (op, opath) in list(self.open.items()):  # one open element per list
@@ -979,13 +1003,16 @@ class Encoder:
         if sv is None or tv is None:
             return
         source = self._calls(sv, src.state.body)
+        source_args = tuple(sv["arguments"])
+        if all((id(el), source_args) in self.routes for _i, el in source):
+            return  # (every call has its route: the usual sync)
         target = self._calls(tv, desired)
         tlist = tuple(tv["list"])
         pattern = tuple("*" if isinstance(k, int) else k for k in tlist) + ("*",)
         args = tuple(tv["arguments"])
         streams = args in self.shape.appenders.get(pattern, {})
         for k, (_i, el) in enumerate(source):
-            key = (id(el), tuple(sv["arguments"]))
+            key = (id(el), source_args)
             if key in self.routes:
                 continue
             if streams and k < len(target):
@@ -1034,9 +1061,38 @@ class Encoder:
                 return (path, pattern, keys)
         return None
 
+    def step(self, src: Accumulator, event: Any) -> list[dict]:
+        """``feed(src, src.add_logged(event))``: the target events for one more source event. The hot
+        path: an event the source replays (the next fragment of a field, ``Accumulator._replayed``)
+        whose field's fragments take the hot path here too goes straight through, no ops logged."""
+        repeat = src._repeat
+        if repeat is not None:
+            op = repeat[7]
+            fast = self.fast.get(id(op[1]))
+            if fast is not None and fast[0] == op[2] and (not fast[6] or id(fast[1]) in self.open):
+                fragment = src._replayed(event)
+                if fragment is not None:
+                    return [self._forward(fast, fragment)]
+        return self.feed(src, src.add_logged(event))
+
+    def _forward(self, fast: tuple, fragment: str) -> dict:
+        """A source fragment's target event, its fragment appended to the client's field as the
+        client's decoder does (the mirror: tests/test_stream_translate.py checks it against decoding)."""
+        _keys, _element, build, sink, sink_key, fragments, _closable = fast
+        if self.counted:
+            self.count += 1
+        self.mirror.state.index += 1
+        if fragments is not None:  # the client's JSON fragments of the field (append_json)
+            fragments.append(fragment)
+        else:  # (streaming.extend_text, inlined: in place)
+            text = sink[sink_key]
+            sink[sink_key] = None
+            text += fragment
+            sink[sink_key] = text
+        return build(fragment, self.count)
+
     def feed(self, src: Accumulator, ops: list) -> list[dict]:
         self.out = out = []
-        mirror = self.mirror.state
         for op in ops:
             kind = op[0]
             if kind == "push":
@@ -1044,19 +1100,9 @@ class Encoder:
             if kind in ("append", "json"):
                 element, keys, fragment = op[1], op[2], op[3]
                 fast = self.fast.get(id(element))
-                if fast is not None and fast[0] == keys and type(fragment) is str:
-                    # the hot path, as the slow one below decided it for this field's last fragment
-                    _keys, mirror_el, build, apply, field, closable, fragments = fast
-                    if not closable or id(mirror_el) in self.open:
-                        if self.counted:
-                            self.count += 1
-                        out.append(build(fragment, self.count))
-                        mirror.index += 1
-                        if fragments is not None:  # the client's JSON fragments of the field (append_json)
-                            fragments.append(fragment)
-                        else:
-                            apply(mirror_el, field, fragment, ())
-                        continue
+                if fast is not None and fast[0] == keys and type(fragment) is str and (not fast[6] or id(fast[1]) in self.open):
+                    out.append(self._forward(fast, fragment))  # the hot path, as the slow one below decided it
+                    continue
                 route = self.routes.get((id(element), keys), _MISSING)
                 if route is _MISSING:
                     if kind == "append":
