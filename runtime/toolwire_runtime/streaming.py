@@ -663,6 +663,10 @@ def _repeat_guard(decoder: Any) -> tuple:
     return guard
 
 
+class _NotReplayable(Exception):
+    """An event the repeat path does not take (a float in it, a key that is not a string)."""
+
+
 def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> tuple | None:
     """How to replay ``event`` — whose one change was the fragment ``op`` (an ``append`` or a JSON
     fragment) — for a next event equal to it but for the fragment: where the fragment is in the
@@ -680,37 +684,57 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
     fragment = op[3]
     found: list = []
     numbers: list = []  # paths of the int and bool leaves (1 == 1.0 == True: their types are compared too)
-    floats = False
 
-    def walk(node: Any, path: tuple) -> None:
-        nonlocal floats
-        items = node.items() if type(node) is dict else enumerate(node)
-        for k, v in items:
+    def copy(node: Any, path: tuple) -> Any:
+        """A copy of ``node`` (the template), noting where the fragment and the numbers are."""
+        if type(node) is dict:
+            out: Any = {}
+            for k, v in node.items():
+                t = type(v)
+                if type(k) is not str:
+                    raise _NotReplayable
+                if v is fragment:
+                    found.append(path + (k,))
+                elif t is dict or t is list:
+                    v = copy(v, path + (k,))
+                elif t is int or t is bool:
+                    numbers.append(path + (k,))
+                elif t is float:
+                    raise _NotReplayable  # (-0.0 == 0.0: a float is never taken as repeated)
+                out[k] = v
+            return out
+        out = []
+        for k, v in enumerate(node):
             t = type(v)
             if v is fragment:
                 found.append(path + (k,))
             elif t is dict or t is list:
-                walk(v, path + (k,))
+                v = copy(v, path + (k,))
             elif t is int or t is bool:
                 numbers.append(path + (k,))
             elif t is float:
-                floats = True  # (-0.0 == 0.0: a float is never taken as repeated)
+                raise _NotReplayable
+            out.append(v)
+        return out
 
-    if type(event) is dict:
-        walk(event, ())
-    if len(found) != 1 or floats or any(type(k) is not str and type(k) is not int for p in (found[0], *numbers) for k in p):
+    if type(event) is not dict:
+        return None
+    try:
+        template = copy(event, ())
+    except _NotReplayable:
+        return None
+    if len(found) != 1:
         return None
     path = found[0]
-    if isinstance(path[-1], str) and path[-1] in compared:
+    if type(path[-1]) is str and path[-1] in compared:
         return None
-    template = copy_body(event, {})
     owner = template
     for k in path[:-1]:
         owner = owner[k]
     getter = _getter((path,), "e{0}")
     if numbers:  # the fragment, when the numbers have the types they had
-        types = tuple(type(get(event, p)) for p in numbers)
         kinds = _getter(tuple(numbers), "(" + "".join(f"type(e{{{i}}}), " for i in range(len(numbers))) + ")")
+        types = kinds(event)
         fragment_of = getter
         getter = lambda e: fragment_of(e) if kinds(e) == types else None  # noqa: E731
     sink = _sink(st, op)

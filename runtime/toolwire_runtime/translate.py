@@ -35,6 +35,7 @@ MARK = "\ue000toolwire-route\ue001"  # private-use characters: never in a real p
 _MISSING = object()
 _SHAPES: dict[int, "Shape"] = {}
 _VIEWS: dict[int, tuple] = {}  # id(a decoder's CALLS view) → the view with its key paths as tuples (Encoder._calls)
+_MARKS: dict[tuple, tuple] = {}  # (target, model and part kinds, source element path, field) → route (Encoder._sync_mark)
 _STAYS: dict[tuple, bool] = {}  # (target, model, part kinds) → whether trailing text keeps its place (Encoder._trailing_text_stays)
 
 
@@ -133,6 +134,19 @@ def _builder(template: dict) -> Callable[[str, int], dict] | None:
             _BUILDERS.clear()
         make = _BUILDERS[source] = eval(compile(source, "<toolwire stream event>", "eval"), {"__builtins__": {}})  # noqa: S307 (literals only)
     return make(tuple(values))
+
+
+def _path_to(node: Any, target: Any, path: tuple = ()) -> tuple | None:
+    """The path of the object ``target`` (by identity) in a body of dicts and lists, or None."""
+    if node is target:
+        return path
+    items = node.items() if type(node) is dict else enumerate(node) if type(node) is list else ()
+    for k, v in items:
+        if type(v) is dict or type(v) is list:
+            found = _path_to(v, target, path + (k,))
+            if found is not None:
+                return found
+    return None
 
 
 def _after_last_call(parts: list) -> int:
@@ -450,6 +464,7 @@ class Encoder:
         # whenever anything but such a fragment is sent, and at every sync and close (feed)
         self.fast: dict[tuple, tuple] = {}
         self.counted = bool(self.shape.counter)
+        self._layout: tuple = ()  # (model, part kinds) of the last partial conversion (_sync_mark)
 
     # -- event building ----------------------------------------------------------------------
     def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None, template: bool = False) -> dict:
@@ -829,6 +844,7 @@ class Encoder:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             response = src.response_of(body, invalid, False, quiet=True)
+            self._layout = (getattr(response, "model", None), tuple(getattr(p, "type", None) for p in response.message.parts))
             if not self._trailing_text_stays(response):
                 # where the text after the last call goes depends on what follows it (Cohere: before
                 # a call it is the plan, else the answer): it waits until that is known
@@ -860,42 +876,79 @@ class Encoder:
         if mark is not None:
             element, keys = mark
             twin = memo.get(id(element)) if keys else None
-            if twin is not None:
-                unmarked = get(twin, keys)
-                _put(twin, keys, (unmarked or "") + MARK)
-        try:
-            desired = self._convert(src, body, snap.invalid, final)
+        if twin is not None:
+            desired = self._sync_mark(src, body, snap.invalid, element, keys, twin)
             if desired is None:
                 return
-            self.desired = desired
+        else:
+            try:
+                desired = self._convert(src, body, snap.invalid, final)
+                if desired is None:
+                    return
+            except ConversionError:
+                if final:
+                    raise
+                # the source body is not a complete response yet (Cohere's finish reason and Ollama's
+                # `done` come last): nothing is synced now; the next sync, at the latest the final one,
+                # sends what this one would have
+                if mark is not None:
+                    self.routes.pop((id(mark[0]), mark[1]), None)
+                    self.unsynced.add((id(mark[0]), mark[1]))
+                return
+            if self.shape.joins:
+                desired = self._project(desired)
+            if mark is not None:
+                self.routes[(id(mark[0]), mark[1])] = self._find_mark(desired)
+        self.desired = desired
+        self._route_calls(src, desired)
+        self._diff(desired, final, self._held(src, desired, final))
+
+    def _sync_mark(self, src: Accumulator, body: dict, invalid: list, element: dict, keys: tuple, twin: dict) -> dict | None:
+        """The target body for a sync at the first fragment of a source text field (``element`` at
+        ``keys``; ``twin``: it in ``body``), and the field's route: where the converter puts its text,
+        shown by a marker at its end. The route is known from an earlier stream of the same layout
+        when the target body holds the field's text at its end there (one conversion, not two)."""
+        unmarked = get(twin, keys)
+        plain: Any = None
+        try:
+            plain = self._convert(src, body, invalid, False)
         except ConversionError:
-            if final:
-                raise
+            plain = _MISSING
+        layout = None
+        if plain is not None and plain is not _MISSING:
+            plain = self._project(plain) if self.shape.joins else plain
+            layout = (self.target, self._layout, _path_to(src.state.body, element), keys)
+            route = _MARKS.get(layout)
+            if route is not None and type(unmarked) is str and unmarked and type(at := get(plain, route[0] + route[2])) is str and at.endswith(unmarked):
+                self.routes[(id(element), keys)] = route
+                return plain
+        _put(twin, keys, (unmarked or "") + MARK)
+        try:
+            desired = self._convert(src, body, invalid, False)
+        except ConversionError:
             # the source body is not a complete response yet (Cohere's finish reason and Ollama's
             # `done` come last): nothing is synced now; the next sync, at the latest the final one,
             # sends what this one would have
-            if mark is not None:
-                self.routes.pop((id(mark[0]), mark[1]), None)
-                self.unsynced.add((id(mark[0]), mark[1]))
-            return
-        if self.shape.joins:
-            desired = self.desired = self._project(desired)
-        if mark is not None:
-            route = self._find_mark(desired)
-            if twin is not None:  # the marker may keep text the converter drops (Bedrock's blank text): check without it
-                _put(twin, mark[1], unmarked)  # (not by slicing: the target body may share the object)
-                try:
-                    plain = self._convert(src, body, snap.invalid, final)
-                except ConversionError:
-                    plain = None
-                if plain is not None:
-                    plain = self._project(plain) if self.shape.joins else plain
-                    if plain != desired:
-                        route, desired = None, plain  # its place is not known yet: a later sync sends it
-                        self.desired = desired
-            self.routes[(id(mark[0]), mark[1])] = route
-        self._route_calls(src, desired)
-        self._diff(desired, final, self._held(src, desired, final))
+            desired = _MISSING
+            self.routes.pop((id(element), keys), None)
+            self.unsynced.add((id(element), keys))
+        if desired is None or desired is _MISSING:
+            _put(twin, keys, unmarked)
+            return None
+        desired = self._project(desired) if self.shape.joins else desired
+        route = self._find_mark(desired)
+        # (only now, and not by slicing: the target body may share the object, and holds the marker until _find_mark)
+        _put(twin, keys, unmarked)
+        if plain is not None and plain is not _MISSING and plain != desired:
+            # the marker kept text the converter drops (Bedrock's blank text): its place is not
+            # known yet, a later sync sends it
+            route, desired = None, plain
+        elif layout is not None and route is not None and len(route) == 3:
+            if len(_MARKS) > 4096:
+                _MARKS.clear()
+            _MARKS[layout] = route
+        self.routes[(id(element), keys)] = route
+        return desired
 
     def _trailing_text_stays(self, response: Any) -> bool:
         """Whether the converter puts the message's trailing text in the same place if a tool call
