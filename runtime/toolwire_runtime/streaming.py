@@ -687,25 +687,12 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
 
     def copy(node: Any, path: tuple) -> Any:
         """A copy of ``node`` (the template), noting where the fragment and the numbers are."""
-        if type(node) is dict:
-            out: Any = {}
-            for k, v in node.items():
-                t = type(v)
-                if type(k) is not str:
-                    raise _NotReplayable
-                if v is fragment:
-                    found.append(path + (k,))
-                elif t is dict or t is list:
-                    v = copy(v, path + (k,))
-                elif t is int or t is bool:
-                    numbers.append(path + (k,))
-                elif t is float:
-                    raise _NotReplayable  # (-0.0 == 0.0: a float is never taken as repeated)
-                out[k] = v
-            return out
-        out = []
-        for k, v in enumerate(node):
+        is_dict = type(node) is dict
+        out: Any = {} if is_dict else [None] * len(node)
+        for k, v in node.items() if is_dict else enumerate(node):
             t = type(v)
+            if is_dict and type(k) is not str:
+                raise _NotReplayable
             if v is fragment:
                 found.append(path + (k,))
             elif t is dict or t is list:
@@ -713,8 +700,8 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
             elif t is int or t is bool:
                 numbers.append(path + (k,))
             elif t is float:
-                raise _NotReplayable
-            out.append(v)
+                raise _NotReplayable  # (-0.0 == 0.0: a float is never taken as repeated)
+            out[k] = v
         return out
 
     if type(event) is not dict:
