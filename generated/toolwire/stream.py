@@ -79,6 +79,18 @@ _DECODERS = {
 }
 
 
+_LOADED: dict[str, Any] = {}  # provider → its stream decoder module, once imported
+
+
+def _decoder(provider: str) -> Any:
+    module = _LOADED.get(provider)
+    if module is None:
+        import importlib
+
+        module = _LOADED[provider] = importlib.import_module(_DECODERS[provider])
+    return module
+
+
 def framing(provider: str) -> Any:
     """The framing object of a provider's stream bodies (``content_type``, ``decoder()``, ``encode``)."""
     name = FRAMINGS.get(provider)
@@ -132,8 +144,6 @@ class Accumulator(_streaming.Accumulator):
     """
 
     def __init__(self, provider: str, *, strict: bool = False) -> None:
-        import importlib
-
         from toolwire import _registry
         from toolwire_runtime import api
 
@@ -143,7 +153,7 @@ class Accumulator(_streaming.Accumulator):
             raise ValueError(f"toolwire has no stream grammar for {provider!r}")
         super().__init__(
             provider,
-            importlib.import_module(name),
+            _decoder(provider),
             lambda body, strict, quiet=False: api.to_ir(
                 _registry, body, provider, "response", strict, quiet=quiet
             ),
@@ -171,22 +181,18 @@ async def aaccumulate(
 
 
 def _encoder(source: str, target: str, strict: bool) -> tuple:
-    import importlib
-
     from toolwire import _registry
     from toolwire_runtime import api
     from toolwire_runtime.translate import Encoder
 
     src = Accumulator(source, strict=strict)
     mirror = Accumulator(target)
-    decoder = importlib.import_module(_DECODERS[target])
+    decoder = _decoder(target)
     _check_target(target, decoder)
     render = lambda response, strict, quiet=False: api.from_ir(
         _registry, response, target, strict, quiet=quiet
     )  # noqa: E731
-    return src, Encoder(
-        target, decoder, mirror, render, importlib.import_module(_DECODERS[source]), strict
-    )
+    return src, Encoder(target, decoder, mirror, render, _decoder(source), strict)
 
 
 def _check_target(target: str, decoder: Any) -> None:
@@ -234,12 +240,10 @@ async def aconvert(
 def events_of(body: dict, *, provider: str) -> list[dict]:
     """A provider's complete response body as that provider's stream events (serve a non-streamed
     answer to a client that asked for a stream); accumulated, they give the body back."""
-    import importlib
-
     from toolwire_runtime.translate import Encoder
 
     Accumulator(provider)  # an unknown provider, or one without a stream grammar: its error
-    decoder = importlib.import_module(_DECODERS[provider])
+    decoder = _decoder(provider)
     _check_target(provider, decoder)
     encoder = Encoder(provider, decoder, Accumulator(provider), None, decoder)
     return encoder.replay(body)

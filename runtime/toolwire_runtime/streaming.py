@@ -718,12 +718,12 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
     owner = template
     for k in path[:-1]:
         owner = owner[k]
-    getter = _getter((path,), "e{0}")
     if numbers:  # the fragment, when the numbers have the types they had
-        kinds = _getter(tuple(numbers), "(" + "".join(f"type(e{{{i}}}), " for i in range(len(numbers))) + ")")
-        types = kinds(event)
-        fragment_of = getter
-        getter = lambda e: fragment_of(e) if kinds(e) == types else None  # noqa: E731
+        kinds = "(" + "".join(f"type(e{{{i}}}), " for i in range(1, len(numbers) + 1)) + ")"
+        types = tuple(type(get(event, p)) for p in numbers)
+        getter = _getter((path, *numbers), "e{0} if " + kinds + " == T else None", types)
+    else:
+        getter = _getter((path,), "e{0}")
     sink = _sink(st, op)
     if sink is None:
         return None
@@ -748,17 +748,18 @@ def _sink(st: StreamState, op: tuple) -> tuple | None:
     return None
 
 
-def _getter(paths: tuple, shape: str) -> Callable[[Any], Any]:
-    """``lambda e: <shape>`` with ``{i}`` in ``shape`` replaced by the subscripts of ``paths[i]``,
-    compiled once per (paths, shape): keys are written as literals (their repr), nothing else."""
+def _getter(paths: tuple, shape: str, bound: Any = None) -> Callable[[Any], Any]:
+    """``lambda e: <shape>`` with ``{i}`` in ``shape`` replaced by the subscripts of ``paths[i]`` and
+    ``T`` standing for ``bound``, compiled once per (paths, shape): keys are written as literals
+    (their repr), nothing else."""
     key = (paths, shape)
-    fn = _GETTERS.get(key)
-    if fn is None:
+    make = _GETTERS.get(key)
+    if make is None:
         if len(_GETTERS) > 1024:
             _GETTERS.clear()
         subscripts = ["".join(f"[{k!r}]" for k in p) for p in paths]
-        fn = _GETTERS[key] = eval("lambda e: " + shape.format(*subscripts), {"__builtins__": {"type": type}})  # noqa: S307 (keys only)
-    return fn
+        make = _GETTERS[key] = eval("lambda T: lambda e: " + shape.format(*subscripts), {"__builtins__": {"type": type}})  # noqa: S307 (keys only)
+    return make(bound)
 
 
 def copy_body(value: Any, memo: dict) -> Any:

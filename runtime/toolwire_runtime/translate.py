@@ -467,11 +467,11 @@ class Encoder:
         self._layout: tuple = ()  # (model, part kinds) of the last partial conversion (_sync_mark)
 
     # -- event building ----------------------------------------------------------------------
-    def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None, template: bool = False) -> dict:
+    def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None, into: list | None = None) -> dict:
         """One target event along ``chain`` (event name, scopes...). ``keys``: the key of each scope
         (its element's position); ``created``: (scope position, element, pattern) when the event
         creates that element; ``leaf``: (event keys, value) written in the innermost item.
-        ``template``: the running event number is written as ``_COUNT`` (see ``_builder``)."""
+        ``into``: a list that gets the event's payload and its innermost item (``_append``)."""
         name = chain[0]
         body = self.desired
         if name.startswith("["):  # a sentinel such as [DONE]
@@ -486,7 +486,7 @@ class Encoder:
                 _put(ev, event_keys, value)
         if self.shape.counter:
             self.count += 1
-            _put(ev, self.shape.counter, _COUNT if template else self.count)
+            _put(ev, self.shape.counter, self.count)
         cur = ev
         used = set()
         m_el, d_el = self.mirror.state.body, body  # the element each scope is at, in the mirror and desired
@@ -536,6 +536,8 @@ class Encoder:
         for path in self.shape.top_each.get(name, ()):
             if path not in used and get(ev, path) is None:
                 _put(ev, path, [])
+        if into is not None:
+            into += (ev, cur)
         if self.shape.naming == "key":
             return {"event": name, "data": {name: ev}}
         if self.shape.naming == "type":
@@ -566,7 +568,8 @@ class Encoder:
         chain, action, event_keys = appender
         keys = self._keys_of(path, chain)
         leaf = self._when(action)
-        event = self._event(chain, keys, [*leaf, (event_keys, fragment)], element_path=path)
+        made: list = []
+        event = self._event(chain, keys, [*leaf, (event_keys, fragment)], element_path=path, into=made)
         if type(fragment) is str and action["op"] in ("append", "append_json") and isinstance(element, dict) and self.shape.keyed(chain):
             # the hot path (a text or argument fragment): what the client's decoder does with this
             # event is appending the fragment to the element its keys name, so the mirror does it
@@ -575,12 +578,14 @@ class Encoder:
             self.mirror.state.index += 1
             apply = getattr(self.mirror.state, action["op"])
             apply(element, field, fragment, ())
-            if fast_key is not None and not any(scope.get("continue_if") for scope in chain[1:]):
+            if fast_key is not None and event_keys and not any(scope.get("continue_if") for scope in chain[1:]):
                 # the next fragments of this source field, until something else is sent or synced,
                 # make the same event but for the fragment (and the running number): remember how
-                saved = self.count
-                template = self._event(chain, keys, [*leaf, (event_keys, _FRAGMENT)], element_path=path, template=True)
-                self.count = saved
+                memo: dict = {}
+                template = copy_body(event, memo)
+                _put(memo[id(made[1])], event_keys, _FRAGMENT)
+                if self.shape.counter:
+                    _put(memo[id(made[0])], self.shape.counter, _COUNT)
                 build = _builder(template)
                 sink = _sink(self.mirror.state, ("json" if action["op"] == "append_json" else "append", element, field))
                 if build is not None and sink is not None:
@@ -954,20 +959,24 @@ class Encoder:
         """Whether the converter puts the message's trailing text in the same place if a tool call
         came next (a stream cannot take back what it sent). Checked with a marker at the end of the
         text and a probe call."""
+        # the answer depends on the target, the model and the parts' kinds (self._layout, of this
+        # response), not their text: known for every stream of the process (a gateway's streams
+        # share a few layouts)
+        layout = (self.target, *self._layout)
+        known = _STAYS.get(layout)
+        if known is not None:
+            return known
+        if len(_STAYS) > 4096:
+            _STAYS.clear()
+        parts = response.message.parts
+        texts = [i for i in range(_after_last_call(parts), len(parts)) if getattr(parts[i], "type", None) == "text"]
+        if not texts:
+            _STAYS[layout] = True
+            return True
         import dataclasses
 
         from toolwire import ir
 
-        parts = response.message.parts
-        texts = [i for i in range(_after_last_call(parts), len(parts)) if getattr(parts[i], "type", None) == "text"]
-        if not texts:
-            return True
-        # the answer depends on the target, the model and the parts' kinds, not their text: known
-        # for every stream of the process (a gateway's streams share a few layouts)
-        layout = (self.target, getattr(response, "model", None), tuple(getattr(p, "type", None) for p in parts))
-        known = _STAYS.get(layout)
-        if known is not None:
-            return known
         last = texts[-1]
         places = []
         for probe in ([], [ir.ToolCall(id="toolwire_probe", name="toolwire_probe", arguments={})]):
@@ -979,8 +988,6 @@ class Encoder:
                 return True
             place = self._find_mark(self._project(body) if self.shape.joins else body)
             places.append(None if place is None else place[0] + place[2])
-        if len(_STAYS) > 4096:
-            _STAYS.clear()
         _STAYS[layout] = places[0] == places[1]
         return _STAYS[layout]
 
