@@ -87,9 +87,10 @@ def _append_at(obj: Any, keys: tuple, value: str) -> None:
 
 def get(obj: Any, keys: tuple) -> Any:
     """The value at ``keys`` in nested dicts/lists, or None when any step is missing."""
-    if type(obj) is dict and len(keys) == 1 and type(keys[0]) is str:  # the common case, fast
-        return obj.get(keys[0])
     for key in keys:
+        if type(key) is str and type(obj) is dict:  # the common step, fast
+            obj = obj.get(key)
+            continue
         if isinstance(key, int):
             if not isinstance(obj, list) or not -len(obj) <= key < len(obj):
                 return None
@@ -684,6 +685,7 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
     fragment = op[3]
     found: list = []
     numbers: list = []  # paths of the int and bool leaves (1 == 1.0 == True: their types are compared too)
+    types: list = []  # and their types
 
     def copy(node: Any, path: tuple) -> Any:
         """A copy of ``node`` (the template), noting where the fragment and the numbers are."""
@@ -699,6 +701,7 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
                 v = copy(v, path + (k,))
             elif t is int or t is bool:
                 numbers.append(path + (k,))
+                types.append(t)
             elif t is float:
                 raise _NotReplayable  # (-0.0 == 0.0: a float is never taken as repeated)
             out[k] = v
@@ -720,8 +723,7 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
         owner = owner[k]
     if numbers:  # the fragment, when the numbers have the types they had
         kinds = "(" + "".join(f"type(e{{{i}}}), " for i in range(1, len(numbers) + 1)) + ")"
-        types = tuple(type(get(event, p)) for p in numbers)
-        getter = _getter((path, *numbers), "e{0} if " + kinds + " == T else None", types)
+        getter = _getter((path, *numbers), "e{0} if " + kinds + " == T else None", tuple(types))
     else:
         getter = _getter((path,), "e{0}")
     sink = _sink(st, op)

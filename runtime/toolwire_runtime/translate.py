@@ -581,12 +581,16 @@ class Encoder:
             if fast_key is not None and event_keys and not any(scope.get("continue_if") for scope in chain[1:]):
                 # the next fragments of this source field, until something else is sent or synced,
                 # make the same event but for the fragment (and the running number): remember how
-                memo: dict = {}
-                template = copy_body(event, memo)
-                _put(memo[id(made[1])], event_keys, _FRAGMENT)
+                # (the event itself, its fragment and number standing in as placeholders meanwhile)
+                _put(made[1], event_keys, _FRAGMENT)
                 if self.shape.counter:
-                    _put(memo[id(made[0])], self.shape.counter, _COUNT)
-                build = _builder(template)
+                    _put(made[0], self.shape.counter, _COUNT)
+                try:
+                    build = _builder(event)
+                finally:
+                    _put(made[1], event_keys, fragment)
+                    if self.shape.counter:
+                        _put(made[0], self.shape.counter, self.count)
                 sink = _sink(self.mirror.state, ("json" if action["op"] == "append_json" else "append", element, field))
                 if build is not None and sink is not None:
                     self.fast[fast_key[0]] = (fast_key[1], element, build, *sink, pattern in self.shape.closers)
