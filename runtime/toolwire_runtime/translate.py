@@ -27,7 +27,7 @@ import warnings
 from typing import Any, Callable
 
 from .errors import ConversionError
-from .streaming import Accumulator, _sink, copy_body, get, where
+from .streaming import Accumulator, StreamState, _sink, copy_body, get, where
 
 __all__ = ["Encoder", "Shape"]
 
@@ -871,27 +871,28 @@ class Encoder:
         st = src.state
         memo: dict = {}
         body = copy_body(st.body, memo)
-        from .streaming import StreamState
-
-        snap = StreamState(st.provider, False)
-        snap.body = body
-        snap.buffers = {id(memo[k]): (memo[k], {f: list(v) for f, v in e[1].items()}) for k, e in st.buffers.items() if k in memo}
-        snap.ended = True
-        with warnings.catch_warnings():
-            if not final:
-                warnings.simplefilter("ignore")
-            body = snap.finish(())
+        invalid: list = []
+        if st.buffers:  # JSON still in fragments: parsed in the copy, as at the end of the stream
+            snap = StreamState(st.provider, False)
+            snap.body = body
+            snap.buffers = {id(memo[k]): (memo[k], {f: list(v) for f, v in e[1].items()}) for k, e in st.buffers.items() if k in memo}
+            snap.ended = True
+            with warnings.catch_warnings():
+                if not final:
+                    warnings.simplefilter("ignore")
+                body = snap.finish(())
+            invalid = snap.invalid
         twin = None
         if mark is not None:
             element, keys = mark
             twin = memo.get(id(element)) if keys else None
         if twin is not None:
-            desired = self._sync_mark(src, body, snap.invalid, element, keys, twin)
+            desired = self._sync_mark(src, body, invalid, element, keys, twin)
             if desired is None:
                 return
         else:
             try:
-                desired = self._convert(src, body, snap.invalid, final)
+                desired = self._convert(src, body, invalid, final)
                 if desired is None:
                     return
             except ConversionError:
