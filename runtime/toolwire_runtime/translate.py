@@ -608,7 +608,7 @@ class Encoder:
             if el_id in self.open:
                 self._close(get(self.mirror.state.body, p), get(self.desired, p))
         self.open.pop(id(mirror_el))
-        if desired_el is not None:
+        if desired_el is not None and desired_el != mirror_el:  # (equal: the client has all of it)
             self._finish_element(pattern, path, desired_el, mirror_el)
         for key in [k for k, v in self.routes.items() if isinstance(v, tuple) and v[0] == path]:
             self.routes[key] = _MISSING  # a later fragment finds its place again
