@@ -27,6 +27,7 @@ from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator
 
 from toolwire_runtime import framing as _framing
 from toolwire_runtime import streaming as _streaming
+from toolwire_runtime.api import Registry as _Registry
 
 #: Provider → stream framing (spec ``stream: {framing: ...}``).
 FRAMINGS = {
@@ -79,16 +80,12 @@ _DECODERS = {
 }
 
 
-_LOADED: dict[str, Any] = {}  # provider → its stream decoder module, once imported
+#: Provider → its stream decoder module, imported on first use.
+_DECODER_MODULES = _Registry(_DECODERS)
 
 
 def _decoder(provider: str) -> Any:
-    module = _LOADED.get(provider)
-    if module is None:
-        import importlib
-
-        module = _LOADED[provider] = importlib.import_module(_DECODERS[provider])
-    return module
+    return _DECODER_MODULES.get(provider)
 
 
 def framing(provider: str) -> Any:

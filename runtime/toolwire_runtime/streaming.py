@@ -850,11 +850,8 @@ class Accumulator:
                 self.state.index += 1
                 if fragments is not None:  # JSON text, parsed when its element closes
                     fragments.append(value)
-                else:  # (extend_text, inlined: the text is held once, so += extends it in place)
-                    text = sink[sink_key]
-                    sink[sink_key] = None
-                    text += value
-                    sink[sink_key] = text
+                else:
+                    extend_text(sink, sink_key, value)
                 return value
         self._repeat = None
         return None

@@ -29,7 +29,7 @@ import warnings
 from typing import Any, Callable
 
 from .errors import ConversionError
-from .streaming import Accumulator, StreamState, _sink, copy_body, get, where
+from .streaming import Accumulator, StreamState, _sink, copy_body, extend_text, get, where
 
 __all__ = ["Encoder", "Shape"]
 
@@ -1151,11 +1151,8 @@ class Encoder:
         self.mirror.state.index += 1
         if fragments is not None:  # the client's JSON fragments of the field (append_json)
             fragments.append(fragment)
-        else:  # (streaming.extend_text, inlined: in place)
-            text = sink[sink_key]
-            sink[sink_key] = None
-            text += fragment
-            sink[sink_key] = text
+        else:
+            extend_text(sink, sink_key, fragment)
         return build(fragment, self.count)
 
     def feed(self, src: Accumulator, ops: list) -> list[dict]:
