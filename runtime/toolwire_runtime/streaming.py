@@ -672,8 +672,9 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
     """How to replay ``event`` — whose one change was the fragment ``op`` (an ``append`` or a JSON
     fragment) — for a next event equal to it but for the fragment: where the fragment is in the
     event (the one place that holds that very string), a template of the event to compare the next
-    one with, where its fragments go (``_sink``) and the op itself (logged for each replay). None
-    when the fragment is not in one place.
+    one with, where its fragments go (``_sink``), the op itself (logged for each replay) and how
+    the reader was made (``_getter``'s paths, shape and types: translate.py inlines the reader). None when the fragment
+    is not in one place.
 
     Sound because decoding is a function of the event and of the body: an event equal to this one
     but for its fragment meets the same conditions (a fragment equal to a condition's constant is
@@ -723,13 +724,13 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
         owner = owner[k]
     if numbers:  # the fragment, when the numbers have the types they had
         kinds = "(" + "".join(f"type(e{{{i}}}), " for i in range(1, len(numbers) + 1)) + ")"
-        getter = _getter((path, *numbers), "e{0} if " + kinds + " == T else None", tuple(types))
+        reader = ((path, *numbers), "e{0} if " + kinds + " == T else None", tuple(types))
     else:
-        getter = _getter((path,), "e{0}")
+        reader = ((path,), "e{0}", None)
     sink = _sink(st, op)
     if sink is None:
         return None
-    return (getter, owner, path[-1], template, *sink, op)
+    return (_getter(*reader), owner, path[-1], template, *sink, op, reader)
 
 
 def _sink(st: StreamState, op: tuple) -> tuple | None:
@@ -839,7 +840,7 @@ class Accumulator:
         """The hot path: when ``event`` equals the last event decoded but for its fragment (the next
         text or argument fragment), that fragment, done as that one's was (appended in place);
         otherwise None, and the last event is forgotten (``add`` decodes this one)."""
-        getter, owner, key, template, sink, sink_key, fragments, _op = self._repeat
+        getter, owner, key, template, sink, sink_key, fragments, _op, _reader = self._repeat
         try:
             value = getter(event)
         except (KeyError, IndexError, TypeError, AttributeError):

@@ -35,6 +35,7 @@ __all__ = ["Encoder", "Shape"]
 
 MARK = "\ue000toolwire-route\ue001"  # private-use characters: never in a real payload
 _MISSING = object()
+_NEVER = lambda lp, i: False  # noqa: E731  (nothing is held back: Encoder._held)
 _SHAPES: dict[int, "Shape"] = {}
 _VIEWS: dict[int, tuple] = {}  # id(a decoder's CALLS view) → the view with its key paths as tuples (Encoder._calls)
 _MARKS: dict[tuple, tuple] = {}  # (target, model and part kinds, source element path, field) → route (Encoder._sync_mark)
@@ -99,43 +100,152 @@ _COUNT = object()  # where the running event number goes
 
 def _literal(node: Any, values: list) -> str:
     """Python source that builds ``node`` (JSON values): _FRAGMENT as ``f``, _COUNT as ``c``, and
-    each string and number as ``k[i]``, its value appended to ``values`` (so the source depends on
-    the event's shape only, not on a message id)."""
-    if node is _FRAGMENT:
-        return "f"
-    if node is _COUNT:
-        return "c"
-    if node is None or type(node) is bool:
-        return repr(node)
-    if type(node) in (str, int, float):
+    each string and number as a reference to its position in ``values`` (where its value is
+    appended), written ``\\x00i\\x00`` until ``_refs`` names it (so the source depends on the event's
+    shape only, not on a message id)."""
+    out: list = []
+    _write_literal(node, values, out.append)
+    return "".join(out)
+
+
+def _refs(name: str, literal: str) -> str:
+    """``literal`` with its value references written as ``name`` formatted with their position
+    (``k[{}]``). (\\x00 is never in a repr of a key, which escapes it.)"""
+    parts = literal.split("\x00")
+    parts[1::2] = [name.format(i) for i in parts[1::2]]
+    return "".join(parts)
+
+
+def _write_literal(node: Any, values: list, write: Callable[[str], None]) -> None:
+    # (pieces appended to one list: this runs for every first fragment of a field, so it is kept lean)
+    kind = type(node)
+    if kind is str or kind is int or kind is float:
+        write(f"\x00{len(values)}\x00")
         values.append(node)
-        return f"k[{len(values) - 1}]"
-    if type(node) is dict and all(type(k) is str for k in node):
-        return "{" + ", ".join(f"{k!r}: {_literal(v, values)}" for k, v in node.items()) + "}"
-    if type(node) is list:
-        return "[" + ", ".join(_literal(v, values) for v in node) + "]"
-    raise TypeError(type(node).__name__)
+    elif kind is dict:
+        write("{")
+        for key, value in node.items():
+            if type(key) is not str:
+                raise TypeError(type(key).__name__)
+            write(repr(key))
+            write(": ")
+            _write_literal(value, values, write)
+            write(", ")
+        write("}")
+    elif kind is list:
+        write("[")
+        for value in node:
+            _write_literal(value, values, write)
+            write(", ")
+        write("]")
+    elif node is _FRAGMENT:
+        write("f")
+    elif node is _COUNT:
+        write("c")
+    elif node is None or kind is bool:
+        write(repr(node))
+    else:
+        raise TypeError(kind.__name__)
 
 
-_BUILDERS: dict[str, Callable[[tuple], Callable[[str, int], dict]]] = {}
+_BUILDERS: dict[str, Callable[[tuple], Callable[[str, int], dict]]] = {}  # literal (_literal) → make
 
 
-def _builder(template: dict) -> Callable[[str, int], dict] | None:
+def _builder(template: dict) -> tuple | None:
     """A function (fragment, event number) → the event ``template`` says, built as one literal (a
     fresh object every time, nothing copied): the straight-line emitter of one kind of fragment
     event. Compiled once per event shape (``lambda k: lambda f, c: {...}``) and bound to this
-    template's values. None when the template holds a value that is not JSON."""
+    template's values. Returned with the literal and its values (``_fuse`` inlines them); None
+    when the template holds a value that is not JSON."""
     values: list = []
     try:
-        source = "lambda k: lambda f, c: " + _literal(template, values)
+        literal = _literal(template, values)
     except TypeError:
         return None
-    make = _BUILDERS.get(source)
+    make = _BUILDERS.get(literal)
     if make is None:
         if len(_BUILDERS) > 1024:  # shapes are few per grammar; keep it bounded all the same
             _BUILDERS.clear()
-        make = _BUILDERS[source] = eval(compile(source, "<toolwire stream event>", "eval"), {"__builtins__": {}})  # noqa: S307 (literals only)
-    return make(tuple(values))
+        source = "lambda k: lambda f, c: " + _refs("k[{}]", literal)
+        make = _BUILDERS[literal] = eval(compile(source, "<toolwire stream event>", "eval"), {"__builtins__": {}})  # noqa: S307 (literals only)
+    return make(tuple(values)), literal, tuple(values)
+
+
+_HOT: dict[tuple, Callable] = {}  # the shapes of a source event and its target event → make (_hot_source)
+_HOT_BUILTINS = {"type": type, "str": str, "int": int, "bool": bool, "KeyError": KeyError, "IndexError": IndexError, "TypeError": TypeError, "AttributeError": AttributeError}
+
+
+def _reader_lines(paths: tuple, types: tuple | None) -> list[str]:
+    """Statements that set ``f`` to the string at ``paths[0]`` of event ``e`` — None unless the leaves
+    at ``paths[1:]`` have ``types`` — reading each shared part of the paths once (``x0 = e['data']``)."""
+    uses: dict = {}
+    children: dict = {}
+    for path in paths:
+        for n in range(len(path)):
+            uses[path[:n]] = uses.get(path[:n], 0) + 1
+            children.setdefault(path[:n], set()).add(path[n])
+    names = {(): "e"}
+    lines: list = []
+
+    def expression(path: tuple) -> str:
+        n = max(len(q) for q in names if path[: len(q)] == q)
+        return names[path[:n]] + "".join(f"[{k!r}]" for k in path[n:])
+
+    for prefix in sorted(uses, key=len):  # a place two paths part at is named
+        if prefix and uses[prefix] > 1 and (len(children[prefix]) > 1 or prefix in paths):
+            lines.append(f"x{len(names)} = {expression(prefix)}")
+            names[prefix] = f"x{len(names)}"
+    lines.append(f"f = {expression(paths[0])}")
+    if types:
+        checks = " or ".join(f"type({expression(path)}) is not {kind.__name__}" for path, kind in zip(paths[1:], types))
+        lines += [f"if {checks}:", "    f = None"]
+    return lines
+
+
+def _hot_source(reader: list, literal: str, n_values: int, source_json: bool, mirror_json: bool, counted: bool) -> str:
+    """The source of one function that does for an event what ``Accumulator._replayed`` and then
+    ``Encoder._forward`` do (``Encoder._fuse``): the source's reader (``_reader_lines``) and the
+    target event's literal inlined, each sink appended to as ``streaming.extend_text`` does. None
+    back means the event is not a repeat (the source's repeat path is dropped, as ``_replayed`` does)."""
+
+    def append(sink: str, key: str, json_fragments: bool) -> list[str]:
+        if json_fragments:
+            return [f"        {sink}.append(f)"]
+        return [  # (extend_text: the body's reference dropped first, so the text is extended in place)
+            f"        t = {sink}[{key}]",
+            "        if type(t) is str:",
+            f"            {sink}[{key}] = None",
+            "            t += f",
+            f"            {sink}[{key}] = t",
+            "        else:",
+            f"            {sink}[{key}] = t + f",
+        ]
+
+    values = "".join(f"k{i}, " for i in range(n_values))
+    event = _refs("k{}", literal)  # (each value a local of make: k0, k1, ...)
+    return "\n".join([
+        "def make(G, owner, key, template, S, sink, skey, M, msink, mkey, enc, src, k):",
+        *([f"    ({values}) = k"] if n_values else []),
+        "    def hot(e):",
+        "        try:",
+        *(f"            {line}" for line in reader),
+        "        except (KeyError, IndexError, TypeError, AttributeError):",
+        "            f = None",
+        "        if type(f) is not str or not f or f in G:",
+        "            src._repeat = None",
+        "            return None",
+        "        owner[key] = f",
+        "        if e != template:",
+        "            src._repeat = None",
+        "            return None",
+        "        S.index += 1",
+        *append("sink", "skey", source_json),
+        *(["        enc.count = c = enc.count + 1"] if counted else []),
+        "        M.index += 1",
+        *append("msink", "mkey", mirror_json),
+        f"        return [{event}]",
+        "    return hot",
+    ])
 
 
 def _path_to(node: Any, target: Any, path: tuple = ()) -> tuple | None:
@@ -178,6 +288,7 @@ class Shape:
         self.extenders: dict[tuple, tuple] = {}  # list pattern → (chain, event keys) of an `extend` that appends whole items
         self.counter = getattr(decoder, "COUNTER", None)
         self.begin = getattr(decoder, "BEGIN", None)  # the event a stream opens with (no `start` action)
+        self.begin_chain = (self.begin,)
         self.joins = False  # a list whose stream may continue the element before (key `last`): bodies are projected  # event path of a running event number (Responses' sequence_number)
         self.appenders: dict[tuple, dict[tuple, tuple]] = {}  # list pattern → field → (chain, action, event keys)
         self.closers: dict[tuple, tuple] = {}
@@ -186,6 +297,8 @@ class Shape:
         self._under: dict[tuple, list] = {}  # pattern → lists_under(pattern)
         self._setters: dict[tuple, tuple] = {}  # pattern → setters_of(pattern)
         self._plans: dict[tuple, tuple] = {}  # chain identity → event_plan(chain)
+        self._idents: dict[int, tuple] = {}  # id(chain) → (chain, its identity): chains are the grammar's, read once
+        self._carries: dict[tuple, tuple] = {}  # (pattern, chain identity) → carried_rules
         self.all_appenders: dict[tuple, list] = {}  # (list pattern, field) → every (chain, action, event keys) appending to it
         self.setters: list[tuple] = []  # (body pattern, field keys or None for "any field", chain, action, event keys)
         self.start: tuple | None = None
@@ -264,7 +377,7 @@ class Shape:
     def keyed(self, chain: tuple) -> bool:
         """Whether every scope of a chain finds its element by a key the event carries (not the
         element opened last, which a condition may decide to continue or not)."""
-        ident = _ident(chain)
+        ident = self.ident(chain)
         known = self._keyed.get(ident)
         if known is None:
             known = self._keyed[ident] = all(isinstance(scope.get("key"), tuple) for scope in chain[1:])
@@ -286,7 +399,7 @@ class Shape:
         (whether the event names itself in the payload, its tags, the body values it repeats) and,
         per scope, (scope, ``each`` list keys or None, tags, ``when`` values, key path or None, the
         default key, list keys, ``names`` pairs, ``continue_if.same`` keys)."""
-        ident = _ident(chain)
+        ident = self.ident(chain)
         plan = self._plans.get(ident)
         if plan is None:
             name = chain[0]
@@ -307,6 +420,36 @@ class Shape:
             )
             plan = self._plans[ident] = (head, scopes)
         return plan
+
+    def ident(self, chain: tuple) -> tuple:
+        """``_ident(chain)``, kept per chain object (with the chain, so an id is never reused)."""
+        known = self._idents.get(id(chain))
+        if known is None or known[0] is not chain:
+            if len(self._idents) > 4096:  # (the grammar's chains are a few dozen; bounded all the same)
+                self._idents.clear()
+            known = self._idents[id(chain)] = (chain, _ident(chain), tuple(bool(scope["list"]) for scope in chain[1:]))
+        return known[1]
+
+    def list_scopes(self, chain: tuple) -> tuple:
+        """Per scope of a chain, whether it addresses an element of a list (has a key) or an item."""
+        known = self._idents.get(id(chain))
+        if known is None or known[0] is not chain:
+            self.ident(chain)
+            known = self._idents[id(chain)]
+        return known[2]
+
+    def carried_rules(self, chain: tuple, pattern: tuple) -> tuple:
+        """The `set` rules of an event along ``chain`` that write into an element at ``pattern``:
+        (body keys, its `when` constants, event keys), in grammar order (``Encoder._carried``)."""
+        key = (pattern, self.ident(chain))
+        known = self._carries.get(key)
+        if known is None:
+            known = self._carries[key] = tuple(
+                (body_keys, tuple(Encoder._when(action)), event_keys)
+                for sp, body_keys, schain, action, event_keys in self.setters
+                if sp == pattern and self.ident(schain) == key[1]
+            )
+        return known
 
     def setters_of(self, pattern: tuple) -> tuple:
         """The `set` rules ``_set_fields`` weighs for an element at ``pattern``, read once per pattern:
@@ -446,6 +589,14 @@ class Encoder:
         self.mirror.state.log = None
         self.convert = convert
         self.source_calls = source_calls
+        self.source_args = tuple(source_calls["arguments"]) if source_calls else None
+        view = self.shape.calls_view
+        if source_calls and view:  # (list keys, list pattern, argument keys, whether its stream sends arguments in fragments)
+            tlist = tuple(view["list"])
+            pattern = tuple("*" if isinstance(k, int) else k for k in tlist) + ("*",)
+            self.target_calls: tuple | None = (tlist, pattern, tuple(view["arguments"]), tuple(view["arguments"]) in self.shape.appenders.get(pattern, {}))
+        else:
+            self.target_calls = None  # one side has no calls: nothing to route
         self.strict = strict
         self.routes: dict[tuple, Any] = {}  # (id(source element), source keys) → target path (tuple) | None
         self.open: dict[int, tuple] = {}  # id(mirror element) → (list pattern, concrete path) of elements not closed
@@ -467,6 +618,9 @@ class Encoder:
         self.fast: dict[tuple, tuple] = {}
         self.counted = bool(self.shape.counter)
         self._layout: tuple = ()  # (model, part kinds) of the last partial conversion (_sync_mark)
+        # (the source's repeat path, its field's key in self.fast, the fast entry, their fused function):
+        # valid while both are the ones it was made for (step)
+        self._hot: tuple | None = None
 
     # -- event building ----------------------------------------------------------------------
     def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None, into: list | None = None) -> dict:
@@ -559,8 +713,16 @@ class Encoder:
     def _keys_of(self, path: tuple, chain: tuple) -> list:
         """The key (position) of each of a chain's scopes along a concrete path; an item scope (an
         ``each`` without a list) has none."""
-        positions = iter(k for k in path if isinstance(k, int))
-        return [next(positions, None) if scope["list"] else None for scope in chain[1:]]
+        positions = [k for k in path if type(k) is int]
+        out: list = []
+        n = 0
+        for listed in self.shape.list_scopes(chain):
+            if listed:
+                out.append(positions[n] if n < len(positions) else None)
+                n += 1
+            else:
+                out.append(None)
+        return out
 
     def _append(self, pattern: tuple, path: tuple, field: tuple, fragment: str, fast_key: tuple | None = None) -> None:
         element = get(self.mirror.state.body, path) if path else self.mirror.state.body
@@ -588,14 +750,15 @@ class Encoder:
                 if self.shape.counter:
                     _put(made[0], self.shape.counter, _COUNT)
                 try:
-                    build = _builder(event)
+                    built = _builder(event)
                 finally:
                     _put(made[1], event_keys, fragment)
                     if self.shape.counter:
                         _put(made[0], self.shape.counter, self.count)
                 sink = _sink(self.mirror.state, ("json" if action["op"] == "append_json" else "append", element, field))
-                if build is not None and sink is not None:
-                    self.fast[fast_key[0]] = (fast_key[1], element, build, *sink, pattern in self.shape.closers)
+                if built is not None and sink is not None:
+                    build, literal, values = built
+                    self.fast[fast_key[0]] = (fast_key[1], element, build, *sink, pattern in self.shape.closers, literal, values)
         else:
             self._send(event)
         self.sent[path + field] = self.sent.get(path + field, 0) + 1
@@ -621,11 +784,10 @@ class Encoder:
         leaf: list = []
         if element is None:
             return leaf
-        for sp, body_keys, schain, action, event_keys in self.shape.setters:
-            if sp == pattern and _ident(schain) == _ident(chain):
-                value = _copy(element) if body_keys == () else get(element, body_keys)
-                if value is not None:
-                    leaf += [*self._when(action), (event_keys, value)]
+        for body_keys, when, event_keys in self.shape.carried_rules(chain, pattern):
+            value = _copy(element) if body_keys == () else get(element, body_keys)
+            if value is not None:
+                leaf += [*when, (event_keys, value)]
         return leaf
 
     def _finish_element(self, pattern: tuple, path: tuple, d: dict, m: dict) -> None:
@@ -679,7 +841,7 @@ class Encoder:
                 entry[2].append((event_keys, want, want != have))
         merged: dict[tuple, list] = {}
         for chain, action, leaf in groups.values():
-            entry = merged.setdefault(_ident(chain), [chain, [], False])
+            entry = merged.setdefault(self.shape.ident(chain), [chain, [], False])
             entry[1].extend([*self._when(action), *((k, v) for k, v, *_ in leaf)])
             entry[2] = entry[2] or any(len(x) < 3 or x[2] for x in leaf)
         # an event carries every field its rule sets (Anthropic's message_delta: the stop reason and the
@@ -709,7 +871,7 @@ class Encoder:
                 chain, action = self.shape.start
                 self._send(self._event(chain, [], [(action["path"], self.shape.skeleton(desired, ()))]))
             elif self.shape.begin is not None:  # with what its rules set (Cohere's message-start: id, role)
-                chain = (self.shape.begin,)
+                chain = self.shape.begin_chain
                 self._send(self._event(chain, [], self._carried(chain, (), desired)))
 
     def _set_all(self, d: Any, m: Any, pattern: tuple, path: tuple) -> None:
@@ -912,8 +1074,9 @@ class Encoder:
             if mark is not None:
                 self.routes[(id(mark[0]), mark[1])] = self._find_mark(desired)
         self.desired = desired
-        self._route_calls(src, desired)
-        self._diff(desired, final, self._held(src, desired, final))
+        source = self._calls(self.source_calls, src.state.body) if self.target_calls is not None else []
+        self._route_calls(src, desired, source)
+        self._diff(desired, final, self._held(src, desired, final, source))
 
     def _sync_mark(self, src: Accumulator, body: dict, invalid: list, element: dict, keys: tuple, twin: dict) -> dict | None:
         """The target body for a sync at the first fragment of a source text field (``element`` at
@@ -1063,57 +1226,46 @@ class Encoder:
         return [(i, el) for i, el in enumerate(items) if isinstance(el, dict) and all(get(el, k) == v for k, v in when)
                 and (has is None or get(el, has) is not None) and (unless is None or get(el, unless) is None)]
 
-    def _route_calls(self, src: Accumulator, desired: dict) -> None:
+    def _route_calls(self, src: Accumulator, desired: dict, source: list) -> None:
         """A source call's arguments go to the same call (by order) of the target, when the target
-        streams arguments; otherwise (a whole-call target) they wait for the call to complete."""
-        sv, tv = self.source_calls, self.shape.calls_view
-        if sv is None or tv is None:
+        streams arguments; otherwise (a whole-call target) they wait for the call to complete.
+        ``source``: the source's calls (``_calls``)."""
+        if self.target_calls is None:
             return
-        source = self._calls(sv, src.state.body)
-        source_args = tuple(sv["arguments"])
-        if all((id(el), source_args) in self.routes for _i, el in source):
+        source_args = self.source_args
+        routes = self.routes
+        if all((id(el), source_args) in routes for _i, el in source):
             return  # (every call has its route: the usual sync)
-        target = self._calls(tv, desired)
-        tlist = tuple(tv["list"])
-        pattern = tuple("*" if isinstance(k, int) else k for k in tlist) + ("*",)
-        args = tuple(tv["arguments"])
-        streams = args in self.shape.appenders.get(pattern, {})
+        tlist, pattern, args, streams = self.target_calls
+        target = self._calls(self.shape.calls_view, desired)
         for k, (_i, el) in enumerate(source):
             key = (id(el), source_args)
-            if key in self.routes:
+            if key in routes:
                 continue
             if streams and k < len(target):
-                self.routes[key] = (tlist + (target[k][0],), pattern, args)
+                routes[key] = (tlist + (target[k][0],), pattern, args)
                 self.args_dest.add(tlist + (target[k][0],) + args)
             elif not streams:
-                self.routes[key] = None
+                routes[key] = None
 
-    def _held(self, src: Accumulator, desired: dict, final: bool) -> Callable[[tuple, int], bool]:
+    def _held(self, src: Accumulator, desired: dict, final: bool, source: list) -> Callable[[tuple, int], bool]:
         """A whole-call target (its grammar streams no arguments) gets a call only once the source
         call is complete; the call and what follows it in its list wait until then."""
-        never = lambda lp, i: False  # noqa: E731
-        sv, tv = self.source_calls, self.shape.calls_view
-        if final or sv is None or tv is None:
-            return never
-        tlist = tuple(tv["list"])
-        pattern = tuple("*" if isinstance(k, int) else k for k in tlist) + ("*",)
-        if tuple(tv["arguments"]) in self.shape.appenders.get(pattern, {}):
-            return never
-        source = self._calls(sv, src.state.body)
-        if not source:
-            return never
+        if final or self.target_calls is None or self.target_calls[3] or not source:
+            return _NEVER
         last = source[-1][1]
         st = src.state
-        args = get(last, tuple(sv["arguments"]))
+        args = get(last, self.source_args)
         if self.source_closes or not self.source_streams_args:
             complete = id(last) in st.closed or (id(last) not in st.buffers and not isinstance(args, str) and not self.source_closes)
         else:
             complete = False  # more fragments may come until the next call or the end
-        target = self._calls(tv, desired)
+        target = self._calls(self.shape.calls_view, desired)
         k = len(source) - 1
         if complete or k >= len(target):
-            return never
+            return _NEVER
         position = target[k][0]
+        pattern = self.target_calls[1]
         return lambda lp, i: lp == pattern and i >= position
 
     def _json_route(self, element: dict, keys: tuple, op: str) -> Any:
@@ -1131,21 +1283,43 @@ class Encoder:
     def step(self, src: Accumulator, event: Any) -> list[dict]:
         """``feed(src, src.add_logged(event))``: the target events for one more source event. The hot
         path: an event the source replays (the next fragment of a field, ``Accumulator._replayed``)
-        whose field's fragments take the hot path here too goes straight through, no ops logged."""
+        whose field's fragments take the hot path here too goes straight through, no ops logged, in
+        one function made for the pair (``_fuse``)."""
+        hot = self._hot
+        if hot is not None and src._repeat is hot[0] and self.fast.get(hot[1]) is hot[2]:
+            out = hot[3](event)
+            if out is not None:
+                return out
+        out = self.feed(src, src.add_logged(event))
         repeat = src._repeat
-        if repeat is not None:
+        if repeat is not None and (hot is None or hot[0] is not repeat or self.fast.get(hot[1]) is not hot[2]):
             op = repeat[7]
             fast = self.fast.get(id(op[1]))
             if fast is not None and fast[0] == op[2] and (not fast[6] or id(fast[1]) in self.open):
-                fragment = src._replayed(event)
-                if fragment is not None:
-                    return [self._forward(fast, fragment)]
-        return self.feed(src, src.add_logged(event))
+                self._hot = (repeat, id(op[1]), fast, self._fuse(src, repeat, fast))
+        return out
+
+    def _fuse(self, src: Accumulator, repeat: tuple, fast: tuple) -> Callable[[Any], list | None]:
+        """The hot path of one source field into its target field: ``_replayed`` and ``_forward`` as
+        one function (``_hot_source``), compiled once per pair of event shapes."""
+        _getter, owner, key, template, sink, skey, fragments, _op, (paths, _shape, types) = repeat
+        _keys, _element, _build, msink, mkey, mfragments, _closable, literal, values = fast
+        shape = (paths, types, literal, len(values), fragments is not None, mfragments is not None, self.counted)
+        make = _HOT.get(shape)
+        if make is None:
+            if len(_HOT) > 1024:  # (a few per pair of grammars)
+                _HOT.clear()
+            scope = {"__builtins__": _HOT_BUILTINS}
+            source = _hot_source(_reader_lines(paths, types), *shape[2:])
+            exec(compile(source, "<toolwire stream hot path>", "exec"), scope)  # noqa: S102 (keys as literals, values bound)
+            make = _HOT[shape] = scope["make"]
+        return make(src._guard[0], owner, key, template, src.state, fragments if fragments is not None else sink, skey,
+                    self.mirror.state, mfragments if mfragments is not None else msink, mkey, self, src, values)
 
     def _forward(self, fast: tuple, fragment: str) -> dict:
         """A source fragment's target event, its fragment appended to the client's field as the
         client's decoder does (the mirror: tests/test_stream_translate.py checks it against decoding)."""
-        _keys, _element, build, sink, sink_key, fragments, _closable = fast
+        _keys, _element, build, sink, sink_key, fragments, _closable, _literal, _values = fast
         if self.counted:
             self.count += 1
         self.mirror.state.index += 1
@@ -1217,7 +1391,7 @@ class Encoder:
             body = plain(body)
         self.out = []
         self.desired = body
-        self._diff(body, True, lambda lp, i: False)
+        self._diff(body, True, _NEVER)
         self._end()
         return self.out
 
