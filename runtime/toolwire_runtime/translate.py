@@ -295,6 +295,7 @@ class Shape:
         self.closable: set[tuple] = set()  # list patterns whose elements the stream says are complete
         self._keyed: dict[tuple, bool] = {}
         self._under: dict[tuple, list] = {}  # pattern → lists_under(pattern)
+        self._grown: dict[tuple, tuple] = {}  # pattern → grown(pattern)
         self._setters: dict[tuple, tuple] = {}  # pattern → setters_of(pattern)
         self._plans: dict[tuple, tuple] = {}  # chain identity → event_plan(chain)
         self._idents: dict[int, tuple] = {}  # id(chain) → (chain, its identity): chains are the grammar's, read once
@@ -474,6 +475,16 @@ class Shape:
             known = self._setters[pattern] = (tuple(rules), below)
         return known
 
+    def grown(self, pattern: tuple) -> tuple:
+        """The fields of an element at ``pattern`` that its stream grows (text appended, items pushed),
+        with the op: the ones ``Encoder._grow`` sends the rest of."""
+        known = self._grown.get(pattern)
+        if known is None:
+            known = self._grown[pattern] = tuple(
+                (field, action["op"]) for field, (_chain, action, _ek) in self.appenders.get(pattern, {}).items() if action["op"] in ("push", "append", "append_parts")
+            )
+        return known
+
     def lists_under(self, pattern: tuple) -> list[tuple]:
         """The list patterns directly under ``pattern`` (an element pattern, or () for the body), as
         the part of the pattern relative to it."""
@@ -567,6 +578,35 @@ def _conditional(action: dict) -> bool:
     return any(k in action for k in ("when", "has", "unless", "is"))
 
 
+_PAIRS: dict[tuple, tuple] = {}  # (id(target shape), id(source decoder)) → (shape, decoder, _calls_of_pair)
+
+
+def _calls_of_pair(shape: Shape, source_decoder: Any) -> tuple:
+    """What an encoder knows of the calls of a source and a target grammar, read once per pair:
+    (whether the source's stream says when a call is complete, whether it sends a call's arguments
+    in fragments, the source's argument keys, and the target's (list keys, list pattern, argument
+    keys, whether its stream sends arguments in fragments) or None when one side has no calls)."""
+    known = _PAIRS.get((id(shape), id(source_decoder)))
+    if known is not None and known[0] is shape and known[1] is source_decoder:
+        return known[2]
+    source_calls = source_decoder.CALLS
+    source_shape = Shape.of(source_decoder)
+    calls_pattern = tuple("*" if isinstance(k, int) else k for k in source_calls["list"]) + ("*",) if source_calls else None
+    closes = calls_pattern in source_shape.closable
+    # its calls' arguments come in fragments (without a close event, a call is complete only when
+    # the next one starts or the stream ends: Cohere v1's tool-calls-chunk)
+    streams_args = bool(source_calls) and tuple(source_calls["arguments"]) in source_shape.appenders.get(calls_pattern, {})
+    source_args = tuple(source_calls["arguments"]) if source_calls else None
+    view = shape.calls_view
+    target_calls = None  # one side has no calls: nothing to route
+    if source_calls and view:
+        tlist = tuple(view["list"])
+        pattern = tuple("*" if isinstance(k, int) else k for k in tlist) + ("*",)
+        target_calls = (tlist, pattern, tuple(view["arguments"]), tuple(view["arguments"]) in shape.appenders.get(pattern, {}))
+    _PAIRS[(id(shape), id(source_decoder))] = (shape, source_decoder, (closes, streams_args, source_args, target_calls))
+    return closes, streams_args, source_args, target_calls
+
+
 class Encoder:
     """Target events for a growing source stream (see the module docstring).
 
@@ -578,25 +618,11 @@ class Encoder:
     def __init__(self, target: str, target_decoder: Any, mirror: Accumulator, convert: Callable[[Any, bool], dict], source_decoder: Any, strict: bool = False) -> None:
         self.target = target
         self.shape = Shape.of(target_decoder)
-        source_calls = source_decoder.CALLS
-        source_shape = Shape.of(source_decoder)
-        calls_pattern = tuple("*" if isinstance(k, int) else k for k in source_calls["list"]) + ("*",) if source_calls else None
-        self.source_closes = calls_pattern in source_shape.closable  # its stream says when a call is complete
-        # its calls' arguments come in fragments (without a close event, a call is complete only when
-        # the next one starts or the stream ends: Cohere v1's tool-calls-chunk)
-        self.source_streams_args = bool(source_calls) and tuple(source_calls["arguments"]) in source_shape.appenders.get(calls_pattern, {})
         self.mirror = mirror
         self.mirror.state.log = None
         self.convert = convert
-        self.source_calls = source_calls
-        self.source_args = tuple(source_calls["arguments"]) if source_calls else None
-        view = self.shape.calls_view
-        if source_calls and view:  # (list keys, list pattern, argument keys, whether its stream sends arguments in fragments)
-            tlist = tuple(view["list"])
-            pattern = tuple("*" if isinstance(k, int) else k for k in tlist) + ("*",)
-            self.target_calls: tuple | None = (tlist, pattern, tuple(view["arguments"]), tuple(view["arguments"]) in self.shape.appenders.get(pattern, {}))
-        else:
-            self.target_calls = None  # one side has no calls: nothing to route
+        self.source_calls = source_decoder.CALLS
+        self.source_closes, self.source_streams_args, self.source_args, self.target_calls = _calls_of_pair(self.shape, source_decoder)
         self.strict = strict
         self.routes: dict[tuple, Any] = {}  # (id(source element), source keys) → target path (tuple) | None
         self.open: dict[int, tuple] = {}  # id(mirror element) → (list pattern, concrete path) of elements not closed
@@ -612,9 +638,10 @@ class Encoder:
         self.made_by: dict[int, tuple] = {}  # id(mirror element) → id(source element) it was created for
         self.made_for: dict[int, list] = {}  # id(source element) → mirror elements created for it
         # id(source element) → (source keys, mirror element, event builder, the mirror field's sink
-        # (streaming._sink: its container and key, or its JSON fragment list), closable) of the source fields whose
-        # fragments take the hot path (one field per element: another one takes its place); emptied
-        # whenever anything but such a fragment is sent, and at every sync and close (feed)
+        # (streaming._sink: its container and key, or its JSON fragment list), closable, the event's
+        # literal and its values (_builder)) of the source fields whose fragments take the hot path
+        # (one field per element: another one takes its place); emptied whenever anything but such
+        # a fragment is sent, and at every sync and close (feed)
         self.fast: dict[tuple, tuple] = {}
         self.counted = bool(self.shape.counter)
         self._layout: tuple = ()  # (model, part kinds) of the last partial conversion (_sync_mark)
@@ -890,14 +917,19 @@ class Encoder:
             if not isinstance(want, list):
                 continue
             i = -1
+            at = path + sub
+            have: Any = None
+            sent = -1  # (the client's list is read again once something was sent)
             while i + 1 < len(want):
                 i += 1
                 de = want[i]
                 if held(lp, i):
                     break
-                have = get(self.mirror.state.body, path + sub)
-                have = have if isinstance(have, list) else []
-                ep = path + sub + (i,)
+                if sent != len(self.out):
+                    sent = len(self.out)
+                    have = get(self.mirror.state.body, at)
+                    have = have if isinstance(have, list) else []
+                ep = at + (i,)
                 if i < len(have):
                     me = have[i]
                     if de == me:
@@ -981,24 +1013,25 @@ class Encoder:
 
     def _grow(self, pattern: tuple, path: tuple, d: Any, m: Any) -> None:
         """Streamed text fields of an existing element: send what the client does not have yet."""
-        for field, (_chain, action, _ek) in self.shape.appenders.get(pattern, {}).items():
-            if action["op"] == "push":  # items appended to a list (citations): the ones not sent yet
-                want, have = get(d, field), get(m, field) or []
+        for field, op in self.shape.grown(pattern):
+            want = get(d, field)
+            if want is None:
+                continue  # (nothing to send: most fields of most elements)
+            if op == "push":  # items appended to a list (citations): the ones not sent yet
+                have = get(m, field) or []
                 if isinstance(want, list) and len(want) > len(have) and want[: len(have)] == have:
                     for item in want[len(have):]:
                         self._append(pattern, path, field, item)
                 continue
-            if action["op"] not in ("append", "append_parts"):
-                continue
-            if path + field in self.args_dest:
+            if self.args_dest and path + field in self.args_dest:
                 continue  # the source's argument text flows here as it was sent (its spelling kept)
-            want, have = get(d, field), get(m, field)
-            if action["op"] == "append_parts" and isinstance(want, list):
+            have = get(m, field)
+            if op == "append_parts" and isinstance(want, list):
                 rest = _parts_to_send(want, have, where(path + field), self.target)
                 if rest:  # content as a list of typed parts (Mistral): what the client lacks
                     self._append(pattern, path, field, rest)
                 continue
-            if not isinstance(want, str) or want == have or (want == "" and action["op"] not in ("append", "append_parts")):
+            if not isinstance(want, str) or want == have:
                 continue
             have = have or ""  # (an empty fragment still makes the field "" rather than absent)
             if not want.startswith(have):
@@ -1034,7 +1067,9 @@ class Encoder:
 
         st = src.state
         memo: dict = {}
-        body = copy_body(st.body, memo)
+        # a copy, so that nothing the target body and its events take from it changes as the stream
+        # goes on; at the end (no JSON in fragments, no marker) nothing changes it any more
+        body = st.body if final and not st.buffers and mark is None else copy_body(st.body, memo)
         invalid: list = []
         if st.buffers:  # JSON still in fragments: parsed in the copy, as at the end of the stream
             snap = StreamState(st.provider, False)
