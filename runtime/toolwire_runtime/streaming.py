@@ -88,9 +88,14 @@ def _append_at(obj: Any, keys: tuple, value: str) -> None:
 def get(obj: Any, keys: tuple) -> Any:
     """The value at ``keys`` in nested dicts/lists, or None when any step is missing."""
     for key in keys:
-        if type(key) is str and type(obj) is dict:  # the common step, fast
+        if type(key) is str and type(obj) is dict:  # the common steps, fast
             obj = obj.get(key)
             continue
+        if type(key) is int and type(obj) is list:
+            if -len(obj) <= key < len(obj):
+                obj = obj[key]
+                continue
+            return None
         if isinstance(key, int):
             if not isinstance(obj, list) or not -len(obj) <= key < len(obj):
                 return None
@@ -693,11 +698,12 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
         is_dict = type(node) is dict
         out: Any = {} if is_dict else [None] * len(node)
         for k, v in node.items() if is_dict else enumerate(node):
-            t = type(v)
             if is_dict and type(k) is not str:
                 raise _NotReplayable
-            if v is fragment:
-                found.append(path + (k,))
+            t = type(v)
+            if t is str:  # (most leaves: checked first)
+                if v is fragment:
+                    found.append(path + (k,))
             elif t is dict or t is list:
                 v = copy(v, path + (k,))
             elif t is int or t is bool:
@@ -705,6 +711,8 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
                 types.append(t)
             elif t is float:
                 raise _NotReplayable  # (-0.0 == 0.0: a float is never taken as repeated)
+            elif v is fragment:  # (a fragment is a string; a subclass of str all the same)
+                found.append(path + (k,))
             out[k] = v
         return out
 
@@ -992,10 +1000,10 @@ class Accumulator:
         ``quiet``: without emitting its reports (a partial conversion whose warnings are ignored)."""
         response = self._to_ir(body, strict, quiet) if quiet else self._to_ir(body, strict)
         if invalid:
-            self._keep_raw(response, body, invalid, strict)
+            self._keep_raw(response, body, invalid, strict, quiet)
         return response
 
-    def _keep_raw(self, response: Any, body: dict, invalid: list, strict: bool = False) -> None:
+    def _keep_raw(self, response: Any, body: dict, invalid: list, strict: bool = False, quiet: bool = False) -> None:
         """Calls whose argument text is not JSON (a stream cut inside a call): ``arguments`` {} and the
         text kept raw, as for a complete response with invalid arguments (reported; strict raises)."""
         from .errors import InvalidArgumentsError, LossWarning
@@ -1012,4 +1020,5 @@ class Accumulator:
             if strict:
                 raise InvalidArgumentsError(("events",), message)
             call.raw_arguments = raw
-            warnings.warn(LossWarning("", message), stacklevel=3)
+            if not quiet:
+                warnings.warn(LossWarning("", message), stacklevel=3)

@@ -296,6 +296,7 @@ class Shape:
         self._keyed: dict[tuple, bool] = {}
         self._under: dict[tuple, list] = {}  # pattern → lists_under(pattern)
         self._grown: dict[tuple, tuple] = {}  # pattern → grown(pattern)
+        self._apart: dict[tuple, frozenset] = {}  # pattern → merged_apart(pattern)
         self._setters: dict[tuple, tuple] = {}  # pattern → setters_of(pattern)
         self._plans: dict[tuple, tuple] = {}  # chain identity → event_plan(chain)
         self._idents: dict[int, tuple] = {}  # id(chain) → (chain, its identity): chains are the grammar's, read once
@@ -473,6 +474,18 @@ class Shape:
                 rules.append((body_keys, chain, action, event_keys, ident, scope, conditional))
             below = frozenset(bk[0] for sp, bk, *_ in self.setters if sp == pattern and bk != ())
             known = self._setters[pattern] = (tuple(rules), below)
+        return known
+
+    def merged_apart(self, pattern: tuple) -> frozenset:
+        """The keys of an element at ``pattern`` that a merge into the whole object does not send:
+        fields its stream appends to, lists of elements of their own, and fields a rule of their own
+        sets (``Encoder._set_fields``)."""
+        known = self._apart.get(pattern)
+        if known is None:
+            streamed = self.appenders.get(pattern, {})
+            known = self._apart[pattern] = frozenset(
+                {f[0] for f in streamed if len(f) == 1} | {s[0] for s in self.lists_under(pattern) if s} | self.setters_of(pattern)[1]
+            )
         return known
 
     def grown(self, pattern: tuple) -> tuple:
@@ -838,7 +851,7 @@ class Encoder:
         streamed = self.shape.appenders.get(pattern, {})
         nested = self.shape.lists_under(pattern)
         seen: set = set()
-        rules, below = self.shape.setters_of(pattern)  # (the rules of this pattern, but for a snapshot's and the closer's)
+        rules, _below = self.shape.setters_of(pattern)  # (the rules of this pattern, but for a snapshot's and the closer's)
         for body_keys, chain, action, event_keys, ident, scope, conditional in rules:
             if body_keys in seen:
                 continue  # the first rule that sets a field sends it (terminal alternatives are not repeated)
@@ -857,8 +870,8 @@ class Encoder:
                     groups.setdefault((ident, id(action)), [chain, action, []])[2].append((event_keys, _copy(d), True))
                 continue
             if body_keys == ():  # merge into the object itself: every other field that differs
-                changed = {k: v for k, v in d.items() if (k,) not in streamed and (k,) not in nested and not any(s[:1] == (k,) for s in nested) and m.get(k) != v}
-                changed = {k: v for k, v in changed.items() if k not in below}
+                kept_out = self.shape.merged_apart(pattern)
+                changed = {k: v for k, v in d.items() if k not in kept_out and m.get(k) != v}
                 if changed:
                     groups.setdefault((ident, id(action)), [chain, action, []])[2].append((event_keys, changed, True))
                 continue
@@ -1047,20 +1060,19 @@ class Encoder:
         an empty message, Responses' empty message item, is a placeholder, not content)."""
         if final:
             return self.convert(src.response_of(body, invalid, self.strict), self.strict)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            response = src.response_of(body, invalid, False, quiet=True)
-            self._layout = (getattr(response, "model", None), tuple(getattr(p, "type", None) for p in response.message.parts))
-            if not self._trailing_text_stays(response):
-                # where the text after the last call goes depends on what follows it (Cohere: before
-                # a call it is the plan, else the answer): it waits until that is known
-                start = _after_last_call(response.message.parts)
-                response.message.parts[start:] = [p for p in response.message.parts[start:] if getattr(p, "type", None) != "text"]
-            desired = self.convert(response, False, quiet=True)
-            if not response.message.parts:
-                self._start(desired)
-                return None
-            return desired
+        # (quiet: a partial conversion reports nothing; the final one reports what there is to report)
+        response = src.response_of(body, invalid, False, quiet=True)
+        self._layout = (getattr(response, "model", None), tuple(getattr(p, "type", None) for p in response.message.parts))
+        if not self._trailing_text_stays(response):
+            # where the text after the last call goes depends on what follows it (Cohere: before
+            # a call it is the plan, else the answer): it waits until that is known
+            start = _after_last_call(response.message.parts)
+            response.message.parts[start:] = [p for p in response.message.parts[start:] if getattr(p, "type", None) != "text"]
+        desired = self.convert(response, False, quiet=True)
+        if not response.message.parts:
+            self._start(desired)
+            return None
+        return desired
 
     def _sync(self, src: Accumulator, mark: tuple | None = None, final: bool = False) -> None:
         self.fast.clear()
@@ -1258,6 +1270,8 @@ class Encoder:
         items = get(body, list_keys)
         if not isinstance(items, list):
             return []
+        if not when and has is None and unless is None:  # (a list of calls only: OpenAI Chat's tool_calls)
+            return [(i, el) for i, el in enumerate(items) if isinstance(el, dict)]
         return [(i, el) for i, el in enumerate(items) if isinstance(el, dict) and all(get(el, k) == v for k, v in when)
                 and (has is None or get(el, has) is not None) and (unless is None or get(el, unless) is None)]
 
