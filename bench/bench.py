@@ -207,11 +207,28 @@ def growth(results: dict[int, dict[str, Job]]) -> None:
     print("flat is the goal: the cost of a message must not depend on how many came before it")
 
 
-def stream_events(n: int) -> list[dict]:
+def stream_events(n: int, as_sent: bool = False) -> list[dict]:
     """An OpenAI Chat stream of about ``n`` events: text deltas, then three parallel calls whose
-    arguments come in small fragments, the finish chunk, the usage chunk and [DONE]."""
+    arguments come in small fragments, the finish chunk, the usage chunk and [DONE]. ``as_sent``:
+    each chunk as the API sends it (../shared/streams/openai_chat__pydantic-ai__test_complex_agent_run__i0.json):
+    with its service tier, fingerprint, null usage and logprobs, and an ``obfuscation`` padding of a
+    different length on every chunk (stream_options.include_obfuscation, on by default)."""
     head = {"id": "chatcmpl-bench", "object": "chat.completion.chunk", "created": 1700000000, "model": "gpt-4.1"}
-    chunk = lambda delta, finish=None: {"data": {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}}  # noqa: E731
+    if as_sent:
+        head |= {"service_tier": "default", "system_fingerprint": "fp_07871e2ad8", "usage": None}
+    count = iter(range(10**6))
+    pad = "3Y6yaTIPlXVF1wZCrV0lEsbu"
+
+    def data(body: dict) -> dict:
+        if as_sent:
+            i = next(count)
+            body["obfuscation"] = pad[i % 7 : i % 7 + 4 + i % 9]
+        return {"data": body}
+
+    def chunk(delta: dict, finish: str | None = None) -> dict:
+        choice = {"index": 0, "delta": delta, **({"logprobs": None} if as_sent else {}), "finish_reason": finish}
+        return data({**head, "choices": [choice]})
+
     events = [chunk({"role": "assistant", "content": ""})]
     per_part = max(1, (n - 6) // 4)
     events += [chunk({"content": f"word{i} "}) for i in range(per_part)]
@@ -222,7 +239,10 @@ def stream_events(n: int) -> list[dict]:
         events.append(chunk({"tool_calls": [{"index": c, "id": f"call_{c}", "type": "function", "function": {"name": "get_weather", "arguments": ""}}]}))
         events += [chunk({"tool_calls": [{"index": c, "function": {"arguments": p}}]}) for p in pieces]
     events.append(chunk({}, "tool_calls"))
-    events.append({"data": {**head, "choices": [], "usage": {"prompt_tokens": 100, "completion_tokens": 200, "total_tokens": 300}}})
+    usage = {"prompt_tokens": 100, "completion_tokens": 200, "total_tokens": 300}
+    if as_sent:
+        usage |= {"prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0}, "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}}
+    events.append(data({**head, "choices": [], "usage": usage}))
     events.append({"data": "[DONE]"})
     return events
 
@@ -240,11 +260,12 @@ def long_answer_events(n: int) -> list[dict]:
     return events
 
 
-def streams(n: int, rounds: int, long_answer: bool = False) -> None:
-    """µs per event to accumulate / translate a stream, against json.loads of its events (interleaved)."""
+def streams(n: int, rounds: int, long_answer: bool = False, as_sent: bool = False) -> None:
+    """µs per event to accumulate / translate a stream, against json.loads of its events (interleaved).
+    ``as_sent``: its chunks as the API sends them (stream_events)."""
     from toolwire import stream
 
-    events = long_answer_events(n) if long_answer else stream_events(n)
+    events = long_answer_events(n) if long_answer else stream_events(n, as_sent)
     texts = [json.dumps(e["data"]) for e in events]
     baseline = Job("json.loads per event", lambda: [json.loads(t) for t in texts])
     jobs = [Job("accumulate", lambda: stream.accumulate(events, provider="openai_chat"))]
@@ -252,7 +273,7 @@ def streams(n: int, rounds: int, long_answer: bool = False) -> None:
         jobs.append(Job(f"translate → {target}", lambda target=target: list(stream.convert(events, source="openai_chat", target=target)), STREAM_GOAL))
     run_rounds(baseline, jobs, rounds)
     m = len(events)
-    label = f"long answer, {m} ev" if long_answer else f"stream, {m} events"
+    label = f"long answer, {m} ev" if long_answer else f"stream, {m} ev as sent" if as_sent else f"stream, {m} events"
     print(f"{label:<22} {'json.loads (baseline)':<28} {statistics.median(baseline.samples) / m:>9.2f} {min(baseline.samples) / m:>9.2f} {'1.00x':>8}")
     for job in jobs:
         print(f"{'':<22} {job.name:<28} {statistics.median(job.samples) / m:>9.2f} {min(job.samples) / m:>9.2f} {_ratio_cell(job):>8}  {_goal_cell(job)}")
@@ -309,12 +330,16 @@ def main(argv: list[str]) -> int:
     growth(by_size)
     print()
     print(f"{'stream':<22} {'':<28} {'µs/event':>9} {'min':>9} {'ratio':>8}  goal")
-    for n in (200, 800, 3200):
+    streams(200, rounds)  # (the goal's stream: all the rounds)
+    streams(200, rounds, as_sent=True)
+    for n in (800, 3200):
         streams(n, max(3, rounds // 2))
     streams(20000, 3, long_answer=True)
     print("stream ratio = µs per event / json.loads of the same event's JSON, interleaved. A fixed cost per stream")
     print("(the syncs: a response conversion when the message starts, a block opens, and at the end) falls per event")
-    print("as streams grow; the cost per event must not grow with the length (the long answer: 400 KB of text)")
+    print("as streams grow; the cost per event must not grow with the length (the long answer: 400 KB of text).")
+    print("'as sent': each chunk as OpenAI sends it (service tier, fingerprint, null usage and logprobs, and an")
+    print("`obfuscation` padding different on every chunk, which nothing reads); the other rows: minimal chunks")
     print()
     import_time()
     import bulk_bench  # bulk JSONL throughput (bench/bulk_bench.py, issue 15)

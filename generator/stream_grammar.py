@@ -75,6 +75,52 @@ class Grammar:
     no_translation_to: str | None = None  # why streams are not yet translated into this provider (None: they are)
     rules: dict = field(default_factory=dict)  # the events' actions as data, for the encoder
     key: Any = None  # what makes two grammars the same (a flavour then imports its parent's decoder)
+    reads: dict = field(default_factory=dict)  # per event name, what the decoder reads of it (read_tree)
+
+
+def read_tree(reads: list) -> Any:
+    """What a decoder reads of one event, as a tree: ``True`` (the value whole), a dict (these keys,
+    each as its node says; any other key is never read) or ``[node]`` (a list whose items are read
+    as ``node`` says). A path through a list position (``candidates.0``) reads that list whole.
+    The encoder and the accumulator's repeat path compare two events on what is read only
+    (toolwire_runtime/streaming.py: an `obfuscation` padding that differs on every event is not)."""
+
+    def insert(node: Any, path: tuple, kind: str) -> Any:
+        if node is True:
+            return True
+        if not path:
+            if kind == "whole":
+                return True
+            return node if isinstance(node, list) else [None] if node is None else True
+        head, rest = path[0], path[1:]
+        if head == "*":
+            if node is None:
+                node = [None]
+            if not isinstance(node, list):
+                return True  # (read as an object and as a list: whole)
+            node[0] = insert(node[0], rest, kind)
+            return node
+        if node is None:
+            node = {}
+        if not isinstance(node, dict):
+            return True
+        node[head] = insert(node.get(head), rest, kind)
+        return node
+
+    def settle(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: settle(v) for k, v in sorted(node.items())}
+        if isinstance(node, list):
+            return True if node[0] is None else [settle(node[0])]  # (items nothing reads: kept whole)
+        return node
+
+    root: Any = {}
+    for kind, path in reads:
+        cut = next((i for i, k in enumerate(path) if isinstance(k, int)), None)
+        if cut is not None:
+            path, kind = path[:cut], "whole"
+        root = insert(root, path, kind)
+    return settle(root)
 
 
 def _path(value: Any) -> tuple:
@@ -96,6 +142,18 @@ class _Compiler:
         self.constants: list[tuple[str, str]] = []  # (name, repr) of the module-level constants the code uses
         self.scopes: dict[str, tuple] = {}  # event variable → (line where its scope begins, indent, {first key: variable})
         self.hoists = 0
+        # what the decoder reads of each event (Grammar.reads): event variable → its path in the event
+        # ("*" for the items of an `each` list), and per event name the (kind, path) of every read
+        self.var_paths: dict[str, tuple] = {"e": ()}
+        self.reads: dict[str, list] = {}
+
+    def read(self, e: str, keys: tuple, kind: str = "whole") -> None:
+        """Note that the decoder reads the event at ``keys`` of variable ``e``: the value whole, or
+        (``list``) the items of a list, each item as the scope inside reads it."""
+        base = self.var_paths.get(e)
+        if base is None:  # (never: every variable is the event or an `each` item)
+            raise AssertionError(f"no path for event variable {e!r}")
+        self.reads.setdefault(self.event, []).append((kind, base + keys))
 
     # The object at the first key of a two-key event path (`delta` of delta.content) is read once
     # per scope (an event, or an item of `each`): a variable assigned where the scope begins, the
@@ -143,8 +201,9 @@ class _Compiler:
             return f"({inner},)" if len(keys) == 1 else f"({inner})"
         return f"(*{prefix}, {inner})" if keys else prefix
 
-    def get(self, e: str, value: Any) -> str:
+    def get(self, e: str, value: Any, read: str = "whole") -> str:
         keys = _path(value)
+        self.read(e, keys, read)
         if not keys:
             return e
         if len(keys) == 1 and isinstance(keys[0], str):  # the event, or an item of `each`: always an object
@@ -362,11 +421,12 @@ class _Compiler:
             if not self.check_path(spec, "in", spec["in"], "`in`"):
                 return
             # (an event without the list, the common case, costs one test: no call, no source path built)
-            self.out(indent, f"if (l{d} := {self.get(e, spec['in'])}) is not None:")
+            self.out(indent, f"if (l{d} := {self.get(e, spec['in'], read='list')}) is not None:")
             self.out(indent + 1, f"for i{d}, e{d} in st.items(l{d}, {self.src(p, spec['in'])}):")
             indent += 2
             inner = ", ".join(repr(k) for k in _path(spec["in"]))
             self.out(indent, f"p{d} = ({inner}, i{d})" if p == "()" else f"p{d} = (*{p}, {inner}, i{d})")
+            self.var_paths[f"e{d}"] = self.var_paths[e] + _path(spec["in"]) + ("*",)
             e, p = f"e{d}", f"p{d}"
             self.open_scope(e, indent)
             try:
@@ -440,9 +500,10 @@ class _Compiler:
             return
         self.depth += 1
         d = self.depth
-        self.out(indent, f"if (l{d} := {self.get(e, spec['in'])}) is not None:")
+        self.out(indent, f"if (l{d} := {self.get(e, spec['in'], read='list')}) is not None:")
         indent += 1
         self.out(indent, f"for i{d}, e{d} in st.items(l{d}, {self.src(p, spec['in'])}):")
+        self.var_paths[f"e{d}"] = self.var_paths[e] + _path(spec["in"]) + ("*",)
         inner = ", ".join(repr(k) for k in _path(spec["in"]))
         self.out(indent + 1, f"p{d} = ({inner}, i{d})" if p == "()" else f"p{d} = (*{p}, {inner}, i{d})")
         if "close" in spec or "new" in spec:
@@ -626,5 +687,6 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
             grammar.no_translation_to = refusal.strip()
         else:
             errors.at(stream, "no_translation_to", f"{where}: no_translation_to says why streams are not translated into this provider yet (a sentence)")
-    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules))
+    grammar.reads = {name: read_tree(reads) for name, reads in sorted(comp.reads.items())}
+    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads))
     return grammar

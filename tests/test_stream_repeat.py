@@ -174,3 +174,106 @@ def test_numbers_are_compared_with_their_types(monkeypatch) -> None:
     acc.add(_chunk({"content": "e"}))  # learnt again from "d"? no: an event with a float is never learnt
     assert acc.text == "abcde"
     assert len(calls) == 5  # role, a (learnt), c (types differ), d (float: not learnt), e
+
+
+# -- what the decoder never reads (the decoders' READS): padding that differs on every event ----------
+# OpenAI Chat chunks and Responses delta events carry an `obfuscation` padding, Responses events a
+# `sequence_number`, Bedrock events a `p` padding: different on every event, read by nothing. The
+# repeat path compares events on what the decoder reads (generator/stream_grammar.py read_tree), so
+# such fragments are replayed; these tests check that what READS calls unread really is.
+
+JUNK = {"toolwire: not read": [1, 2.5, None]}
+
+
+def _unread_paths(node, tree, path=()) -> list:
+    """The paths in an event that a READS tree says nothing reads (the test's own walk)."""
+    if tree is True:
+        return []
+    out = []
+    if type(node) is dict and type(tree) is dict:
+        for k, v in node.items():
+            out += [path + (k,)] if k not in tree else _unread_paths(v, tree[k], path + (k,))
+    elif type(node) is list and type(tree) is list:
+        for i, v in enumerate(node):
+            out += _unread_paths(v, tree[0], path + (i,))
+    return out
+
+
+def _with_junk(provider: str, events: list) -> tuple[list, int]:
+    """The events with every value READS calls unread replaced by junk of another type, and how many."""
+    acc = stream.Accumulator(provider)
+    out, count = [], 0
+    for event in copy.deepcopy(events):
+        for path in _unread_paths(event, acc._reads_of(event)):
+            holder = event
+            for k in path[:-1]:
+                holder = holder[k]
+            holder[path[-1]] = copy.deepcopy(JUNK)
+            count += 1
+        out.append(event)
+    return out, count
+
+
+@pytest.mark.parametrize("path", STREAM_FILES, ids=[p.stem for p in STREAM_FILES])
+def test_what_the_decoder_does_not_read_changes_nothing(path) -> None:
+    # the decoder alone (repeat path off): the same body, reports and changes, whatever those values are
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    junked, _count = _with_junk(doc["provider"], doc["events"])
+    assert _run(doc["provider"], junked, False) == _run(doc["provider"], doc["events"], False)
+
+
+def test_the_recordings_carry_values_nothing_reads() -> None:
+    # (so the test above is not vacuous: OpenAI's obfuscation, Responses' sequence_number, Bedrock's p)
+    counts: dict = {}
+    for path in STREAM_FILES:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        counts[doc["provider"]] = counts.get(doc["provider"], 0) + _with_junk(doc["provider"], doc["events"])[1]
+    assert counts.get("openai_chat", 0) > 100 and counts.get("openai_responses", 0) > 1000 and counts.get("bedrock_converse", 0) > 100
+
+
+def test_padding_different_on_every_chunk_takes_the_repeat_path(monkeypatch) -> None:
+    acc = stream.Accumulator("openai_chat")
+    calls = _counting_decoder(monkeypatch, acc)
+    pad = lambda i: {"obfuscation": "x" * (i % 7 + 1)}  # noqa: E731
+    acc.add(_chunk({"role": "assistant", "content": ""}, **{}))
+    for i in range(50):
+        event = _chunk({"content": f"w{i} "})
+        event["data"].update(pad(i))
+        acc.add(event)
+    assert acc.text == "".join(f"w{i} " for i in range(50))
+    assert len(calls) == 2  # the role chunk and the first text fragment (learnt); the 49 others replayed
+
+
+def test_an_event_without_the_padding_the_last_one_had_is_decoded() -> None:
+    # a key nothing reads must still be there (or absent) as it was: otherwise the decoder reads the event
+    acc = stream.Accumulator("openai_chat")
+    acc.add(_chunk({"role": "assistant", "content": ""}))
+    for i, padded in enumerate((True, True, False, True, False, False)):
+        event = _chunk({"content": f"w{i}"})
+        if padded:
+            event["data"]["obfuscation"] = f"pad{i}"
+        acc.add(event)
+    assert acc.text == "w0w1w2w3w4w5"
+
+
+def test_responses_deltas_with_their_sequence_numbers_take_the_repeat_path(monkeypatch) -> None:
+    from test_stream_responses import _created, _seq
+
+    item = {"id": "msg_1", "type": "message", "status": "in_progress", "role": "assistant", "content": []}
+    part = {"type": "output_text", "text": "", "annotations": []}
+    head = [_created(), {"type": "response.output_item.added", "output_index": 0, "item": item},
+            {"type": "response.content_part.added", "item_id": "msg_1", "output_index": 0, "content_index": 0, "part": part}]
+    deltas = [{"type": "response.output_text.delta", "item_id": "msg_1", "output_index": 0, "content_index": 0, "delta": f"w{i} ", "logprobs": []} for i in range(30)]
+    acc = stream.Accumulator("openai_responses")
+    calls = _counting_decoder(monkeypatch, acc)
+    for event in _seq(head + deltas):
+        acc.add(event)
+    assert acc.text == "".join(f"w{i} " for i in range(30))
+    assert calls.count("response.output_text.delta") == 1  # (sequence_number and obfuscation differ on each)
+
+
+@pytest.mark.parametrize("provider, scenario", _golden())
+def test_what_the_decoder_does_not_read_changes_nothing_in_the_golden_streams(provider: str, scenario: str) -> None:
+    events = FILES[provider]["scenarios"][scenario]["events"]
+    junked, _count = _with_junk(provider, events)
+    assert _run(provider, junked, False) == _run(provider, events, False)

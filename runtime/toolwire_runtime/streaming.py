@@ -673,13 +673,13 @@ class _NotReplayable(Exception):
     """An event the repeat path does not take (a float in it, a key that is not a string)."""
 
 
-def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> tuple | None:
+def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, reads: Any = True) -> tuple | None:
     """How to replay ``event`` — whose one change was the fragment ``op`` (an ``append`` or a JSON
     fragment) — for a next event equal to it but for the fragment: where the fragment is in the
     event (the one place that holds that very string), a template of the event to compare the next
-    one with, where its fragments go (``_sink``), the op itself (logged for each replay) and how
-    the reader was made (``_getter``'s paths, shape and types: translate.py inlines the reader). None when the fragment
-    is not in one place.
+    one with, where its fragments go (``_sink``), the op itself (logged for each replay), how the
+    reader was made (``_getter``'s paths, shape and types: translate.py inlines the reader) and
+    the fields nothing reads (below). None when the fragment is not in one place.
 
     Sound because decoding is a function of the event and of the body: an event equal to this one
     but for its fragment meets the same conditions (a fragment equal to a condition's constant is
@@ -687,25 +687,39 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
     event made (a `first`, a `set`, a `merge` of equal values) changes nothing when repeated, and
     changes that do (`extend`, a report) keep an event from being replayed (Accumulator.add).
     "Equal" is Python's ``==`` made strict where it is not: the int and bool leaves must keep their
-    types, and an event holding a float is never replayed (-0.0 == 0.0)."""
+    types, and an event holding a float is never replayed (-0.0 == 0.0). It is equality of what the
+    decoder reads: ``reads`` (the decoder module's READS for this event, ``Accumulator._reads_of``)
+    says which keys it never reads (OpenAI's `obfuscation` padding, different on every event).
+    Those are noted as (unread: a reader of their values, their (owner, key) in the template, their
+    paths); each is taken from the next event into the template before the comparison, so the event
+    must carry the same keys, and their values do not matter."""
     fragment = op[3]
     found: list = []
     numbers: list = []  # paths of the int and bool leaves (1 == 1.0 == True: their types are compared too)
     types: list = []  # and their types
+    unread: list = []  # paths of the values nothing reads
 
-    def copy(node: Any, path: tuple) -> Any:
-        """A copy of ``node`` (the template), noting where the fragment and the numbers are."""
+    def copy(node: Any, path: tuple, tree: Any) -> Any:
+        """A copy of ``node`` (the template), noting where the fragment, the numbers and the values
+        nothing reads are (``tree``: what is read of ``node``, as READS says)."""
         is_dict = type(node) is dict
         out: Any = {} if is_dict else [None] * len(node)
+        keyed = is_dict and type(tree) is dict  # (else: every key is read)
+        item_tree = tree[0] if not is_dict and type(tree) is list else True
         for k, v in node.items() if is_dict else enumerate(node):
             if is_dict and type(k) is not str:
                 raise _NotReplayable
+            sub = tree.get(k) if keyed else item_tree if tree is not True else True
+            if sub is None:  # a key nothing reads: its value is taken from each next event
+                unread.append(path + (k,))
+                out[k] = v
+                continue
             t = type(v)
             if t is str:  # (most leaves: checked first)
                 if v is fragment:
                     found.append(path + (k,))
             elif t is dict or t is list:
-                v = copy(v, path + (k,))
+                v = copy(v, path + (k,), sub)
             elif t is int or t is bool:
                 numbers.append(path + (k,))
                 types.append(t)
@@ -719,7 +733,7 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
     if type(event) is not dict:
         return None
     try:
-        template = copy(event, ())
+        template = copy(event, (), reads)
     except _NotReplayable:
         return None
     if len(found) != 1:
@@ -738,7 +752,17 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset) -> t
     sink = _sink(st, op)
     if sink is None:
         return None
-    return (_getter(*reader), owner, path[-1], template, *sink, op, reader)
+    skipped = None
+    if unread:
+        places = []
+        for p in unread:
+            holder = template
+            for k in p[:-1]:
+                holder = holder[k]
+            places.append((holder, p[-1]))
+        paths = tuple(unread)
+        skipped = (_getter(paths, "(" + "".join(f"e{{{i}}}, " for i in range(len(paths))) + ")"), tuple(places), paths)
+    return (_getter(*reader), owner, path[-1], template, *sink, op, reader, skipped)
 
 
 def _sink(st: StreamState, op: tuple) -> tuple | None:
@@ -826,6 +850,7 @@ class Accumulator:
         self._to_ir = to_ir
         self._repeat: tuple | None = None  # how to replay the last event for its next fragment (add)
         self._guard = _repeat_guard(decoder)
+        self._reads = getattr(decoder, "READS", None) or {}
 
     def add(self, event: Any) -> None:
         if self._repeat is not None and self._replayed(event) is not None:
@@ -842,15 +867,37 @@ class Accumulator:
         if len(log) == before[0] + 1 and (st.effects, len(st.reports), len(st.invalid)) == before[1:] and not st.ended:
             op = log[-1]
             if op[0] in ("append", "json") and type(op[3]) is str and op[3] and REPEAT:
-                self._repeat = _repeat_of(event, op, st, self._guard[1])
+                self._repeat = _repeat_of(event, op, st, self._guard[1], self._reads_of(event))
+
+    def _reads_of(self, event: Any) -> Any:
+        """What decoding reads of ``event``, as the decoder's READS tree (True: all of it): its
+        payload as READS says for its name, and what names it (the framing's event line, the
+        payload's `type`, `event_type` or single key); a framing's SSE `id` / `retry` are not read."""
+        name, payload = event_parts(event, self._naming)
+        tree = self._reads.get(name) if type(name) is str else None
+        if tree is None or type(tree) is not dict or type(payload) is not dict:
+            return True
+        if self._naming in ("type", "event_type"):
+            tree = {**tree, self._naming: True}
+        elif self._naming == "key":  # {name: payload}, and whatever else the data holds, whole
+            data = event["data"] if type(event) is dict and "data" in event and event.keys() <= _FRAME_KEYS else event
+            if type(data) is not dict or data.get(name) is not payload:
+                return True
+            tree = {k: tree if k == name else True for k in data}
+        if type(event) is dict and "data" in event and event.keys() <= _FRAME_KEYS:
+            return {"event": True, "data": tree}
+        return tree
 
     def _replayed(self, event: Any) -> str | None:
         """The hot path: when ``event`` equals the last event decoded but for its fragment (the next
         text or argument fragment), that fragment, done as that one's was (appended in place);
         otherwise None, and the last event is forgotten (``add`` decodes this one)."""
-        getter, owner, key, template, sink, sink_key, fragments, _op, _reader = self._repeat
+        getter, owner, key, template, sink, sink_key, fragments, _op, _reader, unread = self._repeat
         try:
             value = getter(event)
+            if unread is not None:  # the values nothing reads: the next event's, whatever they are
+                for (holder, name), v in zip(unread[1], unread[0](event)):
+                    holder[name] = v
         except (KeyError, IndexError, TypeError, AttributeError):
             value = None
         if type(value) is str and value and value not in self._guard[0]:

@@ -175,12 +175,15 @@ _HOT: dict[tuple, Callable] = {}  # the shapes of a source event and its target 
 _HOT_BUILTINS = {"type": type, "str": str, "int": int, "bool": bool, "KeyError": KeyError, "IndexError": IndexError, "TypeError": TypeError, "AttributeError": AttributeError}
 
 
-def _reader_lines(paths: tuple, types: tuple | None) -> list[str]:
+def _reader_lines(paths: tuple, types: tuple | None, unread: tuple = ()) -> list[str]:
     """Statements that set ``f`` to the string at ``paths[0]`` of event ``e`` — None unless the leaves
-    at ``paths[1:]`` have ``types`` — reading each shared part of the paths once (``x0 = e['data']``)."""
+    at ``paths[1:]`` have ``types`` — and ``u0``, ``u1``... to the values at the ``unread`` paths
+    (which nothing reads: Accumulator._replayed), reading each shared part of the paths once
+    (``x1 = e['data']``)."""
+    every = (*paths, *unread)
     uses: dict = {}
     children: dict = {}
-    for path in paths:
+    for path in every:
         for n in range(len(path)):
             uses[path[:n]] = uses.get(path[:n], 0) + 1
             children.setdefault(path[:n], set()).add(path[n])
@@ -192,17 +195,18 @@ def _reader_lines(paths: tuple, types: tuple | None) -> list[str]:
         return names[path[:n]] + "".join(f"[{k!r}]" for k in path[n:])
 
     for prefix in sorted(uses, key=len):  # a place two paths part at is named
-        if prefix and uses[prefix] > 1 and (len(children[prefix]) > 1 or prefix in paths):
+        if prefix and uses[prefix] > 1 and (len(children[prefix]) > 1 or prefix in every):
             lines.append(f"x{len(names)} = {expression(prefix)}")
             names[prefix] = f"x{len(names)}"
     lines.append(f"f = {expression(paths[0])}")
+    lines += [f"u{i} = {expression(path)}" for i, path in enumerate(unread)]
     if types:
         checks = " or ".join(f"type({expression(path)}) is not {kind.__name__}" for path, kind in zip(paths[1:], types))
         lines += [f"if {checks}:", "    f = None"]
     return lines
 
 
-def _hot_source(reader: list, literal: str, n_values: int, source_json: bool, mirror_json: bool, counted: bool) -> str:
+def _hot_source(reader: list, n_unread: int, literal: str, n_values: int, source_json: bool, mirror_json: bool, counted: bool) -> str:
     """The source of one function that does for an event what ``Accumulator._replayed`` and then
     ``Encoder._forward`` do (``Encoder._fuse``): the source's reader (``_reader_lines``) and the
     target event's literal inlined, each sink appended to as ``streaming.extend_text`` does. None
@@ -222,10 +226,12 @@ def _hot_source(reader: list, literal: str, n_values: int, source_json: bool, mi
         ]
 
     values = "".join(f"k{i}, " for i in range(n_values))
+    places = "".join(f"(uo{i}, uk{i}), " for i in range(n_unread))
     event = _refs("k{}", literal)  # (each value a local of make: k0, k1, ...)
     return "\n".join([
-        "def make(G, owner, key, template, S, sink, skey, M, msink, mkey, enc, src, k):",
+        "def make(G, owner, key, template, S, sink, skey, M, msink, mkey, enc, src, k, U):",
         *([f"    ({values}) = k"] if n_values else []),
+        *([f"    ({places}) = U"] if n_unread else []),
         "    def hot(e):",
         "        try:",
         *(f"            {line}" for line in reader),
@@ -235,6 +241,7 @@ def _hot_source(reader: list, literal: str, n_values: int, source_json: bool, mi
         "            src._repeat = None",
         "            return None",
         "        owner[key] = f",
+        *(f"        uo{i}[uk{i}] = u{i}" for i in range(n_unread)),  # (what nothing reads: this event's)
         "        if e != template:",
         "            src._repeat = None",
         "            return None",
@@ -1351,19 +1358,21 @@ class Encoder:
     def _fuse(self, src: Accumulator, repeat: tuple, fast: tuple) -> Callable[[Any], list | None]:
         """The hot path of one source field into its target field: ``_replayed`` and ``_forward`` as
         one function (``_hot_source``), compiled once per pair of event shapes."""
-        _getter, owner, key, template, sink, skey, fragments, _op, (paths, _shape, types) = repeat
+        _getter, owner, key, template, sink, skey, fragments, _op, (paths, _shape, types), unread = repeat
         _keys, _element, _build, msink, mkey, mfragments, _closable, literal, values = fast
-        shape = (paths, types, literal, len(values), fragments is not None, mfragments is not None, self.counted)
+        unread_paths = unread[2] if unread is not None else ()
+        shape = (paths, types, unread_paths, literal, len(values), fragments is not None, mfragments is not None, self.counted)
         make = _HOT.get(shape)
         if make is None:
             if len(_HOT) > 1024:  # (a few per pair of grammars)
                 _HOT.clear()
             scope = {"__builtins__": _HOT_BUILTINS}
-            source = _hot_source(_reader_lines(paths, types), *shape[2:])
+            source = _hot_source(_reader_lines(paths, types, unread_paths), len(unread_paths), *shape[3:])
             exec(compile(source, "<toolwire stream hot path>", "exec"), scope)  # noqa: S102 (keys as literals, values bound)
             make = _HOT[shape] = scope["make"]
         return make(src._guard[0], owner, key, template, src.state, fragments if fragments is not None else sink, skey,
-                    self.mirror.state, mfragments if mfragments is not None else msink, mkey, self, src, values)
+                    self.mirror.state, mfragments if mfragments is not None else msink, mkey, self, src, values,
+                    unread[1] if unread is not None else ())
 
     def _forward(self, fast: tuple, fragment: str) -> dict:
         """A source fragment's target event, its fragment appended to the client's field as the

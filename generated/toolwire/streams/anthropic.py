@@ -105,6 +105,26 @@ RULES = {
         {"op": "error", "pairs": [("type", ("error", "type")), ("message", ("error", "message"))]}
     ],
 }
+#: What ``decode`` reads of each event (stream_grammar.read_tree): True (the value whole), a mapping
+#: (these keys; any other is never read, such as an `obfuscation` padding) or [item] (a list's items).
+READS = {
+    "content_block_delta": {
+        "delta": {
+            "citation": True,
+            "partial_json": True,
+            "signature": True,
+            "text": True,
+            "thinking": True,
+            "type": True,
+        },
+        "index": True,
+    },
+    "content_block_start": {"content_block": True, "index": True},
+    "content_block_stop": {"index": True},
+    "error": {"error": {"message": True, "type": True}},
+    "message_delta": {"delta": True, "usage": True},
+    "message_start": {"message": True},
+}
 
 __all__ = [
     "PROVIDER",
@@ -117,6 +137,7 @@ __all__ = [
     "BEGIN",
     "NO_TRANSLATION_TO",
     "RULES",
+    "READS",
     "decode",
 ]
 

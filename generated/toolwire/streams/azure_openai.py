@@ -123,6 +123,44 @@ RULES = {
     ],
     "[DONE]": [{"op": "end"}],
 }
+#: What ``decode`` reads of each event (stream_grammar.read_tree): True (the value whole), a mapping
+#: (these keys; any other is never read, such as an `obfuscation` padding) or [item] (a list's items).
+READS = {
+    "chunk": {
+        "choices": [
+            {
+                "content_filter_results": True,
+                "delta": {
+                    "content": True,
+                    "reasoning": True,
+                    "reasoning_content": True,
+                    "refusal": True,
+                    "role": True,
+                    "tool_calls": [
+                        {
+                            "function": {"arguments": True, "name": True},
+                            "id": True,
+                            "index": True,
+                            "type": True,
+                        }
+                    ],
+                },
+                "finish_reason": True,
+                "index": True,
+                "logprobs": {"content": True, "refusal": True},
+            }
+        ],
+        "created": True,
+        "id": True,
+        "model": True,
+        "object": True,
+        "prompt_filter_results": True,
+        "provider": True,
+        "service_tier": True,
+        "system_fingerprint": True,
+        "usage": True,
+    }
+}
 
 __all__ = [
     "PROVIDER",
@@ -135,6 +173,7 @@ __all__ = [
     "BEGIN",
     "NO_TRANSLATION_TO",
     "RULES",
+    "READS",
     "decode",
 ]
 

@@ -178,6 +178,39 @@ RULES = {
     "throttlingException": [{"op": "error", "pairs": [("message", ("message",))]}],
     "serviceUnavailableException": [{"op": "error", "pairs": [("message", ("message",))]}],
 }
+#: What ``decode`` reads of each event (stream_grammar.read_tree): True (the value whole), a mapping
+#: (these keys; any other is never read, such as an `obfuscation` padding) or [item] (a list's items).
+READS = {
+    "contentBlockDelta": {
+        "contentBlockIndex": True,
+        "delta": {
+            "image": {"source": True},
+            "reasoningContent": {"redactedContent": True, "signature": True, "text": True},
+            "text": True,
+            "toolResult": True,
+            "toolUse": {"input": True},
+        },
+    },
+    "contentBlockStart": {
+        "contentBlockIndex": True,
+        "start": {"image": True, "toolResult": True, "toolUse": True},
+    },
+    "contentBlockStop": {"contentBlockIndex": True},
+    "internalServerException": {"message": True},
+    "messageStart": {"role": True},
+    "messageStop": {"additionalModelResponseFields": True, "stopReason": True},
+    "metadata": {
+        "metrics": True,
+        "performanceConfig": True,
+        "serviceTier": True,
+        "trace": True,
+        "usage": True,
+    },
+    "modelStreamErrorException": {"message": True},
+    "serviceUnavailableException": {"message": True},
+    "throttlingException": {"message": True},
+    "validationException": {"message": True},
+}
 
 __all__ = [
     "PROVIDER",
@@ -190,6 +223,7 @@ __all__ = [
     "BEGIN",
     "NO_TRANSLATION_TO",
     "RULES",
+    "READS",
     "decode",
 ]
 

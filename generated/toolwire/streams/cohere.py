@@ -145,6 +145,27 @@ RULES = {
         {"op": "end"},
     ],
 }
+#: What ``decode`` reads of each event (stream_grammar.read_tree): True (the value whole), a mapping
+#: (these keys; any other is never read, such as an `obfuscation` padding) or [item] (a list's items).
+READS = {
+    "citation-start": {"delta": {"message": {"citations": True}}, "index": True},
+    "content-delta": {
+        "delta": {"message": {"content": {"text": True, "thinking": True}}},
+        "index": True,
+        "logprobs": True,
+    },
+    "content-end": {"index": True},
+    "content-start": {"delta": {"message": {"content": True}}, "index": True},
+    "message-end": {"delta": {"error": True, "finish_reason": True, "usage": True}},
+    "message-start": {"delta": {"message": {"role": True}}, "id": True},
+    "tool-call-delta": {
+        "delta": {"message": {"tool_calls": {"function": {"arguments": True}}}},
+        "index": True,
+    },
+    "tool-call-end": {"index": True},
+    "tool-call-start": {"delta": {"message": {"tool_calls": True}}, "index": True},
+    "tool-plan-delta": {"delta": {"message": {"tool_plan": True}}},
+}
 
 __all__ = [
     "PROVIDER",
@@ -157,6 +178,7 @@ __all__ = [
     "BEGIN",
     "NO_TRANSLATION_TO",
     "RULES",
+    "READS",
     "decode",
 ]
 

@@ -75,6 +75,21 @@ RULES = {
         {"op": "end"},
     ],
 }
+#: What ``decode`` reads of each event (stream_grammar.read_tree): True (the value whole), a mapping
+#: (these keys; any other is never read, such as an `obfuscation` padding) or [item] (a list's items).
+READS = {
+    "citation-generation": {"citations": True},
+    "search-queries-generation": {"search_queries": True},
+    "search-results": {"documents": True, "search_results": True},
+    "stream-end": {"finish_reason": True, "response": True},
+    "stream-start": {"generation_id": True},
+    "text-generation": {"text": True},
+    "tool-calls-chunk": {
+        "text": True,
+        "tool_call_delta": {"index": True, "name": True, "parameters": True, "text": True},
+    },
+    "tool-calls-generation": {"text": True, "tool_calls": True},
+}
 
 __all__ = [
     "PROVIDER",
@@ -87,6 +102,7 @@ __all__ = [
     "BEGIN",
     "NO_TRANSLATION_TO",
     "RULES",
+    "READS",
     "decode",
 ]
 

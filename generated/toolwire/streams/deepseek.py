@@ -15,6 +15,7 @@ from toolwire.streams.openai_chat import (
     END,
     NAMING,
     NO_TRANSLATION_TO,
+    READS,
     RULES,
     TEXT,
     decode,
@@ -33,5 +34,6 @@ __all__ = [
     "BEGIN",
     "NO_TRANSLATION_TO",
     "RULES",
+    "READS",
     "decode",
 ]

@@ -213,6 +213,32 @@ RULES = {
         },
     ]
 }
+#: What ``decode`` reads of each event (stream_grammar.read_tree): True (the value whole), a mapping
+#: (these keys; any other is never read, such as an `obfuscation` padding) or [item] (a list's items).
+READS = {
+    "chunk": {
+        "candidates": [
+            {
+                "avgLogprobs": True,
+                "citationMetadata": True,
+                "content": {"parts": [True], "role": True},
+                "finishMessage": True,
+                "finishReason": True,
+                "groundingMetadata": True,
+                "index": True,
+                "logprobsResult": True,
+                "safetyRatings": True,
+                "tokenCount": True,
+                "urlContextMetadata": True,
+            }
+        ],
+        "createTime": True,
+        "modelVersion": True,
+        "promptFeedback": True,
+        "responseId": True,
+        "usageMetadata": True,
+    }
+}
 
 __all__ = [
     "PROVIDER",
@@ -225,6 +251,7 @@ __all__ = [
     "BEGIN",
     "NO_TRANSLATION_TO",
     "RULES",
+    "READS",
     "decode",
 ]
 

@@ -95,6 +95,34 @@ RULES = {
     ],
     "[DONE]": [{"op": "end"}],
 }
+#: What ``decode`` reads of each event (stream_grammar.read_tree): True (the value whole), a mapping
+#: (these keys; any other is never read, such as an `obfuscation` padding) or [item] (a list's items).
+READS = {
+    "chunk": {
+        "choices": [
+            {
+                "delta": {
+                    "content": True,
+                    "role": True,
+                    "tool_calls": [
+                        {
+                            "function": {"arguments": True, "name": True},
+                            "id": True,
+                            "index": True,
+                            "type": True,
+                        }
+                    ],
+                },
+                "finish_reason": True,
+                "index": True,
+            }
+        ],
+        "created": True,
+        "id": True,
+        "model": True,
+        "usage": True,
+    }
+}
 
 __all__ = [
     "PROVIDER",
@@ -107,6 +135,7 @@ __all__ = [
     "BEGIN",
     "NO_TRANSLATION_TO",
     "RULES",
+    "READS",
     "decode",
 ]
 

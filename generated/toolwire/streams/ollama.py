@@ -76,6 +76,31 @@ RULES = {
         {"op": "end", "when": [(("done",), True)]},
     ]
 }
+#: What ``decode`` reads of each event (stream_grammar.read_tree): True (the value whole), a mapping
+#: (these keys; any other is never read, such as an `obfuscation` padding) or [item] (a list's items).
+READS = {
+    "chunk": {
+        "created_at": True,
+        "done": True,
+        "done_reason": True,
+        "error": True,
+        "eval_count": True,
+        "eval_duration": True,
+        "load_duration": True,
+        "logprobs": True,
+        "message": {
+            "content": True,
+            "images": True,
+            "role": True,
+            "thinking": True,
+            "tool_calls": True,
+        },
+        "model": True,
+        "prompt_eval_count": True,
+        "prompt_eval_duration": True,
+        "total_duration": True,
+    }
+}
 
 __all__ = [
     "PROVIDER",
@@ -88,6 +113,7 @@ __all__ = [
     "BEGIN",
     "NO_TRANSLATION_TO",
     "RULES",
+    "READS",
     "decode",
 ]
 

@@ -473,6 +473,66 @@ RULES = {
     "response.failed": [{"op": "overlay", "pairs": [((), ("response",))]}, {"op": "end"}],
     "error": [{"op": "error", "pairs": [("type", ("code",)), ("message", ("message",))]}],
 }
+#: What ``decode`` reads of each event (stream_grammar.read_tree): True (the value whole), a mapping
+#: (these keys; any other is never read, such as an `obfuscation` padding) or [item] (a list's items).
+READS = {
+    "error": {"code": True, "message": True},
+    "response.code_interpreter_call_code.delta": {"delta": True, "output_index": True},
+    "response.code_interpreter_call_code.done": {"code": True, "output_index": True},
+    "response.completed": {"response": True},
+    "response.content_part.added": {"content_index": True, "output_index": True, "part": True},
+    "response.content_part.done": {"content_index": True, "output_index": True, "part": True},
+    "response.created": {"response": True},
+    "response.custom_tool_call_input.delta": {"delta": True, "output_index": True},
+    "response.custom_tool_call_input.done": {"input": True, "output_index": True},
+    "response.failed": {"response": True},
+    "response.function_call_arguments.delta": {"delta": True, "output_index": True},
+    "response.function_call_arguments.done": {"arguments": True, "output_index": True},
+    "response.in_progress": {"response": {"status": True}},
+    "response.incomplete": {"response": True},
+    "response.mcp_call_arguments.delta": {"delta": True, "output_index": True},
+    "response.mcp_call_arguments.done": {"arguments": True, "output_index": True},
+    "response.output_item.added": {"item": True, "output_index": True},
+    "response.output_item.done": {"item": True, "output_index": True},
+    "response.output_text.annotation.added": {
+        "annotation": True,
+        "annotation_index": True,
+        "content_index": True,
+        "output_index": True,
+    },
+    "response.output_text.delta": {
+        "content_index": True,
+        "delta": True,
+        "logprobs": True,
+        "output_index": True,
+    },
+    "response.output_text.done": {"content_index": True, "output_index": True, "text": True},
+    "response.queued": {"response": {"status": True}},
+    "response.reasoning_summary_part.added": {
+        "output_index": True,
+        "part": True,
+        "summary_index": True,
+    },
+    "response.reasoning_summary_part.done": {
+        "output_index": True,
+        "part": True,
+        "summary_index": True,
+    },
+    "response.reasoning_summary_text.delta": {
+        "delta": True,
+        "output_index": True,
+        "summary_index": True,
+    },
+    "response.reasoning_summary_text.done": {
+        "output_index": True,
+        "summary_index": True,
+        "text": True,
+    },
+    "response.reasoning_text.delta": {"content_index": True, "delta": True, "output_index": True},
+    "response.reasoning_text.done": {"content_index": True, "output_index": True, "text": True},
+    "response.refusal.delta": {"content_index": True, "delta": True, "output_index": True},
+    "response.refusal.done": {"content_index": True, "output_index": True, "refusal": True},
+}
 
 __all__ = [
     "PROVIDER",
@@ -485,6 +545,7 @@ __all__ = [
     "BEGIN",
     "NO_TRANSLATION_TO",
     "RULES",
+    "READS",
     "decode",
 ]
 
