@@ -81,7 +81,8 @@ class Grammar:
 def read_tree(reads: list) -> Any:
     """What a decoder reads of one event, as a tree: ``True`` (the value whole), a dict (these keys,
     each as its node says; any other key is never read) or ``[node]`` (a list whose items are read
-    as ``node`` says). A path through a list position (``candidates.0``) reads that list whole.
+    as ``node`` says). A path through a list position (``candidates.0``) reads that list whole; a
+    `tag` (the same on every such event) counts as read.
     The encoder and the accumulator's repeat path compare two events on what is read only
     (toolwire_runtime/streaming.py: an `obfuscation` padding that differs on every event is not)."""
 
@@ -358,6 +359,10 @@ class _Compiler:
                 self.errors.at(item, name, f"{self.where}: `tag` takes no condition")
             else:
                 self.out(indent, "pass  # tag: " + ", ".join(f"{k}={plain(v)!r}" for k, v in value.items()))
+                for path in value:  # (not read, but the same on every such event: READS counts it, so that
+                    # the repeat path compares it rather than copies it from each event)
+                    if self.check_path(item, name, path, "a `tag` event path"):
+                        self.read(e, _path(path))
         elif name == "start":
             if self.check_path(item, name, value, "`start`"):
                 self.out(indent, f"st.start({self.get(e, value)}, {self.src(p, value)})")

@@ -690,9 +690,10 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, read
     types, and an event holding a float is never replayed (-0.0 == 0.0). It is equality of what the
     decoder reads: ``reads`` (the decoder module's READS for this event, ``Accumulator._reads_of``)
     says which keys it never reads (OpenAI's `obfuscation` padding, different on every event).
-    Those are noted as (unread: a reader of their values, their (owner, key) in the template, their
-    paths); each is taken from the next event into the template before the comparison, so the event
-    must carry the same keys, and their values do not matter."""
+    Those are noted as (a function that puts the next event's values into the template, their
+    (holder, key) in the template, their paths); each is taken from the next event into the
+    template before the comparison, so the event must carry the same keys, and their values do not
+    matter."""
     fragment = op[3]
     found: list = []
     numbers: list = []  # paths of the int and bool leaves (1 == 1.0 == True: their types are compared too)
@@ -761,7 +762,9 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, read
                 holder = holder[k]
             places.append((holder, p[-1]))
         paths = tuple(unread)
-        skipped = (_getter(paths, "(" + "".join(f"e{{{i}}}, " for i in range(len(paths))) + ")"), tuple(places), paths)
+        # one function that puts them from an event into the template (T: their (holder, key) there)
+        copy_in = _getter(paths, "(" + "".join(f"T[{i}][0].__setitem__(T[{i}][1], e{{{i}}}), " for i in range(len(paths))) + ")", tuple(places))
+        skipped = (copy_in, tuple(places), paths)
     return (_getter(*reader), owner, path[-1], template, *sink, op, reader, skipped)
 
 
@@ -896,8 +899,7 @@ class Accumulator:
         try:
             value = getter(event)
             if unread is not None:  # the values nothing reads: the next event's, whatever they are
-                for (holder, name), v in zip(unread[1], unread[0](event)):
-                    holder[name] = v
+                unread[0](event)
         except (KeyError, IndexError, TypeError, AttributeError):
             value = None
         if type(value) is str and value and value not in self._guard[0]:

@@ -130,21 +130,7 @@ READS = {
         "choices": [
             {
                 "content_filter_results": True,
-                "delta": {
-                    "content": True,
-                    "reasoning": True,
-                    "reasoning_content": True,
-                    "refusal": True,
-                    "role": True,
-                    "tool_calls": [
-                        {
-                            "function": {"arguments": True, "name": True},
-                            "id": True,
-                            "index": True,
-                            "type": True,
-                        }
-                    ],
-                },
+                "delta": True,
                 "finish_reason": True,
                 "index": True,
                 "logprobs": {"content": True, "refusal": True},

@@ -139,22 +139,7 @@ READS = {
     "chunk": {
         "choices": [
             {
-                "delta": {
-                    "content": True,
-                    "executed_tools": [True],
-                    "reasoning": True,
-                    "reasoning_content": True,
-                    "refusal": True,
-                    "role": True,
-                    "tool_calls": [
-                        {
-                            "function": {"arguments": True, "name": True},
-                            "id": True,
-                            "index": True,
-                            "type": True,
-                        }
-                    ],
-                },
+                "delta": True,
                 "finish_reason": True,
                 "index": True,
                 "logprobs": {"content": True, "refusal": True},
@@ -164,6 +149,7 @@ READS = {
         "error": True,
         "id": True,
         "model": True,
+        "object": True,
         "provider": True,
         "service_tier": True,
         "system_fingerprint": True,

@@ -99,27 +99,11 @@ RULES = {
 #: (these keys; any other is never read, such as an `obfuscation` padding) or [item] (a list's items).
 READS = {
     "chunk": {
-        "choices": [
-            {
-                "delta": {
-                    "content": True,
-                    "role": True,
-                    "tool_calls": [
-                        {
-                            "function": {"arguments": True, "name": True},
-                            "id": True,
-                            "index": True,
-                            "type": True,
-                        }
-                    ],
-                },
-                "finish_reason": True,
-                "index": True,
-            }
-        ],
+        "choices": [{"delta": True, "finish_reason": True, "index": True}],
         "created": True,
         "id": True,
         "model": True,
+        "object": True,
         "usage": True,
     }
 }

@@ -123,21 +123,7 @@ READS = {
     "chunk": {
         "choices": [
             {
-                "delta": {
-                    "content": True,
-                    "reasoning": True,
-                    "reasoning_content": True,
-                    "refusal": True,
-                    "role": True,
-                    "tool_calls": [
-                        {
-                            "function": {"arguments": True, "name": True},
-                            "id": True,
-                            "index": True,
-                            "type": True,
-                        }
-                    ],
-                },
+                "delta": True,
                 "finish_reason": True,
                 "index": True,
                 "logprobs": {"content": True, "refusal": True},
@@ -146,6 +132,7 @@ READS = {
         "created": True,
         "id": True,
         "model": True,
+        "object": True,
         "provider": True,
         "service_tier": True,
         "system_fingerprint": True,
