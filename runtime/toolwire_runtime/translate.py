@@ -668,6 +668,7 @@ class Encoder:
         # (the source's repeat path, its field's key in self.fast, the fast entry, their fused function):
         # valid while both are the ones it was made for (step)
         self._hot: tuple | None = None
+        self._marked: tuple | None = None  # (target field path, its source field's key) during a marked sync
 
     # -- event building ----------------------------------------------------------------------
     def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None, into: list | None = None) -> dict:
@@ -1058,7 +1059,8 @@ class Encoder:
                 from .errors import UnsupportedError
 
                 raise UnsupportedError(where(path + field), f"the {self.target} response lays out text differently once more of the stream arrived ({have[-30:]!r} sent, now {want[-30:]!r}): a translated stream cannot take back what it sent")
-            self._append(pattern, path, field, want[len(have):])
+            marked = self._marked
+            self._append(pattern, path, field, want[len(have):], marked[1] if marked is not None and marked[0] == path + field else None)
 
     # -- driving ---------------------------------------------------------------------------
     def _convert(self, src: Accumulator, body: dict, invalid: list, final: bool) -> dict | None:
@@ -1130,7 +1132,14 @@ class Encoder:
         self.desired = desired
         source = self._calls(self.source_calls, src.state.body) if self.target_calls is not None else []
         self._route_calls(src, desired, source)
-        self._diff(desired, final, self._held(src, desired, final, source))
+        route = self.routes.get((id(mark[0]), mark[1])) if mark is not None else None
+        # the marked field's text that this sync sends takes its fragment event as the hot path's
+        # template (_grow), as the next fragment would have
+        self._marked = (route[0] + route[2], (id(mark[0]), mark[1])) if type(route) is tuple and len(route) == 3 else None
+        try:
+            self._diff(desired, final, self._held(src, desired, final, source))
+        finally:
+            self._marked = None
 
     def _sync_mark(self, src: Accumulator, body: dict, invalid: list, element: dict, keys: tuple, twin: dict) -> dict | None:
         """The target body for a sync at the first fragment of a source text field (``element`` at
