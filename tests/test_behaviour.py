@@ -79,6 +79,20 @@ def test_empty_arguments_become_an_empty_object():
     assert out["messages"][0]["content"] == [{"type": "tool_use", "id": "c1", "name": "f", "input": {}}]
 
 
+def test_original_argument_text_is_kept_only_while_it_says_the_same():
+    # the text is sent back as it came (its spelling) while the arguments are what it says; the
+    # text's value is remembered between renders (a stream renders it at every sync): a change made
+    # to the IR's arguments in between must still show
+    body = chat([{"role": "assistant", "content": None, "tool_calls": [{**CALL, "function": {"name": "f", "arguments": '{ "city" : "Paris" }'}}]}])
+    node = toolwire.to_ir(body, provider="openai_chat")
+    render = lambda: toolwire.from_ir(node, provider="openai_chat")["messages"][0]["tool_calls"][0]["function"]["arguments"]  # noqa: E731
+    assert render() == '{ "city" : "Paris" }'
+    node.messages[0].parts[0].arguments["city"] = "Lyon"
+    assert json.loads(render()) == {"city": "Lyon"}
+    node.messages[0].parts[0].arguments["city"] = "Paris"
+    assert render() == '{ "city" : "Paris" }'
+
+
 def test_losses_are_reported_and_strict_raises():
     req = toolwire.to_ir({"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "generationConfig": {"topK": 5}}, provider="gemini")
     with pytest.warns(toolwire.ConversionWarning, match="top_k"):

@@ -217,11 +217,29 @@ def render_arguments(arguments: dict, raw: str | None) -> str:
                 return raw
         elif raw[:1] == "{":
             try:
-                if _loads(raw) == arguments:
+                if _parsed(raw) == arguments:
                     return raw
             except _JSONDecodeError:
                 pass
     return _dumps(arguments)
+
+
+_PARSED: dict[str, Any] = {}  # argument text → its value, only ever compared with (render_arguments)
+_UNPARSED = object()
+
+
+def _parsed(raw: str) -> Any:
+    """``_loads(raw)``, kept for the next time the same text is rendered (a stream translation renders
+    a call's arguments at every sync); never handed out, so nothing can change it. Short texts only,
+    at most 256 of them (a memo, not a store)."""
+    value = _PARSED.get(raw, _UNPARSED)
+    if value is _UNPARSED:
+        value = _loads(raw)
+        if len(raw) <= 16384:
+            if len(_PARSED) >= 256:
+                _PARSED.clear()
+            _PARSED[raw] = value
+    return value
 
 
 def _raw_is_invalid(raw: str) -> bool:
