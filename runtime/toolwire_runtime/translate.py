@@ -10,7 +10,8 @@ or closes and at the end. Between them, text and argument fragments flow straigh
 *routes* (source field → target field) found at the sync before: a marker appended to the source
 field shows where the converter puts its text (known per layout once seen: ``_MARKS``); a call's
 arguments go to the same call of the target. A fragment whose source event repeats the last one
-(``Accumulator._replayed``) and whose field has its target template goes straight through (``step``).
+(``Accumulator._replayed``) and whose field has its target template goes straight through (``step``),
+in one function made for the pair of fields (``_fuse``).
 
 So the translated stream, accumulated, is by construction the non-streamed conversion of the
 accumulated source (the commutative square), and incremental: fragments are forwarded as they come;
