@@ -123,22 +123,18 @@ def _write_literal(node: Any, values: list, write: Callable[[str], None]) -> Non
     if kind is str or kind is int or kind is float:
         write(f"\x00{len(values)}\x00")
         values.append(node)
-    elif kind is dict:
-        write("{")
-        for key, value in node.items():
-            if type(key) is not str:
-                raise TypeError(type(key).__name__)
-            write(repr(key))
-            write(": ")
+    elif kind is dict or kind is list:
+        keyed = kind is dict
+        write("{" if keyed else "[")
+        for key, value in node.items() if keyed else enumerate(node):
+            if keyed:
+                if type(key) is not str:
+                    raise TypeError(type(key).__name__)
+                write(repr(key))
+                write(": ")
             _write_literal(value, values, write)
             write(", ")
-        write("}")
-    elif kind is list:
-        write("[")
-        for value in node:
-            _write_literal(value, values, write)
-            write(", ")
-        write("]")
+        write("}" if keyed else "]")
     elif node is _FRAGMENT:
         write("f")
     elif node is _COUNT:
