@@ -83,8 +83,9 @@ def read_tree(reads: list) -> Any:
     each as its node says; any other key is never read) or ``[node]`` (a list whose items are read
     as ``node`` says). A path through a list position (``candidates.0``) reads that list whole; a
     `tag` (the same on every such event) counts as read.
-    The encoder and the accumulator's repeat path compare two events on what is read only
-    (toolwire_runtime/streaming.py: an `obfuscation` padding that differs on every event is not)."""
+    The accumulator's repeat path compares two events on what is read only
+    (toolwire_runtime/streaming.py ``_repeat_of``: an `obfuscation` padding that differs on every
+    event is not compared)."""
 
     def insert(node: Any, path: tuple, kind: str) -> Any:
         if node is True:

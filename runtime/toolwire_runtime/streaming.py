@@ -762,7 +762,8 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, read
                 holder = holder[k]
             places.append((holder, p[-1]))
         paths = tuple(unread)
-        # one function that puts them from an event into the template (T: their (holder, key) there)
+        # one function that puts them from an event into the template (T: their (holder, key) there);
+        # the hot path of a stream translation calls it too (translate._hot_source)
         copy_in = _getter(paths, "(" + "".join(f"T[{i}][0].__setitem__(T[{i}][1], e{{{i}}}), " for i in range(len(paths))) + ")", tuple(places))
         skipped = (copy_in, tuple(places), paths)
     return (_getter(*reader), owner, path[-1], template, *sink, op, reader, skipped)

@@ -169,18 +169,17 @@ def _builder(template: dict) -> tuple | None:
 
 
 _HOT: dict[tuple, Callable] = {}  # the shapes of a source event and its target event → make (_hot_source)
-_HOT_BUILTINS = {"type": type, "str": str, "int": int, "bool": bool, "KeyError": KeyError, "IndexError": IndexError, "TypeError": TypeError, "AttributeError": AttributeError}
+_HOT_BUILTINS = {"type": type, "str": str, "int": int, "bool": bool, "extend_text": extend_text,
+                 "KeyError": KeyError, "IndexError": IndexError, "TypeError": TypeError, "AttributeError": AttributeError}
 
 
-def _reader_lines(paths: tuple, types: tuple | None, unread: tuple = ()) -> list[str]:
+def _reader_lines(paths: tuple, types: tuple | None) -> list[str]:
     """Statements that set ``f`` to the string at ``paths[0]`` of event ``e`` — None unless the leaves
-    at ``paths[1:]`` have ``types`` — and ``u0``, ``u1``... to the values at the ``unread`` paths
-    (which nothing reads: Accumulator._replayed), reading each shared part of the paths once
-    (``x1 = e['data']``)."""
-    every = (*paths, *unread)
+    at ``paths[1:]`` have ``types`` — reading each shared part of the paths once (``x1 = e['data']``):
+    the reader ``_repeat_of`` made (``streaming._getter``), inlined."""
     uses: dict = {}
     children: dict = {}
-    for path in every:
+    for path in paths:
         for n in range(len(path)):
             uses[path[:n]] = uses.get(path[:n], 0) + 1
             children.setdefault(path[:n], set()).add(path[n])
@@ -192,61 +191,49 @@ def _reader_lines(paths: tuple, types: tuple | None, unread: tuple = ()) -> list
         return names[path[:n]] + "".join(f"[{k!r}]" for k in path[n:])
 
     for prefix in sorted(uses, key=len):  # a place two paths part at is named
-        if prefix and uses[prefix] > 1 and (len(children[prefix]) > 1 or prefix in every):
+        if prefix and uses[prefix] > 1 and (len(children[prefix]) > 1 or prefix in paths):
             lines.append(f"x{len(names)} = {expression(prefix)}")
             names[prefix] = f"x{len(names)}"
     lines.append(f"f = {expression(paths[0])}")
-    lines += [f"u{i} = {expression(path)}" for i, path in enumerate(unread)]
     if types:
         checks = " or ".join(f"type({expression(path)}) is not {kind.__name__}" for path, kind in zip(paths[1:], types))
         lines += [f"if {checks}:", "    f = None"]
     return lines
 
 
-def _hot_source(reader: list, n_unread: int, literal: str, n_values: int, source_json: bool, mirror_json: bool, counted: bool) -> str:
+def _hot_source(reader: list, unread: bool, literal: str, n_values: int, source_json: bool, mirror_json: bool, counted: bool) -> str:
     """The source of one function that does for an event what ``Accumulator._replayed`` and then
-    ``Encoder._forward`` do (``Encoder._fuse``): the source's reader (``_reader_lines``) and the
-    target event's literal inlined, each sink appended to as ``streaming.extend_text`` does. None
-    back means the event is not a repeat (the source's repeat path is dropped, as ``_replayed`` does)."""
+    ``Encoder._forward`` do (``Encoder._fuse``), with the source's reader (``_reader_lines``) and the
+    target event's literal inlined; the values nothing reads are put into the template by the
+    repeat path's own function (``U``), text is appended by ``streaming.extend_text``. None back
+    means the event is not a repeat (the source's repeat path is dropped, as ``_replayed`` does)."""
 
-    def append(sink: str, key: str, json_fragments: bool) -> list[str]:
-        if json_fragments:
-            return [f"        {sink}.append(f)"]
-        return [  # (extend_text: the body's reference dropped first, so the text is extended in place)
-            f"        t = {sink}[{key}]",
-            "        if type(t) is str:",
-            f"            {sink}[{key}] = None",
-            "            t += f",
-            f"            {sink}[{key}] = t",
-            "        else:",
-            f"            {sink}[{key}] = t + f",
-        ]
+    def append(sink: str, key: str, json_fragments: bool) -> str:
+        return f"        {sink}.append(f)" if json_fragments else f"        extend_text({sink}, {key}, f)"
 
     values = "".join(f"k{i}, " for i in range(n_values))
-    places = "".join(f"(uo{i}, uk{i}), " for i in range(n_unread))
     event = _refs("k{}", literal)  # (each value a local of make: k0, k1, ...)
     return "\n".join([
         "def make(G, owner, key, template, S, sink, skey, M, msink, mkey, enc, src, k, U):",
         *([f"    ({values}) = k"] if n_values else []),
-        *([f"    ({places}) = U"] if n_unread else []),
         "    def hot(e):",
         "        try:",
         *(f"            {line}" for line in reader),
+        *(["            U(e)"] if unread else []),  # (what nothing reads: this event's, into the template)
         "        except (KeyError, IndexError, TypeError, AttributeError):",
         "            f = None",
         "        if type(f) is not str or not f or f in G:",
         "            src._repeat = None",
         "            return None",
         "        owner[key] = f",
-        *(f"        uo{i}[uk{i}] = u{i}" for i in range(n_unread)),  # (what nothing reads: this event's)
         "        if e != template:",
         "            src._repeat = None",
         "            return None",
         "        S.index += 1",
-        *append("sink", "skey", source_json),
+        append("sink", "skey", source_json),
         *(["        enc.count = c = enc.count + 1"] if counted else []),
         "        M.index += 1",
-        *append("msink", "mkey", mirror_json),
+        append("msink", "mkey", mirror_json),
         f"        return [{event}]",
         "    return hot",
     ])
@@ -427,22 +414,22 @@ class Shape:
             plan = self._plans[ident] = (head, scopes)
         return plan
 
-    def ident(self, chain: tuple) -> tuple:
-        """``_ident(chain)``, kept per chain object (with the chain, so an id is never reused)."""
+    def _chain(self, chain: tuple) -> tuple:
+        """(the chain, its identity ``_ident``, per scope whether it addresses a list element), kept per
+        chain object (with the chain, so that an id is never taken for another chain's)."""
         known = self._idents.get(id(chain))
         if known is None or known[0] is not chain:
             if len(self._idents) > 4096:  # (the grammar's chains are a few dozen; bounded all the same)
                 self._idents.clear()
             known = self._idents[id(chain)] = (chain, _ident(chain), tuple(bool(scope["list"]) for scope in chain[1:]))
-        return known[1]
+        return known
+
+    def ident(self, chain: tuple) -> tuple:
+        return self._chain(chain)[1]
 
     def list_scopes(self, chain: tuple) -> tuple:
         """Per scope of a chain, whether it addresses an element of a list (has a key) or an item."""
-        known = self._idents.get(id(chain))
-        if known is None or known[0] is not chain:
-            self.ident(chain)
-            known = self._idents[id(chain)]
-        return known[2]
+        return self._chain(chain)[2]
 
     def carried_rules(self, chain: tuple, pattern: tuple) -> tuple:
         """The `set` rules of an event along ``chain`` that write into an element at ``pattern``:
@@ -1366,19 +1353,18 @@ class Encoder:
         one function (``_hot_source``), compiled once per pair of event shapes."""
         _getter, owner, key, template, sink, skey, fragments, _op, (paths, _shape, types), unread = repeat
         _keys, _element, _build, msink, mkey, mfragments, _closable, literal, values = fast
-        unread_paths = unread[2] if unread is not None else ()
-        shape = (paths, types, unread_paths, literal, len(values), fragments is not None, mfragments is not None, self.counted)
+        shape = (paths, types, unread is not None, literal, len(values), fragments is not None, mfragments is not None, self.counted)
         make = _HOT.get(shape)
         if make is None:
             if len(_HOT) > 1024:  # (a few per pair of grammars)
                 _HOT.clear()
             scope = {"__builtins__": _HOT_BUILTINS}
-            source = _hot_source(_reader_lines(paths, types, unread_paths), len(unread_paths), *shape[3:])
+            source = _hot_source(_reader_lines(paths, types), *shape[2:])
             exec(compile(source, "<toolwire stream hot path>", "exec"), scope)  # noqa: S102 (keys as literals, values bound)
             make = _HOT[shape] = scope["make"]
         return make(src._guard[0], owner, key, template, src.state, fragments if fragments is not None else sink, skey,
                     self.mirror.state, mfragments if mfragments is not None else msink, mkey, self, src, values,
-                    unread[1] if unread is not None else ())
+                    unread[0] if unread is not None else None)
 
     def _forward(self, fast: tuple, fragment: str) -> dict:
         """A source fragment's target event, its fragment appended to the client's field as the
