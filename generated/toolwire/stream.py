@@ -215,10 +215,7 @@ def convert(
     as ``parse`` gives them (``{"event"?, "data"}``): ``write(..., provider=target)`` frames them.
     """
     src, enc = _encoder(source, target, strict)
-    step = enc.step
-    for event in events:
-        for out in step(src, event):  # (a loop, not `yield from`: no delegation set up per event)
-            yield out
+    yield from enc.run(src, events)
     src.provider_body()  # an early end or an unknown event is reported once, here
     yield from enc.finish(src)
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 from .errors import ConversionError
 from .streaming import Accumulator, StreamState, _sink, copy_body, extend_text, get, where
@@ -205,8 +205,9 @@ def _hot_source(reader: list, unread: bool, literal: str, n_values: int, source_
     """The source of one function that does for an event what ``Accumulator._replayed`` and then
     ``Encoder._forward`` do (``Encoder._fuse``), with the source's reader (``_reader_lines``) and the
     target event's literal inlined; the values nothing reads are put into the template by the
-    repeat path's own function (``U``), text is appended by ``streaming.extend_text``. None back
-    means the event is not a repeat (the source's repeat path is dropped, as ``_replayed`` does)."""
+    repeat path's own function (``U``), text is appended by ``streaming.extend_text``. It gives
+    the target event, or None when the event is not a repeat (the source's repeat path is dropped,
+    as ``_replayed`` does)."""
 
     def append(sink: str, key: str, json_fragments: bool) -> str:
         return f"        {sink}.append(f)" if json_fragments else f"        extend_text({sink}, {key}, f)"
@@ -234,7 +235,7 @@ def _hot_source(reader: list, unread: bool, literal: str, n_values: int, source_
         *(["        enc.count = c = enc.count + 1"] if counted else []),
         "        M.index += 1",
         append("msink", "mkey", mirror_json),
-        f"        return [{event}]",
+        f"        return {event}",
         "    return hot",
     ])
 
@@ -649,9 +650,10 @@ class Encoder:
         self.fast: dict[tuple, tuple] = {}
         self.counted = bool(self.shape.counter)
         self._layout: tuple = ()  # (model, part kinds) of the last partial conversion (_sync_mark)
-        # (the source's repeat path, its field's key in self.fast, the fast entry, their fused function):
-        # valid while both are the ones it was made for (step)
-        self._hot: tuple | None = None
+        # the fused function of the source's repeat path and a fast entry (_step): the next event's
+        # hot path while set (cleared at every slow step); and (repeat, fast entry, function) last fused
+        self.hot: Callable[[Any], dict | None] | None = None
+        self._fused: tuple | None = None
         self._marked: tuple | None = None  # (target field path, its source field's key) during a marked sync
 
     # -- event building ----------------------------------------------------------------------
@@ -1333,19 +1335,47 @@ class Encoder:
         """``feed(src, src.add_logged(event))``: the target events for one more source event. The hot
         path: an event the source replays (the next fragment of a field, ``Accumulator._replayed``)
         whose field's fragments take the hot path here too goes straight through, no ops logged, in
-        one function made for the pair (``_fuse``)."""
-        hot = self._hot
-        if hot is not None and src._repeat is hot[0] and self.fast.get(hot[1]) is hot[2]:
-            out = hot[3](event)
+        one function made for the pair (``_fuse``, ``self.hot``)."""
+        hot = self.hot
+        if hot is not None:
+            if type(event) is not dict:  # an SDK's event object: its JSON, which the hot path reads
+                event = src.plain(event)
+            out = hot(event)
             if out is not None:
-                return out
+                return [out]
+        return self._step(src, event)
+
+    def run(self, src: Accumulator, events: Iterable[Any]) -> Iterator[dict]:
+        """``step`` over ``events``, yielding each target event (``stream.convert``): the hot path
+        inline, its event yielded without a list."""
+        step = self._step
+        for event in events:
+            hot = self.hot
+            if hot is not None:
+                if type(event) is not dict:  # an SDK's event object: its JSON, which the hot path reads
+                    event = src.plain(event)
+                out = hot(event)
+                if out is not None:
+                    yield out
+                    continue
+            for out in step(src, event):
+                yield out
+
+    def _step(self, src: Accumulator, event: Any) -> list[dict]:
+        """The slow path of ``step``; afterwards ``self.hot`` is the fused function of the source's
+        repeat path and this field's fast entry when both cover the same field (else None). Both
+        change only here (``feed``, ``finish``): the function stays valid until the next slow step."""
+        self.hot = None
         out = self.feed(src, src.add_logged(event))
         repeat = src._repeat
-        if repeat is not None and (hot is None or hot[0] is not repeat or self.fast.get(hot[1]) is not hot[2]):
+        if repeat is not None:
             op = repeat[7]
             fast = self.fast.get(id(op[1]))
             if fast is not None and fast[0] == op[2] and (not fast[6] or id(fast[1]) in self.open):
-                self._hot = (repeat, id(op[1]), fast, self._fuse(src, repeat, fast))
+                fused = self._fused
+                if fused is None or fused[0] is not repeat or fused[1] is not fast:
+                    fused = self._fused = (repeat, fast, self._fuse(src, repeat, fast))
+                self.hot = fused[2]
         return out
 
     def _fuse(self, src: Accumulator, repeat: tuple, fast: tuple) -> Callable[[Any], list | None]:
@@ -1380,6 +1410,7 @@ class Encoder:
         return build(fragment, self.count)
 
     def feed(self, src: Accumulator, ops: list) -> list[dict]:
+        self.hot = None  # (fast entries change below: the fused function is made again after, _step)
         self.out = out = []
         for op in ops:
             kind = op[0]
@@ -1439,6 +1470,7 @@ class Encoder:
             from .sdk_objects import plain
 
             body = plain(body)
+        self.hot = None
         self.out = []
         self.desired = body
         self._diff(body, True, _NEVER)
@@ -1458,6 +1490,7 @@ class Encoder:
                 self._send(self._event(chain, [], [*self._when(action), *self._carried(chain, (), self.desired)]))
 
     def finish(self, src: Accumulator) -> list[dict]:
+        self.hot = None
         self.out = []
         self._sync(src, final=True)
         self._end()
