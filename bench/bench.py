@@ -260,20 +260,35 @@ def long_answer_events(n: int) -> list[dict]:
     return events
 
 
-def streams(n: int, rounds: int, long_answer: bool = False, as_sent: bool = False) -> None:
+def streams(n: int, rounds: int, long_answer: bool = False, as_sent: bool = False, sdk: bool = False) -> None:
     """µs per event to accumulate / translate a stream, against json.loads of its events (interleaved).
-    ``as_sent``: its chunks as the API sends them (stream_events)."""
+    ``as_sent``: its chunks as the API sends them (stream_events). ``sdk``: those chunks as the
+    openai SDK yields them (``ChatCompletionChunk`` objects; the SDK reads [DONE] itself), with the
+    SDK's own parsing of each chunk beside them, for scale (skipped without the openai package)."""
     from toolwire import stream
 
-    events = long_answer_events(n) if long_answer else stream_events(n, as_sent)
+    events = long_answer_events(n) if long_answer else stream_events(n, as_sent or sdk)
+    jobs = []
+    if sdk:
+        try:
+            from openai.types.chat import ChatCompletionChunk
+        except ImportError:
+            print("(the openai package is not installed: the SDK-object stream is not timed)")
+            return
+        events = [e for e in events if isinstance(e["data"], dict)]  # (no [DONE]: the SDK reads it)
+        jobs.append(Job("(the SDK's own parsing)", lambda: [ChatCompletionChunk.model_validate_json(t) for t in texts]))
     texts = [json.dumps(e["data"]) for e in events]
     baseline = Job("json.loads per event", lambda: [json.loads(t) for t in texts])
-    jobs = [Job("accumulate", lambda: stream.accumulate(events, provider="openai_chat"))]
+    if sdk:
+        events = [ChatCompletionChunk.model_validate(e["data"]) for e in events]
+    jobs.append(Job("accumulate", lambda: stream.accumulate(events, provider="openai_chat")))
     for target in ("anthropic", "openai_chat"):
-        jobs.append(Job(f"translate → {target}", lambda target=target: list(stream.convert(events, source="openai_chat", target=target)), STREAM_GOAL))
+        # (the goal is for events as parsed JSON; an SDK object's JSON is made first, not parsed)
+        jobs.append(Job(f"translate → {target}", lambda target=target: list(stream.convert(events, source="openai_chat", target=target)), None if sdk else STREAM_GOAL))
     run_rounds(baseline, jobs, rounds)
-    m = len(events)
-    label = f"long answer, {m} ev" if long_answer else f"stream, {m} ev as sent" if as_sent else f"stream, {m} events"
+    m = len(texts)
+    label = (f"long answer, {m} ev" if long_answer else f"stream, {m} SDK objects" if sdk
+             else f"stream, {m} ev as sent" if as_sent else f"stream, {m} events")
     print(f"{label:<22} {'json.loads (baseline)':<28} {statistics.median(baseline.samples) / m:>9.2f} {min(baseline.samples) / m:>9.2f} {'1.00x':>8}")
     for job in jobs:
         print(f"{'':<22} {job.name:<28} {statistics.median(job.samples) / m:>9.2f} {min(job.samples) / m:>9.2f} {_ratio_cell(job):>8}  {_goal_cell(job)}")
@@ -332,6 +347,7 @@ def main(argv: list[str]) -> int:
     print(f"{'stream':<22} {'':<28} {'µs/event':>9} {'min':>9} {'ratio':>8}  goal")
     streams(200, rounds)  # (the goal's stream: all the rounds)
     streams(200, rounds, as_sent=True)
+    streams(200, max(3, rounds // 2), sdk=True)
     for n in (800, 3200):
         streams(n, max(3, rounds // 2))
     streams(20000, 3, long_answer=True)

@@ -138,6 +138,40 @@ def test_gemini_objects_give_the_rest_spelling_and_standard_base64():
     assert plain(obj) == content  # lowerCamel, and + / kept (pydantic's JSON mode writes - _)
 
 
+def test_bytes_are_looked_for_only_in_models_whose_fields_can_hold_them():
+    """The python-mode dump (which shows bytes) is made only for a model with a field typed bytes
+    somewhere in it, through lists, unions, Annotated and models that hold themselves; a type the
+    check does not know counts as holding bytes."""
+    from typing import Annotated, Any, Literal, Optional, Union
+    import datetime
+
+    class Leaf(pydantic.BaseModel):  # (as google-genai's Blob: base64 in JSON)
+        model_config = pydantic.ConfigDict(val_json_bytes="base64", ser_json_bytes="base64")
+        data: Optional[bytes] = None
+
+    class Node(pydantic.BaseModel):
+        children: list["Node"] = []
+        leaf: Annotated[Union[Leaf, str, None], "meta"] = None
+
+    class Plain(pydantic.BaseModel):
+        kind: Literal["x"] = "x"
+        text: Optional[str] = None
+        extra: dict[str, Any] = {}
+        items: tuple[int, ...] = ()
+
+    class Dated(pydantic.BaseModel):
+        at: Optional[datetime.datetime] = None
+
+    Node.model_rebuild()
+    assert sdk_objects._holds_bytes(Node) and sdk_objects._holds_bytes(Leaf)
+    assert not sdk_objects._holds_bytes(Plain)
+    assert sdk_objects._holds_bytes(Dated)  # (not known to hold none)
+    assert not sdk_objects._holds_bytes(ChatCompletionChunk)
+    node = Node.model_validate_json(json.dumps({"children": [{"leaf": {"data": "EqUCCqICAb4+9vsh/w=="}}]}))
+    assert plain(node) == {"children": [{"leaf": {"data": "EqUCCqICAb4+9vsh/w=="}}]}  # standard base64, + and / kept
+    assert plain(Plain.model_validate({"text": "a", "extra": {"k": [1]}})) == {"kind": "x", "text": "a", "extra": {"k": [1]}}
+
+
 def test_cohere_float_counts_come_back_as_integers():
     body = fixture("get_weather", "cohere")["response"]
     obj = V2ChatResponse.model_validate(body)
@@ -267,6 +301,46 @@ def test_a_stream_of_sdk_event_objects_accumulates_like_the_recorded_stream(prov
     target = "openai_chat" if provider == "anthropic" else "anthropic"
     assert recorded(lambda: list(stream.convert(objects, source=provider, target=target))) == recorded(
         lambda: list(stream.convert(events, source=provider, target=target)))
+
+
+def _decoded(monkeypatch, acc) -> list:
+    """The names of the events ``acc``'s decoder reads (the others took the repeat path), but for
+    the framing's terminator ([DONE]), which an SDK's iterator reads itself."""
+    calls: list = []
+    decode = acc._decode
+
+    def counted(st, name, e):
+        if name[:1] != "[":
+            calls.append(name)
+        decode(st, name, e)
+
+    monkeypatch.setattr(acc, "_decode", counted)
+    return calls
+
+
+@needs_streams
+@pytest.mark.parametrize("provider", list(STREAM_CASES))
+def test_sdk_event_objects_take_the_repeat_path_as_their_json_does(provider, monkeypatch):
+    """Fragments given as SDK objects are replayed as the same events given as dicts are: the decoder
+    reads the same events when accumulating, and when translating (the hot path reads the object's
+    JSON), and the translation is the same."""
+    events, objects = _sdk_events(provider)
+    # the objects' JSON as dicts, with the recording's terminator ([DONE]: the SDK reads it itself)
+    payloads = [plain(o) for o in objects] + [e for e in events if isinstance(e["data"], str)]
+    decoded, translated = {}, {}
+    for name, given in (("dicts", payloads), ("objects", objects)):
+        acc = stream.Accumulator(provider)
+        calls = _decoded(monkeypatch, acc)
+        acc.extend(given)
+        decoded[name] = len(calls)
+        target = "openai_chat" if provider == "anthropic" else "anthropic"
+        src, enc = stream._encoder(provider, target, False)
+        calls = _decoded(monkeypatch, src)
+        translated[name] = (recorded(lambda: list(enc.run(src, given)) + enc.finish(src)), len(calls))
+    assert decoded["objects"] == decoded["dicts"]
+    assert translated["objects"] == translated["dicts"]
+    if provider in ("anthropic", "openai_chat", "cohere"):  # (these recordings repeat fragments)
+        assert decoded["objects"] < len(objects) and translated["objects"][1] < len(objects)
 
 
 @needs_streams

@@ -81,15 +81,66 @@ def _replaced(container: Any, items: Any, copy: Any) -> Any:
 
 
 def _model_json(model: Any) -> Any:
-    """A pydantic model's wire JSON: its set fields (explicit nulls included) and its unset tags."""
+    """A pydantic model's wire JSON: its set fields (explicit nulls included) and its unset tags.
+    The python-mode dump, which shows bytes, only for a model whose fields can hold bytes."""
     dump = model.model_dump
+    bytes_too = _holds_bytes(type(model))
     try:
         given = dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
-        raw = dump(mode="python", by_alias=True, exclude_unset=True, warnings=False)
+        raw = dump(mode="python", by_alias=True, exclude_unset=True, warnings=False) if bytes_too else None
     except TypeError:  # a model_dump that takes no `warnings` (an SDK's own override)
         given = dump(mode="json", by_alias=True, exclude_unset=True)
-        raw = dump(mode="python", by_alias=True, exclude_unset=True)
+        raw = dump(mode="python", by_alias=True, exclude_unset=True) if bytes_too else None
     return _complete(model, given, raw)
+
+
+_BYTES: dict[Any, bool] = {}  # model class → whether a field of it, or of a model in it, is typed bytes
+
+
+def _holds_bytes(cls: Any) -> bool:
+    """Whether a value of ``cls`` can hold bytes: a field typed ``bytes`` anywhere in its models,
+    or a type this does not know (then yes). A JSON value read into an SDK object is bytes only
+    where its field says so (pydantic decodes base64 there), so ``Any`` and ``object`` hold none."""
+    known = _BYTES.get(cls)
+    if known is None:
+        try:
+            known = _model_holds_bytes(cls, set())
+        except Exception:  # noqa: BLE001 (an annotation this cannot read: assume bytes, dump both ways)
+            known = True
+        if len(_BYTES) > 4096:
+            _BYTES.clear()
+        _BYTES[cls] = known
+    return known
+
+
+def _model_holds_bytes(cls: Any, seen: set) -> bool:
+    if cls in seen:  # (a model that holds itself: answered by its other fields)
+        return False
+    seen.add(cls)
+    return any(_type_holds_bytes(info.annotation, seen) for info in (getattr(cls, "model_fields", None) or {}).values())
+
+
+def _type_holds_bytes(annotation: Any, seen: set) -> bool:
+    if annotation is bytes or annotation is bytearray:
+        return True
+    if annotation in (str, int, float, bool, type(None), Any, object) or annotation is None:
+        return False
+    origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        return False
+    if origin is not None:  # list[...], dict[...], Optional / Union, Annotated (its first argument)
+        args = typing.get_args(annotation)
+        if origin is typing.Annotated:
+            args = args[:1]
+        return any(_type_holds_bytes(a, seen) for a in args if a is not Ellipsis)
+    if isinstance(annotation, type):
+        if hasattr(annotation, "model_fields"):
+            return _model_holds_bytes(annotation, seen)
+        import enum
+
+        if issubclass(annotation, (str, int, float, enum.Enum)) and not issubclass(annotation, bytes):
+            return False
+    return True  # (datetime, a TypeVar, a forward reference...: not known to hold no bytes)
 
 
 def _complete(obj: Any, given: Any, raw: Any) -> Any:
@@ -97,26 +148,28 @@ def _complete(obj: Any, given: Any, raw: Any) -> Any:
     the python-mode dump, has them) in standard base64 and integral floats as ints."""
     t = type(given)
     if t is dict:
-        fields = getattr(type(obj), "model_fields", None) if hasattr(obj, "model_fields_set") else None
+        names, tags = _fields_of(type(obj)) if hasattr(obj, "model_fields_set") else _NO_FIELDS
         out: dict = {}
-        names: dict = {}
-        if fields:
-            for name, info in fields.items():
-                key = info.serialization_alias or info.alias or name
-                names[key] = name
-                if name not in obj.model_fields_set and given.get(key) is None:
-                    # (mistralai's serializer writes its unset required keys as null)
-                    tag = _tag(info)
-                    if tag is not None:
-                        out[key] = tag
+        if tags:
+            set_fields = obj.model_fields_set
+            for name, key, tag in tags:
+                # (mistralai's serializer writes its unset required keys as null)
+                if name not in set_fields and given.get(key) is None:
+                    out[key] = tag
+        raw_dict = raw if type(raw) is dict else _EMPTY
         for key, value in given.items():
             if key in out:
                 continue
-            if fields:
+            kind = type(value)
+            if kind is str or kind is int or value is None or kind is bool:  # (most values: nothing to do)
+                r = raw_dict.get(key)
+                out[key] = base64.b64encode(r).decode("ascii") if type(r) is bytes else value
+                continue
+            if names:
                 child = getattr(obj, names[key], None) if key in names else None
             else:
                 child = obj.get(key) if isinstance(obj, Mapping) else None
-            out[key] = _complete(child, value, raw.get(key) if type(raw) is dict else None)
+            out[key] = _complete(child, value, raw_dict.get(key))
         return out
     if t is list:
         objs = obj if isinstance(obj, (list, tuple)) and len(obj) == len(given) else (None,) * len(given)
@@ -127,6 +180,31 @@ def _complete(obj: Any, given: Any, raw: Any) -> Any:
     if t is float and given.is_integer():
         return int(given)
     return given
+
+
+_EMPTY: dict = {}
+_NO_FIELDS: tuple = ({}, ())
+_FIELDS: dict[type, tuple] = {}  # model class → (wire key → field name, its unset tags)
+
+
+def _fields_of(cls: type) -> tuple:
+    """(wire key → field name, (field name, wire key, tag) of its tag fields) of a model class, read
+    once per class: reading annotations for tags costs more than dumping the model."""
+    known = _FIELDS.get(cls)
+    if known is None:
+        fields = getattr(cls, "model_fields", None) or {}
+        names: dict = {}
+        tags: list = []
+        for name, info in fields.items():
+            key = info.serialization_alias or info.alias or name
+            names[key] = name
+            tag = _tag(info)
+            if tag is not None:
+                tags.append((name, key, tag))
+        if len(_FIELDS) > 4096:  # (an SDK has a few hundred classes; models made at run time are not kept forever)
+            _FIELDS.clear()
+        known = _FIELDS[cls] = (names, tuple(tags))
+    return known
 
 
 def _tag(info: Any) -> Any:

@@ -857,6 +857,8 @@ class Accumulator:
         self._reads = getattr(decoder, "READS", None) or {}
 
     def add(self, event: Any) -> None:
+        if type(event) is not dict:
+            event = self.plain(event)
         if self._repeat is not None and self._replayed(event) is not None:
             return
         st = self.state
@@ -915,17 +917,21 @@ class Accumulator:
         self._repeat = None
         return None
 
+    def plain(self, event: Any) -> Any:
+        """An event that is not a dict (an SDK's event object, a pydantic model) as its JSON, before
+        anything reads it: so SDK objects take the repeat path too (``_replayed``)."""
+        from .sdk_objects import plain
+
+        event = plain(event)
+        if self._end and type(event) is dict and all(type(x) is str and x[:1] == "[" for x in self._end):
+            # the SDK read the framing's terminator ([DONE]) itself and yields no event for it:
+            # its iterator ends there (a connection lost before it raises in the SDK)
+            self._end = ()
+        return event
+
     def _add(self, event: Any) -> None:
         st = self.state
         st.index += 1
-        if type(event) is not dict:  # an SDK's event object (a pydantic model): its JSON
-            from .sdk_objects import plain
-
-            event = plain(event)
-            if self._end and type(event) is dict and all(type(x) is str and x[:1] == "[" for x in self._end):
-                # the SDK read the framing's terminator ([DONE]) itself and yields no event for it:
-                # its iterator ends there (a connection lost before it raises in the SDK)
-                self._end = ()
         name, payload = event_parts(event, self._naming)
         if st.ended:
             if isinstance(payload, str):  # a framing terminator (`[DONE]`) after the provider's own end (Cohere v2): nothing to add
@@ -938,6 +944,8 @@ class Accumulator:
 
     def add_logged(self, event: Any) -> list:
         """``add``, returning what the event changed (for stream translation)."""
+        if type(event) is not dict:
+            event = self.plain(event)
         if self._repeat is not None:
             value = self._replayed(event)
             if value is not None:
