@@ -10,7 +10,7 @@ or closes and at the end. Between them, text and argument fragments flow straigh
 *routes* (source field → target field) found at the sync before: a marker appended to the source
 field shows where the converter puts its text (known per layout once seen: ``_MARKS``); a call's
 arguments go to the same call of the target. A fragment whose source event repeats the last one
-(``Accumulator._replayed``) and whose field has its target template goes straight through (``step``),
+(``Accumulator._replayed``) and whose field has its target template goes straight through (``run``),
 in one function made for the pair of fields (``_fuse``).
 
 So the translated stream, accumulated, is by construction the non-streamed conversion of the
@@ -1332,22 +1332,15 @@ class Encoder:
         return None
 
     def step(self, src: Accumulator, event: Any) -> list[dict]:
-        """``feed(src, src.add_logged(event))``: the target events for one more source event. The hot
-        path: an event the source replays (the next fragment of a field, ``Accumulator._replayed``)
-        whose field's fragments take the hot path here too goes straight through, no ops logged, in
-        one function made for the pair (``_fuse``, ``self.hot``)."""
-        hot = self.hot
-        if hot is not None:
-            if type(event) is not dict:  # an SDK's event object: its JSON, which the hot path reads
-                event = src.plain(event)
-            out = hot(event)
-            if out is not None:
-                return [out]
-        return self._step(src, event)
+        """The target events for one more source event (``run`` of one event: ``aconvert``)."""
+        return list(self.run(src, (event,)))
 
     def run(self, src: Accumulator, events: Iterable[Any]) -> Iterator[dict]:
-        """``step`` over ``events``, yielding each target event (``stream.convert``): the hot path
-        inline, its event yielded without a list."""
+        """The target events for each of ``events`` (``stream.convert``), yielded as they come:
+        ``feed(src, src.add_logged(event))``, but for the hot path. An event the source replays (the
+        next fragment of a field, ``Accumulator._replayed``) whose field's fragments take the hot path
+        here too goes straight through, no ops logged, in one function made for the pair (``_fuse``,
+        ``self.hot``), and its event is yielded without a list."""
         step = self._step
         for event in events:
             hot = self.hot
@@ -1362,7 +1355,7 @@ class Encoder:
                 yield out
 
     def _step(self, src: Accumulator, event: Any) -> list[dict]:
-        """The slow path of ``step``; afterwards ``self.hot`` is the fused function of the source's
+        """The slow path of ``run``; afterwards ``self.hot`` is the fused function of the source's
         repeat path and this field's fast entry when both cover the same field (else None). Both
         change only here (``feed``, ``finish``): the function stays valid until the next slow step."""
         self.hot = None
@@ -1378,7 +1371,7 @@ class Encoder:
                 self.hot = fused[2]
         return out
 
-    def _fuse(self, src: Accumulator, repeat: tuple, fast: tuple) -> Callable[[Any], list | None]:
+    def _fuse(self, src: Accumulator, repeat: tuple, fast: tuple) -> Callable[[Any], dict | None]:
         """The hot path of one source field into its target field: ``_replayed`` and ``_forward`` as
         one function (``_hot_source``), compiled once per pair of event shapes."""
         _getter, owner, key, template, sink, skey, fragments, _op, (paths, _shape, types), unread = repeat
