@@ -292,6 +292,18 @@ def test_aconvert_and_atranslate_give_what_convert_and_translate_give() -> None:
 
     events, body = asyncio.run(run())
     assert events == list(stream.convert(doc["events"], source="openai_chat", target="anthropic"))
+    # fragments that take the hot path, as OpenAI sends them (an `obfuscation` padding on each chunk)
+    head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1"}
+    chunk = lambda delta, i: {"data": {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}], "obfuscation": "x" * (i % 5)}}  # noqa: E731
+    long = [chunk({"role": "assistant", "content": ""}, 0), *(chunk({"content": f"w{i} "}, i) for i in range(30)),
+            chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "f", "arguments": ""}}]}, 1),
+            *(chunk({"tool_calls": [{"index": 0, "function": {"arguments": p}}]}, i) for i, p in enumerate(['{"a', '": "', *"xyz" * 5, '"}'])),
+            {"data": {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}}, {"data": "[DONE]"}]
+
+    async def run_long():
+        return [e async for e in stream.aconvert(agen(long), source="openai_chat", target="anthropic")]
+
+    assert asyncio.run(run_long()) == list(stream.convert(long, source="openai_chat", target="anthropic"))
     raw = b"".join(stream.write(doc["events"], provider="openai_chat"))
     assert body == b"".join(stream.translate(raw, source="openai_chat", target="anthropic"))
     assert b"event: content_block_start" in body and body.endswith(b'data: {"type":"message_stop"}\n\n')

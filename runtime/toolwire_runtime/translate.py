@@ -1332,8 +1332,14 @@ class Encoder:
         return None
 
     def step(self, src: Accumulator, event: Any) -> list[dict]:
-        """The target events for one more source event (``run`` of one event: ``aconvert``)."""
-        return list(self.run(src, (event,)))
+        """The target events for one more source event (``aconvert``): ``run`` of one event."""
+        hot = self.hot
+        if hot is not None:
+            event = event if type(event) is dict else src.plain(event)  # (an SDK object: its JSON, once)
+            out = hot(event)
+            if out is not None:
+                return [out]
+        return self._step(src, event)
 
     def run(self, src: Accumulator, events: Iterable[Any]) -> Iterator[dict]:
         """The target events for each of ``events`` (``stream.convert``), yielded as they come:
@@ -1345,8 +1351,7 @@ class Encoder:
         for event in events:
             hot = self.hot
             if hot is not None:
-                if type(event) is not dict:  # an SDK's event object: its JSON, which the hot path reads
-                    event = src.plain(event)
+                event = event if type(event) is dict else src.plain(event)  # (an SDK object: its JSON, once)
                 out = hot(event)
                 if out is not None:
                     yield out
