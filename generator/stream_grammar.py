@@ -15,6 +15,7 @@ from typing import Any
 
 from .loader import Errors, Located, plain
 
+ABSENT = "$absent"  # a template's value for a key the element lacks until a rule sets it (its place in the key order)
 STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc"}
 NAMINGS = {
     "type": "the payload's `type` (the SSE event line when the payload has none)",
@@ -135,6 +136,9 @@ class _Compiler:
     def __init__(self, where: str, errors: Errors, templates: dict | None = None) -> None:
         self.where = where
         self.templates = templates or {}
+        # element variable (b1, b2...) → (its template's `$absent` keys, the constant of the template's
+        # key order): a rule that sets such a key puts it where the template places it (StreamState.place)
+        self.placing: dict[str, tuple] = {}
         self.action_lists: dict[str, Any] = {}  # `templates:` entries that are lists of actions ("@name" in an action list)
         self.splicing: set[str] = set()
         self.errors = errors
@@ -323,15 +327,23 @@ class _Compiler:
                 # without the value costs no call (and no source path is built)
                 self.out(indent, f"v = {self.get(e, source)}")
                 self.out(indent, "if v is not None:")
+                # a key the element's template holds a place for (`$absent`): put where it goes once set
+                placing = self.placing.get(b)
+                place = placed_at = f"st.place({b}, {tkeys[0]!r}, {placing[1]})" if placing and tkeys[0] in placing[0] else None
                 if one and name == "set":  # (what StreamState.set / null do, without the call)
                     self.out(indent + 1, f"{b}[{tkeys[0]!r}] = v")
                 elif one and name == "first":
                     self.out(indent + 1, "if v != \"\":")
                     self.out(indent + 2, f"{b}[{tkeys[0]!r}] = v")
+                    if place:
+                        self.out(indent + 2, place)
+                        place = None
                 elif name in ("set", "first", "push", "extend"):
                     self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v)")
                 else:  # append, append_json, merge, overlay
                     self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v, {self.src(p, source)})")
+                if place:
+                    self.out(indent + 1, place)
                 if name in ("set", "first", "append") and source != ".":
                     # a field the event carries as null is null in the body (the complete body has it so:
                     # OpenAI's system_fingerprint), unless the body has a value
@@ -348,8 +360,12 @@ class _Compiler:
                     if one:
                         self.out(indent + 1, f"if {'_c' if name == 'first' else f'{b}.get({tkeys[0]!r})'} is None:")
                         self.out(indent + 2, f"{b}[{tkeys[0]!r}] = None")
+                        if placed_at:
+                            self.out(indent + 2, placed_at)
                     else:
                         self.out(indent + 1, f"st.null({b}, {tkeys!r})")
+                        if placed_at:
+                            self.out(indent + 1, placed_at)
                 indent = at
         elif name == "tag":
             # fields every such event (or item) carries on the wire and that add nothing to the body
@@ -450,8 +466,17 @@ class _Compiler:
                 self.errors.at(spec, "new", f"{self.where}: no template {new[1:]!r} in `templates:` ({', '.join(self.templates) or 'none'})")
                 return
             new = self.templates[new[1:]]
+        placed = None
         if isinstance(new, dict):  # a literal template: the element's defaults and key order
-            new_expr = self.constant(plain(new))  # (a module constant: the decoder copies it when it creates an element)
+            new = plain(new)
+            absent = [k for k, v in new.items() if v == ABSENT]
+            for k, v in new.items():  # (`$absent` places a key of the element itself, not of an object in it)
+                if isinstance(v, (dict, list)) and ABSENT in repr(v):
+                    self.errors.at(spec, "new", f"{self.where}: `{ABSENT}` is the value of a key of the template itself (a key set later, placed where the template has it); got it inside {k!r}")
+            # (a module constant: the decoder copies it when it creates an element)
+            new_expr = self.constant({k: v for k, v in new.items() if v != ABSENT})
+            if absent:
+                placed = (frozenset(absent), self.constant(tuple(new)))
         else:
             new_expr = "None" if new is None else self.get(e, new) if self.check_path(spec, "new", new, "`new` (an event path, or a literal mapping)") else "None"
         create = bool(spec.get("create", new is not None or name == "each"))
@@ -494,7 +519,12 @@ class _Compiler:
                     self.check_path(names, ek, ek, "a `names` event path")
                     self.check_path(names, ek, bk, "a `names` element field")
         if spec.get("do"):
-            self.actions(spec["do"], spec, "do", indent, e, f"b{d}", p)
+            if placed is not None:
+                self.placing[f"b{d}"] = placed
+            try:
+                self.actions(spec["do"], spec, "do", indent, e, f"b{d}", p)
+            finally:
+                self.placing.pop(f"b{d}", None)
         if spec.get("close"):
             self.out(indent, f"st.close(b{d})")
 
@@ -581,6 +611,8 @@ def _table(items: Any, templates: dict, action_lists: dict | None = None, splici
             new = value.get("new")
             if isinstance(new, str) and new.startswith("@"):
                 new = templates.get(new[1:])
+            if isinstance(new, dict):  # (the element as created: without the keys it lacks until set)
+                new = {k: v for k, v in new.items() if v != ABSENT}
             entry.update(
                 list=_path(value.get("list", ".")),
                 key=key if key in ("new", "last") else _path(key) if isinstance(key, str) else None,
@@ -643,6 +675,8 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
     if body is not None and not isinstance(body, dict):
         errors.at(stream, "body", f"{where}: body must be a mapping (the body before any event: defaults and key order)")
         body = None
+    elif body is not None and ABSENT in repr(plain(body)):
+        errors.at(stream, "body", f"{where}: `{ABSENT}` places a key of an element template (`templates:`, `new:`), not of the body")
     templates = stream.get("templates") or {}
     if not isinstance(templates, dict) or not all(isinstance(v, (dict, list)) for v in templates.values()):
         errors.at(stream, "templates", f"{where}: templates must map names to literal mappings (an element's defaults, used as `new: \"@name\"`) or to lists of actions (spliced where an action list says \"@name\")")

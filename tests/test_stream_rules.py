@@ -227,6 +227,36 @@ def test_openai_calls_keyed_by_index_even_interleaved_with_id_and_name_once() ->
     assert (response.usage.input_tokens, response.usage.output_tokens) == (9, 20)
 
 
+def test_openai_calls_accumulate_in_the_apis_key_order_and_without_a_type_never_sent() -> None:
+    """A call's `type` comes in its first delta, after the template made `id` and `function`: it goes
+    between them, as the non-streamed API writes a call (the template's `type: $absent`). A server
+    that never sends `type` gets a call without it (its own non-streamed body round-trips)."""
+    events = [chunk({"role": "assistant", "content": None}), chunk({"tool_calls": [call(0, "call_a", "f", "")]}),
+              chunk({"tool_calls": [call(0, arguments="{}")]}), chunk({}, finish="tool_calls"), {"data": "[DONE]"}]
+    body = stream.accumulate(events, provider="openai_chat", as_provider=True)
+    assert list(body["choices"][0]["message"]["tool_calls"][0]) == ["id", "type", "function"]
+    # the same call non-streamed (openai-python ChatCompletionMessageToolCall: id, type, function):
+    # read back with no key-order hint
+    response = toolwire.to_ir(body, provider="openai_chat", kind="response")
+    assert response.message.parts[0].provider_data is None
+    untyped = json.loads(json.dumps(body))
+    del untyped["choices"][0]["message"]["tool_calls"][0]["type"]
+    assert stream.accumulate(stream.events_of(untyped, provider="openai_chat"), provider="openai_chat", as_provider=True) == untyped
+
+
+def test_a_placed_key_moves_only_when_it_is_new() -> None:
+    from toolwire_runtime.streaming import StreamState
+
+    order = ("id", "type", "function")
+    el = {"id": "a", "function": {}, "x": 1, "type": "function"}  # (x: a key the template does not know)
+    StreamState.place(el, "type", order)
+    assert list(el) == ["id", "x", "type", "function"]
+    el = {"id": "a", "type": "function", "function": {}}
+    el["type"] = "function"  # set again: already in place, nothing moves
+    StreamState.place(el, "type", order)
+    assert list(el) == ["id", "type", "function"]
+
+
 def test_openai_the_final_usage_chunk_has_no_choices() -> None:
     events = [chunk({"role": "assistant", "content": "Hi"}), chunk({}, finish="stop"), chunk(choices=False, usage={"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}), {"data": "[DONE]"}]
     body = stream.accumulate(events, provider="openai_chat", as_provider=True)

@@ -232,6 +232,18 @@ class StreamState:
         """``const``: a value the complete body has and no event carries (``object: chat.completion``)."""
         _put(obj, keys, value)
 
+    @staticmethod
+    def place(obj: dict, key: str, order: tuple) -> None:
+        """``key``, just set in the element ``obj``, where its template places it (spec ``$absent``:
+        a key the element lacks until a rule sets it, as OpenAI's tool-call ``type`` between ``id`` and
+        ``function``): the keys ``order`` puts after it move after it, in that order. A key set
+        before (not the last one) stays where it is."""
+        if next(reversed(obj)) != key:
+            return
+        for k in order[order.index(key) + 1 :]:
+            if k in obj:
+                obj[k] = obj.pop(k)
+
     def first(self, obj: dict, keys: tuple, value: Any) -> None:
         """``first``: the first non-empty value wins; repeats (equal or not) change nothing, and an
         empty string never overwrites (OpenRouter upstreams repeat id and name on every fragment)."""

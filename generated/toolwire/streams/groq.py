@@ -182,6 +182,8 @@ _NEW1 = {"index": 0, "message": {"role": "assistant", "content": None}, "finish_
 
 _NEW2 = {"id": "", "function": {"name": "", "arguments": ""}}
 
+_NEW3 = ("id", "type", "function")
+
 
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one groq stream event to the body under construction."""
@@ -308,9 +310,11 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                             if v is not None:
                                 if v != "":
                                     b2["type"] = v
+                                    st.place(b2, "type", _NEW3)
                             elif "type" in e2:
                                 if _c is None:
                                     b2["type"] = None
+                                    st.place(b2, "type", _NEW3)
                         v = _h3.get("name")
                         if v is not None:
                             st.first(b2, ("function", "name"), v)
