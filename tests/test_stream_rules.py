@@ -244,6 +244,22 @@ def test_openai_calls_accumulate_in_the_apis_key_order_and_without_a_type_never_
     assert stream.accumulate(stream.events_of(untyped, provider="openai_chat"), provider="openai_chat", as_provider=True) == untyped
 
 
+def test_a_snapshot_gives_the_object_its_key_order() -> None:
+    """Responses' response.completed repeats the whole response as the API writes it (its keys in
+    the API's order: ../shared/streams/openai_responses__pydantic-ai__test_run__i0.json has
+    background ... max_tool_calls before model and output): the accumulated body takes that order
+    (`overlay`), whatever order the stream built it in, so a same-provider translation keeps it."""
+    body = scenarios()["get_weather"]["openai_responses"]["response"]
+    first = ["id", "object", "created_at", "status"]
+    api_order = {**{k: body[k] for k in first if k in body}, **{k: v for k, v in body.items() if k not in ("model", "output") and k not in first},
+                 "model": body["model"], "output": body["output"]}
+    events = stream.events_of(api_order, provider="openai_responses")
+    accumulated = stream.accumulate(events, provider="openai_responses", as_provider=True)
+    assert accumulated == api_order and list(accumulated) == list(api_order)
+    translated = stream.accumulate(stream.convert(events, source="openai_responses", target="openai_responses"), provider="openai_responses", as_provider=True)
+    assert list(translated) == list(api_order)
+
+
 def test_a_placed_key_moves_only_when_it_is_new() -> None:
     from toolwire_runtime.streaming import StreamState
 

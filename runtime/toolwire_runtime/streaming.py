@@ -499,8 +499,9 @@ class StreamState:
         response: Responses ``response.completed``, Cohere v1 ``stream-end.response``) folded in
         field by field like ``merge``, the snapshot winning, except that a null or absent field
         keeps what the stream built (the openai SDK's ResponseStreamState recovers ``output`` from
-        the streamed items when the terminal response has none). A field the snapshot has replaces
-        the streamed one whole, so what was streamed is reconciled, never duplicated."""
+        the streamed one whole, so what was streamed is reconciled, never duplicated. The object
+        takes the snapshot's key order (it is the complete object as the API writes it); keys the
+        snapshot lacks follow, in the order they had."""
         if value is None:
             return
         if not isinstance(value, dict):
@@ -512,6 +513,11 @@ class StreamState:
         for field, item in value.items():
             if item is not None or field not in current:
                 current[field] = copy_body(item, {})
+        if [k for k in current if k in value] != list(value):
+            # (in place: the object is the same one the stream's elements and views hold)
+            items = [(k, current[k]) for k in value] + [(k, v) for k, v in current.items() if k not in value]
+            current.clear()
+            current.update(items)
 
     # -- additions (wip-stream-bedrock): end_after, append_parts --------------------------------------
     def end_after(self, name: str, names: tuple) -> None:
