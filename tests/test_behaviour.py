@@ -342,3 +342,26 @@ def test_a_merged_turn_reports_what_it_cannot_carry_of_the_later_message(target)
     names = sorted(w.message.path for w in caught if "name" in w.message.path)
     assert names == ["messages[0].name", "messages[1].name"], [str(w.message) for w in caught]
     assert any("'bob'" in str(w.message) for w in caught)
+
+
+def test_a_filled_object_the_same_provider_input_had_comes_back_as_it_was():
+    """`fill` sends a wire-only value when nothing provides it; an object the same-provider input
+    had is sent whole, not merged into the fill: Responses' usage.input_tokens_details as the API
+    answered before it added cache_write_tokens (../shared/streams/openai_responses__pydantic-ai__test_run__i0.json:
+    {"cached_tokens": 4352}) must not gain a cache_write_tokens of 0."""
+    response = {
+        "id": "resp_1", "object": "response", "created_at": 1, "status": "completed", "model": "gpt-5",
+        "output": [{"id": "msg_1", "type": "message", "status": "completed", "role": "assistant",
+                    "content": [{"type": "output_text", "text": "Hi", "annotations": []}]}],
+        "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
+        "usage": {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 4}, "output_tokens": 2,
+                  "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 12},
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        back = toolwire.convert(response, source="openai_responses", target="openai_responses", kind="response")
+        assert back["usage"] == response["usage"]
+        # from another provider, the fill is what is sent (the SDK's ResponseUsage requires both keys)
+        other = toolwire.convert(back, source="openai_responses", target="openai_chat", kind="response")
+        again = toolwire.convert(other, source="openai_chat", target="openai_responses", kind="response")
+    assert again["usage"]["input_tokens_details"] == {"cached_tokens": 0, "cache_write_tokens": 0}
