@@ -245,3 +245,42 @@ def test_accumulated_body_is_a_valid_response_for_the_sdk(path: Path) -> None:
     streamed = _keys([e.get("data", e) for e in doc["events"]], set())
     errors = {e for e in errors if not (" key not declared by " in e and e.split(":")[0].rsplit(".", 1)[-1] in streamed)}
     assert not errors, sorted(errors)
+
+
+# Recorded bodies whose same-provider conversion changes them, each by a documented rule
+# (docs/losses.md): what the rule does, which no stream can change.
+SAME_PROVIDER_CHANGES = {
+    # a response with calls finishes as tool_calls (toolwire_runtime/layout.py finish_response):
+    # these streams end with [DONE] and no finish reason at all (their notes say so)
+    "openai_chat__llm__test_tools_streaming_variant_a__i0": ".choices[0].finish_reason",
+    "openai_chat__llm__test_tools_streaming_variant_b__i0": ".choices[0].finish_reason",
+    # Bedrock's blank text is not sent (docs/losses.md: the API rejects it): an empty text delta
+    "bedrock_converse__pydantic-ai__test_bedrock_model_stream_empty_text_delta__i0": ".output.message.content",
+}
+
+
+def _differences(a, b, path: str = "") -> list[str]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        if list(a) != list(b) and set(a) == set(b):
+            return [f"{path}: key order {list(a)} != {list(b)}"]
+        return [d for k in {**a, **b} for d in (_differences(a.get(k, "<absent>"), b.get(k, "<absent>"), f"{path}.{k}"))]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in _differences(x, y, f"{path}[{i}]")]
+    return [] if a == b and type(a) is type(b) else [path]
+
+
+@pytest.mark.parametrize("path", CORPUS)
+def test_accumulated_body_converts_back_to_itself(path: Path) -> None:
+    """The accumulated body, converted to the IR and back to the same provider, is the same body, key
+    order included (docs/losses.md: a same-provider round trip loses nothing), but where a documented
+    rule changes it (SAME_PROVIDER_CHANGES)."""
+    doc = _load(path)
+    if _raises_provider_error(path, doc):
+        return
+    body = _accumulate(doc, as_provider=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        back = toolwire.convert(body, source=doc["provider"], target=doc["provider"], kind="response")
+    differences = _differences(body, back)
+    known = SAME_PROVIDER_CHANGES.get(path.stem)
+    assert differences == ([] if known is None else [known]), differences
