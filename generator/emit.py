@@ -738,7 +738,7 @@ class ProviderCompiler:
             "    return tw.cannot_express(node, PROVIDER, path, ctx)",
             "out = {}",
         ]
-        has_pd = self._has_pd = "provider_data" in cls.fields  # (_rule_render's fill reads the carried value)
+        has_pd = "provider_data" in cls.fields
         if has_pd:
             L.append("pd = node.provider_data")
             L.append("hints = pd.hints if pd is not None and pd.provider == PROVIDER else None")
@@ -876,11 +876,10 @@ class ProviderCompiler:
             value = py(rule.fill) if rule.fill_format is None else self._fill_format(rule.fill_format, dst, c.name)
             if len(segs) > 1:
                 L.append(f"{slot} = {value}  # required by the wire; restored fields override it")
-            elif getattr(self, "_has_pd", False):  # not added when the same-provider input left it out;
-                # what it had is sent whole (restoring merges into the fill: keys it lacked would be added)
-                L.append(f"if hints is None or hints.get({py(rule.wire)}) != 'absent':")
-                L.append(f"    {slot} = {value} if pd is None or pd.provider != PROVIDER or not pd.fields or {py(key)} not in pd.fields else pd.fields[{py(key)}]")
-            else:
+            else:  # not added when the same-provider input left it out; what it had is sent as it was
+                # (restoring would merge it into the fill: keys it lacked would be added)
+                if "provider_data" in self.spec.ir_classes[c.ir].fields:
+                    value = f"tw.carried_or(pd, PROVIDER, {py(key)}, {value})"
                 L.append(f"if hints is None or hints.get({py(rule.wire)}) != 'absent':")
                 L.append(f"    {slot} = {value}  # required by the wire")
             return L

@@ -329,21 +329,18 @@ class _Compiler:
                 self.out(indent, "if v is not None:")
                 # a key the element's template holds a place for (`$absent`): put where it goes once set
                 placing = self.placing.get(b)
-                place = placed_at = f"st.place({b}, {tkeys[0]!r}, {placing[1]})" if placing and tkeys[0] in placing[0] else None
+                place = f"st.place({b}, {tkeys[0]!r}, {placing[1]})" if placing and tkeys[0] in placing[0] else None
                 if one and name == "set":  # (what StreamState.set / null do, without the call)
                     self.out(indent + 1, f"{b}[{tkeys[0]!r}] = v")
                 elif one and name == "first":
                     self.out(indent + 1, "if v != \"\":")
                     self.out(indent + 2, f"{b}[{tkeys[0]!r}] = v")
-                    if place:
-                        self.out(indent + 2, place)
-                        place = None
                 elif name in ("set", "first", "push", "extend"):
                     self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v)")
                 else:  # append, append_json, merge, overlay
                     self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v, {self.src(p, source)})")
-                if place:
-                    self.out(indent + 1, place)
+                if place:  # (after the write; for `first`, only when it wrote)
+                    self.out(indent + (2 if one and name == "first" else 1), place)
                 if name in ("set", "first", "append") and source != ".":
                     # a field the event carries as null is null in the body (the complete body has it so:
                     # OpenAI's system_fingerprint), unless the body has a value
@@ -360,12 +357,12 @@ class _Compiler:
                     if one:
                         self.out(indent + 1, f"if {'_c' if name == 'first' else f'{b}.get({tkeys[0]!r})'} is None:")
                         self.out(indent + 2, f"{b}[{tkeys[0]!r}] = None")
-                        if placed_at:
-                            self.out(indent + 2, placed_at)
+                        if place:
+                            self.out(indent + 2, place)
                     else:
                         self.out(indent + 1, f"st.null({b}, {tkeys!r})")
-                        if placed_at:
-                            self.out(indent + 1, placed_at)
+                        if place:
+                            self.out(indent + 1, place)
                 indent = at
         elif name == "tag":
             # fields every such event (or item) carries on the wire and that add nothing to the body

@@ -499,6 +499,7 @@ class StreamState:
         response: Responses ``response.completed``, Cohere v1 ``stream-end.response``) folded in
         field by field like ``merge``, the snapshot winning, except that a null or absent field
         keeps what the stream built (the openai SDK's ResponseStreamState recovers ``output`` from
+        the streamed items when the terminal response has none). A field the snapshot has replaces
         the streamed one whole, so what was streamed is reconciled, never duplicated. The object
         takes the snapshot's key order (it is the complete object as the API writes it); keys the
         snapshot lacks follow, in the order they had."""

@@ -709,6 +709,15 @@ def unkept_fields(pd: Any, provider: str, path: Any, ctx: Context) -> None:
         ctx.lose(path, f"{pd.provider} fields {', '.join(lost)} have no {provider} equivalent here; dropped")
 
 
+def carried_or(pd: Any, provider: str, key: str, fill: Any) -> Any:
+    """A `fill` key's value: what the same-provider input had at ``key`` (carried in its provider
+    data), as it was, else the fill. (``restore`` merges objects into what is rendered: a filled
+    object would gain the keys the input's lacked.)"""
+    if pd is not None and pd.provider == provider and pd.fields and key in pd.fields:
+        return pd.fields[key]
+    return fill
+
+
 def restore(out: dict, pd: Any, provider: str, path: Any, ctx: Context, nested: tuple = ()) -> None:
     """Put back the fields a same-provider payload carried; report them for another provider.
 

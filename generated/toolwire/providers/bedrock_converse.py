@@ -3026,11 +3026,9 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["usage"] = v_usage
     if hints is None or hints.get("metrics") != "absent":
-        out["metrics"] = (
-            {"latencyMs": 0}
-            if pd is None or pd.provider != ctx.data or not pd.fields or "metrics" not in pd.fields
-            else pd.fields["metrics"]
-        )
+        out["metrics"] = tw.carried_or(
+            pd, ctx.data, "metrics", {"latencyMs": 0}
+        )  # required by the wire
     if not w_output:
         if hints is None or "output" not in hints:
             del out["output"]

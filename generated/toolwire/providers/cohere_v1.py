@@ -1250,14 +1250,9 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("response_id") == "null":
         out["response_id"] = None
     if hints is None or hints.get("generation_id") != "absent":
-        out["generation_id"] = (
-            str(out.get("response_id", ""))
-            if pd is None
-            or pd.provider != ctx.data
-            or not pd.fields
-            or "generation_id" not in pd.fields
-            else pd.fields["generation_id"]
-        )
+        out["generation_id"] = tw.carried_or(
+            pd, ctx.data, "generation_id", str(out.get("response_id", ""))
+        )  # required by the wire
     if node.message is not None:
         out.update(_response_message_from_ir(node.message, (path, "message"), ctx))
     v_finish_reason = node.finish_reason

@@ -408,11 +408,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("tool_choice") == "null":
         out["tools" if tw.aliased(hints, "tool_choice") else "tool_choice"] = None
     if hints is None or hints.get("stream") != "absent":
-        out["stream"] = (
-            False
-            if pd is None or pd.provider != ctx.data or not pd.fields or "stream" not in pd.fields
-            else pd.fields["stream"]
-        )
+        out["stream"] = tw.carried_or(pd, ctx.data, "stream", False)  # required by the wire
     w_options = out["options"] = {}
     v_options_num_predict = node.max_tokens
     if v_options_num_predict is not None:

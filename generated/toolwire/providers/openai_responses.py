@@ -1791,29 +1791,15 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("usage") == "null":
         out["usage"] = None
     if hints is None or hints.get("parallel_tool_calls") != "absent":
-        out["parallel_tool_calls"] = (
-            True
-            if pd is None
-            or pd.provider != ctx.data
-            or not pd.fields
-            or "parallel_tool_calls" not in pd.fields
-            else pd.fields["parallel_tool_calls"]
-        )
+        out["parallel_tool_calls"] = tw.carried_or(
+            pd, ctx.data, "parallel_tool_calls", True
+        )  # required by the wire
     if hints is None or hints.get("tool_choice") != "absent":
-        out["tool_choice"] = (
-            "auto"
-            if pd is None
-            or pd.provider != ctx.data
-            or not pd.fields
-            or "tool_choice" not in pd.fields
-            else pd.fields["tool_choice"]
-        )
+        out["tool_choice"] = tw.carried_or(
+            pd, ctx.data, "tool_choice", "auto"
+        )  # required by the wire
     if hints is None or hints.get("tools") != "absent":
-        out["tools"] = (
-            []
-            if pd is None or pd.provider != ctx.data or not pd.fields or "tools" not in pd.fields
-            else pd.fields["tools"]
-        )
+        out["tools"] = tw.carried_or(pd, ctx.data, "tools", [])  # required by the wire
     if node.stop_sequence is not None:
         ctx.lose(
             (path, "stop_sequence"),
@@ -2002,11 +1988,9 @@ def _output_function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> An
     elif hints is not None and hints.get("call_id") == "null":
         out["call_id"] = None
     if hints is None or hints.get("id") != "absent":
-        out["id"] = (
-            "fc_" + str(out.get("call_id", ""))
-            if pd is None or pd.provider != ctx.data or not pd.fields or "id" not in pd.fields
-            else pd.fields["id"]
-        )
+        out["id"] = tw.carried_or(
+            pd, ctx.data, "id", "fc_" + str(out.get("call_id", ""))
+        )  # required by the wire
     v_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
@@ -2082,17 +2066,11 @@ def _output_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints["type"] == "null":
         out["type"] = None
     if hints is None or hints.get("id") != "absent":
-        out["id"] = (
-            "msg_" + str(ctx.number("output_message"))
-            if pd is None or pd.provider != ctx.data or not pd.fields or "id" not in pd.fields
-            else pd.fields["id"]
-        )
+        out["id"] = tw.carried_or(
+            pd, ctx.data, "id", "msg_" + str(ctx.number("output_message"))
+        )  # required by the wire
     if hints is None or hints.get("status") != "absent":
-        out["status"] = (
-            "completed"
-            if pd is None or pd.provider != ctx.data or not pd.fields or "status" not in pd.fields
-            else pd.fields["status"]
-        )
+        out["status"] = tw.carried_or(pd, ctx.data, "status", "completed")  # required by the wire
     if hints is None or "role" not in hints:
         out["role"] = "assistant"
     elif hints["role"] == "null":
@@ -2192,14 +2170,7 @@ def _output_text_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     else:
         out["text"] = v_text
     if hints is None or hints.get("annotations") != "absent":
-        out["annotations"] = (
-            []
-            if pd is None
-            or pd.provider != ctx.data
-            or not pd.fields
-            or "annotations" not in pd.fields
-            else pd.fields["annotations"]
-        )
+        out["annotations"] = tw.carried_or(pd, ctx.data, "annotations", [])  # required by the wire
     if pd is not None and pd.fields:
         tw.restore(out, pd, ctx.data, path, ctx, ())
     if hints is not None and "$order" in hints:  # the same-provider input's key order
@@ -2276,14 +2247,9 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("input_tokens") == "null":
         out["input_tokens"] = None
     if hints is None or hints.get("input_tokens_details") != "absent":
-        out["input_tokens_details"] = (
-            {"cached_tokens": 0, "cache_write_tokens": 0}
-            if pd is None
-            or pd.provider != ctx.data
-            or not pd.fields
-            or "input_tokens_details" not in pd.fields
-            else pd.fields["input_tokens_details"]
-        )
+        out["input_tokens_details"] = tw.carried_or(
+            pd, ctx.data, "input_tokens_details", {"cached_tokens": 0, "cache_write_tokens": 0}
+        )  # required by the wire
     v_output_tokens = node.output_tokens
     if v_output_tokens is None:
         v_output_tokens = 0
@@ -2293,14 +2259,9 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("output_tokens") == "null":
         out["output_tokens"] = None
     if hints is None or hints.get("output_tokens_details") != "absent":
-        out["output_tokens_details"] = (
-            {"reasoning_tokens": 0}
-            if pd is None
-            or pd.provider != ctx.data
-            or not pd.fields
-            or "output_tokens_details" not in pd.fields
-            else pd.fields["output_tokens_details"]
-        )
+        out["output_tokens_details"] = tw.carried_or(
+            pd, ctx.data, "output_tokens_details", {"reasoning_tokens": 0}
+        )  # required by the wire
     v_total_tokens = node.total_tokens
     if v_total_tokens is None:
         v_total_tokens = 0
