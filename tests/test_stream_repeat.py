@@ -134,9 +134,9 @@ def test_the_guard_holds_the_constants_the_grammar_compares_with() -> None:
     import toolwire.streams.anthropic as anthropic
     import toolwire.streams.gemini as gemini
 
-    constants, compared = streaming._repeat_guard(gemini)
+    constants, compared, _read = streaming._repeat_guard(gemini)
     assert "" in constants and "thought" in compared  # `not: {text: ""}`, `continue_if: {same: thought}`
-    constants, _ = streaming._repeat_guard(anthropic)
+    constants, _, _read = streaming._repeat_guard(anthropic)
     assert {"text_delta", "input_json_delta"} <= constants
 
 
@@ -156,6 +156,66 @@ def test_a_fragment_equal_to_a_compared_constant_takes_the_decoder(monkeypatch) 
         acc.add({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}})
     assert acc.text == "one text_deltatwothreetext_delta four five"
     assert len(calls) == 6
+
+
+def _calls_stream(n: int, types: dict | None = None) -> list:
+    """An OpenAI Chat stream of ``n`` calls, each opened, then its arguments in three fragments."""
+    events = [_chunk({"role": "assistant", "content": None})]
+    for k in range(n):
+        events.append(_chunk({"tool_calls": [{"index": k, "id": f"call_{k}", "type": "function", "function": {"name": "f", "arguments": ""}}]}))
+        for piece in ('{"k": ', f"{k}", "}"):
+            events.append(_chunk({"tool_calls": [{"index": k, "function": {"arguments": piece}}]}))
+            events[-1]["data"].update((types or {}).get(k, {}))
+    return events
+
+
+def _counting_walks(monkeypatch) -> list:
+    walks = []
+    walk = streaming._repeat_of
+
+    def counted(event, *rest):
+        walks.append(event)
+        return walk(event, *rest)
+
+    monkeypatch.setattr(streaming, "_repeat_of", counted)
+    return walks
+
+
+def test_the_next_call_takes_the_repeat_path_learnt_from_the_last_one(monkeypatch) -> None:
+    # call 1's first argument fragment differs from call 0's only by its index: it is learnt by
+    # rebinding call 0's template (_rebind), not by walking the event again
+    events = _calls_stream(3)
+    acc = stream.Accumulator("openai_chat")
+    calls = _counting_decoder(monkeypatch, acc)
+    walks = _counting_walks(monkeypatch)
+    for event in copy.deepcopy(events):
+        acc.add(event)
+    assert [c["arguments"] for c in acc.calls] == ['{"k": 0}', '{"k": 1}', '{"k": 2}']
+    assert len(walks) == 1  # call 0's first fragment; calls 1 and 2 rebound
+    assert len(calls) == 7  # the role chunk, and each call's opening and first fragment
+    assert _run("openai_chat", events, True) == _run("openai_chat", events, False)
+
+
+def test_a_number_a_condition_reads_is_not_rebound(monkeypatch) -> None:
+    acc = stream.Accumulator("openai_chat")
+    constants, compared, read = acc._guard
+    acc._guard = (constants, compared, read | {"index"})  # as if the grammar compared `index` with a constant
+    walks = _counting_walks(monkeypatch)
+    for event in _calls_stream(3):
+        acc.add(event)
+    assert len(walks) == 3
+    assert [c["arguments"] for c in acc.calls] == ['{"k": 0}', '{"k": 1}', '{"k": 2}']
+
+
+def test_a_number_of_another_type_is_not_rebound(monkeypatch) -> None:
+    events = _calls_stream(2, types={1: {"created": True}})  # (1 == True: equal, but not the same event)
+    walks = _counting_walks(monkeypatch)
+    acc = stream.Accumulator("openai_chat")
+    for event in copy.deepcopy(events):
+        acc.add(event)
+    assert len(walks) == 2
+    assert acc.body["created"] == 1 and type(acc.body["created"]) is int
+    assert _run("openai_chat", events, True) == _run("openai_chat", events, False)
 
 
 def test_numbers_are_compared_with_their_types(monkeypatch) -> None:

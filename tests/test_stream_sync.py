@@ -1,8 +1,10 @@
 """Shortcuts of stream translation's sync points (toolwire_runtime/translate.py ``Encoder._sync_mark``):
 where the text of a source field goes in the target is found once per layout with a marker, and
 later streams of that layout take it from a cache when the target body holds the field's text at its
-end there. Translating a stream with the cache empty and again with it filled must give exactly
-the same events (or the same error), for every golden and recorded stream."""
+end there; the hot path's builder of a kind of fragment event is taken from the last one of its kind
+when the event has its shape (``_builder``). Translating a stream with the caches empty and again
+with them filled must give exactly the same events (or the same error), for every golden and
+recorded stream."""
 
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ def _translate(events: list, source: str, target: str) -> str:
 
 def _cold_and_warm(events: list, source: str, target: str) -> tuple[str, str]:
     translate._MARKS.clear()
+    translate._LIKELY.clear()
     cold = _translate(events, source, target)
     return cold, _translate(events, source, target)
 
@@ -87,3 +90,61 @@ def test_a_known_route_saves_the_marked_conversion(monkeypatch) -> None:
     conversions.clear()
     assert list(stream.convert(events, source="openai_chat", target="anthropic")) == first
     assert len(conversions) == cold
+
+
+def _calls_chunks(n: int) -> list:
+    # OpenAI Chat Completions chunks (openai-python ChatCompletionChunk): n calls, arguments in three fragments
+    head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1"}
+
+    def chunk(delta: dict, finish: str | None = None) -> dict:
+        return {"data": {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}}
+
+    events = [chunk({"role": "assistant", "content": None})]
+    for k in range(n):
+        events.append(chunk({"tool_calls": [{"index": k, "id": f"call_{k}", "type": "function", "function": {"name": "f", "arguments": ""}}]}))
+        events += [chunk({"tool_calls": [{"index": k, "function": {"arguments": piece}}]}) for piece in ('{"k": ', str(k), "}")]
+    return [*events, chunk({}, "tool_calls"), {"data": "[DONE]"}]
+
+
+@pytest.mark.parametrize("target", ["anthropic", "openai_chat", "openai_responses"])
+def test_the_next_calls_fragment_events_are_built_as_the_last_ones(monkeypatch, target: str) -> None:
+    """Each call's first argument fragment event makes the hot path's builder; the next call's has
+    the same shape but for its index: its values are read, the event is not walked again."""
+    walks = []
+    literal = translate._literal
+
+    def counted(node, values):
+        walks.append(node)
+        return literal(node, values)
+
+    monkeypatch.setattr(translate, "_literal", counted)
+    events = _calls_chunks(3)
+    translate._LIKELY.clear()
+    first = list(stream.convert(events, source="openai_chat", target=target))
+    assert len(walks) == 1
+    walks.clear()
+    assert list(stream.convert(events, source="openai_chat", target=target)) == first
+    assert not walks
+    calls = stream.accumulate(first, provider=target).message.parts
+    assert [p.arguments for p in calls] == [{"k": 0}, {"k": 1}, {"k": 2}]
+
+
+def test_a_fragment_event_of_another_shape_is_walked() -> None:
+    fragment = translate._FRAGMENT
+    template = {"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": fragment}}
+    hint = ("toolwire test",)
+    translate._LIKELY.pop(hint, None)
+    build, literal, values = translate._builder(template, hint)
+    assert build("x", 0) == {**template, "delta": {"type": "input_json_delta", "partial_json": "x"}}
+    assert values == ("content_block_delta", 1, "input_json_delta")
+    # the same shape, another index: the known literal, this event's values
+    other = {**template, "index": 2, "delta": {"type": "input_json_delta", "partial_json": fragment}}
+    assert translate._builder(other, hint)[1:] == (literal, ("content_block_delta", 2, "input_json_delta"))
+    # a key more, or an object where a value was: walked, built from a literal of its own
+    extra = {**other, "usage": {"output_tokens": 3}}
+    build, wider, _ = translate._builder(extra, hint)
+    assert wider != literal and build("y", 0)["usage"] == {"output_tokens": 3}
+    nested = {**other, "index": {"n": 2}}
+    build, deeper, _ = translate._builder(nested, hint)
+    assert deeper != literal
+    assert build("z", 0)["index"] == {"n": 2} and build("z", 0)["index"] is not nested["index"]  # (a fresh object every time)

@@ -658,14 +658,17 @@ _GETTERS: dict[tuple, Callable[[Any], Any]] = {}  # (paths, shape) → compiled 
 
 def _repeat_guard(decoder: Any) -> tuple:
     """What the grammar compares event values with, read from its RULES once: (the string constants
-    of `when` / `not` conditions, the keys a `continue_if` compares with the element). A fragment
-    equal to such a constant, or under such a key, could be decoded otherwise than the fragment
-    before it: it never takes the repeat path."""
+    of `when` / `not` conditions, the keys a `continue_if` compares with the element, and those
+    keys with the ones a condition or tag reads). A fragment equal to such a constant, or under
+    such a key, could be decoded otherwise than the fragment before it: it never takes the repeat
+    path; a number under such a key is never taken as one that only names another element
+    (``_rebind``)."""
     known = _GUARDS.get(id(decoder))
     if known is not None and known[0] is decoder:
         return known[1]
     constants: set = set()
     compared: set = set()
+    conditioned: set = set()  # the keys a `when` / `not` condition reads (_rebind)
 
     def walk(node: Any) -> None:
         if isinstance(node, dict):
@@ -674,6 +677,11 @@ def _repeat_guard(decoder: Any) -> tuple:
                     if isinstance(pair, (list, tuple)) and len(pair) == 2:
                         values = pair[1] if isinstance(pair[1], list) else [pair[1]]
                         constants.update(v for v in values if isinstance(v, str))
+                        keys = pair[0] if isinstance(pair[0], (list, tuple)) else str(pair[0]).split(".")
+                        conditioned.update(keys[-1:])
+            for pair in node.get("pairs") or () if node.get("op") == "tag" else ():  # (the event says which kind it is)
+                if isinstance(pair, (list, tuple)) and len(pair) == 2 and isinstance(pair[0], (list, tuple)):
+                    conditioned.update(pair[0][-1:])
             for keys in (node.get("continue_if") or {}).get("same") or ():
                 compared.add(keys[-1] if isinstance(keys, (list, tuple)) and keys else keys)
             for value in node.values():
@@ -683,7 +691,7 @@ def _repeat_guard(decoder: Any) -> tuple:
                 walk(value)
 
     walk(getattr(decoder, "RULES", None))
-    guard = (frozenset(constants), frozenset(compared))
+    guard = (frozenset(constants), frozenset(compared), frozenset(compared | conditioned))
     _GUARDS[id(decoder)] = (decoder, guard)
     return guard
 
@@ -788,6 +796,45 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, read
     return (_getter(*reader), owner, path[-1], template, *sink, op, reader, skipped)
 
 
+def _rebind(last: tuple, event: Any, op: tuple, st: StreamState, guard: tuple) -> tuple | None:
+    """``_repeat_of`` for an event shaped as the one ``last`` was learnt from, without walking it:
+    the same template, its numbers and unread values now this event's, when the event equals it
+    so and its fragment ``op`` went to the same field of another element (the next call's first
+    argument fragment, whose index names another call). None otherwise (``_repeat_of`` learns).
+
+    Sound as ``_repeat_of`` is: the event equals the template but for the fragment (no constant
+    of a condition: ``guard[0]``) and numbers that only say which element it adds to (no
+    condition, tag or ``continue_if`` reads their keys: ``guard[2]``), with their types unchanged,
+    so it was decoded by the same rules, and its fragment read from the same place, as the event
+    ``last`` was learnt from."""
+    getter, owner, key, template, _sink_, _key, _fragments, before, reader, unread = last
+    if op[0] != before[0] or op[2] != before[2] or op[3] in guard[0]:
+        return None
+    read = guard[2]
+    paths = reader[0]
+    try:
+        value = getter(event)  # (None when a number's type changed)
+        if value is not op[3]:
+            return None
+        for p in paths[1:]:
+            holder = template
+            for k in p[:-1]:
+                holder = holder[k]
+            if holder[p[-1]] != (number := get(event, p)):
+                if p[-1] in read:
+                    return None
+                holder[p[-1]] = number
+        if unread is not None:
+            unread[0](event)
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return None
+    owner[key] = value
+    if event != template:
+        return None
+    sink = _sink(st, op)
+    return None if sink is None else (getter, owner, key, template, *sink, op, reader, unread)
+
+
 def _sink(st: StreamState, op: tuple) -> tuple | None:
     """Where the fragments of ``op``'s field go, right after ``op`` put one there: (container, key,
     None) of its text, or (None, None, list) of its JSON fragments. Valid while the body changes
@@ -872,6 +919,7 @@ class Accumulator:
         self._calls = decoder.CALLS
         self._to_ir = to_ir
         self._repeat: tuple | None = None  # how to replay the last event for its next fragment (add)
+        self._learnt: tuple | None = None  # the last repeat path learnt, taken again for its next element (_rebind)
         self._guard = _repeat_guard(decoder)
         self._reads = getattr(decoder, "READS", None) or {}
 
@@ -892,7 +940,13 @@ class Accumulator:
         if len(log) == before[0] + 1 and (st.effects, len(st.reports), len(st.invalid)) == before[1:] and not st.ended:
             op = log[-1]
             if op[0] in ("append", "json") and type(op[3]) is str and op[3] and REPEAT:
-                self._repeat = _repeat_of(event, op, st, self._guard[1], self._reads_of(event))
+                last = self._learnt
+                repeat = _rebind(last, event, op, st, self._guard) if last is not None else None
+                if repeat is None:
+                    repeat = _repeat_of(event, op, st, self._guard[1], self._reads_of(event))
+                self._repeat = repeat
+                if repeat is not None:
+                    self._learnt = repeat
 
     def _reads_of(self, event: Any) -> Any:
         """What decoding reads of ``event``, as the decoder's READS tree (True: all of it): its

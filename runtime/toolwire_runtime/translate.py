@@ -30,7 +30,7 @@ import warnings
 from typing import Any, Callable, Iterable, Iterator
 
 from .errors import ConversionError
-from .streaming import Accumulator, StreamState, _sink, copy_body, extend_text, get, where
+from .streaming import Accumulator, StreamState, _getter, _sink, copy_body, extend_text, get, where
 
 __all__ = ["Encoder", "Shape"]
 
@@ -146,14 +146,33 @@ def _write_literal(node: Any, values: list, write: Callable[[str], None]) -> Non
 
 
 _BUILDERS: dict[str, Callable[[tuple], Callable[[str, int], dict]]] = {}  # literal (_literal) → make
+# what the fragment events of one target field looked like last (an encoder's hint: its chain and
+# field) → (make, the reader of the values, literal): the next call's first fragment event has the
+# same shape, another index (_builder reads its values instead of walking it)
+_LIKELY: dict[tuple, tuple] = {}
+_SCALARS = (str, int, float, bool, type(None))
 
 
-def _builder(template: dict) -> tuple | None:
+def _builder(template: dict, hint: tuple | None = None) -> tuple | None:
     """A function (fragment, event number) → the event ``template`` says, built as one literal (a
     fresh object every time, nothing copied): the straight-line emitter of one kind of fragment
     event. Compiled once per event shape (``lambda k: lambda f, c: {...}``) and bound to this
     template's values. Returned with the literal and its values (``_fuse`` inlines them); None
-    when the template holds a value that is not JSON."""
+    when the template holds a value that is not JSON. ``hint`` names the kind of event: when the
+    last one of that kind had the same shape (what it builds from this template's values equals
+    the template), its literal is taken without walking the template."""
+    likely = _LIKELY.get(hint) if hint is not None else None
+    if likely is not None:
+        make, read, literal = likely
+        try:
+            values = read(template)
+        except (KeyError, IndexError, TypeError):
+            values = None
+        # (scalars only: the values are the template's own objects, shared by every event built)
+        if values is not None and all(type(v) in _SCALARS for v in values):
+            build = make(values)
+            if build(_FRAGMENT, _COUNT) == template:
+                return build, literal, values
     values: list = []
     try:
         literal = _literal(template, values)
@@ -165,7 +184,26 @@ def _builder(template: dict) -> tuple | None:
             _BUILDERS.clear()
         source = "lambda k: lambda f, c: " + _refs("k[{}]", literal)
         make = _BUILDERS[literal] = eval(compile(source, "<toolwire stream event>", "eval"), {"__builtins__": {}})  # noqa: S307 (literals only)
+    if hint is not None:
+        paths: list = []
+        _value_paths(template, (), paths)
+        if len(_LIKELY) > 1024:
+            _LIKELY.clear()
+        _LIKELY[hint] = (make, _getter(tuple(paths), "(" + "".join(f"e{{{i}}}, " for i in range(len(paths))) + ")"), literal)
     return make(tuple(values)), literal, tuple(values)
+
+
+def _value_paths(node: Any, path: tuple, out: list) -> None:
+    """The paths of the values ``_literal`` takes from ``node``, in its order."""
+    kind = type(node)
+    if kind is str or kind is int or kind is float:
+        out.append(path)
+    elif kind is dict:
+        for key, value in node.items():
+            _value_paths(value, path + (key,), out)
+    elif kind is list:
+        for i, value in enumerate(node):
+            _value_paths(value, path + (i,), out)
 
 
 _HOT: dict[tuple, Callable] = {}  # the shapes of a source event and its target event → make (_hot_source)
@@ -209,8 +247,18 @@ def _hot_source(reader: list, unread: bool, literal: str, n_values: int, source_
     the target event, or None when the event is not a repeat (the source's repeat path is dropped,
     as ``_replayed`` does)."""
 
-    def append(sink: str, key: str, json_fragments: bool) -> str:
-        return f"        {sink}.append(f)" if json_fragments else f"        extend_text({sink}, {key}, f)"
+    def append(sink: str, key: str, json_fragments: bool) -> list[str]:
+        if json_fragments:
+            return [f"        {sink}.append(f)"]
+        # extend_text inlined (two calls an event otherwise): the text is held once while it grows,
+        # so CPython extends it in place
+        return [f"        t = {sink}[{key}]",
+                "        if type(t) is str:",
+                f"            {sink}[{key}] = None",
+                "            t += f",
+                f"            {sink}[{key}] = t",
+                "        else:",
+                f"            extend_text({sink}, {key}, f)"]
 
     values = "".join(f"k{i}, " for i in range(n_values))
     event = _refs("k{}", literal)  # (each value a local of make: k0, k1, ...)
@@ -231,10 +279,10 @@ def _hot_source(reader: list, unread: bool, literal: str, n_values: int, source_
         "            src._repeat = None",
         "            return None",
         "        S.index += 1",
-        append("sink", "skey", source_json),
+        *append("sink", "skey", source_json),
         *(["        enc.count = c = enc.count + 1"] if counted else []),
         "        M.index += 1",
-        append("msink", "mkey", mirror_json),
+        *append("msink", "mkey", mirror_json),
         f"        return {event}",
         "    return hot",
     ])
@@ -784,7 +832,7 @@ class Encoder:
                 if self.shape.counter:
                     _put(made[0], self.shape.counter, _COUNT)
                 try:
-                    built = _builder(event)
+                    built = _builder(event, (*self.shape.ident(chain), event_keys, self.shape.counter))
                 finally:
                     _put(made[1], event_keys, fragment)
                     if self.shape.counter:
