@@ -88,7 +88,7 @@ def _append_at(obj: Any, keys: tuple, value: str) -> None:
 def get(obj: Any, keys: tuple) -> Any:
     """The value at ``keys`` in nested dicts/lists, or None when any step is missing."""
     for key in keys:
-        if type(key) is str and type(obj) is dict:  # the common steps, fast
+        if type(obj) is dict:  # the common steps, fast (a JSON object's keys are strings: an int finds nothing)
             obj = obj.get(key)
             continue
         if type(key) is int and type(obj) is list:

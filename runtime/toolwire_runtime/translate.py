@@ -239,13 +239,14 @@ def _reader_lines(paths: tuple, types: tuple | None) -> list[str]:
     return lines
 
 
-def _hot_source(reader: list, unread: bool, literal: str, n_values: int, source_json: bool, mirror_json: bool, counted: bool) -> str:
+def _hot_source(reader: list, unread: bool, literal: str, n_values: int, source_json: bool, mirror_json: bool, counted: bool, guarded: bool) -> str:
     """The source of one function that does for an event what ``Accumulator._replayed`` and then
     ``Encoder._forward`` do (``Encoder._fuse``), with the source's reader (``_reader_lines``) and the
     target event's literal inlined; the values nothing reads are put into the template by the
-    repeat path's own function (``U``), text is appended by ``streaming.extend_text``. It gives
-    the target event, or None when the event is not a repeat (the source's repeat path is dropped,
-    as ``_replayed`` does)."""
+    repeat path's own function (``U``), text is appended as ``streaming.extend_text`` does, and a
+    fragment is checked against the grammar's constants (``G``) only when it has some
+    (``guarded``). It gives the target event, or None when the event is not a repeat (the source's
+    repeat path is dropped, as ``_replayed`` does)."""
 
     def append(sink: str, key: str, json_fragments: bool) -> list[str]:
         if json_fragments:
@@ -271,7 +272,7 @@ def _hot_source(reader: list, unread: bool, literal: str, n_values: int, source_
         *(["            U(e)"] if unread else []),  # (what nothing reads: this event's, into the template)
         "        except (KeyError, IndexError, TypeError, AttributeError):",
         "            f = None",
-        "        if type(f) is not str or not f or f in G:",
+        "        if type(f) is not str or not f or f in G:" if guarded else "        if type(f) is not str or not f:",
         "            src._repeat = None",
         "            return None",
         "        owner[key] = f",
@@ -728,6 +729,7 @@ class Encoder:
         cur = ev
         used = set()
         m_el, d_el = self.mirror.state.body, body  # the element each scope is at, in the mirror and desired
+        steps: list = []  # (list keys, position) not yet taken into m_el, d_el (only a scope with `names` reads them)
         for depth, (scope, each_in, tags, when, key_keys, default_key, list_keys, names, same) in enumerate(scopes):
             if each_in is not None:
                 item: dict = {}
@@ -742,7 +744,11 @@ class Encoder:
             if key_keys is not None and key is not None and key != default_key:
                 _put(cur, key_keys, key)  # (a key equal to the grammar's default is left out, as the wire does)
             if list_keys and isinstance(key, int):
-                m_el, d_el = _at(m_el, list_keys, key), _at(d_el, list_keys, key)
+                steps.append((list_keys, key))
+            if names and steps:
+                for at_keys, position in steps:
+                    m_el, d_el = _at(m_el, at_keys, position), _at(d_el, at_keys, position)
+                steps.clear()
             for event_keys, field in names:  # the event names its element by this field too
                 named = created[1] if created is not None and created[0] == depth else m_el if get(m_el, field) is not None else d_el
                 value = get(named, field)
@@ -785,7 +791,7 @@ class Encoder:
     def _send(self, event: dict) -> None:
         self.fast.clear()  # the client's body changes otherwise than by a fragment: fragments find their way again
         self.out.append(event)
-        self.mirror.add(event)
+        self.mirror._add(event)  # (decoded, not replayed or logged: the mirror is never replayed, _forward)
 
     @staticmethod
     def _when(action: dict) -> list:
@@ -806,8 +812,11 @@ class Encoder:
                 out.append(None)
         return out
 
-    def _append(self, pattern: tuple, path: tuple, field: tuple, fragment: str, fast_key: tuple | None = None) -> None:
-        element = get(self.mirror.state.body, path) if path else self.mirror.state.body
+    def _append(self, pattern: tuple, path: tuple, field: tuple, fragment: str, fast_key: tuple | None = None, element: Any = None) -> None:
+        """Send ``fragment`` into the client's field ``field`` of the element at ``path`` (``element``:
+        it, when the caller has it)."""
+        if element is None:
+            element = get(self.mirror.state.body, path) if path else self.mirror.state.body
         appender = self.shape.appender_for(pattern, field, element)
         if appender is None:
             return  # no event streams this field of this kind of element: it comes with the element whole
@@ -1429,7 +1438,7 @@ class Encoder:
         one function (``_hot_source``), compiled once per pair of event shapes."""
         _getter, owner, key, template, sink, skey, fragments, _op, (paths, _shape, types), unread = repeat
         _keys, _element, _build, msink, mkey, mfragments, _closable, literal, values = fast
-        shape = (paths, types, unread is not None, literal, len(values), fragments is not None, mfragments is not None, self.counted)
+        shape = (paths, types, unread is not None, literal, len(values), fragments is not None, mfragments is not None, self.counted, bool(src._guard[0]))
         make = _HOT.get(shape)
         if make is None:
             if len(_HOT) > 1024:  # (a few per pair of grammars)
@@ -1489,7 +1498,7 @@ class Encoder:
                     fragment = [{"type": part_type, key: fragment}]
                     self._append(pattern, path, field, fragment)
                 else:
-                    self._append(pattern, path, field, fragment, (id(element), keys))
+                    self._append(pattern, path, field, fragment, (id(element), keys), mirror_el)
             elif kind == "open":
                 self.unsynced.clear()  # a new block: try to find routes again
                 self.opening = id(op[1])
