@@ -721,7 +721,7 @@ class Encoder:
             _put(ev, keys_, _copy(value))
         for body_keys, event_keys in head[2]:
             value = get(body, body_keys)
-            if value is not None:
+            if value is not None or StreamState.carries(body, body_keys):  # (a null the body has is said)
                 _put(ev, event_keys, value)
         if self.shape.counter:
             self.count += 1
@@ -1080,6 +1080,10 @@ class Encoder:
         for field, op in self.shape.grown(pattern):
             want = get(d, field)
             if want is None:
+                if op == "append" and StreamState.carries(d, field) and not StreamState.carries(m, field):
+                    # a null the body has (OpenAI's `refusal: null`): said as the wire says it, so that
+                    # the client's body has it too
+                    self._append(pattern, path, field, None, element=m)
                 continue  # (nothing to send: most fields of most elements)
             if op == "push":  # items appended to a list (citations): the ones not sent yet
                 have = get(m, field) or []
