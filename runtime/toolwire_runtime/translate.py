@@ -572,25 +572,38 @@ def _ident(chain: tuple) -> tuple:
     return (chain[0], *map(id, chain[1:]))
 
 
+_IDENTIFIERS: dict[int, tuple] = {}  # id(scope) → (scope, the actions _identity writes)
+
+
+def _identifiers(scope: dict) -> tuple:
+    """The actions of a scope that say what identifies a new element (``_identity``), read once per
+    scope (the grammar's constants): (is a `set`, pairs, `has` paths)."""
+    known = _IDENTIFIERS.get(id(scope))
+    if known is None or known[0] is not scope:
+        if len(_IDENTIFIERS) > 4096:
+            _IDENTIFIERS.clear()
+        actions = tuple(
+            (a["op"] == "set", tuple(a["pairs"]), tuple(a.get("has") or ()))
+            for a in scope["do"]
+            if (a["op"] == "first" and not _conditional(a))
+            or (a["op"] == "set" and a.get("has") and not any(k in a for k in ("when", "unless", "is", "not")))
+        )
+        known = _IDENTIFIERS[id(scope)] = (scope, actions)
+    return known[1]
+
+
 def _identity(scope: dict, element: Any, item: dict) -> bool:
     """Write into an event item what identifies a new element: its `first` fields, and the `set` /
     `const` fields of rules guarded by `has` paths that these values provide (Bedrock's
     contentBlockStart says `start.toolUse` only for a toolUse block). True when anything was written."""
     wrote = False
-    for a in scope["do"]:
-        if a["op"] == "first" and not _conditional(a):
-            pass
-        elif a["op"] == "set" and a.get("has") and not any(k in a for k in ("when", "unless", "is", "not")):
-            pass
-        else:
-            continue
-        values = [(ek, get(element, bk)) for bk, ek in a["pairs"]]
-        values = [(ek, v) for ek, v in values if v is not None and v != "" and v != []]
-        if a["op"] == "set":
+    for is_set, pairs, has in _identifiers(scope):
+        values = [(ek, v) for bk, ek in pairs if (v := get(element, bk)) is not None and v != "" and v != []]
+        if is_set:
             trial: dict = {}
             for ek, v in values:
                 _put(trial, ek, v)
-            if not values or not all(get(trial, h) is not None for h in a["has"]):
+            if not values or not all(get(trial, h) is not None for h in has):
                 continue
         for ek, v in values:
             _put(item, ek, v)
