@@ -172,6 +172,50 @@ def test_bytes_are_looked_for_only_in_models_whose_fields_can_hold_them():
     assert plain(Plain.model_validate({"text": "a", "extra": {"k": [1]}})) == {"kind": "x", "text": "a", "extra": {"k": [1]}}
 
 
+def test_the_dump_is_walked_only_where_a_field_may_hold_something_to_complete(monkeypatch):
+    """The JSON dump is completed (unset tags, bytes, integral floats) by a walk that goes into a field's
+    value only when its type may hold one of those (floats, bytes, a model with a tag, a type not known:
+    Any, object, datetime) or when no field declares the key (an SDK model's extra keys)."""
+    from typing import Any, Literal, Optional
+    import datetime
+
+    class Tagged(pydantic.BaseModel):
+        type: Literal["text"] = "text"
+        text: str = ""
+
+    class Shapes(pydantic.BaseModel):
+        model_config = pydantic.ConfigDict(extra="allow")
+        names: list[str] = []
+        counts: dict[str, int] = {}
+        score: Optional[float] = None
+        blocks: list[Tagged] = []
+        anything: Any = None
+        at: Optional[datetime.datetime] = None
+        kind: Literal["a", "b"] = "a"
+
+    keys = sdk_objects._fields_of(Shapes)[2]
+    assert keys == {"score", "blocks", "anything", "at"}
+    assert sdk_objects._fields_of(ChatCompletionChunk)[2] >= {"choices"}
+    assert "delta" not in sdk_objects._fields_of(type(ChatCompletionChunk.model_validate(
+        {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m", "choices": [{"index": 0, "delta": {}}]}).choices[0]))[2]
+    obj = Shapes.model_validate({"names": ["x"], "counts": {"n": 1}, "score": 2.0, "blocks": [{"text": "t"}], "anything": {"v": 3.0}, "more": {"w": 4.0}})
+    assert plain(obj) == {"names": ["x"], "counts": {"n": 1}, "score": 2, "blocks": [{"type": "text", "text": "t"}],
+                          "anything": {"v": 3}, "more": {"w": 4}}  # (the tag added, every integral float an int)
+    walked = []
+    complete = sdk_objects._complete
+
+    def counted(o, given, raw):
+        walked.append(given)
+        return complete(o, given, raw)
+
+    monkeypatch.setattr(sdk_objects, "_complete", counted)
+    chunk = ChatCompletionChunk.model_validate({"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m", "choices": [
+        {"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]}, "finish_reason": None}]})
+    want = chunk.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    assert plain(chunk) == want
+    assert not any("tool_calls" in w for w in walked if type(w) is dict)  # (the delta: strings and ints only)
+
+
 def test_cohere_float_counts_come_back_as_integers():
     body = fixture("get_weather", "cohere")["response"]
     obj = V2ChatResponse.model_validate(body)

@@ -148,7 +148,7 @@ def _complete(obj: Any, given: Any, raw: Any) -> Any:
     the python-mode dump, has them) in standard base64 and integral floats as ints."""
     t = type(given)
     if t is dict:
-        names, tags = _fields_of(type(obj)) if hasattr(obj, "model_fields_set") else _NO_FIELDS
+        names, tags, deep = _fields_of(type(obj)) if hasattr(obj, "model_fields_set") else _NO_FIELDS
         out: dict = {}
         if tags:
             set_fields = obj.model_fields_set
@@ -156,6 +156,15 @@ def _complete(obj: Any, given: Any, raw: Any) -> Any:
                 # (mistralai's serializer writes its unset required keys as null)
                 if name not in set_fields and given.get(key) is None:
                     out[key] = tag
+        if names and not out and raw is None:
+            # (most models: no tag to add, no bytes) the dump itself, its values completed in place
+            # where a field's type may hold something to complete, or no field declares the key
+            for key, value in given.items():
+                kind = type(value)
+                if kind is str or kind is int or value is None or kind is bool or (key in names and key not in deep):
+                    continue
+                given[key] = _complete(getattr(obj, names[key], None) if key in names else None, value, None)
+            return given
         raw_dict = raw if type(raw) is dict else _EMPTY
         for key, value in given.items():
             if key in out:
@@ -166,6 +175,9 @@ def _complete(obj: Any, given: Any, raw: Any) -> Any:
                 out[key] = base64.b64encode(r).decode("ascii") if type(r) is bytes else value
                 continue
             if names:
+                if key in names and key not in deep:  # (a field whose type holds nothing to complete)
+                    out[key] = value
+                    continue
                 child = getattr(obj, names[key], None) if key in names else None
             else:
                 child = obj.get(key) if isinstance(obj, Mapping) else None
@@ -183,28 +195,68 @@ def _complete(obj: Any, given: Any, raw: Any) -> Any:
 
 
 _EMPTY: dict = {}
-_NO_FIELDS: tuple = ({}, ())
-_FIELDS: dict[type, tuple] = {}  # model class → (wire key → field name, its unset tags)
+_NO_FIELDS: tuple = ({}, (), frozenset())
+_FIELDS: dict[type, tuple] = {}  # model class → (wire key → field name, its unset tags, keys to walk into)
 
 
 def _fields_of(cls: type) -> tuple:
-    """(wire key → field name, (field name, wire key, tag) of its tag fields) of a model class, read
-    once per class: reading annotations for tags costs more than dumping the model."""
+    """(wire key → field name, (field name, wire key, tag) of its tag fields, the wire keys of the
+    fields whose values may hold something to complete) of a model class, read once per class:
+    reading annotations costs more than dumping the model. ``_complete`` walks into the others'
+    values no further: their JSON dump is already the wire JSON."""
     known = _FIELDS.get(cls)
     if known is None:
         fields = getattr(cls, "model_fields", None) or {}
         names: dict = {}
         tags: list = []
+        deep: set = set()
         for name, info in fields.items():
             key = info.serialization_alias or info.alias or name
             names[key] = name
             tag = _tag(info)
             if tag is not None:
                 tags.append((name, key, tag))
+            try:
+                completes = _type_completes(info.annotation, set())
+            except Exception:  # noqa: BLE001 (an annotation this cannot read: walk into it)
+                completes = True
+            if completes:
+                deep.add(key)
         if len(_FIELDS) > 4096:  # (an SDK has a few hundred classes; models made at run time are not kept forever)
             _FIELDS.clear()
-        known = _FIELDS[cls] = (names, tuple(tags))
+        known = _FIELDS[cls] = (names, tuple(tags), frozenset(deep))
     return known
+
+
+def _type_completes(annotation: Any, seen: set) -> bool:
+    """Whether a value of this type may hold something ``_complete`` changes: an unset tag (in a
+    model), bytes, a float (an integral one becomes an int), or a value of a type this does not
+    know (``Any``, ``object``: a JSON value, floats and all)."""
+    if annotation in (str, int, bool, type(None)) or annotation is None:
+        return False
+    if annotation in (float, bytes, bytearray, Any, object):
+        return True
+    origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        return any(type(v) is not str and type(v) is not int and type(v) is not bool and v is not None for v in typing.get_args(annotation))
+    if origin is not None:  # list[...], dict[...], Optional / Union, Annotated (its first argument)
+        args = typing.get_args(annotation)
+        if origin is typing.Annotated:
+            args = args[:1]
+        return any(_type_completes(a, seen) for a in args if a is not Ellipsis)
+    if isinstance(annotation, type):
+        if hasattr(annotation, "model_fields"):
+            if annotation in seen:  # (a model that holds itself: answered by its other fields)
+                return False
+            seen.add(annotation)
+            return any(_tag(info) is not None or _type_completes(info.annotation, seen) for info in annotation.model_fields.values())
+        import enum
+
+        if issubclass(annotation, enum.Enum):
+            return not all(type(m.value) in (str, int, bool) for m in annotation)
+        if issubclass(annotation, (str, int)):  # (bool too)
+            return False
+    return True  # (datetime, a TypeVar, a forward reference...: not known to hold nothing)
 
 
 def _tag(info: Any) -> Any:
