@@ -145,7 +145,9 @@ def _type_holds_bytes(annotation: Any, seen: set) -> bool:
 
 def _complete(obj: Any, given: Any, raw: Any) -> Any:
     """The JSON dump ``given`` of ``obj`` with the tags ``obj``'s models leave unset, bytes (``raw``,
-    the python-mode dump, has them) in standard base64 and integral floats as ints."""
+    the python-mode dump, has them) in standard base64 and integral floats as ints. A model's dump
+    with no tag to add and no bytes is completed in place, walked into only under the fields whose
+    declared type may hold something to complete and the keys no field declares (``_fields_of``)."""
     t = type(given)
     if t is dict:
         names, tags, deep = _fields_of(type(obj)) if hasattr(obj, "model_fields_set") else _NO_FIELDS
