@@ -113,14 +113,37 @@ def _holds_bytes(cls: Any) -> bool:
     return known
 
 
+def _type_has(annotation: Any, seen: set, leaf: Any, in_model: Any) -> bool:
+    """Whether a value of this type may hold what ``leaf`` looks for: ``leaf(annotation)`` says True
+    or False for a type it knows, None to look inside. A generic (list, dict, tuple, Union, Optional,
+    Annotated's first argument) holds what its arguments do, a pydantic model what its fields do or
+    ``in_model(field)`` says (a model that holds itself is answered by its other fields); any other
+    type is not known to hold nothing (datetime, a TypeVar, a forward reference...)."""
+    known = leaf(annotation)
+    if known is not None:
+        return known
+    origin = typing.get_origin(annotation)
+    if origin is not None:
+        args = typing.get_args(annotation)
+        return any(_type_has(a, seen, leaf, in_model) for a in (args[:1] if origin is typing.Annotated else args) if a is not Ellipsis)
+    if isinstance(annotation, type) and hasattr(annotation, "model_fields"):
+        if annotation in seen:
+            return False
+        seen.add(annotation)
+        return any(in_model(info) or _type_has(info.annotation, seen, leaf, in_model) for info in annotation.model_fields.values())
+    return True
+
+
+def _never(_info: Any) -> bool:
+    return False
+
+
 def _model_holds_bytes(cls: Any, seen: set) -> bool:
-    if cls in seen:  # (a model that holds itself: answered by its other fields)
-        return False
-    seen.add(cls)
-    return any(_type_holds_bytes(info.annotation, seen) for info in (getattr(cls, "model_fields", None) or {}).values())
+    return _type_has(cls, seen, _bytes_leaf, _never)
 
 
-def _type_holds_bytes(annotation: Any, seen: set) -> bool:
+def _bytes_leaf(annotation: Any) -> bool | None:
+    """``_type_has``'s test for bytes (``Any`` and ``object`` hold none: see ``_holds_bytes``)."""
     if annotation is bytes or annotation is bytearray:
         return True
     if annotation in (str, int, float, bool, type(None), Any, object) or annotation is None:
@@ -128,19 +151,12 @@ def _type_holds_bytes(annotation: Any, seen: set) -> bool:
     origin = typing.get_origin(annotation)
     if origin is typing.Literal:
         return False
-    if origin is not None:  # list[...], dict[...], Optional / Union, Annotated (its first argument)
-        args = typing.get_args(annotation)
-        if origin is typing.Annotated:
-            args = args[:1]
-        return any(_type_holds_bytes(a, seen) for a in args if a is not Ellipsis)
-    if isinstance(annotation, type):
-        if hasattr(annotation, "model_fields"):
-            return _model_holds_bytes(annotation, seen)
+    if origin is None and isinstance(annotation, type) and not hasattr(annotation, "model_fields"):
         import enum
 
         if issubclass(annotation, (str, int, float, enum.Enum)) and not issubclass(annotation, bytes):
             return False
-    return True  # (datetime, a TypeVar, a forward reference...: not known to hold no bytes)
+    return None
 
 
 def _complete(obj: Any, given: Any, raw: Any) -> Any:
@@ -234,31 +250,30 @@ def _type_completes(annotation: Any, seen: set) -> bool:
     """Whether a value of this type may hold something ``_complete`` changes: an unset tag (in a
     model), bytes, a float (an integral one becomes an int), or a value of a type this does not
     know (``Any``, ``object``: a JSON value, floats and all)."""
+    return _type_has(annotation, seen, _completes_leaf, _is_tag)
+
+
+def _is_tag(info: Any) -> bool:
+    return _tag(info) is not None
+
+
+def _completes_leaf(annotation: Any) -> bool | None:
+    """``_type_has``'s test for what ``_complete`` changes."""
     if annotation in (str, int, bool, type(None)) or annotation is None:
         return False
     if annotation in (float, bytes, bytearray, Any, object):
         return True
     origin = typing.get_origin(annotation)
     if origin is typing.Literal:
-        return any(type(v) is not str and type(v) is not int and type(v) is not bool and v is not None for v in typing.get_args(annotation))
-    if origin is not None:  # list[...], dict[...], Optional / Union, Annotated (its first argument)
-        args = typing.get_args(annotation)
-        if origin is typing.Annotated:
-            args = args[:1]
-        return any(_type_completes(a, seen) for a in args if a is not Ellipsis)
-    if isinstance(annotation, type):
-        if hasattr(annotation, "model_fields"):
-            if annotation in seen:  # (a model that holds itself: answered by its other fields)
-                return False
-            seen.add(annotation)
-            return any(_tag(info) is not None or _type_completes(info.annotation, seen) for info in annotation.model_fields.values())
+        return any(type(v) not in (str, int, bool) and v is not None for v in typing.get_args(annotation))
+    if origin is None and isinstance(annotation, type) and not hasattr(annotation, "model_fields"):
         import enum
 
         if issubclass(annotation, enum.Enum):
             return not all(type(m.value) in (str, int, bool) for m in annotation)
         if issubclass(annotation, (str, int)):  # (bool too)
             return False
-    return True  # (datetime, a TypeVar, a forward reference...: not known to hold nothing)
+    return None
 
 
 def _tag(info: Any) -> Any:
