@@ -225,6 +225,8 @@ class StreamState:
     @staticmethod
     def carries(event: Any, keys: tuple) -> bool:
         """Whether the event has the field at ``keys`` (null or not)."""
+        if len(keys) == 1:  # (most: a key of the object itself, in one lookup)
+            return isinstance(event, dict) and keys[0] in event
         owner = get(event, keys[:-1])
         return isinstance(owner, dict) and keys[-1] in owner
 
@@ -677,8 +679,8 @@ def _repeat_guard(decoder: Any) -> tuple:
                     if isinstance(pair, (list, tuple)) and len(pair) == 2:
                         values = pair[1] if isinstance(pair[1], list) else [pair[1]]
                         constants.update(v for v in values if isinstance(v, str))
-                        keys = pair[0] if isinstance(pair[0], (list, tuple)) else str(pair[0]).split(".")
-                        conditioned.update(keys[-1:])
+                        if isinstance(pair[0], (list, tuple)):  # (the keys a condition reads: RULES spell them as tuples)
+                            conditioned.update(pair[0][-1:])
             for pair in node.get("pairs") or () if node.get("op") == "tag" else ():  # (the event says which kind it is)
                 if isinstance(pair, (list, tuple)) and len(pair) == 2 and isinstance(pair[0], (list, tuple)):
                     conditioned.update(pair[0][-1:])

@@ -52,13 +52,6 @@ def _put(obj: dict, keys: tuple, value: Any) -> None:
     obj[keys[-1]] = value
 
 
-def _has(obj: Any, keys: tuple) -> bool:
-    """Whether ``obj`` has a field at ``keys``, null or not."""
-    if len(keys) == 1:
-        return type(obj) is dict and keys[0] in obj
-    return StreamState.carries(obj, keys)
-
-
 def _at(owner: Any, list_keys: tuple, position: int) -> Any:
     """The element at ``position`` of the list at ``list_keys`` in ``owner`` (None when there is none)."""
     items = get(owner, list_keys) if isinstance(owner, dict) else None
@@ -739,12 +732,9 @@ class Encoder:
         ev: dict = {self.shape.naming: name} if head[0] else {}
         for keys_, value in head[1]:
             _put(ev, keys_, _copy(value))
-        for body_keys, event_keys in head[2]:  # (a null the body has is said too)
-            if len(body_keys) == 1 and type(body) is dict:  # (most: a key of the body itself)
-                value = body.get(body_keys[0], _MISSING)
-                if value is not _MISSING:
-                    _put(ev, event_keys, value)
-            elif (value := get(body, body_keys)) is not None or _has(body, body_keys):
+        for body_keys, event_keys in head[2]:
+            value = get(body, body_keys)
+            if value is not None or StreamState.carries(body, body_keys):  # (a null the body has is said too)
                 _put(ev, event_keys, value)
         if self.shape.counter:
             self.count += 1
@@ -1103,7 +1093,7 @@ class Encoder:
         for field, op in self.shape.grown(pattern):
             want = get(d, field)
             if want is None:
-                if op == "append" and _has(d, field) and not _has(m, field):
+                if op == "append" and StreamState.carries(d, field) and not StreamState.carries(m, field):
                     # a null the body has (OpenAI's `refusal: null`): said as the wire says it, so that
                     # the client's body has it too
                     self._append(pattern, path, field, None, element=m)
