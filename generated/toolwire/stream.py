@@ -215,9 +215,7 @@ def convert(
     as ``parse`` gives them (``{"event"?, "data"}``): ``write(..., provider=target)`` frames them.
     """
     src, enc = _encoder(source, target, strict)
-    yield from enc.run(src, events)
-    src.provider_body()  # an early end or an unknown event is reported once, here
-    yield from enc.finish(src)
+    return enc.run(src, events)  # (its generator itself: one frame an event, not two)
 
 
 async def aconvert(

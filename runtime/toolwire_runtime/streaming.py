@@ -869,28 +869,29 @@ def _getter(paths: tuple, shape: str, bound: Any = None) -> Callable[[Any], Any]
     return make(bound)
 
 
+_ATOMS = frozenset((str, int, float, bool, type(None)))  # JSON's scalars: copy_body keeps them
+
+
 def copy_body(value: Any, memo: dict) -> Any:
     """``copy.deepcopy(value, memo)`` for a body of JSON values (dicts, lists, scalars), several
     times faster: ``memo`` maps id() of each dict and list copied to its copy (a value of another
     type goes through ``copy.deepcopy``)."""
     kind = type(value)
-    if (kind is dict or kind is list) and id(value) in memo:  # an object the body holds twice: once, as deepcopy does
-        return memo[id(value)]
     if kind is dict:
-        out: Any = {}
-        memo[id(value)] = out
-        for key, item in value.items():
-            t = type(item)
-            out[key] = item if t is str or t is int or item is None or t is bool or t is float else copy_body(item, memo)
+        out: Any = memo.get(id(value))  # an object the body holds twice: once, as deepcopy does
+        if out is None:
+            out = memo[id(value)] = {}
+            for key, item in value.items():
+                out[key] = item if type(item) in _ATOMS else copy_body(item, memo)
         return out
     if kind is list:
-        out = []
-        memo[id(value)] = out
-        for item in value:
-            t = type(item)
-            out.append(item if t is str or t is int or item is None or t is bool or t is float else copy_body(item, memo))
+        out = memo.get(id(value))
+        if out is None:
+            out = memo[id(value)] = []
+            for item in value:
+                out.append(item if type(item) in _ATOMS else copy_body(item, memo))
         return out
-    if kind is str or kind is int or value is None or kind is bool or kind is float:
+    if kind in _ATOMS:
         return value
     import copy
 

@@ -44,6 +44,9 @@ _STAYS: dict[tuple, bool] = {}  # (target, model, part kinds) → whether traili
 
 
 def _put(obj: dict, keys: tuple, value: Any) -> None:
+    if len(keys) == 1:  # (most event paths: one key)
+        obj[keys[0]] = value
+        return
     for key in keys[:-1]:
         nxt = obj.get(key)
         if not isinstance(nxt, dict):
@@ -446,7 +449,10 @@ class Shape:
         plan = self._plans.get(ident)
         if plan is None:
             name = chain[0]
-            head = (self.naming in ("type", "event_type"), tuple(self.tags.get(name, ())), tuple(self.replays.get(name, ())))
+            # the body values it repeats as (body key or None, body keys, event key or None, event
+            # keys): a one-key path also as its key, read and written without walking it
+            replays = tuple((bk[0] if len(bk) == 1 else None, bk, ek[0] if len(ek) == 1 else None, ek) for bk, ek in self.replays.get(name, ()))
+            head = (self.naming in ("type", "event_type"), tuple(self.tags.get(name, ())), replays)
             scopes = tuple(
                 (
                     scope,
@@ -585,11 +591,12 @@ def _identifiers(scope: dict) -> tuple:
     return known[1]
 
 
-def _identity(scope: dict, element: Any, item: dict) -> bool:
-    """Write into an event item what identifies a new element: its `first` fields, and the `set` /
-    `const` fields of rules guarded by `has` paths that these values provide (Bedrock's
-    contentBlockStart says `start.toolUse` only for a toolUse block). True when anything was written."""
-    wrote = False
+def _identity(scope: dict, element: Any) -> list:
+    """What identifies a new element in an event item, as (event keys, value) pairs: its `first`
+    fields, and the `set` / `const` fields of rules guarded by `has` paths that these values provide
+    (Bedrock's contentBlockStart says `start.toolUse` only for a toolUse block). Empty when the
+    element has none of them."""
+    out: list = []
     for is_set, pairs, has in _identifiers(scope):
         values = [(ek, v) for bk, ek in pairs if (v := get(element, bk)) is not None and v != "" and v != []]
         if is_set:
@@ -598,10 +605,8 @@ def _identity(scope: dict, element: Any, item: dict) -> bool:
                 _put(trial, ek, v)
             if not values or not all(get(trial, h) is not None for h in has):
                 continue
-        for ek, v in values:
-            _put(item, ek, v)
-            wrote = True
-    return wrote
+        out += values
+    return out
 
 
 def _satisfiable(scope: dict, action: dict, event_keys: tuple, value: Any) -> bool:
@@ -721,8 +726,8 @@ class Encoder:
     # -- event building ----------------------------------------------------------------------
     def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None, into: list | None = None) -> dict:
         """One target event along ``chain`` (event name, scopes...). ``keys``: the key of each scope
-        (its element's position); ``created``: (scope position, element, pattern) when the event
-        creates that element; ``leaf``: (event keys, value) written in the innermost item.
+        (its element's position); ``created``: (scope position, element, pattern[, what identifies
+        it, ``_identity``]) when the event creates that element; ``leaf``: (event keys, value) written in the innermost item.
         ``into``: a list that gets the event's payload and its innermost item (``_append``)."""
         name = chain[0]
         body = self.desired
@@ -732,9 +737,17 @@ class Encoder:
         ev: dict = {self.shape.naming: name} if head[0] else {}
         for keys_, value in head[1]:
             _put(ev, keys_, _copy(value))
-        for body_keys, event_keys in head[2]:
+        for body_key, body_keys, event_key, event_keys in head[2]:
+            if body_key is not None:  # (most: a key of the body itself, as the event's own key)
+                value = body.get(body_key)
+                if value is not None or body_key in body:  # (a null the body has is said too)
+                    if event_key is not None:
+                        ev[event_key] = value
+                    else:
+                        _put(ev, event_keys, value)
+                continue
             value = get(body, body_keys)
-            if value is not None or StreamState.carries(body, body_keys):  # (a null the body has is said too)
+            if value is not None or StreamState.carries(body, body_keys):
                 _put(ev, event_keys, value)
         if self.shape.counter:
             self.count += 1
@@ -784,7 +797,8 @@ class Encoder:
                     else:
                         cur.update(skeleton)
                 else:  # the element starts from a template: the event carries what identifies it
-                    _identity(scope, element, cur)
+                    for keys_, value in created[3] if len(created) > 3 else _identity(scope, element):
+                        _put(cur, keys_, value)
         for keys_, value in leaf:
             if keys_:
                 _put(cur, keys_, value)
@@ -1038,12 +1052,12 @@ class Encoder:
                         raise UnsupportedError(where(ep), f"a {self.target} stream cannot carry this element: not translatable as a stream")
                     self.open[id(me)] = (lp, ep)
                     self._grow(lp, ep, de, me)
-                    routed = any(isinstance(v, tuple) and v[0][: len(ep)] == ep for v in self.routes.values())
                     if self.opening is not None:  # it stays open while its source element is
                         self.made_for.setdefault(self.opening, []).append(me)
                         self.made_by[id(me)] = (self.opening, lp, ep)
-                    elif lp in self.shape.closers and not routed:  # nothing flows into it: complete now,
-                        if isinstance(de, dict) and isinstance(me, dict):  # once what it holds is created
+                    elif lp in self.shape.closers and not any(isinstance(v, tuple) and v[0][: len(ep)] == ep for v in self.routes.values()):
+                        # nothing flows into it (no route ends in it): complete now, once what it holds is created
+                        if isinstance(de, dict) and isinstance(me, dict):
                             self._diff_lists(lp, ep, de, me, held)
                         self._close(me, de)
                         continue
@@ -1059,8 +1073,10 @@ class Encoder:
             if scope["key"] in ("new", "last"):
                 keyless = chain
                 continue
-            if isinstance(scope["new"], tuple) or _identity(scope, element, {}):
-                self._send(self._event(chain, self._keys_of(ep, chain), [], created=(len(chain) - 2, element, lp)))
+            whole = isinstance(scope["new"], tuple)
+            identity = () if whole else _identity(scope, element)
+            if whole or identity:  # (what identifies it, found once: the event writes it)
+                self._send(self._event(chain, self._keys_of(ep, chain), [], created=(len(chain) - 2, element, lp, identity)))
                 return True
         if lp in self.shape.extenders:  # appended whole to the list by an `extend`
             chain, event_keys = self.shape.extenders[lp]
@@ -1131,6 +1147,9 @@ class Encoder:
             return self.convert(src.response_of(body, invalid, self.strict), self.strict)
         # (quiet: a partial conversion reports nothing; the final one reports what there is to report)
         response = src.response_of(body, invalid, False, quiet=True)
+        if not response.message.parts and self.shape.start is None and self.shape.begin is None:
+            self.started = True  # (nothing to say yet, and no event that starts the message: _start)
+            return None
         self._layout = (getattr(response, "model", None), tuple(getattr(p, "type", None) for p in response.message.parts))
         if not self._trailing_text_stays(response):
             # where the text after the last call goes depends on what follows it (Cohere: before
@@ -1416,11 +1435,11 @@ class Encoder:
         return self._step(src, event)
 
     def run(self, src: Accumulator, events: Iterable[Any]) -> Iterator[dict]:
-        """The target events for each of ``events`` (``stream.convert``), yielded as they come:
-        ``feed(src, src.add_logged(event))``, but for the hot path. An event the source replays (the
-        next fragment of a field, ``Accumulator._replayed``) whose field's fragments take the hot path
-        here too goes straight through, no ops logged, in one function made for the pair (``_fuse``,
-        ``self.hot``), and its event is yielded without a list."""
+        """The target events for each of ``events`` (``stream.convert``), yielded as they come, and
+        the stream's end: ``feed(src, src.add_logged(event))``, but for the hot path. An event the
+        source replays (the next fragment of a field, ``Accumulator._replayed``) whose field's
+        fragments take the hot path here too goes straight through, no ops logged, in one function
+        made for the pair (``_fuse``, ``self.hot``), and its event is yielded without a list."""
         step = self._step
         for event in events:
             hot = self.hot
@@ -1432,6 +1451,9 @@ class Encoder:
                     continue
             for out in step(src, event):
                 yield out
+        src.provider_body()  # an early end or an unknown event is reported once, here
+        for out in self.finish(src):
+            yield out
 
     def _step(self, src: Accumulator, event: Any) -> list[dict]:
         """The slow path of ``run``; afterwards ``self.hot`` is the fused function of the source's
