@@ -343,6 +343,7 @@ class Shape:
         self._apart: dict[tuple, frozenset] = {}  # pattern → merged_apart(pattern)
         self._setters: dict[tuple, tuple] = {}  # pattern → setters_of(pattern)
         self._plans: dict[tuple, tuple] = {}  # chain identity → event_plan(chain)
+        self._plan_of: dict[int, tuple] = {}  # id(chain) → (chain, event_plan(chain))
         self._idents: dict[int, tuple] = {}  # id(chain) → (chain, its identity): chains are the grammar's, read once
         self._carries: dict[tuple, tuple] = {}  # (pattern, chain identity) → carried_rules
         self.all_appenders: dict[tuple, list] = {}  # (list pattern, field) → every (chain, action, event keys) appending to it
@@ -445,6 +446,9 @@ class Shape:
         (whether the event names itself in the payload, its tags, the body values it repeats) and,
         per scope, (scope, ``each`` list keys or None, tags, ``when`` values, key path or None, the
         default key, list keys, ``names`` pairs, ``continue_if.same`` keys)."""
+        known = self._plan_of.get(id(chain))
+        if known is not None and known[0] is chain:  # (the grammar's chains: each read once)
+            return known[1]
         ident = self.ident(chain)
         plan = self._plans.get(ident)
         if plan is None:
@@ -468,6 +472,9 @@ class Shape:
                 for scope in chain[1:]
             )
             plan = self._plans[ident] = (head, scopes)
+        if len(self._plan_of) > 4096:
+            self._plan_of.clear()
+        self._plan_of[id(chain)] = (chain, plan)
         return plan
 
     def _chain(self, chain: tuple) -> tuple:
@@ -1441,8 +1448,8 @@ class Encoder:
         fragments take the hot path here too goes straight through, no ops logged, in one function
         made for the pair (``_fuse``, ``self.hot``), and its event is yielded without a list."""
         step = self._step
+        hot = self.hot
         for event in events:
-            hot = self.hot
             if hot is not None:
                 event = event if type(event) is dict else src.plain(event)  # (an SDK object: its JSON, once)
                 out = hot(event)
@@ -1451,6 +1458,7 @@ class Encoder:
                     continue
             for out in step(src, event):
                 yield out
+            hot = self.hot  # (it changes only in a slow step)
         src.provider_body()  # an early end or an unknown event is reported once, here
         for out in self.finish(src):
             yield out
