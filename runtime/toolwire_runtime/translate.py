@@ -319,6 +319,17 @@ def _copy(value: Any) -> Any:
     return copy_body(value, {})
 
 
+def _spot(keys: tuple) -> Any:
+    """A path an event is written at, as ``Encoder._event`` writes it: its key when it is one key
+    (one store), else the keys (``_put``)."""
+    return keys[0] if len(keys) == 1 and type(keys[0]) is str else keys
+
+
+def _constant(keys: tuple, value: Any) -> tuple:
+    """A grammar constant an event carries: (spot, value, whether each event gets its own copy)."""
+    return (_spot(keys), value, not (value is None or type(value) in (str, int, float, bool)))
+
+
 class Shape:
     """A target grammar read backwards: for each body list (pattern with ``*`` for positions) the event
     that creates an element, the events that append to its fields and the event that closes it; the
@@ -442,10 +453,13 @@ class Shape:
         return shape
 
     def event_plan(self, chain: tuple) -> tuple:
-        """What ``Encoder._event`` writes for an event along ``chain``, read from its rules once:
-        (whether the event names itself in the payload, its tags, the body values it repeats) and,
-        per scope, (scope, ``each`` list keys or None, tags, ``when`` values, key path or None, the
-        default key, list keys, ``names`` pairs, ``continue_if.same`` keys)."""
+        """What ``Encoder._event`` writes for an event along ``chain``, read from its rules once. Each
+        path written is a *spot*: its key when it is one key, else the keys (``_spot``); a constant
+        is (spot, value, whether it is copied: not a scalar). (whether the event names itself in the
+        payload, its tags, the body values it repeats as (body key or None, body keys, spot), the
+        running number's spot or None, the `each` lists it says empty, whether a scope has `names`)
+        and, per scope, (scope, ``each`` list spot or None, tags, ``when`` values, key spot or None,
+        the default key, list keys, ``names`` pairs, ``continue_if.same`` keys)."""
         known = self._plan_of.get(id(chain))
         if known is not None and known[0] is chain:  # (the grammar's chains: each read once)
             return known[1]
@@ -453,23 +467,29 @@ class Shape:
         plan = self._plans.get(ident)
         if plan is None:
             name = chain[0]
-            # the body values it repeats as (body key or None, body keys, event key or None, event
-            # keys): a one-key path also as its key, read and written without walking it
-            replays = tuple((bk[0] if len(bk) == 1 else None, bk, ek[0] if len(ek) == 1 else None, ek) for bk, ek in self.replays.get(name, ()))
-            head = (self.naming in ("type", "event_type"), tuple(self.tags.get(name, ())), replays)
             scopes = tuple(
                 (
                     scope,
-                    scope["in"] if scope["op"] == "each" else None,
-                    tuple(p for a in scope["do"] if a["op"] == "tag" for p in a["pairs"]),
-                    tuple((k, v[0] if isinstance(v, list) else v) for k, v in scope.get("when", ())),
-                    scope["key"] if isinstance(scope["key"], tuple) else None,
+                    _spot(scope["in"]) if scope["op"] == "each" else None,
+                    tuple(_constant(k, v) for a in scope["do"] if a["op"] == "tag" for k, v in a["pairs"]),
+                    tuple(_constant(k, v[0] if isinstance(v, list) else v) for k, v in scope.get("when", ())),
+                    _spot(scope["key"]) if isinstance(scope["key"], tuple) else None,
                     scope.get("default_key"),
                     scope["list"],
                     tuple(scope.get("names", ())),
                     tuple((scope.get("continue_if") or {}).get("same") or ()),
                 )
                 for scope in chain[1:]
+            )
+            # an `each` list of the event its chain does not fill is said empty (unless the event has it)
+            filled = chain[1]["in"] if len(chain) > 1 and chain[1]["op"] == "each" else None
+            head = (
+                self.naming in ("type", "event_type"),
+                tuple(_constant(k, v) for k, v in self.tags.get(name, ())),
+                tuple((bk[0] if len(bk) == 1 else None, bk, _spot(ek)) for bk, ek in self.replays.get(name, ())),
+                _spot(self.counter) if self.counter else None,
+                tuple(path for path in self.top_each.get(name, ()) if path != filled),
+                any(entry[7] for entry in scopes),
             )
             plan = self._plans[ident] = (head, scopes)
         if len(self._plan_of) > 4096:
@@ -740,53 +760,79 @@ class Encoder:
         body = self.desired
         if name.startswith("["):  # a sentinel such as [DONE]
             return {"data": name}
-        head, scopes = self.shape.event_plan(chain)
-        ev: dict = {self.shape.naming: name} if head[0] else {}
-        for keys_, value in head[1]:
-            _put(ev, keys_, _copy(value))
-        for body_key, body_keys, event_key, event_keys in head[2]:
-            if body_key is not None:  # (most: a key of the body itself, as the event's own key)
+        (named, head_tags, replays, counter, empty_lists, has_names), scopes = self.shape.event_plan(chain)
+        ev: dict = {self.shape.naming: name} if named else {}
+        for spot, value, copied in head_tags:
+            if copied:
+                value = _copy(value)
+            if type(spot) is str:
+                ev[spot] = value
+            else:
+                _put(ev, spot, value)
+        for body_key, body_keys, spot in replays:
+            if body_key is not None:  # (most: a key of the body itself)
                 value = body.get(body_key)
-                if value is not None or body_key in body:  # (a null the body has is said too)
-                    if event_key is not None:
-                        ev[event_key] = value
-                    else:
-                        _put(ev, event_keys, value)
-                continue
-            value = get(body, body_keys)
-            if value is not None or StreamState.carries(body, body_keys):
-                _put(ev, event_keys, value)
-        if self.shape.counter:
+                if value is None and body_key not in body:
+                    continue
+            else:
+                value = get(body, body_keys)
+                if value is None and not StreamState.carries(body, body_keys):
+                    continue
+            # (a null the body has is said too)
+            if type(spot) is str:
+                ev[spot] = value
+            else:
+                _put(ev, spot, value)
+        if counter is not None:
             self.count += 1
-            _put(ev, self.shape.counter, self.count)
+            if type(counter) is str:
+                ev[counter] = self.count
+            else:
+                _put(ev, counter, self.count)
         cur = ev
-        used = set()
         m_el, d_el = self.mirror.state.body, body  # the element each scope is at, in the mirror and desired
         steps: list = []  # (list keys, position) not yet taken into m_el, d_el (only a scope with `names` reads them)
-        for depth, (scope, each_in, tags, when, key_keys, default_key, list_keys, names, same) in enumerate(scopes):
+        depth = -1
+        for scope, each_in, tags, when, key_spot, default_key, list_keys, names, same in scopes:
+            depth += 1
             if each_in is not None:
                 item: dict = {}
-                _put(cur, each_in, [item])
-                used.add(each_in) if depth == 0 else None
+                if type(each_in) is str:
+                    cur[each_in] = [item]
+                else:
+                    _put(cur, each_in, [item])
                 cur = item
-            for keys_, value in tags:
-                _put(cur, keys_, _copy(value))
-            for keys_, value in when:  # the scope applies to items that say so
-                _put(cur, keys_, value)
+            for spot, value, copied in tags:
+                if copied:
+                    value = _copy(value)
+                if type(spot) is str:
+                    cur[spot] = value
+                else:
+                    _put(cur, spot, value)
+            for spot, value, _copied in when:  # the scope applies to items that say so
+                if type(spot) is str:
+                    cur[spot] = value
+                else:
+                    _put(cur, spot, value)
             key = keys[depth] if depth < len(keys) else None
-            if key_keys is not None and key is not None and key != default_key:
-                _put(cur, key_keys, key)  # (a key equal to the grammar's default is left out, as the wire does)
-            if list_keys and isinstance(key, int):
-                steps.append((list_keys, key))
-            if names and steps:
-                for at_keys, position in steps:
-                    m_el, d_el = _at(m_el, at_keys, position), _at(d_el, at_keys, position)
-                steps.clear()
-            for event_keys, field in names:  # the event names its element by this field too
-                named = created[1] if created is not None and created[0] == depth else m_el if get(m_el, field) is not None else d_el
-                value = get(named, field)
-                if value is not None:
-                    _put(cur, event_keys, value)
+            if key_spot is not None and key is not None and key != default_key:
+                # (a key equal to the grammar's default is left out, as the wire does)
+                if type(key_spot) is str:
+                    cur[key_spot] = key
+                else:
+                    _put(cur, key_spot, key)
+            if has_names:
+                if list_keys and isinstance(key, int):
+                    steps.append((list_keys, key))
+                if names and steps:
+                    for at_keys, position in steps:
+                        m_el, d_el = _at(m_el, at_keys, position), _at(d_el, at_keys, position)
+                    steps.clear()
+                for event_keys, field in names:  # the event names its element by this field too
+                    named_el = created[1] if created is not None and created[0] == depth else m_el if get(m_el, field) is not None else d_el
+                    value = get(named_el, field)
+                    if value is not None:
+                        _put(cur, event_keys, value)
             if same and element_path is not None and not (created is not None and created[0] == depth):
                 last = get(self.mirror.state.body, element_path)
                 for keys_ in same:  # the fragment continues the element only with these values equal
@@ -811,14 +857,15 @@ class Encoder:
                 _put(cur, keys_, value)
             elif isinstance(value, dict):
                 cur.update(value)
-        for path in self.shape.top_each.get(name, ()):
-            if path not in used and get(ev, path) is None:
+        for path in empty_lists:
+            if get(ev, path) is None:
                 _put(ev, path, [])
         if into is not None:
             into += (ev, cur)
-        if self.shape.naming == "key":
+        naming = self.shape.naming
+        if naming == "key":
             return {"event": name, "data": {name: ev}}
-        if self.shape.naming == "type":
+        if naming == "type":
             return {"event": name, "data": ev}
         return {"data": ev}
 
