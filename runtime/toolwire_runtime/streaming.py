@@ -92,10 +92,11 @@ def get(obj: Any, keys: tuple) -> Any:
             obj = obj.get(key)
             continue
         if type(key) is int and type(obj) is list:
-            if -len(obj) <= key < len(obj):
-                obj = obj[key]
-                continue
-            return None
+            try:
+                obj = obj[key]  # (a position out of range, at either end: IndexError)
+            except IndexError:
+                return None
+            continue
         if isinstance(key, int):
             if not isinstance(obj, list) or not -len(obj) <= key < len(obj):
                 return None
@@ -707,7 +708,8 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, read
     fragment) — for a next event equal to it but for the fragment: where the fragment is in the
     event (the one place that holds that very string), a template of the event to compare the next
     one with, where its fragments go (``_sink``), the op itself (logged for each replay), how the
-    reader was made (``_getter``'s paths, shape and types: translate.py inlines the reader) and
+    reader was made (``_getter``'s paths, shape and types: translate.py inlines the reader; and
+    a reader of the numbers with their places in the template, for ``_rebind``) and
     the fields nothing reads (below). None when the fragment is not in one place.
 
     Sound because decoding is a function of the event and of the body: an event equal to this one
@@ -776,9 +778,17 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, read
         owner = owner[k]
     if numbers:  # the fragment, when the numbers have the types they had
         kinds = "(" + "".join(f"type(e{{{i}}}), " for i in range(1, len(numbers) + 1)) + ")"
-        reader = ((path, *numbers), "e{0} if " + kinds + " == T else None", tuple(types))
+        # and for _rebind: the numbers of an event, and where they are in the template
+        places = []
+        for p in numbers:
+            holder = template
+            for k in p[:-1]:
+                holder = holder[k]
+            places.append((holder, p[-1]))
+        values = _getter(tuple(numbers), "(" + "".join(f"e{{{i}}}, " for i in range(len(numbers))) + ")")
+        reader = ((path, *numbers), "e{0} if " + kinds + " == T else None", tuple(types), (values, tuple(places)))
     else:
-        reader = ((path,), "e{0}", None)
+        reader = ((path,), "e{0}", None, None)
     sink = _sink(st, op)
     if sink is None:
         return None
@@ -795,7 +805,7 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, read
         # the hot path of a stream translation calls it too (translate._hot_source)
         copy_in = _getter(paths, "(" + "".join(f"T[{i}][0].__setitem__(T[{i}][1], e{{{i}}}), " for i in range(len(paths))) + ")", tuple(places))
         skipped = (copy_in, tuple(places), paths)
-    return (_getter(*reader), owner, path[-1], template, *sink, op, reader, skipped)
+    return (_getter(*reader[:3]), owner, path[-1], template, *sink, op, reader, skipped)
 
 
 def _rebind(last: tuple, event: Any, op: tuple, st: StreamState, guard: tuple) -> tuple | None:
@@ -813,19 +823,17 @@ def _rebind(last: tuple, event: Any, op: tuple, st: StreamState, guard: tuple) -
     if op[0] != before[0] or op[2] != before[2] or op[3] in guard[0]:
         return None
     read = guard[2]
-    paths = reader[0]
+    numbers = reader[3]
     try:
         value = getter(event)  # (None when a number's type changed)
         if value is not op[3]:
             return None
-        for p in paths[1:]:
-            holder = template
-            for k in p[:-1]:
-                holder = holder[k]
-            if holder[p[-1]] != (number := get(event, p)):
-                if p[-1] in read:
-                    return None
-                holder[p[-1]] = number
+        if numbers is not None:
+            for (holder, k), number in zip(numbers[1], numbers[0](event)):
+                if holder[k] != number:
+                    if k in read:
+                        return None
+                    holder[k] = number
         if unread is not None:
             unread[0](event)
     except (KeyError, IndexError, TypeError, AttributeError):

@@ -564,11 +564,16 @@ class Shape:
 
     def grown(self, pattern: tuple) -> tuple:
         """The fields of an element at ``pattern`` that its stream grows (text appended, items pushed),
-        with the op: the ones ``Encoder._grow`` sends the rest of."""
+        with the op: the ones ``Encoder._grow`` sends the rest of, in grammar order. Each as (field,
+        op, the keys of the object holding it, its key there); fields of one object share that
+        object's keys (the same tuple: ``_grow`` reads the object once for a run of them)."""
         known = self._grown.get(pattern)
         if known is None:
+            parents: dict = {}
             known = self._grown[pattern] = tuple(
-                (field, action["op"]) for field, (_chain, action, _ek) in self.appenders.get(pattern, {}).items() if action["op"] in ("push", "append", "append_parts")
+                (field, action["op"], parents.setdefault(field[:-1], field[:-1]), field[-1])
+                for field, (_chain, action, _ek) in self.appenders.get(pattern, {}).items()
+                if action["op"] in ("push", "append", "append_parts")
             )
         return known
 
@@ -1160,10 +1165,14 @@ class Encoder:
 
     def _grow(self, pattern: tuple, path: tuple, d: Any, m: Any) -> None:
         """Streamed text fields of an existing element: send what the client does not have yet."""
-        for field, op in self.shape.grown(pattern):
-            want = get(d, field)
+        at = held = None  # the keys of the object last read (shared by its fields: grown), and it
+        for field, op, parent, key in self.shape.grown(pattern):
+            if parent is not at:
+                at = parent
+                held = get(d, parent) if parent else d
+            want = held.get(key) if type(held) is dict else get(held, (key,))
             if want is None:
-                if op == "append" and StreamState.carries(d, field) and not StreamState.carries(m, field):
+                if op == "append" and isinstance(held, dict) and key in held and not StreamState.carries(m, field):
                     # a null the body has (OpenAI's `refusal: null`): said as the wire says it, so that
                     # the client's body has it too
                     self._append(pattern, path, field, None, element=m)
@@ -1530,7 +1539,7 @@ class Encoder:
     def _fuse(self, src: Accumulator, repeat: tuple, fast: tuple) -> Callable[[Any], dict | None]:
         """The hot path of one source field into its target field: ``_replayed`` and ``_forward`` as
         one function (``_hot_source``), compiled once per pair of event shapes."""
-        _getter, owner, key, template, sink, skey, fragments, _op, (paths, _shape, types), unread = repeat
+        _getter, owner, key, template, sink, skey, fragments, _op, (paths, _shape, types, _numbers), unread = repeat
         _keys, _element, _build, msink, mkey, mfragments, _closable, literal, values = fast
         shape = (paths, types, unread is not None, literal, len(values), fragments is not None, mfragments is not None, self.counted, bool(src._guard[0]))
         make = _HOT.get(shape)
