@@ -153,7 +153,7 @@ _BUILDERS: dict[str, Callable[[tuple], Callable[[str, int], dict]]] = {}  # lite
 # field) → (make, the reader of the values, literal): the next call's first fragment event has the
 # same shape, another index (_builder reads its values instead of walking it)
 _LIKELY: dict[tuple, tuple] = {}
-_SCALARS = (str, int, float, bool, type(None))
+_SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
 def _builder(template: dict, hint: tuple | None = None) -> tuple | None:
@@ -172,7 +172,7 @@ def _builder(template: dict, hint: tuple | None = None) -> tuple | None:
         except (KeyError, IndexError, TypeError):
             values = None
         # (scalars only: the values are the template's own objects, shared by every event built)
-        if values is not None and all(type(v) in _SCALARS for v in values):
+        if values is not None and _SCALARS.issuperset(map(type, values)):
             build = make(values)
             if build(_FRAGMENT, _COUNT) == template:
                 return build, literal, values
@@ -358,6 +358,7 @@ class Shape:
         self._idents: dict[int, tuple] = {}  # id(chain) → (chain, its identity): chains are the grammar's, read once
         self._carries: dict[tuple, tuple] = {}  # (pattern, chain identity) → carried_rules
         self.all_appenders: dict[tuple, list] = {}  # (list pattern, field) → every (chain, action, event keys) appending to it
+        self._kinded: set[tuple] = set()  # the (pattern, field) keys of all_appenders with a rule whose scope says its `kind`
         self.setters: list[tuple] = []  # (body pattern, field keys or None for "any field", chain, action, event keys)
         self.start: tuple | None = None
         self.ends: list[tuple] = []
@@ -400,6 +401,8 @@ class Shape:
                 for body_keys, event_keys in a["pairs"]:
                     self.appenders.setdefault(pattern, {}).setdefault(body_keys, ((name, *chain), a, event_keys))
                     self.all_appenders.setdefault((pattern, body_keys), []).append(((name, *chain), a, event_keys))
+                    if chain and "kind" in chain[-1]:
+                        self._kinded.add((pattern, body_keys))
             elif op == "extend" and not self.calls_view_list_taken(pattern, a):  # items appended whole (Ollama's tool_calls)
                 for body_keys, event_keys in a["pairs"]:
                     lp = pattern + body_keys + ("*",)
@@ -419,7 +422,7 @@ class Shape:
         element's type (Responses' reasoning_text.delta for a reasoning_text part, output_text.delta
         for an output_text one). None when no event streams this field of such an element."""
         candidates = self.all_appenders.get((pattern, field), ())
-        if isinstance(element, dict) and any(len(c[0]) > 1 and "kind" in c[0][-1] for c in candidates):
+        if isinstance(element, dict) and (pattern, field) in self._kinded:
             # events for another kind of element are not candidates (mcp_call arguments, not a
             # function call's); none left: the field is not streamed, the element's closing event carries it
             candidates = [c for c in candidates if len(c[0]) < 2 or not any(element.get(k) != v for k, v in (c[0][-1].get("kind") or {}).items())]
