@@ -72,9 +72,11 @@ def _parse(module: Any, payload: Any, kind: str, ctx: Context) -> Any:
     try:
         if kind == "request":
             return module.request_to_ir(payload, ctx)
-        from . import layout  # loaded with the provider modules, not by `import toolwire`
+        # loaded with the provider modules, not by `import toolwire` (`from .layout import`, not
+        # `from . import layout`: a package's fromlist goes through importlib's Python code every call)
+        from .layout import finish_response
 
-        return layout.finish_response(module.response_to_ir(payload, ctx), ctx)
+        return finish_response(module.response_to_ir(payload, ctx), ctx)
     except ConversionError as exc:
         other = "response" if kind == "request" else "request"
         if _parses_as(module, payload, other):

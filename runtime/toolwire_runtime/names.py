@@ -64,8 +64,21 @@ def fits(value: str, chars: str, max_len: int | None, exact: bool) -> bool:
     return match(value) is not None
 
 
+_fitted: dict[tuple, str] = {}  # (value, rule) → fit's answer: a conversation's ids and names, fitted again per turn
+
+
 def fit(value: str, chars: str, first: str | None = None, max_len: int | None = None, exact: bool = False) -> str:
     """``value`` if it satisfies the rule, else its deterministic valid replacement."""
+    key = (value, chars, first, max_len, exact)
+    out = _fitted.get(key)
+    if out is None:
+        if len(_fitted) > 4096:  # (bounded: ids are many over a process's life)
+            _fitted.clear()
+        out = _fitted[key] = _fit(value, chars, first, max_len, exact)
+    return out
+
+
+def _fit(value: str, chars: str, first: str | None, max_len: int | None, exact: bool) -> str:
     valid, invalid = _rule(chars, first, max_len, exact)
     if valid.fullmatch(value):
         return value
