@@ -148,3 +148,41 @@ def test_a_fragment_event_of_another_shape_is_walked() -> None:
     build, deeper, _ = translate._builder(nested, hint)
     assert deeper != literal
     assert build("z", 0)["index"] == {"n": 2} and build("z", 0)["index"] is not nested["index"]  # (a fresh object every time)
+
+
+@pytest.mark.parametrize("run", ["convert", "aconvert"])
+def test_an_event_after_the_hot_path_is_reported_at_its_position(monkeypatch, run: str) -> None:
+    """The events the hot path takes are counted into the stream's positions only when the next
+    slow step comes (``Encoder.run``; ``step`` counts each): a bad event after them is reported at
+    its own position."""
+    import asyncio
+
+    import toolwire
+
+    steps = []
+    slow = translate.Encoder._step
+
+    def counted(self, src, event):
+        steps.append(event)
+        return slow(self, src, event)
+
+    monkeypatch.setattr(translate.Encoder, "_step", counted)
+    head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1"}
+    events = [{"data": {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}}
+              for delta in [{"role": "assistant", "content": ""}, *({"content": f"w{i} "} for i in range(20)), {"content": 5}]]
+
+    async def agen():
+        for event in events:
+            yield event
+
+    with pytest.raises(toolwire.ConversionError) as caught:
+        if run == "convert":
+            list(stream.convert(events, source="openai_chat", target="anthropic"))
+        else:
+            asyncio.run(_drain(stream.aconvert(agen(), source="openai_chat", target="anthropic")))
+    assert str(caught.value).startswith("events[21].choices[0].delta.content:")
+    assert len(steps) < 6  # (the fragments between took the hot path)
+
+
+async def _drain(events) -> list:
+    return [event async for event in events]

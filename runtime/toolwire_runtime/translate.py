@@ -249,7 +249,8 @@ def _hot_source(reader: list, unread: bool, literal: str, n_values: int, source_
     repeat path's own function (``U``), text is appended as ``streaming.extend_text`` does, and a
     fragment is checked against the grammar's constants (``G``) only when it has some
     (``guarded``). It gives the target event, or None when the event is not a repeat (the source's
-    repeat path is dropped, as ``_replayed`` does)."""
+    repeat path is dropped, as ``_replayed`` does). The events it takes are counted into the
+    source's and the client's event positions by its caller (``Encoder.run``, ``step``)."""
 
     def append(sink: str, key: str, json_fragments: bool) -> list[str]:
         if json_fragments:
@@ -267,7 +268,7 @@ def _hot_source(reader: list, unread: bool, literal: str, n_values: int, source_
     values = "".join(f"k{i}, " for i in range(n_values))
     event = _refs("k{}", literal)  # (each value a local of make: k0, k1, ...)
     return "\n".join([
-        "def make(G, owner, key, template, S, sink, skey, M, msink, mkey, enc, src, k, U):",
+        "def make(G, owner, key, template, sink, skey, msink, mkey, enc, src, k, U):",
         *([f"    ({values}) = k"] if n_values else []),
         "    def hot(e):",
         "        try:",
@@ -282,10 +283,8 @@ def _hot_source(reader: list, unread: bool, literal: str, n_values: int, source_
         "        if e != template:",
         "            src._repeat = None",
         "            return None",
-        "        S.index += 1",
         *append("sink", "skey", source_json),
         *(["        enc.count = c = enc.count + 1"] if counted else []),
-        "        M.index += 1",
         *append("msink", "mkey", mirror_json),
         f"        return {event}",
         "    return hot",
@@ -1497,6 +1496,8 @@ class Encoder:
             event = event if type(event) is dict else src.plain(event)  # (an SDK object: its JSON, once)
             out = hot(event)
             if out is not None:
+                src.state.index += 1
+                self.mirror.state.index += 1
                 return [out]
         return self._step(src, event)
 
@@ -1508,16 +1509,25 @@ class Encoder:
         made for the pair (``_fuse``, ``self.hot``), and its event is yielded without a list."""
         step = self._step
         hot = self.hot
+        taken = 0  # events the hot path took since the last slow step: counted into the positions then
         for event in events:
             if hot is not None:
                 event = event if type(event) is dict else src.plain(event)  # (an SDK object: its JSON, once)
                 out = hot(event)
                 if out is not None:
+                    taken += 1
                     yield out
                     continue
+            if taken:  # (the source's and the client's event positions, before anything reads them)
+                src.state.index += taken
+                self.mirror.state.index += taken
+                taken = 0
             for out in step(src, event):
                 yield out
             hot = self.hot  # (it changes only in a slow step)
+        if taken:
+            src.state.index += taken
+            self.mirror.state.index += taken
         src.provider_body()  # an early end or an unknown event is reported once, here
         for out in self.finish(src):
             yield out
@@ -1553,8 +1563,8 @@ class Encoder:
             source = _hot_source(_reader_lines(paths, types), *shape[2:])
             exec(compile(source, "<toolwire stream hot path>", "exec"), scope)  # noqa: S102 (keys as literals, values bound)
             make = _HOT[shape] = scope["make"]
-        return make(src._guard[0], owner, key, template, src.state, fragments if fragments is not None else sink, skey,
-                    self.mirror.state, mfragments if mfragments is not None else msink, mkey, self, src, values,
+        return make(src._guard[0], owner, key, template, fragments if fragments is not None else sink, skey,
+                    mfragments if mfragments is not None else msink, mkey, self, src, values,
                     unread[0] if unread is not None else None)
 
     def _forward(self, fast: tuple, fragment: str) -> dict:
