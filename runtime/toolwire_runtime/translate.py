@@ -210,7 +210,7 @@ def _value_paths(node: Any, path: tuple, out: list) -> None:
 
 
 _HOT: dict[tuple, Callable] = {}  # the shapes of a source event and its target event → make (_hot_source)
-_HOT_BUILTINS = {"type": type, "str": str, "int": int, "bool": bool, "extend_text": extend_text,
+_HOT_BUILTINS = {"type": type, "str": str, "int": int, "bool": bool, "dict": dict, "extend_text": extend_text,
                  "KeyError": KeyError, "IndexError": IndexError, "TypeError": TypeError, "AttributeError": AttributeError}
 
 
@@ -277,6 +277,8 @@ def _hot_source(reader: list, unread: bool, literal: str, n_values: int, source_
         "        except (KeyError, IndexError, TypeError, AttributeError):",
         "            f = None",
         "        if type(f) is not str or not f or f in G:" if guarded else "        if type(f) is not str or not f:",
+        "            if type(e) is not dict:",  # (an SDK object: its caller makes its JSON and asks again)
+        "                return None",
         "            src._repeat = None",
         "            return None",
         "        owner[key] = f",
@@ -532,7 +534,8 @@ class Shape:
     def setters_of(self, pattern: tuple) -> tuple:
         """The `set` rules ``_set_fields`` weighs for an element at ``pattern``, read once per pattern:
         (rules as (body keys, chain, action, event keys, chain identity, scope, whether the rule has
-        conditions an element may fail), first keys that some rule sets below the object itself)."""
+        conditions an element may fail, the body key when the keys are one), first keys that some
+        rule sets below the object itself)."""
         known = self._setters.get(pattern)
         if known is None:
             snapshot = {_ident(c) for sp, bk, c, a, _e in self.setters if sp == pattern and bk == () and a["op"] == "overlay"}
@@ -547,7 +550,8 @@ class Shape:
                     continue  # the closing event carries it (_close)
                 scope = chain[-1] if len(chain) > 1 else {}
                 conditional = any(k in src for src in (scope, action) for k in ("has", "unless", "is", "not"))
-                rules.append((body_keys, chain, action, event_keys, ident, scope, conditional))
+                key = body_keys[0] if len(body_keys) == 1 and type(body_keys[0]) is str else None
+                rules.append((body_keys, chain, action, event_keys, ident, scope, conditional, key))
             below = frozenset(bk[0] for sp, bk, *_ in self.setters if sp == pattern and bk != ())
             known = self._setters[pattern] = (tuple(rules), below)
         return known
@@ -991,7 +995,8 @@ class Encoder:
         nested = self.shape.lists_under(pattern)
         seen: set = set()
         rules, _below = self.shape.setters_of(pattern)  # (the rules of this pattern, but for a snapshot's and the closer's)
-        for body_keys, chain, action, event_keys, ident, scope, conditional in rules:
+        objects = type(d) is dict and type(m) is dict
+        for body_keys, chain, action, event_keys, ident, scope, conditional, key in rules:
             if body_keys in seen:
                 continue  # the first rule that sets a field sends it (terminal alternatives are not repeated)
             if body_keys and conditional and not _satisfiable(scope, action, event_keys, get(d, body_keys)):
@@ -1014,7 +1019,13 @@ class Encoder:
                 if changed:
                     groups.setdefault((ident, id(action)), [chain, action, []])[2].append((event_keys, changed, True))
                 continue
-            want, have = get(d, body_keys), get(m, body_keys)
+            if key is not None and objects:  # (a field of the object itself: most)
+                want = d.get(key)
+                if want is None:
+                    continue
+                have = m.get(key)
+            else:
+                want, have = get(d, body_keys), get(m, body_keys)
             if want is not None:
                 entry = groups.setdefault((ident, id(action)), [chain, action, []])
                 entry[2].append((event_keys, want, want != have))
@@ -1512,8 +1523,10 @@ class Encoder:
         taken = 0  # events the hot path took since the last slow step: counted into the positions then
         for event in events:
             if hot is not None:
-                event = event if type(event) is dict else src.plain(event)  # (an SDK object: its JSON, once)
                 out = hot(event)
+                if out is None and type(event) is not dict:  # an SDK object: its JSON, once, and again
+                    event = src.plain(event)
+                    out = hot(event)
                 if out is not None:
                     taken += 1
                     yield out
