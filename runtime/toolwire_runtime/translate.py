@@ -1521,6 +1521,7 @@ class Encoder:
         step = self._step
         hot = self.hot
         taken = 0  # events the hot path took since the last slow step: counted into the positions then
+        events = iter(events)
         for event in events:
             if hot is not None:
                 out = hot(event)
@@ -1530,7 +1531,21 @@ class Encoder:
                 if out is not None:
                     taken += 1
                     yield out
-                    continue
+                    for event in events:  # the next ones, while they repeat it: the tightest loop
+                        out = hot(event)
+                        if out is None:
+                            break
+                        taken += 1
+                        yield out
+                    else:
+                        break  # (no more events)
+                    if type(event) is not dict:
+                        event = src.plain(event)
+                        out = hot(event)
+                        if out is not None:
+                            taken += 1
+                            yield out
+                            continue
             if taken:  # (the source's and the client's event positions, before anything reads them)
                 src.state.index += taken
                 self.mirror.state.index += taken
