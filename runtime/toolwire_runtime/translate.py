@@ -214,13 +214,15 @@ _HOT_BUILTINS = {"type": type, "str": str, "int": int, "bool": bool, "dict": dic
                  "KeyError": KeyError, "IndexError": IndexError, "TypeError": TypeError, "AttributeError": AttributeError}
 
 
-def _reader_lines(paths: tuple, types: tuple | None) -> list[str]:
+def _reader_lines(paths: tuple, types: tuple | None, unread: tuple = ()) -> list[str]:
     """Statements that set ``f`` to the string at ``paths[0]`` of event ``e`` — None unless the leaves
     at ``paths[1:]`` have ``types`` — reading each shared part of the paths once (``x1 = e['data']``):
-    the reader ``_repeat_of`` made (``streaming._getter``), inlined."""
+    the reader ``_repeat_of`` made (``streaming._getter``), inlined; then the values at the
+    ``unread`` paths (what nothing reads) put into the template, each into its holder there
+    (``h0``, ``h1``, ...: the repeat path's places), as its own function does."""
     uses: dict = {}
     children: dict = {}
-    for path in paths:
+    for path in (*paths, *unread):
         for n in range(len(path)):
             uses[path[:n]] = uses.get(path[:n], 0) + 1
             children.setdefault(path[:n], set()).add(path[n])
@@ -239,14 +241,15 @@ def _reader_lines(paths: tuple, types: tuple | None) -> list[str]:
     if types:
         checks = " or ".join(f"type({expression(path)}) is not {kind.__name__}" for path, kind in zip(paths[1:], types))
         lines += [f"if {checks}:", "    f = None"]
+    lines += [f"h{i}[{path[-1]!r}] = {expression(path)}" for i, path in enumerate(unread)]
     return lines
 
 
-def _hot_source(reader: list, unread: bool, literal: str, n_values: int, source_json: bool, mirror_json: bool, counted: bool, guarded: bool) -> str:
+def _hot_source(reader: list, unread: int, literal: str, n_values: int, source_json: bool, mirror_json: bool, counted: bool, guarded: bool) -> str:
     """The source of one function that does for an event what ``Accumulator._replayed`` and then
     ``Encoder._forward`` do (``Encoder._fuse``), with the source's reader (``_reader_lines``) and the
-    target event's literal inlined; the values nothing reads are put into the template by the
-    repeat path's own function (``U``), text is appended as ``streaming.extend_text`` does, and a
+    target event's literal inlined (with the values nothing reads, ``unread`` of them, put into
+    the template's holders ``U``), text is appended as ``streaming.extend_text`` does, and a
     fragment is checked against the grammar's constants (``G``) only when it has some
     (``guarded``). It gives the target event, or None when the event is not a repeat (the source's
     repeat path is dropped, as ``_replayed`` does). The events it takes are counted into the
@@ -270,10 +273,10 @@ def _hot_source(reader: list, unread: bool, literal: str, n_values: int, source_
     return "\n".join([
         "def make(G, owner, key, template, sink, skey, msink, mkey, enc, src, k, U):",
         *([f"    ({values}) = k"] if n_values else []),
+        *([f"    ({''.join(f'h{i}, ' for i in range(unread))}) = U"] if unread else []),
         "    def hot(e):",
         "        try:",
         *(f"            {line}" for line in reader),
-        *(["            U(e)"] if unread else []),  # (what nothing reads: this event's, into the template)
         "        except (KeyError, IndexError, TypeError, AttributeError):",
         "            f = None",
         "        if type(f) is not str or not f or f in G:" if guarded else "        if type(f) is not str or not f:",
@@ -1582,18 +1585,19 @@ class Encoder:
         one function (``_hot_source``), compiled once per pair of event shapes."""
         _getter, owner, key, template, sink, skey, fragments, _op, (paths, _shape, types, _numbers), unread = repeat
         _keys, _element, _build, msink, mkey, mfragments, _closable, literal, values = fast
-        shape = (paths, types, unread is not None, literal, len(values), fragments is not None, mfragments is not None, self.counted, bool(src._guard[0]))
+        unread_paths = unread[2] if unread is not None else ()
+        shape = (paths, types, unread_paths, literal, len(values), fragments is not None, mfragments is not None, self.counted, bool(src._guard[0]))
         make = _HOT.get(shape)
         if make is None:
             if len(_HOT) > 1024:  # (a few per pair of grammars)
                 _HOT.clear()
             scope = {"__builtins__": _HOT_BUILTINS}
-            source = _hot_source(_reader_lines(paths, types), *shape[2:])
+            source = _hot_source(_reader_lines(paths, types, unread_paths), len(unread_paths), *shape[3:])
             exec(compile(source, "<toolwire stream hot path>", "exec"), scope)  # noqa: S102 (keys as literals, values bound)
             make = _HOT[shape] = scope["make"]
         return make(src._guard[0], owner, key, template, fragments if fragments is not None else sink, skey,
                     mfragments if mfragments is not None else msink, mkey, self, src, values,
-                    unread[0] if unread is not None else None)
+                    tuple(holder for holder, _key in unread[1]) if unread is not None else None)
 
     def _forward(self, fast: tuple, fragment: str) -> dict:
         """A source fragment's target event, its fragment appended to the client's field as the
