@@ -779,14 +779,8 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, read
     if numbers:  # the fragment, when the numbers have the types they had
         kinds = "(" + "".join(f"type(e{{{i}}}), " for i in range(1, len(numbers) + 1)) + ")"
         # and for _rebind: the numbers of an event, and where they are in the template
-        places = []
-        for p in numbers:
-            holder = template
-            for k in p[:-1]:
-                holder = holder[k]
-            places.append((holder, p[-1]))
         values = _getter(tuple(numbers), "(" + "".join(f"e{{{i}}}, " for i in range(len(numbers))) + ")")
-        reader = ((path, *numbers), "e{0} if " + kinds + " == T else None", tuple(types), (values, tuple(places)))
+        reader = ((path, *numbers), "e{0} if " + kinds + " == T else None", tuple(types), (values, _places(template, numbers)))
     else:
         reader = ((path,), "e{0}", None, None)
     sink = _sink(st, op)
@@ -794,18 +788,24 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, read
         return None
     skipped = None
     if unread:
-        places = []
-        for p in unread:
-            holder = template
-            for k in p[:-1]:
-                holder = holder[k]
-            places.append((holder, p[-1]))
+        places = _places(template, unread)
         paths = tuple(unread)
         # one function that puts them from an event into the template (T: their (holder, key) there);
-        # the hot path of a stream translation calls it too (translate._hot_source)
-        copy_in = _getter(paths, "(" + "".join(f"T[{i}][0].__setitem__(T[{i}][1], e{{{i}}}), " for i in range(len(paths))) + ")", tuple(places))
-        skipped = (copy_in, tuple(places), paths)
+        # the hot path of a stream translation writes them itself, into the same places (translate._hot_source)
+        copy_in = _getter(paths, "(" + "".join(f"T[{i}][0].__setitem__(T[{i}][1], e{{{i}}}), " for i in range(len(paths))) + ")", places)
+        skipped = (copy_in, places, paths)
     return (_getter(*reader[:3]), owner, path[-1], template, *sink, op, reader, skipped)
+
+
+def _places(template: Any, paths: list) -> tuple:
+    """(holder, key) in ``template`` of each of ``paths``: where a value at that path is written."""
+    places = []
+    for p in paths:
+        holder = template
+        for k in p[:-1]:
+            holder = holder[k]
+        places.append((holder, p[-1]))
+    return tuple(places)
 
 
 def _rebind(last: tuple, event: Any, op: tuple, st: StreamState, guard: tuple) -> tuple | None:

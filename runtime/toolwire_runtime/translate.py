@@ -334,6 +334,17 @@ def _constant(keys: tuple, value: Any) -> tuple:
     return (_spot(keys), value, not (value is None or type(value) in (str, int, float, bool)))
 
 
+def _put_constants(obj: dict, constants: tuple) -> None:
+    """Write grammar constants (``_constant``) into an event's object."""
+    for spot, value, copied in constants:
+        if copied:
+            value = _copy(value)
+        if type(spot) is str:
+            obj[spot] = value
+        else:
+            _put(obj, spot, value)
+
+
 class Shape:
     """A target grammar read backwards: for each body list (pattern with ``*`` for positions) the event
     that creates an element, the events that append to its fields and the event that closes it; the
@@ -776,13 +787,8 @@ class Encoder:
             return {"data": name}
         (named, head_tags, replays, counter, empty_lists, has_names), scopes = self.shape.event_plan(chain)
         ev: dict = {self.shape.naming: name} if named else {}
-        for spot, value, copied in head_tags:
-            if copied:
-                value = _copy(value)
-            if type(spot) is str:
-                ev[spot] = value
-            else:
-                _put(ev, spot, value)
+        if head_tags:
+            _put_constants(ev, head_tags)
         for body_key, body_keys, spot in replays:
             if body_key is not None:  # (most: a key of the body itself)
                 value = body.get(body_key)
@@ -816,18 +822,10 @@ class Encoder:
                 else:
                     _put(cur, each_in, [item])
                 cur = item
-            for spot, value, copied in tags:
-                if copied:
-                    value = _copy(value)
-                if type(spot) is str:
-                    cur[spot] = value
-                else:
-                    _put(cur, spot, value)
-            for spot, value, _copied in when:  # the scope applies to items that say so
-                if type(spot) is str:
-                    cur[spot] = value
-                else:
-                    _put(cur, spot, value)
+            if tags:
+                _put_constants(cur, tags)
+            if when:  # the scope applies to items that say so
+                _put_constants(cur, when)
             key = keys[depth] if depth < len(keys) else None
             if key_spot is not None and key is not None and key != default_key:
                 # (a key equal to the grammar's default is left out, as the wire does)
