@@ -186,3 +186,31 @@ def test_an_event_after_the_hot_path_is_reported_at_its_position(monkeypatch, ru
 
 async def _drain(events) -> list:
     return [event async for event in events]
+
+
+@pytest.mark.parametrize("target", RECORDED_TARGETS)
+def test_an_event_of_whole_parts_is_synced_once(monkeypatch, target: str) -> None:
+    """A Gemini chunk carries whole parts: decoding it opens and closes each (ops of one event, all
+    seeing the body the whole chunk made). Its first sync sends all of it; the syncs of the other
+    ops would find nothing to send, and are skipped (``Encoder.feed``): the chunk of two calls and
+    its finish converts once, and the end once more."""
+    import toolwire
+
+    case = FILES["gemini"]["scenarios"]["parallel_calls"]  # (tests/fixtures/_streams/gemini.json: one chunk)
+    assert len(case["events"]) == 1
+    conversions = []
+    convert = translate.Encoder._convert
+
+    def counted(self, *args):
+        conversions.append(args[-1])
+        return convert(self, *args)
+
+    monkeypatch.setattr(translate.Encoder, "_convert", counted)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        events = list(stream.convert(case["events"], source="gemini", target=target))
+        assert conversions == [False, True]  # (final: the end of the stream)
+        got = stream.accumulate(events, provider=target)
+        want = toolwire.to_ir(toolwire.convert(stream.accumulate(case["events"], provider="gemini", as_provider=True), source="gemini", target=target, kind="response"), provider=target, kind="response")
+    assert [(p.name, p.arguments) for p in got.message.parts] == [(p.name, p.arguments) for p in want.message.parts]
+    assert [(p.name, p.arguments) for p in got.message.parts] == [("get_weather", {"location": "London"}), ("get_time", {"location": "London"})]

@@ -1613,11 +1613,17 @@ class Encoder:
     def feed(self, src: Accumulator, ops: list) -> list[dict]:
         self.hot = None  # (fast entries change below: the fused function is made again after, _step)
         self.out = out = []
+        # len(out) right after this event's last sync at a block boundary, while nothing else ran:
+        # another such sync would find what that one found (every op of an event sees the body the
+        # whole event made; the client and the routes are as that sync left them), so it is skipped
+        # (a Gemini chunk of whole parts opens and closes each: one sync, not one per op)
+        synced = -1
         for op in ops:
             kind = op[0]
             if kind == "push":
                 continue  # list items (citations) go with the next sync: the converter decides if they exist
             if kind in ("append", "json"):
+                synced = -1
                 element, keys, fragment = op[1], op[2], op[3]
                 fast = self.fast.get(id(element))
                 if fast is not None and fast[0] == keys and type(fragment) is str and (not fast[6] or id(fast[1]) in self.open):
@@ -1647,13 +1653,17 @@ class Encoder:
                     self._append(pattern, path, field, fragment, (id(element), keys), mirror_el)
             elif kind == "open":
                 self.unsynced.clear()  # a new block: try to find routes again
-                self.opening = id(op[1])
-                try:
-                    self._sync(src)
-                finally:
-                    self.opening = None
+                if synced != len(out):
+                    self.opening = id(op[1])
+                    try:
+                        self._sync(src)
+                    finally:
+                        self.opening = None
+                    synced = len(out)
             elif kind == "close":
-                self._sync(src)
+                if synced != len(out):
+                    self._sync(src)
+                    synced = len(out)
                 # what was made for it stays open until the target's next element in its list (or the
                 # end): the converter may still join later text into it (text across a dropped block)
                 self.made_for.pop(id(op[1]), None)
@@ -1662,7 +1672,9 @@ class Encoder:
                     from .streaming import InvalidEventError
 
                     raise InvalidEventError(src.state.where(), f"the {src.provider} stream began its message again after events were translated: a translated stream cannot take back what it sent")
-                self._sync(src)
+                if synced != len(out):
+                    self._sync(src)
+                    synced = len(out)
         return self.out
 
     def replay(self, body: dict) -> list[dict]:
