@@ -58,6 +58,19 @@ def test_golden_streams_translate_the_same_with_known_routes(source: str) -> Non
             assert cold == warm, (scenario, target)
 
 
+def _count_conversions(monkeypatch) -> list:
+    """The list each sync's conversion appends to (its ``final`` flag)."""
+    conversions: list = []
+    convert = translate.Encoder._convert
+
+    def counted(self, *args):
+        conversions.append(args[-1])
+        return convert(self, *args)
+
+    monkeypatch.setattr(translate.Encoder, "_convert", counted)
+    return conversions
+
+
 def test_a_known_route_saves_the_marked_conversion(monkeypatch) -> None:
     """The second stream of a layout converts once at its first text fragment, not twice; a stream
     whose text is not where the route says (another layout of the same kinds) is marked again."""
@@ -68,14 +81,7 @@ def test_a_known_route_saves_the_marked_conversion(monkeypatch) -> None:
         return {"data": {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}}
 
     events = [chunk({"role": "assistant", "content": ""}), chunk({"content": "Hel"}), chunk({"content": "lo"}), chunk({}, "stop"), {"data": "[DONE]"}]
-    conversions = []
-    convert = translate.Encoder._convert
-
-    def counted(self, *args):
-        conversions.append(args[-1])
-        return convert(self, *args)
-
-    monkeypatch.setattr(translate.Encoder, "_convert", counted)
+    conversions = _count_conversions(monkeypatch)
     translate._MARKS.clear()
     first = list(stream.convert(events, source="openai_chat", target="anthropic"))
     cold = len(conversions)
@@ -198,14 +204,7 @@ def test_an_event_of_whole_parts_is_synced_once(monkeypatch, target: str) -> Non
 
     case = FILES["gemini"]["scenarios"]["parallel_calls"]  # (tests/fixtures/_streams/gemini.json: one chunk)
     assert len(case["events"]) == 1
-    conversions = []
-    convert = translate.Encoder._convert
-
-    def counted(self, *args):
-        conversions.append(args[-1])
-        return convert(self, *args)
-
-    monkeypatch.setattr(translate.Encoder, "_convert", counted)
+    conversions = _count_conversions(monkeypatch)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         events = list(stream.convert(case["events"], source="gemini", target=target))
