@@ -213,3 +213,112 @@ def test_an_event_of_whole_parts_is_synced_once(monkeypatch, target: str) -> Non
         want = toolwire.to_ir(toolwire.convert(stream.accumulate(case["events"], provider="gemini", as_provider=True), source="gemini", target=target, kind="response"), provider=target, kind="response")
     assert [(p.name, p.arguments) for p in got.message.parts] == [(p.name, p.arguments) for p in want.message.parts]
     assert [(p.name, p.arguments) for p in got.message.parts] == [("get_weather", {"location": "London"}), ("get_time", {"location": "London"})]
+
+
+# -- a call's opening converts that call, not the whole body (Encoder._sync_call) -------------------
+
+def _many_calls(n: int, variant: str = "") -> list:
+    """OpenAI Chat Completions chunks (openai-python ChatCompletionChunk): some text, then n calls
+    whose arguments come in fragments. Variants: ``text`` (a call's opening chunk carries text
+    too), ``interleaved`` (each call's last fragment comes after the next call opened), ``whole``
+    (each call in one delta), ``no_ids`` (calls without ids: toolwire synthesizes them)."""
+    head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1"}
+
+    def chunk(delta: dict, finish: str | None = None) -> dict:
+        return {"data": {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}}
+
+    events = [chunk({"role": "assistant", "content": ""}), chunk({"content": "Checking "}), chunk({"content": "all of them."})]
+    late = None
+    for k in range(n):
+        args = json.dumps({"city": f"City {k}", "days": k % 7})
+        opening = {"index": k, "id": "" if variant == "no_ids" else f"call_{k}", "type": "function", "function": {"name": "get_weather" if k % 2 else "get_time", "arguments": args if variant == "whole" else ""}}
+        if variant == "no_ids":
+            del opening["id"]
+        events.append(chunk({"tool_calls": [opening], **({"content": f" {k}"} if variant == "text" and k % 3 == 2 else {})}))
+        if late is not None:
+            events.append(late)
+        if variant == "whole":
+            continue
+        pieces = [chunk({"tool_calls": [{"index": k, "function": {"arguments": args[i : i + 7]}}]}) for i in range(0, len(args), 7)]
+        events += pieces[:-1]
+        late = pieces[-1] if variant == "interleaved" else None
+        if late is None:
+            events.append(pieces[-1])
+    if late is not None:
+        events.append(late)
+    return [*events, chunk({}, "tool_calls"), {"data": "[DONE]"}]
+
+
+def _full_syncs_only(monkeypatch) -> None:
+    monkeypatch.setattr(translate.Encoder, "_sync_call", lambda self, src, element, ops: False)
+
+
+_TARGETS = sorted(set(stream._DECODERS) - set(stream.NO_TRANSLATION_TO))
+_WHOLE_CALLS = ("gemini", "gemini_openapi", "ollama", "vertex")  # (their streams take a call whole)
+
+
+@pytest.mark.parametrize("variant", ["", "text", "interleaved", "whole", "no_ids"])
+def test_a_call_opening_synced_alone_sends_what_a_full_sync_sends(monkeypatch, variant: str) -> None:
+    """Every target gets byte for byte the stream it gets when every call opening converts the
+    whole body; and the shortcut was taken where it holds (a call-streaming target, a call of its
+    own id opened by an event that only opens it)."""
+    events = _many_calls(9, variant)
+    taken: dict = {}
+    sync_call = translate.Encoder._sync_call
+
+    def counted(self, src, element, ops):
+        done = sync_call(self, src, element, ops)
+        taken[self.target] = taken.get(self.target, 0) + done
+        return done
+
+    monkeypatch.setattr(translate.Encoder, "_sync_call", counted)
+    alone = {t: _translate(events, "openai_chat", t) for t in _TARGETS}
+    monkeypatch.undo()
+    _full_syncs_only(monkeypatch)
+    differ = [t for t in _TARGETS if _translate(events, "openai_chat", t) != alone[t]]
+    assert not differ, differ
+    streaming = [t for t in _TARGETS if t not in _WHOLE_CALLS]
+    if variant in ("", "whole"):
+        assert all(taken.get(t) == 8 for t in streaming), taken  # (the first call's opening: a full sync)
+    elif variant == "text":  # (an opening chunk with text too: a full sync)
+        assert all(0 < taken.get(t, 0) < 8 for t in streaming), taken
+    elif variant == "no_ids":
+        assert not any(taken.values()), taken
+    assert not any(taken.get(t) for t in _WHOLE_CALLS), taken
+
+
+@pytest.mark.parametrize("source", ["anthropic", "openai_responses", "bedrock_converse"])
+def test_call_openings_of_block_streams_synced_alone_send_what_full_syncs_send(monkeypatch, source: str) -> None:
+    """The same for sources whose calls are blocks among others (the stream of nine calls as
+    ``source`` sends it: translated into it, full syncs only)."""
+    _full_syncs_only(monkeypatch)
+    events = list(stream.convert(_many_calls(9), source="openai_chat", target=source))
+    full = {t: _translate(events, source, t) for t in _TARGETS}
+    monkeypatch.undo()
+    assert {t: _translate(events, source, t) for t in _TARGETS} == full
+
+
+@pytest.mark.parametrize("target", ["anthropic", "openai_chat", "openai_responses", "bedrock_converse"])
+def test_a_call_opening_converts_only_its_calls(monkeypatch, target: str) -> None:
+    """However many calls came before, a call's opening converts at most two calls (itself, and
+    the one before while the client's element for it is open), and the number of conversions of
+    the whole body does not grow with the calls: a stream of many calls is translated in linear time."""
+    rendered: list = []
+    render = translate.Encoder._render_calls
+
+    def counted(self, src, list_keys, keep):
+        rendered.append(len(keep))
+        return render(self, src, list_keys, keep)
+
+    monkeypatch.setattr(translate.Encoder, "_render_calls", counted)
+    conversions = _count_conversions(monkeypatch)
+    full = {}
+    for n in (4, 40):
+        rendered.clear()
+        conversions.clear()
+        events = list(stream.convert(_many_calls(n), source="openai_chat", target=target))
+        assert len(rendered) >= n - 1 and max(rendered) <= 2
+        full[n] = len(conversions)
+        calls = stream.accumulate(events, provider=target).message.parts[1:]
+        assert [(c.id, c.arguments) for c in calls] == [(f"call_{k}", {"city": f"City {k}", "days": k % 7}) for k in range(n)]
+    assert full[4] == full[40]

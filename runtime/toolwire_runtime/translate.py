@@ -6,7 +6,8 @@ which event puts which value where in the target body, so the encoder can say wh
 to make the body the client accumulates (a ``mirror``: the target's own decoder fed with every
 event sent) grow into the body it should be. What the target body should be is decided by the
 ordinary response converter (source body → IR → target body), at *sync points*: when a block opens
-or closes and at the end. Between them, text and argument fragments flow straight through along
+or closes and at the end (a call's opening converts only that call when nothing else can have
+changed, ``_sync_call``: many calls stay linear). Between them, text and argument fragments flow straight through along
 *routes* (source field → target field) found at the sync before: a marker appended to the source
 field shows where the converter puts its text (known per layout once seen: ``_MARKS``); a call's
 arguments go to the same call of the target. A fragment whose source event repeats the last one
@@ -353,6 +354,7 @@ class Shape:
     def __init__(self, decoder: Any) -> None:
         self.naming = decoder.NAMING
         self.calls_view = decoder.CALLS
+        self.owners: dict[tuple, tuple | None] = {}  # list keys → the element that holds the list (_owner_of)
         self.creators: dict[tuple, tuple] = {}  # list pattern → chain
         self.all_creators: dict[tuple, list] = {}  # list pattern → every chain that may create one
         self.extenders: dict[tuple, tuple] = {}  # list pattern → (chain, event keys) of an `extend` that appends whole items
@@ -731,6 +733,65 @@ def _calls_of_pair(shape: Shape, source_decoder: Any) -> tuple:
     return closes, streams_args, source_args, target_calls
 
 
+def _owner_of(shape: "Shape", list_keys: tuple) -> tuple | None:
+    """(pattern, path, keys of the list under it) of the target element that holds the list at
+    ``list_keys`` (the body itself: pattern and path ``()``), as the diff walks it (``_diff_list``)."""
+    if list_keys not in shape.owners:
+        shape.owners[list_keys] = None
+        for n in range(len(list_keys), -1, -1):
+            at, sub = list_keys[:n], list_keys[n:]
+            pattern = tuple("*" if type(k) is int else k for k in at)
+            if (not at or type(at[-1]) is int) and sub in shape.lists_under(pattern):
+                shape.owners[list_keys] = (pattern, at, sub)
+                break
+    return shape.owners[list_keys]
+
+
+def _view(view: dict) -> tuple:
+    """A decoder's ``CALLS`` view with its key paths as tuples: (view, list keys, what tells a call
+    from the list's other elements (None: every one is a call), id keys), read once per view."""
+    compiled = _VIEWS.get(id(view))
+    if compiled is None or compiled[0] is not view:  # (views are the decoders' constants)
+        when = tuple((tuple(k.split(".")), v) for k, v in (view.get("when") or {}).items())
+        has = tuple(view["has"]) if view.get("has") else None
+        unless = tuple(view["unless"]) if view.get("unless") else None
+        compiled = _VIEWS[id(view)] = (view, tuple(view["list"]), (when, has, unless) if when or has or unless else None, tuple(view["id"]))
+    return compiled
+
+
+def _is_call(compiled: tuple, el: Any) -> bool:
+    """Whether ``el``, an element of the view's list, is a call (``_view``)."""
+    if not isinstance(el, dict):
+        return False
+    if compiled[2] is None:
+        return True
+    when, has, unless = compiled[2]
+    return all(get(el, k) == v for k, v in when) and (has is None or get(el, has) is not None) and (unless is None or get(el, unless) is None)
+
+
+def _parsed(st: StreamState, body: dict, memo: dict, final: bool) -> tuple[dict, list]:
+    """``body`` (a copy of ``st.body``; ``memo``: id() of each object copied → its copy) with the
+    JSON still in fragments parsed, as at the end of the stream; and what did not parse."""
+    snap = StreamState(st.provider, False)
+    snap.body = body
+    snap.buffers = {id(memo[k]): (memo[k], {f: list(v) for f, v in e[1].items()}) for k, e in st.buffers.items() if k in memo}
+    snap.ended = True
+    with warnings.catch_warnings():
+        if not final:
+            warnings.simplefilter("ignore")
+        body = snap.finish(())
+    return body, snap.invalid
+
+
+def _replaced(node: Any, keys: tuple, value: Any) -> Any:
+    """A copy of ``node`` with ``value`` at ``keys``: only the objects along the path are copied."""
+    if not keys:
+        return value
+    out: Any = dict(node) if type(node) is dict else list(node)
+    out[keys[0]] = _replaced(node[keys[0]], keys[1:], value)
+    return out
+
+
 class Encoder:
     """Target events for a growing source stream (see the module docstring).
 
@@ -746,8 +807,11 @@ class Encoder:
         self.mirror.state.log = None
         self.convert = convert
         self.source_calls = source_decoder.CALLS
+        text = source_decoder.TEXT
+        self.source_text = tuple(text["path"]) if text and "path" in text else None  # (a text field, not parts: _render_calls)
         self.source_closes, self.source_streams_args, self.source_args, self.target_calls = _calls_of_pair(self.shape, source_decoder)
         self.strict = strict
+        self._calls_owner = _owner_of(self.shape, self.target_calls[0]) if self.target_calls is not None else None
         self.routes: dict[tuple, Any] = {}  # (id(source element), source keys) → target path (tuple) | None
         self.open: dict[int, tuple] = {}  # id(mirror element) → (list pattern, concrete path) of elements not closed
         self.sent: dict[tuple, int] = {}  # concrete target field path → fragments sent into it
@@ -758,6 +822,8 @@ class Encoder:
         self.count = -1  # the running event number, where the target's events carry one
         self.final = False
         self.unsynced: set = set()  # source fields whose route could not be found yet (their sync failed)
+        self.owed = False  # a fragment or list item has waited for a sync since the last full one (_sync_call)
+        self._effects = 0  # the source's count of changes no op says, as last seen (feed)
         self.opening: int | None = None  # id() of the source element whose opening triggered the sync
         self.made_by: dict[int, tuple] = {}  # id(mirror element) → id(source element) it was created for
         self.made_for: dict[int, list] = {}  # id(source element) → mirror elements created for it
@@ -1076,11 +1142,14 @@ class Encoder:
 
     def _diff_lists(self, pattern: tuple, path: tuple, d: dict, m: dict, held: Callable[[tuple, int], bool]) -> None:
         for sub in self.shape.lists_under(pattern):
-            lp = pattern + sub + ("*",)
-            want = get(d, sub) or []
-            if not isinstance(want, list):
-                continue
-            i = -1
+            self._diff_list(pattern, path, d, held, sub, -1)
+
+    def _diff_list(self, pattern: tuple, path: tuple, d: dict, held: Callable[[tuple, int], bool], sub: tuple, i: int) -> None:
+        """The diff of one list ``sub`` of the element at ``path`` (``d``: it, desired), from its
+        element ``i + 1`` on."""
+        lp = pattern + sub + ("*",)
+        want = get(d, sub) or []
+        if isinstance(want, list):
             at = path + sub
             have: Any = None
             sent = -1  # (the client's list is read again once something was sent)
@@ -1248,16 +1317,8 @@ class Encoder:
         # goes on; at the end (no JSON in fragments, no marker) nothing changes it any more
         body = st.body if final and not st.buffers and mark is None else copy_body(st.body, memo)
         invalid: list = []
-        if st.buffers:  # JSON still in fragments: parsed in the copy, as at the end of the stream
-            snap = StreamState(st.provider, False)
-            snap.body = body
-            snap.buffers = {id(memo[k]): (memo[k], {f: list(v) for f, v in e[1].items()}) for k, e in st.buffers.items() if k in memo}
-            snap.ended = True
-            with warnings.catch_warnings():
-                if not final:
-                    warnings.simplefilter("ignore")
-                body = snap.finish(())
-            invalid = snap.invalid
+        if st.buffers:
+            body, invalid = _parsed(st, body, memo, final)
         twin = None
         if mark is not None:
             element, keys = mark
@@ -1296,6 +1357,88 @@ class Encoder:
             self._diff(desired, final, self._held(src, desired, final, source))
         finally:
             self._marked = None
+        self.owed = False
+
+    def _sync_call(self, src: Accumulator, element: dict, ops: list) -> bool:
+        """The sync at the opening of a source call (``element``) when only that call can have
+        changed: it converts that call, and the call before it while the client's element for it is
+        open (it ends now), not the whole body (False: a full sync is needed). The client gets
+        what a full sync would send: the end of the call before, and the new call. So each opening
+        costs the same however many calls came before, and a stream of many calls stays linear.
+
+        The target's response converter renders a call alone, into one element of its calls list:
+        it is checked here that the rendered calls are that list's last elements; the new one goes
+        at the end of the list. It is used when the event only opened the call and appended to it,
+        the call is the last element of its list and has an id of its own (a missing one is
+        synthesized from its position among all parts), the client has every element of the list
+        that the last sync made, and nothing waits for a full sync (``owed``, or a field whose place
+        is not known: a None route). Values outside the call go with the next full sync, as every
+        value but a fragment does."""
+        calls = self.target_calls
+        if calls is None or not calls[3] or not self.started or self.owed or self._calls_owner is None:
+            return False
+        if ops[0][1] is not element:
+            return False
+        for op in ops[1:]:
+            if op[1] is not element or op[0] not in ("append", "json"):
+                return False
+        compiled = _view(self.source_calls)
+        items = get(src.state.body, compiled[1])
+        if type(items) is not list or items[-1] is not element or not _is_call(compiled, element):
+            return False
+        call_id = get(element, compiled[3])
+        if type(call_id) is not str or not call_id or None in self.routes.values():
+            return False
+        tlist, pattern, args, _streams = calls
+        have = get(self.mirror.state.body, tlist)
+        want = get(self.desired, tlist)
+        if type(want) is not list or type(have) is not list or len(want) != len(have):
+            return False
+        keep: tuple = (element,)
+        before = None  # (the position of the client's element open in the list, made for the call before)
+        for el_id, (lp, ep) in self.open.items():
+            if lp == pattern and ep[:-1] == tlist:
+                made = self.made_by.get(el_id)
+                if made is None or len(items) < 2 or made[0] != id(items[-2]) or not _is_call(compiled, items[-2]):
+                    return False
+                keep, before = (items[-2], element), ep[-1]
+        rendered = self._render_calls(src, compiled[1], keep)
+        if rendered is None:
+            return False
+        got = self._calls(self.shape.calls_view, rendered)
+        listed = get(rendered, tlist)
+        if len(got) != len(keep) or [i for i, _el in got] != list(range(len(listed) - len(keep), len(listed))):
+            return False
+        items = list(want)
+        if before is not None:
+            items[before] = got[0][1]
+        items.append(got[-1][1])
+        self.fast.clear()
+        self.desired = desired = _replaced(self.desired, tlist, items)
+        at = tlist + (len(want),)  # (its arguments go to its own element, as _route_calls would send them)
+        self.routes[(id(element), self.source_args)] = (at, pattern, args)
+        self.args_dest.add(at + args)
+        owner, path, sub = self._calls_owner
+        self._diff_list(owner, path, get(desired, path) if path else desired, _NEVER, sub, len(want) - 1)
+        return True
+
+    def _render_calls(self, src: Accumulator, list_keys: tuple, keep: tuple) -> dict | None:
+        """The target body of the source body with only the calls ``keep`` in its list and no text
+        (None when it does not convert). The calls are copied (their JSON in fragments is parsed in
+        the copy); the rest is read by the conversion, not changed, and shared."""
+        st = src.state
+        memo: dict = {}
+        body = _replaced(st.body, list_keys, [copy_body(item, memo) for item in keep])
+        text = self.source_text
+        if text is not None and get(body, text) is not None:
+            body = _replaced(body, text, None)
+        invalid: list = []
+        if st.buffers:
+            body, invalid = _parsed(st, body, memo, False)
+        try:
+            return self.convert(src.response_of(body, invalid, False, quiet=True), False, quiet=True)
+        except ConversionError:
+            return None
 
     def _sync_mark(self, src: Accumulator, body: dict, invalid: list, element: dict, keys: tuple, twin: dict) -> dict | None:
         """The target body for a sync at the first fragment of a source text field (``element`` at
@@ -1427,25 +1570,16 @@ class Encoder:
         return None
 
     def _calls(self, view: dict | None, body: dict) -> list:
+        """(position, element) of each call in ``body`` that ``view`` (a decoder's ``CALLS``) shows."""
         if view is None:
             return []
-        compiled = _VIEWS.get(id(view))
-        if compiled is None or compiled[0] is not view:  # (views are the decoders' constants: read once)
-            compiled = _VIEWS[id(view)] = (
-                view,
-                tuple(view["list"]),
-                tuple((tuple(k.split(".")), v) for k, v in (view.get("when") or {}).items()),
-                tuple(view["has"]) if view.get("has") else None,
-                tuple(view["unless"]) if view.get("unless") else None,
-            )
-        _view, list_keys, when, has, unless = compiled
-        items = get(body, list_keys)
+        compiled = _view(view)
+        items = get(body, compiled[1])
         if not isinstance(items, list):
             return []
-        if not when and has is None and unless is None:  # (a list of calls only: OpenAI Chat's tool_calls)
+        if compiled[2] is None:  # (a list of calls only: OpenAI Chat's tool_calls)
             return [(i, el) for i, el in enumerate(items) if isinstance(el, dict)]
-        return [(i, el) for i, el in enumerate(items) if isinstance(el, dict) and all(get(el, k) == v for k, v in when)
-                and (has is None or get(el, has) is not None) and (unless is None or get(el, unless) is None)]
+        return [(i, el) for i, el in enumerate(items) if _is_call(compiled, el)]
 
     def _route_calls(self, src: Accumulator, desired: dict, source: list) -> None:
         """A source call's arguments go to the same call (by order) of the target, when the target
@@ -1613,6 +1747,9 @@ class Encoder:
     def feed(self, src: Accumulator, ops: list) -> list[dict]:
         self.hot = None  # (fast entries change below: the fused function is made again after, _step)
         self.out = out = []
+        if src.state.effects != self._effects:  # a change no op says (Mistral's text parts): for a full sync
+            self._effects = src.state.effects
+            self.owed = True
         # len(out) right after this event's last sync at a block boundary, while nothing else ran:
         # another such sync would find what that one found (every op of an event sees the body the
         # whole event made; the client and the routes are as that sync left them), so it is skipped
@@ -1621,6 +1758,7 @@ class Encoder:
         for op in ops:
             kind = op[0]
             if kind == "push":
+                self.owed = True
                 continue  # list items (citations) go with the next sync: the converter decides if they exist
             if kind in ("append", "json"):
                 synced = -1
@@ -1630,6 +1768,8 @@ class Encoder:
                     out.append(self._forward(fast, fragment))  # the hot path, as the slow one below decided it
                     continue
                 route = self.routes.get((id(element), keys), _MISSING)
+                # (set until a full sync has sent it, unless this fragment is sent here: _sync_call)
+                owed, self.owed = self.owed, True
                 if route is _MISSING:
                     if kind == "append":
                         if (id(element), keys) not in self.unsynced:
@@ -1651,11 +1791,15 @@ class Encoder:
                     self._append(pattern, path, field, fragment)
                 else:
                     self._append(pattern, path, field, fragment, (id(element), keys), mirror_el)
+                self.owed = owed
             elif kind == "open":
                 self.unsynced.clear()  # a new block: try to find routes again
                 if synced != len(out):
                     self.opening = id(op[1])
                     try:
+                        if self._sync_call(src, op[1], ops):
+                            synced = -1  # (it saw only the call: a later boundary of this event syncs)
+                            continue
                         self._sync(src)
                     finally:
                         self.opening = None
