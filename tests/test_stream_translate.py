@@ -264,6 +264,55 @@ def test_a_whole_call_target_gets_each_call_when_it_is_complete() -> None:
     assert [c["name"] for c in seen] == ["GetWeatherArgs", "get_stock_price"]
 
 
+def _interleaved(shape: str) -> list:
+    """OpenAI Chat Completions chunks (openai-python ChatCompletionChunk) whose calls interleave: the
+    grammar keys each fragment by the call's ``index``, so a call's arguments may go on after the
+    next call started (../shared/streams/GRAMMARS.md: no recording does, the grammar allows it)."""
+    head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1"}
+
+    def chunk(delta: dict, finish=None) -> dict:
+        return {"data": {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}}
+
+    def call(i: int, arguments: str, id=None, name=None) -> dict:
+        return {"tool_calls": [{"index": i, **({"id": id, "type": "function"} if id else {}), "function": {**({"name": name} if name else {}), "arguments": arguments}}]}
+
+    if shape == "late_start":  # both calls open before either's arguments come
+        body = [call(0, "", "call_a", "get_weather"), call(1, "", "call_b", "get_time"), call(0, '{"city": "Pa'),
+                call(1, '{"tz": "UTC"}'), call(0, 'ris\\u00e9"}')]
+    elif shape == "last_fragment_late":  # each call's last fragment comes after the next call opened
+        body = [call(0, '{"city": ', "call_a", "get_weather"), call(1, '{"tz"', "call_b", "get_time"), call(0, '"Paris"}'),
+                call(2, "", "call_c", "get_weather"), call(1, ': "UTC"}'), call(2, '{"city": "Oslo"}')]
+    else:  # alternating fragments of two calls to the end
+        body = [call(0, "", "call_a", "get_weather"), call(1, "", "call_b", "get_weather")]
+        for piece in range(4):
+            body += [call(0, ('{"city": ', '"Li', 'ma"', "}")[piece]), call(1, ('{"city"', ': "Q', 'uito', '"}')[piece])]
+    return [chunk({"role": "assistant", "content": "On it."}), *map(chunk, body), chunk({}, "tool_calls"), {"data": "[DONE]"}]
+
+
+@pytest.mark.parametrize("shape", ["late_start", "last_fragment_late", "alternating"])
+@pytest.mark.parametrize("target", TARGETS)
+def test_interleaved_calls_translate_to_the_converted_response(shape: str, target: str) -> None:
+    """A target whose stream keys fragments by call (OpenAI Chat's index, Responses' item) takes
+    each fragment when it comes; a target of sequential blocks (Anthropic, Bedrock, Cohere) keeps
+    a call's block open while its arguments are not complete JSON, and the calls after it wait;
+    a whole-call target gets each call once its arguments are complete."""
+    check_translation({"provider": "openai_chat", "events": _interleaved(shape)}, target)
+
+
+def test_a_call_waiting_for_the_one_before_it_comes_once_that_one_is_complete() -> None:
+    """Anthropic's blocks are sequential: call_b's block starts as soon as call_a's arguments are
+    complete (call_a's late fragment, which goes into its block, still open), and call_c's when
+    call_b's are; call_b's text that arrived meanwhile comes as one fragment."""
+    events = _interleaved("last_fragment_late")
+    produced = _produced_at(events, "openai_chat", "anthropic")
+    starts = {e["data"]["content_block"]["id"]: n for n, e in produced if e["event"] == "content_block_start" and e["data"]["content_block"]["type"] == "tool_use"}
+    assert starts == {"call_a": 2, "call_b": 4, "call_c": 6}  # (the source events that complete call_a and call_b)
+    b_input = [e["data"]["delta"]["partial_json"] for n, e in produced if e["event"] == "content_block_delta" and e["data"]["index"] == 2]
+    assert b_input == ['{"tz"', ': "UTC"}']
+    # OpenAI Chat takes each fragment as it comes: nothing waits
+    assert sorted({n for n, e in _produced_at(events, "openai_chat", "openai_chat") if e["data"] != "[DONE]" and e["data"]["choices"] and e["data"]["choices"][0]["delta"].get("tool_calls")}) == [2, 3, 4, 5, 6, 7]
+
+
 def _takes_whole_calls(provider: str) -> bool:
     module = importlib.import_module(stream._DECODERS[provider])
     from toolwire_runtime.translate import Shape

@@ -810,12 +810,20 @@ class Encoder:
         text = source_decoder.TEXT
         self.source_text = tuple(text["path"]) if text and "path" in text else None  # (a text field, not parts: _render_calls)
         self.source_closes, self.source_streams_args, self.source_args, self.target_calls = _calls_of_pair(self.shape, source_decoder)
+        # the source's calls may interleave: none ends by an event, and their arguments come as text
+        # (a call is complete when its text is JSON: _unfinished); the ids of those found complete
+        self.interleaves = not self.source_closes and self.source_streams_args
+        self._finished: set[int] = set()
+        self._waiting: int | None = None  # id() of the call whose completion the calls after it wait for (_held)
         self.strict = strict
         self._calls_owner = _owner_of(self.shape, self.target_calls[0]) if self.target_calls is not None else None
         self.routes: dict[tuple, Any] = {}  # (id(source element), source keys) → target path (tuple) | None
         self.open: dict[int, tuple] = {}  # id(mirror element) → (list pattern, concrete path) of elements not closed
         self.sent: dict[tuple, int] = {}  # concrete target field path → fragments sent into it
         self.args_dest: set[tuple] = set()  # target argument fields the source's argument text flows into
+        self.args_source: dict[tuple, dict] = {}  # each of them → the source call whose text flows into it
+        self._rest: tuple | None = None  # (the ops of the source event being fed, the position of the one at hand)
+        self._covered: set[int] = set()  # id() of the event's ops whose text was sent whole already (_sent_whole)
         self.started = False
         self.out: list[dict] = []
         self.desired: dict = {}  # the target body as the last sync converted it
@@ -1023,9 +1031,10 @@ class Encoder:
         self.open.pop(id(mirror_el))
         if desired_el is not None and desired_el != mirror_el:  # (equal: the client has all of it)
             self._finish_element(pattern, path, desired_el, mirror_el)
-        for key in [k for k, v in self.routes.items() if isinstance(v, tuple) and v[0] == path]:
-            self.routes[key] = _MISSING  # a later fragment finds its place again
         chain = self.shape.closers.get(pattern)
+        if chain is not None:  # (an element whose end the client is never told takes fragments still: OpenAI's calls by index)
+            for key in [k for k, v in self.routes.items() if isinstance(v, tuple) and v[0] == path]:
+                self.routes[key] = _MISSING  # a later fragment finds its place again
         if chain is not None:  # the closing event carries what its rule sets (Responses' output_item.done: the item)
             self._send(self._event(chain, self._keys_of(path, chain), self._carried(chain, pattern, desired_el)))
 
@@ -1054,7 +1063,39 @@ class Encoder:
                 self._append(pattern, path, field, json.dumps(want, ensure_ascii=False))
             elif path + field in self.args_dest and isinstance(want, str):
                 self._append(pattern, path, field, want)  # the source sent no argument text: the converter's
+            else:
+                continue
+            self._sent_whole(path + field)
         self._set_fields(pattern, path, d, m, element_only=True)
+
+    def _catch_up(self, pattern: tuple, path: tuple) -> None:
+        """A call's element created after some of its argument text arrived (it waited for the
+        calls before it to complete, _held): that text, as one fragment; what comes later in this
+        source event follows by its route."""
+        dest = path + self.target_calls[2]
+        call = self.args_source.get(dest)
+        if call is None or self.sent.get(dest):
+            return
+        text = get(call, self.source_args)
+        if type(text) is not str or not text:
+            return
+        if self._rest is not None:
+            ops, at = self._rest
+            keys = self.source_args
+            coming = sum(len(op[3]) for op in ops[at + 1 :] if op[0] == "append" and op[1] is call and op[2] == keys and type(op[3]) is str)
+            text = text[: len(text) - coming]
+        if text:
+            self._append(pattern, path, self.target_calls[2], text)
+
+    def _sent_whole(self, dest: tuple) -> None:
+        """The arguments were sent whole into ``dest``: text for it that comes later in this source
+        event (ops after the one being synced, which the converter's rendering already holds) is
+        not sent again by its route."""
+        call = self.args_source.get(dest)
+        if call is not None and self._rest is not None:
+            ops, at = self._rest
+            keys = self.source_args
+            self._covered.update(id(op) for op in ops[at + 1 :] if op[0] == "append" and op[1] is call and op[2] == keys)
 
     def _set_fields(self, pattern: tuple, path: tuple, d: dict, m: dict, element_only: bool = False) -> None:
         groups: dict[tuple, list] = {}
@@ -1194,6 +1235,8 @@ class Encoder:
                         raise UnsupportedError(where(ep), f"a {self.target} stream cannot carry this element: not translatable as a stream")
                     self.open[id(me)] = (lp, ep)
                     self._grow(lp, ep, de, me)
+                    if self.args_source:
+                        self._catch_up(lp, ep)
                     if self.opening is not None:  # it stays open while its source element is
                         self.made_for.setdefault(self.opening, []).append(me)
                         self.made_by[id(me)] = (self.opening, lp, ep)
@@ -1402,6 +1445,8 @@ class Encoder:
                 if made is None or len(items) < 2 or made[0] != id(items[-2]) or not _is_call(compiled, items[-2]):
                     return False
                 keep, before = (items[-2], element), ep[-1]
+        if before is not None and self.interleaves and not self._complete(items[-2]):
+            return False  # (the call before is not complete: its block stays open, this call waits, _held)
         rendered = self._render_calls(src, compiled[1], keep)
         if rendered is None:
             return False
@@ -1418,6 +1463,7 @@ class Encoder:
         at = tlist + (len(want),)  # (its arguments go to its own element, as _route_calls would send them)
         self.routes[(id(element), self.source_args)] = (at, pattern, args)
         self.args_dest.add(at + args)
+        self.args_source[at + args] = element
         owner, path, sub = self._calls_owner
         self._diff_list(owner, path, get(desired, path) if path else desired, _NEVER, sub, len(want) - 1)
         return True
@@ -1600,28 +1646,79 @@ class Encoder:
             if streams and k < len(target):
                 routes[key] = (tlist + (target[k][0],), pattern, args)
                 self.args_dest.add(tlist + (target[k][0],) + args)
+                self.args_source[tlist + (target[k][0],) + args] = el
             elif not streams:
                 routes[key] = None
 
     def _held(self, src: Accumulator, desired: dict, final: bool, source: list) -> Callable[[tuple, int], bool]:
-        """A whole-call target (its grammar streams no arguments) gets a call only once the source
-        call is complete; the call and what follows it in its list wait until then."""
-        if final or self.target_calls is None or self.target_calls[3] or not source:
+        """What of the target's calls list waits. A whole-call target (its grammar streams no
+        arguments) gets a call only once the source call is complete; a target of sequential
+        blocks (its calls' elements end: Anthropic, Bedrock, Cohere) gets a call's block only once
+        every call before it is complete, so that a call whose arguments go on after the next call
+        started (OpenAI's fragments keyed by index may interleave) keeps its block open. The call
+        and what follows it in its list wait until then."""
+        calls = self.target_calls
+        self._waiting = None
+        if final or calls is None or not source or (calls[3] and (not self.interleaves or calls[1] not in self.shape.closers)):
             return _NEVER
-        last = source[-1][1]
-        st = src.state
-        args = get(last, self.source_args)
-        if self.source_closes or not self.source_streams_args:
-            complete = id(last) in st.closed or (id(last) not in st.buffers and not isinstance(args, str) and not self.source_closes)
-        else:
-            complete = False  # more fragments may come until the next call or the end
+        k = self._unfinished(source)  # (the first call before the last whose arguments are not complete)
+        self._waiting = id(source[k][1]) if k is not None else None
+        if calls[3]:  # (the calls after it wait)
+            k = k + 1 if k is not None else None
+        elif k is None:
+            last = source[-1][1]
+            st = src.state
+            args = get(last, self.source_args)
+            if self.source_closes or not self.source_streams_args:
+                complete = id(last) in st.closed or (id(last) not in st.buffers and not isinstance(args, str) and not self.source_closes)
+            else:
+                complete = False  # more fragments may come until the next call or the end
+            k = None if complete else len(source) - 1
+        if k is None:
+            return _NEVER
         target = self._calls(self.shape.calls_view, desired)
-        k = len(source) - 1
-        if complete or k >= len(target):
+        if k >= len(target):
             return _NEVER
         position = target[k][0]
-        pattern = self.target_calls[1]
+        pattern = calls[1]
         return lambda lp, i: lp == pattern and i >= position
+
+    def _unfinished(self, source: list) -> int | None:
+        """The position among ``source`` (the source's calls) of the first call before the last one
+        whose argument text is not complete JSON yet, when the source's calls may interleave (they
+        never end by an event of their own and their arguments come as text); else None."""
+        if self.interleaves:
+            for k, (_i, el) in enumerate(source[:-1]):
+                if not self._complete(el):
+                    return k
+        return None
+
+    def _complete(self, call: dict) -> bool:
+        """Whether a source call's argument text is complete JSON ("" is not: its arguments may not
+        have started). A call found complete is not parsed again."""
+        if id(call) in self._finished:
+            return True
+        text = get(call, self.source_args)
+        if type(text) is str:
+            try:
+                json.loads(text)
+            except ValueError:
+                return False
+        self._finished.add(id(call))
+        return True
+        finished = self._finished
+        keys = self.source_args
+        for k, (_i, el) in enumerate(source[:-1]):
+            if id(el) in finished:
+                continue
+            text = get(el, keys)
+            if type(text) is str:
+                try:
+                    json.loads(text)
+                except ValueError:
+                    return k  # ("" too: its arguments may not have started)
+            finished.add(id(el))
+        return None
 
     def _json_route(self, element: dict, keys: tuple, op: str) -> Any:
         """JSON fragments of a source element that is not a call (a server tool's input) go to the
@@ -1755,43 +1852,19 @@ class Encoder:
         # whole event made; the client and the routes are as that sync left them), so it is skipped
         # (a Gemini chunk of whole parts opens and closes each: one sync, not one per op)
         synced = -1
-        for op in ops:
+        for at, op in enumerate(ops):
+            self._rest = (ops, at)
             kind = op[0]
             if kind == "push":
                 self.owed = True
                 continue  # list items (citations) go with the next sync: the converter decides if they exist
             if kind in ("append", "json"):
                 synced = -1
-                element, keys, fragment = op[1], op[2], op[3]
-                fast = self.fast.get(id(element))
-                if fast is not None and fast[0] == keys and type(fragment) is str and (not fast[6] or id(fast[1]) in self.open):
-                    out.append(self._forward(fast, fragment))  # the hot path, as the slow one below decided it
+                if self._covered and id(op) in self._covered:
                     continue
-                route = self.routes.get((id(element), keys), _MISSING)
-                # (set until a full sync has sent it, unless this fragment is sent here: _sync_call)
-                owed, self.owed = self.owed, True
-                if route is _MISSING:
-                    if kind == "append":
-                        if (id(element), keys) not in self.unsynced:
-                            self._sync(src, mark=(element, keys))
-                        continue
-                    route = self.routes[(id(element), keys)] = self._json_route(element, keys, "append_json")
-                if route is None:
-                    continue
-                path, pattern, field = route[:3]
-                mirror_el = get(self.mirror.state.body, path) if path else self.mirror.state.body
-                if mirror_el is None or (pattern in self.shape.closers and id(mirror_el) not in self.open):
-                    continue  # not created yet (held) or closed: the next sync sends it
-                if len(route) == 4:  # into a part of a list of typed parts: only the last one grows
-                    index, key, part_type = route[3]
-                    parts = get(mirror_el, field)
-                    if not isinstance(parts, list) or len(parts) != index + 1 or parts[index].get("type") != part_type:
-                        continue  # the next sync sends it
-                    fragment = [{"type": part_type, key: fragment}]
-                    self._append(pattern, path, field, fragment)
-                else:
-                    self._append(pattern, path, field, fragment, (id(element), keys), mirror_el)
-                self.owed = owed
+                self._fragment(src, op)
+                if self._waiting == id(op[1]) and self._complete(op[1]):
+                    self._sync(src)  # (the call the next ones wait for is complete: they come now, _held)
             elif kind == "open":
                 self.unsynced.clear()  # a new block: try to find routes again
                 if synced != len(out):
@@ -1819,7 +1892,42 @@ class Encoder:
                 if synced != len(out):
                     self._sync(src)
                     synced = len(out)
+        self._covered.clear()
+        self._rest = None
         return self.out
+
+    def _fragment(self, src: Accumulator, op: tuple) -> None:
+        """A source text or JSON fragment (an ``append`` or ``json`` op) into the target: along its
+        fast entry or its route, or, where its place is not known, by a sync."""
+        kind, element, keys, fragment = op
+        fast = self.fast.get(id(element))
+        if fast is not None and fast[0] == keys and type(fragment) is str and (not fast[6] or id(fast[1]) in self.open):
+            self.out.append(self._forward(fast, fragment))  # the hot path, as the slow one below decided it
+            return
+        route = self.routes.get((id(element), keys), _MISSING)
+        # (set until a full sync has sent it, unless this fragment is sent here: _sync_call)
+        owed, self.owed = self.owed, True
+        if route is _MISSING:
+            if kind == "append":
+                if (id(element), keys) not in self.unsynced:
+                    self._sync(src, mark=(element, keys))
+                return
+            route = self.routes[(id(element), keys)] = self._json_route(element, keys, "append_json")
+        if route is None:
+            return
+        path, pattern, field = route[:3]
+        mirror_el = get(self.mirror.state.body, path) if path else self.mirror.state.body
+        if mirror_el is None or (pattern in self.shape.closers and id(mirror_el) not in self.open):
+            return  # not created yet (held) or closed: the next sync sends it
+        if len(route) == 4:  # into a part of a list of typed parts: only the last one grows
+            index, key, part_type = route[3]
+            parts = get(mirror_el, field)
+            if not isinstance(parts, list) or len(parts) != index + 1 or parts[index].get("type") != part_type:
+                return  # the next sync sends it
+            self._append(pattern, path, field, [{"type": part_type, key: fragment}])
+        else:  # (a call others wait for takes no hot path: each of its fragments is checked, feed)
+            self._append(pattern, path, field, fragment, (id(element), keys) if self._waiting != id(element) else None, mirror_el)
+        self.owed = owed
 
     def replay(self, body: dict) -> list[dict]:
         """The events of a complete body of the target: a non-streamed response served as a stream."""
