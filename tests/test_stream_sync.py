@@ -250,7 +250,7 @@ def _many_calls(n: int, variant: str = "") -> list:
 
 
 def _full_syncs_only(monkeypatch) -> None:
-    monkeypatch.setattr(translate.Encoder, "_sync_call", lambda self, src, element, ops: False)
+    monkeypatch.setattr(translate.Encoder, "_sync_call", lambda self, src, element, ops, closing=False: False)
 
 
 _TARGETS = sorted(set(stream._DECODERS) - set(stream.NO_TRANSLATION_TO))
@@ -260,14 +260,14 @@ _WHOLE_CALLS = ("gemini", "gemini_openapi", "ollama", "vertex")  # (their stream
 @pytest.mark.parametrize("variant", ["", "text", "interleaved", "whole", "no_ids"])
 def test_a_call_opening_synced_alone_sends_what_a_full_sync_sends(monkeypatch, variant: str) -> None:
     """Every target gets byte for byte the stream it gets when every call opening converts the
-    whole body; and the shortcut was taken where it holds (a call-streaming target, a call of its
-    own id opened by an event that only opens it)."""
+    whole body; and the shortcut was taken where it holds (a call of its own id opened by an event
+    that only opens it)."""
     events = _many_calls(9, variant)
     taken: dict = {}
     sync_call = translate.Encoder._sync_call
 
-    def counted(self, src, element, ops):
-        done = sync_call(self, src, element, ops)
+    def counted(self, src, element, ops, closing=False):
+        done = sync_call(self, src, element, ops, closing)
         taken[self.target] = taken.get(self.target, 0) + done
         return done
 
@@ -277,20 +277,19 @@ def test_a_call_opening_synced_alone_sends_what_a_full_sync_sends(monkeypatch, v
     _full_syncs_only(monkeypatch)
     differ = [t for t in _TARGETS if _translate(events, "openai_chat", t) != alone[t]]
     assert not differ, differ
-    streaming = [t for t in _TARGETS if t not in _WHOLE_CALLS]
-    if variant in ("", "whole"):
-        assert all(taken.get(t) == 8 for t in streaming), taken  # (the first call's opening: a full sync)
+    if variant in ("", "whole"):  # (every call but the first one or two: their syncs see the text before them)
+        assert all(taken.get(t, 0) >= 7 for t in _TARGETS), taken
     elif variant == "text":  # (an opening chunk with text too: a full sync)
-        assert all(0 < taken.get(t, 0) < 8 for t in streaming), taken
+        assert all(0 < taken.get(t, 0) < 8 for t in _TARGETS if t not in _WHOLE_CALLS), taken
     elif variant == "no_ids":
         assert not any(taken.values()), taken
-    assert not any(taken.get(t) for t in _WHOLE_CALLS), taken
 
 
 @pytest.mark.parametrize("source", ["anthropic", "openai_responses", "bedrock_converse"])
 def test_call_openings_of_block_streams_synced_alone_send_what_full_syncs_send(monkeypatch, source: str) -> None:
-    """The same for sources whose calls are blocks among others (the stream of nine calls as
-    ``source`` sends it: translated into it, full syncs only)."""
+    """The same for sources whose calls are blocks that end (the stream of nine calls as
+    ``source`` sends it: translated into it, full syncs only): a block's opening and its end are
+    each synced alone."""
     _full_syncs_only(monkeypatch)
     events = list(stream.convert(_many_calls(9), source="openai_chat", target=source))
     full = {t: _translate(events, source, t) for t in _TARGETS}
@@ -298,11 +297,12 @@ def test_call_openings_of_block_streams_synced_alone_send_what_full_syncs_send(m
     assert {t: _translate(events, source, t) for t in _TARGETS} == full
 
 
-@pytest.mark.parametrize("target", ["anthropic", "openai_chat", "openai_responses", "bedrock_converse"])
+@pytest.mark.parametrize("target", ["anthropic", "openai_chat", "openai_responses", "bedrock_converse", "gemini", "ollama"])
 def test_a_call_opening_converts_only_its_calls(monkeypatch, target: str) -> None:
     """However many calls came before, a call's opening converts at most two calls (itself, and
-    the one before while the client's element for it is open), and the number of conversions of
-    the whole body does not grow with the calls: a stream of many calls is translated in linear time."""
+    the one before when the client's element for it ends or it comes out now), and the number of
+    conversions of the whole body does not grow with the calls: a stream of many calls is
+    translated in linear time."""
     rendered: list = []
     render = translate.Encoder._render_calls
 
@@ -320,5 +320,5 @@ def test_a_call_opening_converts_only_its_calls(monkeypatch, target: str) -> Non
         assert len(rendered) >= n - 1 and max(rendered) <= 2
         full[n] = len(conversions)
         calls = stream.accumulate(events, provider=target).message.parts[1:]
-        assert [(c.id, c.arguments) for c in calls] == [(f"call_{k}", {"city": f"City {k}", "days": k % 7}) for k in range(n)]
+        assert [(c.name, c.arguments) for c in calls] == [("get_weather" if k % 2 else "get_time", {"city": f"City {k}", "days": k % 7}) for k in range(n)]
     assert full[4] == full[40]

@@ -785,10 +785,8 @@ def _parsed(st: StreamState, body: dict, memo: dict, final: bool) -> tuple[dict,
 
 def _replaced(node: Any, keys: tuple, value: Any) -> Any:
     """A copy of ``node`` with ``value`` at ``keys``: only the objects along the path are copied."""
-    if not keys:
-        return value
     out: Any = dict(node) if type(node) is dict else list(node)
-    out[keys[0]] = _replaced(node[keys[0]], keys[1:], value)
+    out[keys[0]] = value if len(keys) == 1 else _replaced(node[keys[0]], keys[1:], value)
     return out
 
 
@@ -832,6 +830,7 @@ class Encoder:
         self.unsynced: set = set()  # source fields whose route could not be found yet (their sync failed)
         self.owed = False  # a fragment or list item has waited for a sync since the last full one (_sync_call)
         self._effects = 0  # the source's count of changes no op says, as last seen (feed)
+        self.withheld = False  # the last conversion left text out until what follows it is known (_convert)
         self.opening: int | None = None  # id() of the source element whose opening triggered the sync
         self.made_by: dict[int, tuple] = {}  # id(mirror element) → id(source element) it was created for
         self.made_for: dict[int, list] = {}  # id(source element) → mirror elements created for it
@@ -1340,11 +1339,14 @@ class Encoder:
             self.started = True  # (nothing to say yet, and no event that starts the message: _start)
             return None
         self._layout = (getattr(response, "model", None), tuple(getattr(p, "type", None) for p in response.message.parts))
+        self.withheld = False
         if not self._trailing_text_stays(response):
             # where the text after the last call goes depends on what follows it (Cohere: before
             # a call it is the plan, else the answer): it waits until that is known
             start = _after_last_call(response.message.parts)
-            response.message.parts[start:] = [p for p in response.message.parts[start:] if getattr(p, "type", None) != "text"]
+            kept = [p for p in response.message.parts[start:] if getattr(p, "type", None) != "text"]
+            self.withheld = len(kept) < len(response.message.parts) - start
+            response.message.parts[start:] = kept
         desired = self.convert(response, False, quiet=True)
         if not response.message.parts:
             self._start(desired)
@@ -1402,70 +1404,101 @@ class Encoder:
             self._marked = None
         self.owed = False
 
-    def _sync_call(self, src: Accumulator, element: dict, ops: list) -> bool:
-        """The sync at the opening of a source call (``element``) when only that call can have
-        changed: it converts that call, and the call before it while the client's element for it is
-        open (it ends now), not the whole body (False: a full sync is needed). The client gets
-        what a full sync would send: the end of the call before, and the new call. So each opening
-        costs the same however many calls came before, and a stream of many calls stays linear.
+    def _sync_call(self, src: Accumulator, element: dict, ops: list, closing: bool = False) -> bool:
+        """The sync at the opening or the end of a source call (``element``) when only that call can
+        have changed: it converts that call, and the call before it when the client's element for it
+        ends now or the call comes out now, not the whole body (False: a full sync is needed). The
+        client gets what a full sync would send. So each call costs the same however many calls came
+        before, and a stream of many calls stays linear.
 
         The target's response converter renders a call alone, into one element of its calls list:
-        it is checked here that the rendered calls are that list's last elements; the new one goes
-        at the end of the list. It is used when the event only opened the call and appended to it,
-        the call is the last element of its list and has an id of its own (a missing one is
-        synthesized from its position among all parts), the client has every element of the list
-        that the last sync made, and nothing waits for a full sync (``owed``, or a field whose place
-        is not known: a None route). Values outside the call go with the next full sync, as every
-        value but a fragment does."""
+        it is checked here that the rendered calls are that list's last elements. A call of a
+        target that streams arguments is at the end of the list from its opening; a whole-call
+        target's call waits at the end of the list until it is complete (``_held``). Used when the
+        event did nothing but open or end the call and add to it, the call is the last element of
+        its list and has an id of its own (a missing one is synthesized from its position among all
+        parts), the client has the list as the last sync left it, and nothing waits for a full sync
+        (``owed``). Values outside the call go with the next full sync, as every value but a
+        fragment does."""
         calls = self.target_calls
-        if calls is None or not calls[3] or not self.started or self.owed or self._calls_owner is None:
+        if calls is None or not self.started or self.owed or self.withheld or self._calls_owner is None:
             return False
-        if ops[0][1] is not element:
-            return False
-        for op in ops[1:]:
-            if op[1] is not element or op[0] not in ("append", "json"):
+        for op in ops:
+            if op[1] is not element or op[0] not in ("open", "close", "append", "json"):
                 return False
         compiled = _view(self.source_calls)
         items = get(src.state.body, compiled[1])
         if type(items) is not list or items[-1] is not element or not _is_call(compiled, element):
             return False
         call_id = get(element, compiled[3])
-        if type(call_id) is not str or not call_id or None in self.routes.values():
+        if type(call_id) is not str or not call_id:
             return False
-        tlist, pattern, args, _streams = calls
+        tlist, pattern, args, streams = calls
         have = get(self.mirror.state.body, tlist)
         want = get(self.desired, tlist)
-        if type(want) is not list or type(have) is not list or len(want) != len(have):
+        have = [] if have is None else have  # (no call yet)
+        want = [] if want is None and get(self.desired, tlist[:-1]) is not None else want
+        if type(want) is not list or type(have) is not list:
             return False
-        keep: tuple = (element,)
-        before = None  # (the position of the client's element open in the list, made for the call before)
-        for el_id, (lp, ep) in self.open.items():
-            if lp == pattern and ep[:-1] == tlist:
-                made = self.made_by.get(el_id)
-                if made is None or len(items) < 2 or made[0] != id(items[-2]) or not _is_call(compiled, items[-2]):
+        previous = items[-2] if len(items) > 1 and _is_call(compiled, items[-2]) else None
+        n = len(have)
+        held = _NEVER
+        if streams:  # (its element is the list's last from the call's opening)
+            if len(want) != n:
+                return False
+            if closing:
+                route = self.routes.get((id(element), self.source_args))
+                if not n or type(route) is not tuple or route[0] != tlist + (n - 1,):
                     return False
-                keep, before = (items[-2], element), ep[-1]
-        if before is not None and self.interleaves and not self._complete(items[-2]):
-            return False  # (the call before is not complete: its block stays open, this call waits, _held)
+                keep, replace = (element,), 1
+            else:
+                keep, replace = (element,), 0
+                for el_id, (lp, ep) in self.open.items():
+                    if lp == pattern and ep[:-1] == tlist:  # (it ends now: rendered again for its end)
+                        made = self.made_by.get(el_id)
+                        if made is None or previous is None or made[0] != id(previous) or ep[-1] != n - 1:
+                            return False
+                        if self.interleaves and not self._complete(previous):
+                            return False  # (its block stays open, this call waits: _held)
+                        keep, replace = (previous, element), 1
+        else:  # a whole-call target: a call waits at the end of the list until it is complete
+            waiting = len(want) - n
+            if waiting not in (0, 1) or (waiting and not _is_call(_view(self.shape.calls_view), want[-1])) or (closing and not waiting):
+                return False
+            if want[:n] != have:  # (the client has the list as the last sync wanted it: what ends now needs nothing more)
+                return False
+            if closing:  # (the call waiting is this one: complete now)
+                keep, replace = (element,), 1
+            else:
+                keep, replace = (element,), 0
+                if waiting:  # (the call waiting is the one before: complete now, it comes out)
+                    if previous is None or (self.interleaves and not self._complete(previous)):
+                        return False
+                    keep, replace = (previous, element), 1
+                if not self._last_complete(src, element):
+                    position = n + len(keep) - 1
+                    held = lambda lp, i: lp == pattern and i >= position  # noqa: E731
         rendered = self._render_calls(src, compiled[1], keep)
         if rendered is None:
             return False
+        if self.shape.joins:
+            rendered = self._project(rendered)
         got = self._calls(self.shape.calls_view, rendered)
         listed = get(rendered, tlist)
         if len(got) != len(keep) or [i for i, _el in got] != list(range(len(listed) - len(keep), len(listed))):
             return False
-        items = list(want)
-        if before is not None:
-            items[before] = got[0][1]
-        items.append(got[-1][1])
+        start = len(want) - replace
         self.fast.clear()
-        self.desired = desired = _replaced(self.desired, tlist, items)
-        at = tlist + (len(want),)  # (its arguments go to its own element, as _route_calls would send them)
-        self.routes[(id(element), self.source_args)] = (at, pattern, args)
-        self.args_dest.add(at + args)
-        self.args_source[at + args] = element
+        self.desired = desired = _replaced(self.desired, tlist, [*want[:start], *(el for _i, el in got)])
+        key = (id(element), self.source_args)
+        if key not in self.routes:  # (as _route_calls would set it)
+            at = tlist + (start + len(keep) - 1,)
+            self.routes[key] = (at, pattern, args) if streams else None
+            if streams:
+                self.args_dest.add(at + args)
+                self.args_source[at + args] = element
         owner, path, sub = self._calls_owner
-        self._diff_list(owner, path, get(desired, path) if path else desired, _NEVER, sub, len(want) - 1)
+        self._diff_list(owner, path, get(desired, path) if path else desired, held, sub, start - 1)
         return True
 
     def _render_calls(self, src: Accumulator, list_keys: tuple, keep: tuple) -> dict | None:
@@ -1666,14 +1699,7 @@ class Encoder:
         if calls[3]:  # (the calls after it wait)
             k = k + 1 if k is not None else None
         elif k is None:
-            last = source[-1][1]
-            st = src.state
-            args = get(last, self.source_args)
-            if self.source_closes or not self.source_streams_args:
-                complete = id(last) in st.closed or (id(last) not in st.buffers and not isinstance(args, str) and not self.source_closes)
-            else:
-                complete = False  # more fragments may come until the next call or the end
-            k = None if complete else len(source) - 1
+            k = None if self._last_complete(src, source[-1][1]) else len(source) - 1
         if k is None:
             return _NEVER
         target = self._calls(self.shape.calls_view, desired)
@@ -1682,6 +1708,13 @@ class Encoder:
         position = target[k][0]
         pattern = calls[1]
         return lambda lp, i: lp == pattern and i >= position
+
+    def _last_complete(self, src: Accumulator, last: dict) -> bool:
+        """Whether the source's last call is complete: it ended, or its arguments came whole."""
+        st = src.state
+        if self.source_closes or not self.source_streams_args:
+            return id(last) in st.closed or (id(last) not in st.buffers and not isinstance(get(last, self.source_args), str) and not self.source_closes)
+        return False  # more fragments may come until the next call or the end
 
     def _unfinished(self, source: list) -> int | None:
         """The position among ``source`` (the source's calls) of the first call before the last one
@@ -1879,8 +1912,11 @@ class Encoder:
                     synced = len(out)
             elif kind == "close":
                 if synced != len(out):
-                    self._sync(src)
-                    synced = len(out)
+                    if self._sync_call(src, op[1], ops, closing=True):
+                        synced = -1
+                    else:
+                        self._sync(src)
+                        synced = len(out)
                 # what was made for it stays open until the target's next element in its list (or the
                 # end): the converter may still join later text into it (text across a dropped block)
                 self.made_for.pop(id(op[1]), None)
@@ -1914,6 +1950,8 @@ class Encoder:
                 return
             route = self.routes[(id(element), keys)] = self._json_route(element, keys, "append_json")
         if route is None:
+            if keys == self.source_args and self.target_calls is not None and not self.target_calls[3]:
+                self.owed = owed  # (a whole-call target's call: it comes whole, with this text, once complete)
             return
         path, pattern, field = route[:3]
         mirror_el = get(self.mirror.state.body, path) if path else self.mirror.state.body
