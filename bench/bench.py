@@ -260,6 +260,39 @@ def long_answer_events(n: int) -> list[dict]:
     return events
 
 
+def many_calls_events(calls: int) -> list[dict]:
+    """An OpenAI Chat stream of a short text and ``calls`` parallel calls, each opened by its own
+    chunk and its arguments in eight fragments (a batch of lookups): its cost per event must not
+    grow with the number of calls."""
+    head = {"id": "chatcmpl-calls", "object": "chat.completion.chunk", "created": 1700000000, "model": "gpt-4.1"}
+    chunk = lambda delta, finish=None: {"data": {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}}  # noqa: E731
+    events = [chunk({"role": "assistant", "content": ""}), chunk({"content": "Looking them all up."})]
+    for c in range(calls):
+        args = json.dumps({"location": f"City {c}", "unit": "celsius", "days": 1 + c % 7})
+        size = -(-len(args) // 8)
+        events.append(chunk({"tool_calls": [{"index": c, "id": f"call_{c}", "type": "function", "function": {"name": "get_weather", "arguments": ""}}]}))
+        events += [chunk({"tool_calls": [{"index": c, "function": {"arguments": args[i : i + size]}}]}) for i in range(0, len(args), size)]
+    events.append(chunk({}, "tool_calls"))
+    events.append({"data": "[DONE]"})
+    return events
+
+
+def streams_of_calls(calls: int, rounds: int) -> None:
+    """µs per event to translate a stream of ``calls`` parallel calls (``many_calls_events``) into
+    a target of blocks, of indexed chunks and of whole calls, against json.loads of its events."""
+    from toolwire import stream
+
+    events = many_calls_events(calls)
+    texts = [json.dumps(e["data"]) for e in events]
+    baseline = Job("json.loads per event", lambda: [json.loads(t) for t in texts])
+    jobs = [Job(f"translate → {t}", lambda t=t: list(stream.convert(events, source="openai_chat", target=t))) for t in ("anthropic", "openai_chat", "gemini")]
+    run_rounds(baseline, jobs, rounds)
+    m = len(texts)
+    print(f"{f'{calls} calls, {m} ev':<22} {'json.loads (baseline)':<28} {statistics.median(baseline.samples) / m:>9.2f} {min(baseline.samples) / m:>9.2f} {'1.00x':>8}")
+    for job in jobs:
+        print(f"{'':<22} {job.name:<28} {statistics.median(job.samples) / m:>9.2f} {min(job.samples) / m:>9.2f} {_ratio_cell(job):>8}")
+
+
 def streams(n: int, rounds: int, long_answer: bool = False, as_sent: bool = False, sdk: bool = False) -> None:
     """µs per event to accumulate / translate a stream, against json.loads of its events (interleaved).
     ``as_sent``: its chunks as the API sends them (stream_events). ``sdk``: those chunks as the
@@ -351,9 +384,12 @@ def main(argv: list[str]) -> int:
     for n in (800, 3200):
         streams(n, max(3, rounds // 2))
     streams(20000, 3, long_answer=True)
+    for calls in (6, 96):
+        streams_of_calls(calls, max(3, rounds // 3))
     print("stream ratio = µs per event / json.loads of the same event's JSON, interleaved. A fixed cost per stream")
     print("(the syncs: a response conversion when the message starts, a block opens, and at the end) falls per event")
-    print("as streams grow; the cost per event must not grow with the length (the long answer: 400 KB of text).")
+    print("as streams grow; the cost per event must not grow with the length (the long answer: 400 KB of text),")
+    print("nor with the number of calls (a call's opening and end convert that call only: 6 and 96 calls alike).")
     print("'as sent': each chunk as OpenAI sends it (service tier, fingerprint, null usage and logprobs, and an")
     print("`obfuscation` padding different on every chunk, which nothing reads); the other rows: minimal chunks")
     print()
