@@ -6,9 +6,9 @@ which event puts which value where in the target body, so the encoder can say wh
 to make the body the client accumulates (a ``mirror``: the target's own decoder fed with every
 event sent) grow into the body it should be. What the target body should be is decided by the
 ordinary response converter (source body → IR → target body), at *sync points*: when a block opens
-or closes and at the end (a call's opening converts only that call when nothing else can have
-changed, ``_sync_call``: many calls stay linear). Between them, text and argument fragments flow straight through along
-*routes* (source field → target field) found at the sync before: a marker appended to the source
+or closes and at the end (a call's opening or end converts only that call when nothing else can
+have changed, ``_sync_call``: many calls stay linear). Between them, text and argument fragments
+flow straight through along *routes* (source field → target field) found at the sync before: a marker appended to the source
 field shows where the converter puts its text (known per layout once seen: ``_MARKS``); a call's
 arguments go to the same call of the target. A fragment whose source event repeats the last one
 (``Accumulator._replayed``) and whose field has its target template goes straight through (``run``),
@@ -1031,10 +1031,10 @@ class Encoder:
         if desired_el is not None and desired_el != mirror_el:  # (equal: the client has all of it)
             self._finish_element(pattern, path, desired_el, mirror_el)
         chain = self.shape.closers.get(pattern)
-        if chain is not None:  # (an element whose end the client is never told takes fragments still: OpenAI's calls by index)
+        if chain is not None:  # (an element whose end the client is never told still takes fragments: OpenAI's calls by index)
             for key in [k for k, v in self.routes.items() if isinstance(v, tuple) and v[0] == path]:
                 self.routes[key] = _MISSING  # a later fragment finds its place again
-        if chain is not None:  # the closing event carries what its rule sets (Responses' output_item.done: the item)
+            # the closing event carries what its rule sets (Responses' output_item.done: the item)
             self._send(self._event(chain, self._keys_of(path, chain), self._carried(chain, pattern, desired_el)))
 
     def _carried(self, chain: tuple, pattern: tuple, element: Any) -> list:
@@ -1068,9 +1068,10 @@ class Encoder:
         self._set_fields(pattern, path, d, m, element_only=True)
 
     def _catch_up(self, pattern: tuple, path: tuple) -> None:
-        """A call's element created after some of its argument text arrived (it waited for the
-        calls before it to complete, _held): that text, as one fragment; what comes later in this
-        source event follows by its route."""
+        """A call's element created after some of its argument text arrived unsent (it waited for
+        the calls before it to complete, ``_held``; or the text came with the call's start, as
+        Cohere's): that text, as one fragment; what comes later in this source event follows by
+        its route."""
         dest = path + self.target_calls[2]
         call = self.args_source.get(dest)
         if call is None or self.sent.get(dest):
