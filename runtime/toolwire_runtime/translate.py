@@ -1067,6 +1067,17 @@ class Encoder:
             self._sent_whole(path + field)
         self._set_fields(pattern, path, d, m, element_only=True)
 
+    def _extensible(self, pattern: tuple, path: tuple, field: tuple, element: Any) -> bool:
+        """Whether the target's stream can still add to this element's text field: a stream that
+        adds to its list's last element only (Gemini's parts, ``key: last``) has nothing after it.
+        (A block that ended takes the text by its index, as the SDKs accumulate: Anthropic's.)"""
+        appender = self.shape.appender_for(pattern, field, element)
+        scope = appender[0][-1] if appender is not None else None
+        if type(scope) is not dict or scope.get("key") != "last" or not path or type(path[-1]) is not int:
+            return True
+        items = get(self.mirror.state.body, path[:-1])
+        return not isinstance(items, list) or len(items) == path[-1] + 1
+
     def _catch_up(self, pattern: tuple, path: tuple) -> None:
         """A call's element created after some of its argument text arrived unsent (it waited for
         the calls before it to complete, ``_held``; or the text came with the call's start, as
@@ -1324,6 +1335,10 @@ class Encoder:
                 from .errors import UnsupportedError
 
                 raise UnsupportedError(where(path + field), f"the {self.target} response lays out text differently once more of the stream arrived ({have[-30:]!r} sent, now {want[-30:]!r}): a translated stream cannot take back what it sent")
+            if not self._extensible(pattern, path, field, m):
+                from .errors import UnsupportedError
+
+                raise UnsupportedError(where(path + field), f"the {self.target} stream has gone past this element ({have[-30:]!r} sent), and text that came later ({want[len(have):][:30]!r}) belongs to it in the converted response (the source's text went on after what follows it): a translated stream cannot take back what it sent")
             marked = self._marked
             self._append(pattern, path, field, want[len(have):], marked[1] if marked is not None and marked[0] == path + field else None)
 
