@@ -8,8 +8,8 @@ event sent) grow into the body it should be. What the target body should be is d
 ordinary response converter (source body → IR → target body), at *sync points*: when a block opens
 or closes and at the end (a call's opening or end converts only that call when nothing else can
 have changed, ``_sync_call``: many calls stay linear). Between them, text and argument fragments
-flow straight through along *routes* (source field → target field) found at the sync before: a marker appended to the source
-field shows where the converter puts its text (known per layout once seen: ``_MARKS``); a call's
+flow straight through along *routes* (source field → target field) found at the sync before: a
+marker appended to the source field shows where the converter puts its text (known per layout once seen: ``_MARKS``); a call's
 arguments go to the same call of the target. A fragment whose source event repeats the last one
 (``Accumulator._replayed``) and whose field has its target template goes straight through (``run``),
 in one function made for the pair of fields (``_fuse``).
@@ -1090,11 +1090,8 @@ class Encoder:
         text = get(call, self.source_args)
         if type(text) is not str or not text:
             return
-        if self._rest is not None:
-            ops, at = self._rest
-            keys = self.source_args
-            coming = sum(len(op[3]) for op in ops[at + 1 :] if op[0] == "append" and op[1] is call and op[2] == keys and type(op[3]) is str)
-            text = text[: len(text) - coming]
+        coming = sum(len(op[3]) for op in self._coming(call) if type(op[3]) is str)
+        text = text[: len(text) - coming]
         if text:
             self._append(pattern, path, self.target_calls[2], text)
 
@@ -1103,10 +1100,17 @@ class Encoder:
         event (ops after the one being synced, which the converter's rendering already holds) is
         not sent again by its route."""
         call = self.args_source.get(dest)
-        if call is not None and self._rest is not None:
-            ops, at = self._rest
-            keys = self.source_args
-            self._covered.update(id(op) for op in ops[at + 1 :] if op[0] == "append" and op[1] is call and op[2] == keys)
+        if call is not None:
+            self._covered.update(id(op) for op in self._coming(call))
+
+    def _coming(self, call: dict) -> list:
+        """The argument fragments of a source call that come later in the source event being fed
+        (its ops after the one being synced)."""
+        if self._rest is None:
+            return []
+        ops, at = self._rest
+        keys = self.source_args
+        return [op for op in ops[at + 1 :] if op[0] == "append" and op[1] is call and op[2] == keys]
 
     def _set_fields(self, pattern: tuple, path: tuple, d: dict, m: dict, element_only: bool = False) -> None:
         groups: dict[tuple, list] = {}
