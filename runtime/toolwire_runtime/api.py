@@ -72,16 +72,33 @@ def _parse(module: Any, payload: Any, kind: str, ctx: Context) -> Any:
     try:
         if kind == "request":
             return module.request_to_ir(payload, ctx)
-        # loaded with the provider modules, not by `import toolwire` (`from .layout import`, not
-        # `from . import layout`: a package's fromlist goes through importlib's Python code every call)
-        from .layout import finish_response
-
-        return finish_response(module.response_to_ir(payload, ctx), ctx)
+        return _finish_response(module.response_to_ir(payload, ctx), ctx)
     except ConversionError as exc:
         other = "response" if kind == "request" else "request"
         if _parses_as(module, payload, other):
             exc.add_hint(f"this is a {other} body: pass kind={other!r}")
         raise
+
+
+# Modules loaded at their first use, not by `import toolwire` (docs/performance.md): each function
+# below imports its namesake once and puts it in its own place. (An import statement in a function
+# runs on every call, and resolving a relative one costs 1.5–3 µs: more than many conversions' steps.)
+
+
+def _finish_response(resp: Any, ctx: Context) -> Any:
+    global _finish_response
+    from .layout import finish_response
+
+    _finish_response = finish_response
+    return finish_response(resp, ctx)
+
+
+def _plain(payload: Any) -> Any:
+    global _plain
+    from .sdk_objects import plain
+
+    _plain = plain
+    return plain(payload)
 
 
 def _parses_as(module: Any, payload: Any, kind: str) -> bool:
@@ -98,15 +115,11 @@ def _read(module: Any, payload: Any, kind: str, ctx: Context) -> tuple[Any, Cont
     for SDK objects nested in it (``messages=[completion.choices[0].message]``): with some, it is
     read again as its JSON, with a fresh context (sdk_objects.py). Plain dicts pay nothing."""
     if type(payload) is not dict:
-        from .sdk_objects import plain
-
-        payload = plain(payload)
+        payload = _plain(payload)
     try:
         return _parse(module, payload, kind, ctx), ctx
     except ConversionError:
-        from .sdk_objects import plain
-
-        json_payload = plain(payload)
+        json_payload = _plain(payload)
         if json_payload is payload:
             raise
     ctx = Context(ctx.provider, ctx.strict, ctx.tool_names)

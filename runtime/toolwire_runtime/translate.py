@@ -31,7 +31,7 @@ import warnings
 from typing import Any, Callable, Iterable, Iterator
 
 from .errors import ConversionError
-from .streaming import Accumulator, StreamState, _getter, _sink, copy_body, extend_text, get, where
+from .streaming import Accumulator, StreamState, _fold_parts, _getter, _sink, copy_body, extend_text, get, where
 
 __all__ = ["Encoder", "Shape"]
 
@@ -66,8 +66,6 @@ def _parts_to_send(want: list, have: Any, at: str, target: str) -> list:
     """The parts that grow ``have`` (a string or a list of typed parts, as ``append_parts`` folds
     them) into ``want``: the rest of the last part the client has, as a part of its type, then the
     parts it lacks. A layout the client's parts cannot grow into is an UnsupportedError."""
-    from .streaming import _fold_parts
-
     folded: list = []
     _fold_parts(folded, _copy(want))  # what the client can hold: consecutive parts of a type join
     want = folded
