@@ -221,7 +221,9 @@ def _many_calls(n: int, variant: str = "") -> list:
     """OpenAI Chat Completions chunks (openai-python ChatCompletionChunk): some text, then n calls
     whose arguments come in fragments. Variants: ``text`` (a call's opening chunk carries text
     too), ``interleaved`` (each call's last fragment comes after the next call opened), ``whole``
-    (each call in one delta), ``no_ids`` (calls without ids: toolwire synthesizes them)."""
+    (each call in one delta), ``no_ids`` (calls without ids: toolwire synthesizes them),
+    ``late_type`` (a call's ``type`` comes with its first argument fragment, as some compatible
+    servers send it: the call changed otherwise than by its argument text after its opening)."""
     head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1"}
 
     def chunk(delta: dict, finish: str | None = None) -> dict:
@@ -234,12 +236,16 @@ def _many_calls(n: int, variant: str = "") -> list:
         opening = {"index": k, "id": "" if variant == "no_ids" else f"call_{k}", "type": "function", "function": {"name": "get_weather" if k % 2 else "get_time", "arguments": args if variant == "whole" else ""}}
         if variant == "no_ids":
             del opening["id"]
+        if variant == "late_type":
+            del opening["type"]
         events.append(chunk({"tool_calls": [opening], **({"content": f" {k}"} if variant == "text" and k % 3 == 2 else {})}))
         if late is not None:
             events.append(late)
         if variant == "whole":
             continue
         pieces = [chunk({"tool_calls": [{"index": k, "function": {"arguments": args[i : i + 7]}}]}) for i in range(0, len(args), 7)]
+        if variant == "late_type":
+            pieces[0]["data"]["choices"][0]["delta"]["tool_calls"][0]["type"] = "function"
         events += pieces[:-1]
         late = pieces[-1] if variant == "interleaved" else None
         if late is None:
@@ -257,7 +263,7 @@ _TARGETS = sorted(set(stream._DECODERS) - set(stream.NO_TRANSLATION_TO))
 _WHOLE_CALLS = ("gemini", "gemini_openapi", "ollama", "vertex")  # (their streams take a call whole)
 
 
-@pytest.mark.parametrize("variant", ["", "text", "interleaved", "whole", "no_ids"])
+@pytest.mark.parametrize("variant", ["", "text", "interleaved", "whole", "no_ids", "late_type"])
 def test_a_call_opening_synced_alone_sends_what_a_full_sync_sends(monkeypatch, variant: str) -> None:
     """Every target gets byte for byte the stream it gets when every call opening converts the
     whole body; and the shortcut was taken where it holds (a call of its own id opened by an event
