@@ -328,3 +328,70 @@ def test_a_call_opening_converts_only_its_calls(monkeypatch, target: str) -> Non
         calls = stream.accumulate(events, provider=target).message.parts[1:]
         assert [(c.name, c.arguments) for c in calls] == [("get_weather" if k % 2 else "get_time", {"city": f"City {k}", "days": k % 7}) for k in range(n)]
     assert full[4] == full[40]
+
+
+# -- the bookkeeping that keeps many calls linear ----------------------------------------------------
+
+def _routes_by_path(routes: dict) -> dict:
+    """The routes' keys by the element path they go into, found by a walk over every route."""
+    out: dict = {}
+    for key, route in routes.items():
+        if type(route) is tuple:
+            out.setdefault(route[0], {})[key] = None
+    return out
+
+
+@pytest.mark.parametrize("target", ["anthropic", "bedrock_converse", "openai_responses", "cohere", "openai_chat"])
+def test_the_routes_into_each_element_are_indexed_as_a_walk_finds_them(monkeypatch, target: str) -> None:
+    """Ending an element finds the routes into it in an index (``translate._Routes.into``), not by a
+    walk over every route: before every end, and at the end of the stream, the index is what a
+    walk finds, and the stream is the one full syncs send."""
+    checked: list = []
+    close = translate.Encoder._close
+
+    def checking(self, mirror_el, desired_el):
+        assert self.routes.into == _routes_by_path(self.routes)
+        pattern, path = self.open[id(mirror_el)]
+        n = len(path)
+        assert self.routes.go_under(path) == any(type(r) is tuple and r[0][:n] == path for r in self.routes.values())
+        checked.append(path)
+        return close(self, mirror_el, desired_el)
+
+    monkeypatch.setattr(translate.Encoder, "_close", checking)
+    for variant in ("", "interleaved"):
+        src, enc = stream._encoder("openai_chat", target, False)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            events = list(enc.run(src, _many_calls(12, variant)))
+        assert enc.routes.into == _routes_by_path(enc.routes)
+        assert len(checked) >= 12
+        checked.clear()
+        with monkeypatch.context() as m:
+            _full_syncs_only(m)
+            assert _translate(_many_calls(12, variant), "openai_chat", target) == json.dumps(events, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("target", _WHOLE_CALLS)
+def test_a_whole_call_target_compares_only_the_calls_not_known_to_be_as_wanted(monkeypatch, target: str) -> None:
+    """A whole-call target's call synced alone needs the client's list as the last sync wanted it;
+    what an earlier sync of a call left as wanted is not compared again (``Encoder._agreed``), so
+    each call costs the same however many came before. The part it skips is as wanted indeed, and
+    it is a few elements at most."""
+    windows: list = []
+    sync_call = translate.Encoder._sync_call
+
+    def checking(self, src, element, ops, closing=False):
+        tlist = self.target_calls[0]
+        want = translate.get(self.desired, tlist) or []
+        have = translate.get(self.mirror.state.body, tlist) or []
+        if self._agreed is not None:
+            assert want[: self._agreed] == have[: self._agreed]
+            windows.append(len(have) - self._agreed)
+        return sync_call(self, src, element, ops, closing)
+
+    monkeypatch.setattr(translate.Encoder, "_sync_call", checking)
+    events = _translate(_many_calls(30), "openai_chat", target)
+    assert len(windows) >= 25 and max(windows) <= 2, windows
+    monkeypatch.undo()
+    _full_syncs_only(monkeypatch)
+    assert _translate(_many_calls(30), "openai_chat", target) == events

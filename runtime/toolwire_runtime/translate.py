@@ -781,6 +781,46 @@ def _parsed(st: StreamState, body: dict, memo: dict, final: bool) -> tuple[dict,
     return body, snap.invalid
 
 
+class _Routes(dict):
+    """The encoder's routes: (id(source element), source keys) → where that field's fragments go in
+    the client's body ((element path, pattern, field[, part]): a tuple), None (nowhere) or _MISSING
+    (to be found again), with the keys of the routes into each element path (``into``: only paths
+    some route goes into). Ending an element finds its routes there, and creating one asks it
+    whether a route goes into it, without a walk over every route: a stream of many calls into a
+    target whose elements end (their routes are dropped then) stays linear. (Only ``[key] =`` and
+    ``pop`` change it.)"""
+
+    __slots__ = ("into",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.into: dict[tuple, dict] = {}  # element path → {route key: None}, in the order they were set
+
+    def __setitem__(self, key: tuple, value: Any) -> None:
+        if type(dict.get(self, key)) is tuple:
+            self._drop(key)
+        dict.__setitem__(self, key, value)
+        if type(value) is tuple:
+            self.into.setdefault(value[0], {})[key] = None
+
+    def pop(self, key: tuple, default: Any = None) -> Any:
+        if type(dict.get(self, key)) is tuple:
+            self._drop(key)
+        return dict.pop(self, key, default)
+
+    def _drop(self, key: tuple) -> None:
+        path = dict.__getitem__(self, key)[0]
+        keys = self.into[path]
+        del keys[key]
+        if not keys:
+            del self.into[path]
+
+    def go_under(self, path: tuple) -> bool:
+        """Whether a route goes into the element at ``path`` or an element inside it."""
+        n = len(path)
+        return any(p[:n] == path for p in self.into)
+
+
 def _replaced(node: Any, keys: tuple, value: Any) -> Any:
     """A copy of ``node`` with ``value`` at ``keys``: only the objects along the path are copied."""
     out: Any = dict(node) if type(node) is dict else list(node)
@@ -813,7 +853,7 @@ class Encoder:
         self._waiting: int | None = None  # id() of the call whose completion the calls after it wait for (_held)
         self.strict = strict
         self._calls_owner = _owner_of(self.shape, self.target_calls[0]) if self.target_calls is not None else None
-        self.routes: dict[tuple, Any] = {}  # (id(source element), source keys) → target path (tuple) | None
+        self.routes = _Routes()  # (id(source element), source keys) → target path (tuple) | None
         self.open: dict[int, tuple] = {}  # id(mirror element) → (list pattern, concrete path) of elements not closed
         self.sent: dict[tuple, int] = {}  # concrete target field path → fragments sent into it
         self.args_dest: set[tuple] = set()  # target argument fields the source's argument text flows into
@@ -827,6 +867,9 @@ class Encoder:
         self.final = False
         self.unsynced: set = set()  # source fields whose route could not be found yet (their sync failed)
         self.owed = False  # a fragment or list item has waited for a sync since the last full one (_sync_call)
+        # a whole-call target's calls list: how many of its first elements the client has as the last
+        # sync wanted them (None: not known since the last full sync); lowered when one of them grows
+        self._agreed: int | None = None
         self._effects = 0  # the source's count of changes no op says, as last seen (feed)
         self.withheld = False  # the last conversion left text out until what follows it is known (_convert)
         self.opening: int | None = None  # id() of the source element whose opening triggered the sync
@@ -981,6 +1024,11 @@ class Encoder:
         it, when the caller has it)."""
         if element is None:
             element = get(self.mirror.state.body, path) if path else self.mirror.state.body
+        agreed = self._agreed
+        if agreed is not None:  # (the client's element changes: it may no longer be as the last sync wanted it)
+            n = len(self.target_calls[0])
+            if len(path) > n and path[:n] == self.target_calls[0] and path[n] < agreed:
+                self._agreed = path[n]
         appender = self.shape.appender_for(pattern, field, element)
         if appender is None:
             return  # no event streams this field of this kind of element: it comes with the element whole
@@ -1030,7 +1078,7 @@ class Encoder:
             self._finish_element(pattern, path, desired_el, mirror_el)
         chain = self.shape.closers.get(pattern)
         if chain is not None:  # (an element whose end the client is never told still takes fragments: OpenAI's calls by index)
-            for key in [k for k, v in self.routes.items() if isinstance(v, tuple) and v[0] == path]:
+            for key in list(self.routes.into.get(path, ())):
                 self.routes[key] = _MISSING  # a later fragment finds its place again
             # the closing event carries what its rule sets (Responses' output_item.done: the item)
             self._send(self._event(chain, self._keys_of(path, chain), self._carried(chain, pattern, desired_el)))
@@ -1253,7 +1301,7 @@ class Encoder:
                     if self.opening is not None:  # it stays open while its source element is
                         self.made_for.setdefault(self.opening, []).append(me)
                         self.made_by[id(me)] = (self.opening, lp, ep)
-                    elif lp in self.shape.closers and not any(isinstance(v, tuple) and v[0][: len(ep)] == ep for v in self.routes.values()):
+                    elif lp in self.shape.closers and not self.routes.go_under(ep):
                         # nothing flows into it (no route ends in it): complete now, once what it holds is created
                         if isinstance(de, dict) and isinstance(me, dict):
                             self._diff_lists(lp, ep, de, me, held)
@@ -1373,6 +1421,7 @@ class Encoder:
 
     def _sync(self, src: Accumulator, mark: tuple | None = None, final: bool = False) -> None:
         self.fast.clear()
+        self._agreed = None
 
         st = src.state
         memo: dict = {}
@@ -1483,7 +1532,8 @@ class Encoder:
             waiting = len(want) - n
             if waiting not in (0, 1) or (waiting and not _is_call(_view(self.shape.calls_view), want[-1])) or (closing and not waiting):
                 return False
-            if want[:n] != have:  # (the client has the list as the last sync wanted it: what ends now needs nothing more)
+            agreed = min(self._agreed or 0, n)  # (what is known to be as the last sync wanted it is not compared again)
+            if want[agreed:n] != have[agreed:]:  # (the client has the list as the last sync wanted it: what ends now needs nothing more)
                 return False
             if closing:  # (the call waiting is this one: complete now)
                 keep, replace = (element,), 1
@@ -1517,6 +1567,8 @@ class Encoder:
                 self.args_source[at + args] = element
         owner, path, sub = self._calls_owner
         self._diff_list(owner, path, get(desired, path) if path else desired, held, sub, start - 1)
+        if not streams:  # (the list before `start` was as wanted, and this sync left it alone)
+            self._agreed = start
         return True
 
     def _render_calls(self, src: Accumulator, list_keys: tuple, keep: tuple) -> dict | None:
