@@ -223,7 +223,9 @@ def _many_calls(n: int, variant: str = "") -> list:
     too), ``interleaved`` (each call's last fragment comes after the next call opened), ``whole``
     (each call in one delta), ``no_ids`` (calls without ids: toolwire synthesizes them),
     ``late_type`` (a call's ``type`` comes with its first argument fragment, as some compatible
-    servers send it: the call changed otherwise than by its argument text after its opening)."""
+    servers send it: the call changed otherwise than by its argument text after its opening),
+    ``late_header`` (the body's ``system_fingerprint`` first comes with the fourth call's opening,
+    and every chunk after it carries it: a value that an OpenAI Chat target's every chunk repeats)."""
     head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1"}
 
     def chunk(delta: dict, finish: str | None = None) -> dict:
@@ -252,7 +254,12 @@ def _many_calls(n: int, variant: str = "") -> list:
             events.append(pieces[-1])
     if late is not None:
         events.append(late)
-    return [*events, chunk({}, "tool_calls"), {"data": "[DONE]"}]
+    events = [*events, chunk({}, "tool_calls"), {"data": "[DONE]"}]
+    if variant == "late_header":
+        fourth = next(i for i, e in enumerate(events) if any(c.get("id") == "call_3" for c in e["data"]["choices"][0]["delta"].get("tool_calls", ())))
+        for e in events[fourth:-1]:
+            e["data"]["system_fingerprint"] = "fp_4a3c2b1d"
+    return events
 
 
 def _full_syncs_only(monkeypatch) -> None:
@@ -263,7 +270,7 @@ _TARGETS = sorted(set(stream._DECODERS) - set(stream.NO_TRANSLATION_TO))
 _WHOLE_CALLS = ("gemini", "gemini_openapi", "ollama", "vertex")  # (their streams take a call whole)
 
 
-@pytest.mark.parametrize("variant", ["", "text", "interleaved", "whole", "no_ids", "late_type"])
+@pytest.mark.parametrize("variant", ["", "text", "interleaved", "whole", "no_ids", "late_type", "late_header"])
 def test_a_call_opening_synced_alone_sends_what_a_full_sync_sends(monkeypatch, variant: str) -> None:
     """Every target gets byte for byte the stream it gets when every call opening converts the
     whole body; and the shortcut was taken where it holds (a call of its own id opened by an event

@@ -389,6 +389,8 @@ class Shape:
                                   and all(tagged.get(k) == (v[0] if isinstance(v, list) else v) for k, v in a.get("when", ())) for p in a["pairs"]]
             self.top_each[name] = [a["in"] for a in actions if a["op"] == "each"]
             self._walk(name, actions, (), ())
+        # the body keys some event repeats (a change of one of them shows on every event sent after it)
+        self.replayed = tuple(dict.fromkeys(bk for pairs in self.replays.values() for bk, _ek in pairs))
 
     def _walk(self, name: str, actions: list, pattern: tuple, chain: tuple) -> None:
         for a in actions:
@@ -1551,6 +1553,9 @@ class Encoder:
             return False
         if self.shape.joins:
             rendered = self._project(rendered)
+        for keys in self.shape.replayed:  # (a value every event repeats changed, such as a fingerprint
+            if get(rendered, keys) != get(self.desired, keys):  # first sent with this event: a full sync sends it now)
+                return False
         got = self._calls(self.shape.calls_view, rendered)
         listed = get(rendered, tlist)
         if len(got) != len(keep) or [i for i, _el in got] != list(range(len(listed) - len(keep), len(listed))):
