@@ -209,7 +209,7 @@ def _value_paths(node: Any, path: tuple, out: list) -> None:
 
 
 _HOT: dict[tuple, Callable] = {}  # the shapes of a source event and its target event → make (_hot_source)
-_HOT_BUILTINS = {"type": type, "str": str, "int": int, "bool": bool, "dict": dict, "extend_text": extend_text,
+_HOT_BUILTINS = {"type": type, "str": str, "int": int, "bool": bool, "dict": dict,
                  "KeyError": KeyError, "IndexError": IndexError, "TypeError": TypeError, "AttributeError": AttributeError}
 
 
@@ -258,14 +258,13 @@ def _hot_source(reader: list, unread: int, literal: str, n_values: int, source_j
         if json_fragments:
             return [f"        {sink}.append(f)"]
         # extend_text inlined (two calls an event otherwise): the text is held once while it grows,
-        # so CPython extends it in place
+        # so CPython extends it in place. (It is a string: `_sink` found one there, and while this
+        # function is the hot path nothing but it changes the field: any other change is a slow step,
+        # after which the function is made again from a sink found again.)
         return [f"        t = {sink}[{key}]",
-                "        if type(t) is str:",
-                f"            {sink}[{key}] = None",
-                "            t += f",
-                f"            {sink}[{key}] = t",
-                "        else:",
-                f"            extend_text({sink}, {key}, f)"]
+                f"        {sink}[{key}] = None",
+                "        t += f",
+                f"        {sink}[{key}] = t"]
 
     values = "".join(f"k{i}, " for i in range(n_values))
     event = _refs("k{}", literal)  # (each value a local of make: k0, k1, ...)
