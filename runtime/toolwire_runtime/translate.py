@@ -1487,7 +1487,8 @@ class Encoder:
         its list and has an id of its own (a missing one is synthesized from its position among all
         parts), the client has the list as the last sync left it, and nothing waits for a full sync
         (``owed``). Values outside the call go with the next full sync, as every value but a
-        fragment does."""
+        fragment does; but for one that every target event repeats (a fingerprint first sent with
+        this event: no op says such a change), which a full sync sends now, with this call."""
         calls = self.target_calls
         if calls is None or not self.started or self.owed or self.withheld or self._calls_owner is None:
             return False
