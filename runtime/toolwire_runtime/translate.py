@@ -390,6 +390,9 @@ class Shape:
             self._walk(name, actions, (), ())
         # the body keys some event repeats (a change of one of them shows on every event sent after it)
         self.replayed = tuple(dict.fromkeys(bk for pairs in self.replays.values() for bk, _ek in pairs))
+        # (the body's own keys among them, compared in one step at a call's sync: _sync_call)
+        self.replayed_top = tuple(bk[0] for bk in self.replayed if len(bk) == 1 and type(bk[0]) is str)
+        self.replayed_deep = tuple(bk for bk in self.replayed if not (len(bk) == 1 and type(bk[0]) is str))
 
     def _walk(self, name: str, actions: list, pattern: tuple, chain: tuple) -> None:
         for a in actions:
@@ -824,9 +827,12 @@ class _Routes(dict):
 
 def _replaced(node: Any, keys: tuple, value: Any) -> Any:
     """A copy of ``node`` with ``value`` at ``keys``: only the objects along the path are copied."""
-    out: Any = dict(node) if type(node) is dict else list(node)
-    out[keys[0]] = value if len(keys) == 1 else _replaced(node[keys[0]], keys[1:], value)
-    return out
+    top = out = dict(node) if type(node) is dict else list(node)
+    for key in keys[:-1]:  # (a loop, not a call a level: run at every call's sync)
+        child = out[key]
+        out[key] = out = dict(child) if type(child) is dict else list(child)
+    out[keys[-1]] = value
+    return top
 
 
 class Encoder:
@@ -1553,8 +1559,12 @@ class Encoder:
             return False
         if self.shape.joins:
             rendered = self._project(rendered)
-        for keys in self.shape.replayed:  # (a value every event repeats changed, such as a fingerprint
-            if get(rendered, keys) != get(self.desired, keys):  # first sent with this event: a full sync sends it now)
+        shape = self.shape
+        top = shape.replayed_top  # (a value every event repeats changed, such as a fingerprint first sent
+        if top and tuple(map(rendered.get, top)) != tuple(map(self.desired.get, top)):  # with this event: a full sync sends it now)
+            return False
+        for keys in shape.replayed_deep:
+            if get(rendered, keys) != get(self.desired, keys):
                 return False
         got = self._calls(self.shape.calls_view, rendered)
         listed = get(rendered, tlist)
