@@ -194,6 +194,118 @@ async def _drain(events) -> list:
     return [event async for event in events]
 
 
+def _interrupted_chunks() -> list:
+    """OpenAI Chat Completions chunks (openai-python ChatCompletionChunk) whose text and whose two
+    calls' argument fragments are each cut by events the hot path does not take: a fragment that
+    comes with a value first sent there (``system_fingerprint``, then ``service_tier``), and a
+    call's opening between two fragments of the call before it (parallel calls, interleaved)."""
+    head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1"}
+
+    def chunk(delta: dict, **extra) -> dict:
+        return {"data": {**head, **extra, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}}
+
+    text = [chunk({"content": f"w{i} "}) for i in range(12)]
+    text[5] = chunk({"content": "w5 "}, system_fingerprint="fp_1")
+    calls = []
+    for k in range(2):
+        calls.append(chunk({"tool_calls": [{"index": k, "id": f"call_{k}", "type": "function", "function": {"name": "f", "arguments": ""}}]}))
+        pieces = [chunk({"tool_calls": [{"index": k, "function": {"arguments": p}}]}) for p in ['{"a": "', *("xyz" * 4), '"}']]
+        pieces[6] = chunk({"tool_calls": [{"index": k, "function": {"arguments": "y"}}]}, service_tier="default")
+        calls += pieces
+    calls.insert(16, calls.pop(14))  # (call 0's last fragment comes after call 1's opening and first fragment)
+    end = {"data": {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}}
+    return [chunk({"role": "assistant", "content": ""}), *text, *calls, end, {"data": "[DONE]"}]
+
+
+def _decoded(provider: str, events: list) -> tuple:
+    """What decoding ``events`` one by one gives: the body, and the JSON fragments waiting per field."""
+    acc = stream.Accumulator(provider)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for event in events:
+            acc.add(event)
+    return acc.state.body, [dict(fields) for _obj, fields in acc.state.buffers.values()]
+
+
+@pytest.mark.parametrize("target", ["openai_chat", "anthropic", "openai_responses", "bedrock_converse"])
+def test_the_fragments_the_hot_path_puts_aside_are_in_both_bodies_at_every_slow_step(monkeypatch, target: str) -> None:
+    """The hot path puts a text field's fragments aside and the next slow step joins them onto the
+    field (``Encoder._flush``), before anything reads it: at every slow step, the source's body is
+    what decoding the source events so far gives, and the client's body (the mirror) what decoding
+    the target events sent so far gives; and the stream is the one the decoder alone makes."""
+    events = _interrupted_chunks()
+    seen: list = []
+    sent: list = []
+    checks = []
+    feed = translate.Encoder.feed
+
+    def checking(self, src, ops):
+        assert (src.state.body, [dict(f) for _o, f in src.state.buffers.values()]) == _decoded("openai_chat", seen)
+        assert (self.mirror.state.body, [dict(f) for _o, f in self.mirror.state.buffers.values()]) == _decoded(target, sent)
+        checks.append(len(seen))
+        return feed(self, src, ops)
+
+    monkeypatch.setattr(translate.Encoder, "feed", checking)
+    src, enc = stream._encoder("openai_chat", target, False)
+    hot = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for event in events:
+            seen.append(event)
+            before = len(checks)
+            sent += enc.step(src, event)
+            hot += len(checks) == before
+        src.provider_body()
+        sent += enc.finish(src)
+    monkeypatch.undo()
+    assert hot >= 20 and len(checks) >= 10, (hot, len(checks))  # (fragments took the hot path, slow steps came between them)
+    # the same events as without the hot path (every event decoded, every fragment by the encoder's loop)
+    monkeypatch.setattr(translate.Encoder, "_fuse", lambda self, src, repeat, fast: (None, None))
+    assert json.dumps(sent) == _translate(events, "openai_chat", target)
+
+
+@pytest.mark.parametrize("run", ["convert", "aconvert"])
+@pytest.mark.parametrize("cut", [11, 24])
+@pytest.mark.parametrize("target", ["anthropic", "openai_responses"])
+def test_a_stream_that_ends_right_after_fragments_the_hot_path_took_has_them_all(monkeypatch, run: str, cut: int, target: str) -> None:
+    """A stream cut in the middle of its text or of a call's arguments (no finish chunk, no
+    [DONE]: an early end) ends with the fragments the hot path put aside joined onto their fields
+    (``Encoder.run`` and ``finish``): the final conversion has them all (Responses' last event
+    carries the whole response), and the events are the ones made when every event is decoded."""
+    import asyncio
+
+    events = _interrupted_chunks()[:cut]
+
+    async def agen():
+        for event in events:
+            yield event
+
+    def translated() -> list:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if run == "convert":
+                return list(stream.convert(events, source="openai_chat", target=target))
+            return asyncio.run(_drain(stream.aconvert(agen(), source="openai_chat", target=target)))
+
+    slow = translate.Encoder._step
+    stepped = []
+    monkeypatch.setattr(translate.Encoder, "_step", lambda self, src, event: stepped.append(event) or slow(self, src, event))
+    got = translated()
+    assert not any(e is events[-1] or e is events[-2] for e in stepped)  # (the last two took the hot path)
+    monkeypatch.setattr(translate.Encoder, "_fuse", lambda self, src, repeat, fast: (None, None))
+    assert json.dumps(got) == json.dumps(translated())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        source = stream.Accumulator("openai_chat").extend(events)
+        client = stream.Accumulator(target).extend(got)
+    assert client.text == source.text and source.text.endswith("w11 " if cut == 24 else "w9 ")
+    if target == "openai_responses":  # (the response the last event carries: the final conversion's)
+        final = got[-1]["data"]["response"]
+        message = next(item for item in final["output"] if item["type"] == "message")
+        assert message["content"][0]["text"] == source.text
+
+
+
 @pytest.mark.parametrize("target", RECORDED_TARGETS)
 def test_an_event_of_whole_parts_is_synced_once(monkeypatch, target: str) -> None:
     """A Gemini chunk carries whole parts: decoding it opens and closes each (ops of one event, all

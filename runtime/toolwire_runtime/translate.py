@@ -244,32 +244,23 @@ def _reader_lines(paths: tuple, types: tuple | None, unread: tuple = ()) -> list
     return lines
 
 
-def _hot_source(reader: list, unread: int, literal: str, n_values: int, source_json: bool, mirror_json: bool, counted: bool, guarded: bool) -> str:
+def _hot_source(reader: list, unread: int, literal: str, n_values: int, counted: bool, guarded: bool) -> str:
     """The source of one function that does for an event what ``Accumulator._replayed`` and then
     ``Encoder._forward`` do (``Encoder._fuse``), with the source's reader (``_reader_lines``) and the
     target event's literal inlined (with the values nothing reads, ``unread`` of them, put into
-    the template's holders ``U``), text is appended as ``streaming.extend_text`` does, and a
-    fragment is checked against the grammar's constants (``G``) only when it has some
-    (``guarded``). It gives the target event, or None when the event is not a repeat (the source's
-    repeat path is dropped, as ``_replayed`` does). The events it takes are counted into the
-    source's and the client's event positions by its caller (``Encoder.run``, ``step``)."""
-
-    def append(sink: str, key: str, json_fragments: bool) -> list[str]:
-        if json_fragments:
-            return [f"        {sink}.append(f)"]
-        # extend_text inlined (two calls an event otherwise): the text is held once while it grows,
-        # so CPython extends it in place. (It is a string: `_sink` found one there, and while this
-        # function is the hot path nothing but it changes the field: any other change is a slow step,
-        # after which the function is made again from a sink found again.)
-        return [f"        t = {sink}[{key}]",
-                f"        {sink}[{key}] = None",
-                "        t += f",
-                f"        {sink}[{key}] = t"]
-
+    the template's holders ``U``), and a fragment checked against the grammar's constants (``G``)
+    only when it has some (``guarded``). The fragment goes to the source's field and to the
+    client's as one list append each (``sink``, ``msink``): a field of JSON fragments is that list,
+    a text field takes the fragments the list holds at the next slow step (``Encoder._flush``: a
+    string grown by every fragment is copied whenever it outgrows its block, an event's costliest
+    step after building the target event). It gives the target event, or None when the event is
+    not a repeat (the source's repeat path is dropped, as ``_replayed`` does). The events it takes
+    are counted into the source's and the client's event positions by its caller (``Encoder.run``,
+    ``step``)."""
     values = "".join(f"k{i}, " for i in range(n_values))
     event = _refs("k{}", literal)  # (each value a local of make: k0, k1, ...)
     return "\n".join([
-        "def make(G, owner, key, template, sink, skey, msink, mkey, enc, src, k, U):",
+        "def make(G, owner, key, template, sink, msink, enc, src, k, U):",
         *([f"    ({values}) = k"] if n_values else []),
         *([f"    ({''.join(f'h{i}, ' for i in range(unread))}) = U"] if unread else []),
         "    def hot(e):",
@@ -286,9 +277,9 @@ def _hot_source(reader: list, unread: int, literal: str, n_values: int, source_j
         "        if e != template:",
         "            src._repeat = None",
         "            return None",
-        *append("sink", "skey", source_json),
+        "        sink.append(f)",
         *(["        enc.count = c = enc.count + 1"] if counted else []),
-        *append("msink", "mkey", mirror_json),
+        "        msink.append(f)",
         f"        return {event}",
         "    return hot",
     ])
@@ -894,6 +885,8 @@ class Encoder:
         # hot path while set (cleared at every slow step); and (repeat, fast entry, function) last fused
         self.hot: Callable[[Any], dict | None] | None = None
         self._fused: tuple | None = None
+        # the text fields the hot path puts fragments aside for, until the next slow step (_flush)
+        self._pending: tuple | None = None
         self._marked: tuple | None = None  # (target field path, its source field's key) during a marked sync
 
     # -- event building ----------------------------------------------------------------------
@@ -1906,6 +1899,8 @@ class Encoder:
         if taken:
             src.state.index += taken
             self.mirror.state.index += taken
+        if self._pending is not None:
+            self._flush()
         src.provider_body()  # an early end or an unknown event is reported once, here
         for out in self.finish(src):
             yield out
@@ -1915,6 +1910,8 @@ class Encoder:
         repeat path and this field's fast entry when both cover the same field (else None). Both
         change only here (``feed``, ``finish``): the function stays valid until the next slow step."""
         self.hot = None
+        if self._pending is not None:
+            self._flush()
         out = self.feed(src, src.add_logged(event))
         repeat = src._repeat
         if repeat is not None:
@@ -1923,17 +1920,19 @@ class Encoder:
             if fast is not None and fast[0] == op[2] and (not fast[6] or id(fast[1]) in self.open):
                 fused = self._fused
                 if fused is None or fused[0] is not repeat or fused[1] is not fast:
-                    fused = self._fused = (repeat, fast, self._fuse(src, repeat, fast))
+                    fused = self._fused = (repeat, fast, *self._fuse(src, repeat, fast))
                 self.hot = fused[2]
+                self._pending = fused[3]
         return out
 
-    def _fuse(self, src: Accumulator, repeat: tuple, fast: tuple) -> Callable[[Any], dict | None]:
+    def _fuse(self, src: Accumulator, repeat: tuple, fast: tuple) -> tuple:
         """The hot path of one source field into its target field: ``_replayed`` and ``_forward`` as
-        one function (``_hot_source``), compiled once per pair of event shapes."""
+        one function (``_hot_source``), compiled once per pair of event shapes; and what it leaves
+        for ``_flush`` (the text fields it puts fragments aside for, or None)."""
         _getter, owner, key, template, sink, skey, fragments, _op, (paths, _shape, types, _numbers), unread = repeat
         _keys, _element, _build, msink, mkey, mfragments, _closable, literal, values = fast
         unread_paths = unread[2] if unread is not None else ()
-        shape = (paths, types, unread_paths, literal, len(values), fragments is not None, mfragments is not None, self.counted, bool(src._guard[0]))
+        shape = (paths, types, unread_paths, literal, len(values), self.counted, bool(src._guard[0]))
         make = _HOT.get(shape)
         if make is None:
             if len(_HOT) > 1024:  # (a few per pair of grammars)
@@ -1942,9 +1941,24 @@ class Encoder:
             source = _hot_source(_reader_lines(paths, types, unread_paths), len(unread_paths), *shape[3:])
             exec(compile(source, "<toolwire stream hot path>", "exec"), scope)  # noqa: S102 (keys as literals, values bound)
             make = _HOT[shape] = scope["make"]
-        return make(src._guard[0], owner, key, template, fragments if fragments is not None else sink, skey,
-                    mfragments if mfragments is not None else msink, mkey, self, src, values,
-                    tuple(holder for holder, _key in unread[1]) if unread is not None else None)
+        # a field of JSON fragments takes each as a list item; a text field's fragments wait in a list
+        aside = [] if fragments is None else fragments
+        maside = [] if mfragments is None else mfragments
+        pending = (sink, skey, aside if fragments is None else None, msink, mkey, maside if mfragments is None else None)
+        hot = make(src._guard[0], owner, key, template, aside, maside, self, src, values,
+                   tuple(holder for holder, _key in unread[1]) if unread is not None else None)
+        return hot, pending if pending[2] is not None or pending[5] is not None else None
+
+    def _flush(self) -> None:
+        """The text fragments the hot path put aside (``_fuse``) joined onto their fields, once: before
+        anything else reads the source's or the client's body (every slow step, and the end)."""
+        sink, skey, aside, msink, mkey, maside = self._pending
+        if aside:
+            extend_text(sink, skey, "".join(aside))
+            aside.clear()
+        if maside:
+            extend_text(msink, mkey, "".join(maside))
+            maside.clear()
 
     def _forward(self, fast: tuple, fragment: str) -> dict:
         """A source fragment's target event, its fragment appended to the client's field as the
@@ -2079,6 +2093,8 @@ class Encoder:
 
     def finish(self, src: Accumulator) -> list[dict]:
         self.hot = None
+        if self._pending is not None:
+            self._flush()
         self.out = []
         self._sync(src, final=True)
         self._end()
