@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator
 
+from toolwire import _registry
+from toolwire_runtime import api as _api
 from toolwire_runtime import framing as _framing
 from toolwire_runtime import streaming as _streaming
 from toolwire_runtime.api import Registry as _Registry
@@ -94,8 +96,6 @@ def framing(provider: str) -> Any:
     if name is None:
         if provider in NO_STREAM:
             raise ValueError(f"toolwire reads no stream of {provider!r} yet: {NO_STREAM[provider]}")
-        from toolwire import _registry
-
         _registry.get(provider)  # an unknown name: the error suggests the closest
     return _framing.FRAMING_BY_NAME[name]
 
@@ -141,9 +141,6 @@ class Accumulator(_streaming.Accumulator):
     """
 
     def __init__(self, provider: str, *, strict: bool = False) -> None:
-        from toolwire import _registry
-        from toolwire_runtime import api
-
         name = _DECODERS.get(provider)
         if name is None:
             framing(provider)  # unknown provider, or one without streams: its error
@@ -151,7 +148,7 @@ class Accumulator(_streaming.Accumulator):
         super().__init__(
             provider,
             _decoder(provider),
-            lambda body, strict, quiet=False: api.to_ir(
+            lambda body, strict, quiet=False: _api.to_ir(
                 _registry, body, provider, "response", strict, quiet=quiet
             ),
             strict,
@@ -178,18 +175,24 @@ async def aaccumulate(
 
 
 def _encoder(source: str, target: str, strict: bool) -> tuple:
-    from toolwire import _registry
-    from toolwire_runtime import api
-    from toolwire_runtime.translate import Encoder
-
     src = Accumulator(source, strict=strict)
     mirror = Accumulator(target)
     decoder = _decoder(target)
     _check_target(target, decoder)
-    render = lambda response, strict, quiet=False: api.from_ir(
+    render = lambda response, strict, quiet=False: _api.from_ir(
         _registry, response, target, strict, quiet=quiet
     )  # noqa: E731
-    return src, Encoder(target, decoder, mirror, render, _decoder(source), strict)
+    return src, _Encoder(target, decoder, mirror, render, _decoder(source), strict)
+
+
+def _Encoder(*args: Any) -> Any:
+    """``translate.Encoder``, imported at the first translation (an accumulating program never loads
+    the translator): it then takes this name's place (an import statement runs at every call)."""
+    global _Encoder
+    from toolwire_runtime.translate import Encoder
+
+    _Encoder = Encoder
+    return Encoder(*args)
 
 
 def _check_target(target: str, decoder: Any) -> None:

@@ -1817,19 +1817,6 @@ class Encoder:
                 return False
         self._finished.add(id(call))
         return True
-        finished = self._finished
-        keys = self.source_args
-        for k, (_i, el) in enumerate(source[:-1]):
-            if id(el) in finished:
-                continue
-            text = get(el, keys)
-            if type(text) is str:
-                try:
-                    json.loads(text)
-                except ValueError:
-                    return k  # ("" too: its arguments may not have started)
-            finished.add(id(el))
-        return None
 
     def _json_route(self, element: dict, keys: tuple, op: str) -> Any:
         """JSON fragments of a source element that is not a call (a server tool's input) go to the
