@@ -265,6 +265,60 @@ def test_the_fragments_the_hot_path_puts_aside_are_in_both_bodies_at_every_slow_
 
 
 @pytest.mark.parametrize("run", ["convert", "aconvert"])
+def test_a_long_run_of_fragments_keeps_what_is_put_aside_bounded(monkeypatch, run: str) -> None:
+    """In a long answer the hot path takes every fragment, and no slow step comes to join what it put
+    aside: that is done every ``_ASIDE`` events of a run, so the memory it holds stays bounded (the
+    fragments, each an object, are several times the text they make). The stream is the one made
+    when every event is decoded."""
+    import asyncio
+
+    monkeypatch.setattr(translate, "_ASIDE", 64)
+    head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1"}
+    events = [{"data": {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}}
+              for delta in [{"role": "assistant", "content": ""}, *({"content": f"w{i} "} for i in range(1000))]]
+    encoders = []
+    make = stream._encoder
+    monkeypatch.setattr(stream, "_encoder", lambda *a: _recorded(make, encoders, *a))
+    most = 0
+
+    async def agen():
+        for event in events:
+            yield event
+
+    async def drain_checked(agen_events) -> list:
+        nonlocal most
+        out = []
+        async for event in agen_events:
+            out.append(event)
+            most = max(most, _aside_held(encoders[-1]))
+        return out
+
+    got = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if run == "convert":
+            for event in stream.convert(events, source="openai_chat", target="anthropic"):
+                got.append(event)
+                most = max(most, _aside_held(encoders[-1]))
+        else:
+            got = asyncio.run(drain_checked(stream.aconvert(agen(), source="openai_chat", target="anthropic")))
+    assert 32 <= most <= 65, most  # (it did put fragments aside, no more than a run's worth and the event that began it)
+    monkeypatch.setattr(translate.Encoder, "_fuse", lambda self, src, repeat, fast: (None, None))
+    assert json.dumps(got) == _translate(events, "openai_chat", "anthropic")
+
+
+def _recorded(make, encoders: list, *args) -> tuple:
+    src, enc = make(*args)
+    encoders.append(enc)
+    return src, enc
+
+
+def _aside_held(enc) -> int:
+    pending = enc._pending
+    return 0 if pending is None else max(len(pending[2] or ()), len(pending[5] or ()))
+
+
+@pytest.mark.parametrize("run", ["convert", "aconvert"])
 @pytest.mark.parametrize("cut", [11, 24])
 @pytest.mark.parametrize("target", ["anthropic", "openai_responses"])
 def test_a_stream_that_ends_right_after_fragments_the_hot_path_took_has_them_all(monkeypatch, run: str, cut: int, target: str) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from itertools import islice
 from typing import Any, Callable, Iterable, Iterator
 
 from .errors import ConversionError
@@ -208,6 +209,9 @@ def _value_paths(node: Any, path: tuple, out: list) -> None:
             _value_paths(value, path + (i,), out)
 
 
+#: The longest run of events the hot path takes before the fragments it put aside are joined onto
+#: their fields (``Encoder._flush``): the memory they hold stays bounded in a long answer.
+_ASIDE = 1024
 _HOT: dict[tuple, Callable] = {}  # the shapes of a source event and its target event → make (_hot_source)
 _HOT_BUILTINS = {"type": type, "str": str, "int": int, "bool": bool, "dict": dict,
                  "KeyError": KeyError, "IndexError": IndexError, "TypeError": TypeError, "AttributeError": AttributeError}
@@ -885,8 +889,10 @@ class Encoder:
         # hot path while set (cleared at every slow step); and (repeat, fast entry, function) last fused
         self.hot: Callable[[Any], dict | None] | None = None
         self._fused: tuple | None = None
-        # the text fields the hot path puts fragments aside for, until the next slow step (_flush)
+        # the text fields the hot path puts fragments aside for, until the next slow step or _ASIDE
+        # events of a run (_flush); and how many `step` took since the last flush
         self._pending: tuple | None = None
+        self._aside = 0
         self._marked: tuple | None = None  # (target field path, its source field's key) during a marked sync
 
     # -- event building ----------------------------------------------------------------------
@@ -1839,6 +1845,9 @@ class Encoder:
             if out is not None:
                 src.state.index += 1
                 self.mirror.state.index += 1
+                self._aside += 1
+                if self._aside >= _ASIDE and self._pending is not None:
+                    self._flush()  # (a long run: what it put aside is joined now)
                 return [out]
         return self._step(src, event)
 
@@ -1861,13 +1870,23 @@ class Encoder:
                 if out is not None:
                     taken += 1
                     yield out
-                    for event in events:  # the next ones, while they repeat it: the tightest loop
-                        out = hot(event)
-                        if out is None:
-                            break
-                        taken += 1
-                        yield out
-                    else:
+                    exhausted = False
+                    while True:  # the next ones, while they repeat it: the tightest loop, in runs of _ASIDE
+                        before = taken
+                        for event in islice(events, _ASIDE):
+                            out = hot(event)
+                            if out is None:
+                                break
+                            taken += 1
+                            yield out
+                        else:
+                            if taken - before == _ASIDE:  # (a long run: what it put aside is joined now, _flush)
+                                if self._pending is not None:
+                                    self._flush()
+                                continue
+                            exhausted = True
+                        break
+                    if exhausted:
                         break  # (no more events)
                     if type(event) is not dict:
                         event = src.plain(event)
@@ -1939,6 +1958,7 @@ class Encoder:
     def _flush(self) -> None:
         """The text fragments the hot path put aside (``_fuse``) joined onto their fields, once: before
         anything else reads the source's or the client's body (every slow step, and the end)."""
+        self._aside = 0
         sink, skey, aside, msink, mkey, maside = self._pending
         if aside:
             extend_text(sink, skey, "".join(aside))
