@@ -12,7 +12,8 @@ flow straight through along *routes* (source field → target field) found at th
 marker appended to the source field shows where the converter puts its text (known per layout once seen: ``_MARKS``); a call's
 arguments go to the same call of the target. A fragment whose source event repeats the last one
 (``Accumulator._replayed``) and whose field has its target template goes straight through (``run``),
-in one function made for the pair of fields (``_fuse``).
+in one function made for the pair of fields (``_fuse``), which puts text fragments aside for the next
+slow step to join onto both bodies (``_flush``).
 
 So the translated stream, accumulated, is by construction the non-streamed conversion of the
 accumulated source (the commutative square), and incremental: fragments are forwarded as they come;
