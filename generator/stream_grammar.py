@@ -324,8 +324,24 @@ class _Compiler:
                     self.out(indent, f"if (_c := {b}.get({tkeys[0]!r})) is None or _c == \"\":")
                     indent += 1
                 # every value action does nothing with an absent value: test it here, so an event
-                # without the value costs no call (and no source path is built)
-                self.out(indent, f"v = {self.get(e, source)}")
+                # without the value costs no call (and no source path is built). A key of the event
+                # object (or of the object at a two-key path's first key, read once per scope) is
+                # tested for presence first: an event lacks most of the keys its grammar knows (an
+                # argument fragment: five delta fields, the logprobs, the usage), and `in` is the
+                # cheapest test of one; when present, its null (`None`) takes the `else` below
+                value = self.get(e, source)
+                skeys = _path(source)
+                holder = None
+                if len(skeys) == 1 and isinstance(skeys[0], str):
+                    holder = e
+                elif len(skeys) == 2 and all(isinstance(k, str) for k in skeys) and value.startswith("_h"):
+                    holder = self.hoisted(e, skeys[0])
+                if holder is not None:
+                    self.out(indent, f"if {skeys[-1]!r} in {holder}:")
+                    indent += 1
+                    self.out(indent, f"v = {holder}[{skeys[-1]!r}]")
+                else:
+                    self.out(indent, f"v = {value}")
                 self.out(indent, "if v is not None:")
                 # a key the element's template holds a place for (`$absent`): put where it goes once set
                 placing = self.placing.get(b)
@@ -344,16 +360,12 @@ class _Compiler:
                 if name in ("set", "first", "append") and source != ".":
                     # a field the event carries as null is null in the body (the complete body has it so:
                     # OpenAI's system_fingerprint), unless the body has a value
-                    skeys = _path(source)
-                    if len(skeys) == 1:
-                        test = f"{skeys[0]!r} in {e}"
-                    elif len(skeys) == 2 and all(isinstance(k, str) for k in skeys) and self.hoisted(e, skeys[0]):
-                        test = f"{skeys[1]!r} in {self.hoisted(e, skeys[0])}"
+                    if holder is not None:  # (the key is there: its value is null)
+                        self.out(indent, "else:")
                     elif len(skeys) == 2 and all(isinstance(k, str) for k in skeys):
-                        test = f"type(_x := {e}.get({skeys[0]!r})) is dict and {skeys[1]!r} in _x"
+                        self.out(indent, f"elif type(_x := {e}.get({skeys[0]!r})) is dict and {skeys[1]!r} in _x:")
                     else:
-                        test = f"st.carries({e}, {skeys!r})"
-                    self.out(indent, f"elif {test}:")
+                        self.out(indent, f"elif st.carries({e}, {skeys!r}):")
                     if one:
                         self.out(indent + 1, f"if {'_c' if name == 'first' else f'{b}.get({tkeys[0]!r})'} is None:")
                         self.out(indent + 2, f"{b}[{tkeys[0]!r}] = None")

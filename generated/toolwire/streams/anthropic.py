@@ -157,45 +157,52 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         _h1 = _x if type(_x := e.get("delta")) is dict else _NO_OBJECT
         b1 = st.element(st.body, ("content",), e.get("index"), None, ("index",), create=False)
         if _h1.get("type") == "text_delta":
-            v = _h1.get("text")
-            if v is not None:
-                st.append(b1, ("text",), v, ("delta", "text"))
-            elif "text" in _h1:
-                if b1.get("text") is None:
-                    b1["text"] = None
+            if "text" in _h1:
+                v = _h1["text"]
+                if v is not None:
+                    st.append(b1, ("text",), v, ("delta", "text"))
+                else:
+                    if b1.get("text") is None:
+                        b1["text"] = None
         if _h1.get("type") == "input_json_delta":
-            v = _h1.get("partial_json")
-            if v is not None:
-                st.append_json(b1, ("input",), v, ("delta", "partial_json"))
+            if "partial_json" in _h1:
+                v = _h1["partial_json"]
+                if v is not None:
+                    st.append_json(b1, ("input",), v, ("delta", "partial_json"))
         if _h1.get("type") == "thinking_delta":
-            v = _h1.get("thinking")
-            if v is not None:
-                st.append(b1, ("thinking",), v, ("delta", "thinking"))
-            elif "thinking" in _h1:
-                if b1.get("thinking") is None:
-                    b1["thinking"] = None
+            if "thinking" in _h1:
+                v = _h1["thinking"]
+                if v is not None:
+                    st.append(b1, ("thinking",), v, ("delta", "thinking"))
+                else:
+                    if b1.get("thinking") is None:
+                        b1["thinking"] = None
         if _h1.get("type") == "signature_delta":
-            v = _h1.get("signature")
-            if v is not None:
-                b1["signature"] = v
-            elif "signature" in _h1:
-                if b1.get("signature") is None:
-                    b1["signature"] = None
+            if "signature" in _h1:
+                v = _h1["signature"]
+                if v is not None:
+                    b1["signature"] = v
+                else:
+                    if b1.get("signature") is None:
+                        b1["signature"] = None
         if _h1.get("type") == "citations_delta":
-            v = _h1.get("citation")
-            if v is not None:
-                st.push(b1, ("citations",), v)
+            if "citation" in _h1:
+                v = _h1["citation"]
+                if v is not None:
+                    st.push(b1, ("citations",), v)
     elif name == "content_block_stop":
         b1 = st.element(st.body, ("content",), e.get("index"), None, ("index",), create=False)
         st.close(b1)
     elif name == "message_delta":
         pass  # tag: delta={}
-        v = e.get("delta")
-        if v is not None:
-            st.merge(st.body, (), v, ("delta",))
-        v = e.get("usage")
-        if v is not None:
-            st.merge(st.body, ("usage",), v, ("usage",))
+        if "delta" in e:
+            v = e["delta"]
+            if v is not None:
+                st.merge(st.body, (), v, ("delta",))
+        if "usage" in e:
+            v = e["usage"]
+            if v is not None:
+                st.merge(st.body, ("usage",), v, ("usage",))
     elif name == "message_stop":
         st.end()
     elif name == "error":

@@ -234,11 +234,12 @@ _NO_OBJECT: Any = MappingProxyType({})
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one bedrock_converse stream event to the body under construction."""
     if name == "messageStart":
-        v = e.get("role")
-        if v is not None:
-            st.set(st.body, ("output", "message", "role"), v)
-        elif "role" in e:
-            st.null(st.body, ("output", "message", "role"))
+        if "role" in e:
+            v = e["role"]
+            if v is not None:
+                st.set(st.body, ("output", "message", "role"), v)
+            else:
+                st.null(st.body, ("output", "message", "role"))
     elif name == "contentBlockStart":
         _h1 = _x if type(_x := e.get("start")) is dict else _NO_OBJECT
         b1 = st.element(
@@ -302,18 +303,20 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             ("contentBlockIndex",),
             create=True,
         )
-        v = _h2.get("text")
-        if v is not None:
-            st.append(b1, ("text",), v, ("delta", "text"))
-        elif "text" in _h2:
-            if b1.get("text") is None:
-                b1["text"] = None
+        if "text" in _h2:
+            v = _h2["text"]
+            if v is not None:
+                st.append(b1, ("text",), v, ("delta", "text"))
+            else:
+                if b1.get("text") is None:
+                    b1["text"] = None
         v = get(e, ("delta", "toolUse", "input"))
         if v is not None:
             st.append_json(b1, ("toolUse", "input"), v, ("delta", "toolUse", "input"))
-        v = _h2.get("toolResult")
-        if v is not None:
-            st.extend(b1, ("toolResult", "content"), v)
+        if "toolResult" in _h2:
+            v = _h2["toolResult"]
+            if v is not None:
+                st.extend(b1, ("toolResult", "content"), v)
         v = get(e, ("delta", "reasoningContent", "text"))
         if v is not None:
             st.append(
@@ -350,50 +353,57 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         )
         st.close(b1)
     elif name == "messageStop":
-        v = e.get("stopReason")
-        if v is not None:
-            st.body["stopReason"] = v
-        elif "stopReason" in e:
-            if st.body.get("stopReason") is None:
-                st.body["stopReason"] = None
-        v = e.get("additionalModelResponseFields")
-        if v is not None:
-            st.body["additionalModelResponseFields"] = v
-        elif "additionalModelResponseFields" in e:
-            if st.body.get("additionalModelResponseFields") is None:
-                st.body["additionalModelResponseFields"] = None
+        if "stopReason" in e:
+            v = e["stopReason"]
+            if v is not None:
+                st.body["stopReason"] = v
+            else:
+                if st.body.get("stopReason") is None:
+                    st.body["stopReason"] = None
+        if "additionalModelResponseFields" in e:
+            v = e["additionalModelResponseFields"]
+            if v is not None:
+                st.body["additionalModelResponseFields"] = v
+            else:
+                if st.body.get("additionalModelResponseFields") is None:
+                    st.body["additionalModelResponseFields"] = None
         st.end_after("messageStop", ("messageStop", "metadata"))
     elif name == "metadata":
-        v = e.get("usage")
-        if v is not None:
-            st.body["usage"] = v
-        elif "usage" in e:
-            if st.body.get("usage") is None:
-                st.body["usage"] = None
-        v = e.get("metrics")
-        if v is not None:
-            st.body["metrics"] = v
-        elif "metrics" in e:
-            if st.body.get("metrics") is None:
-                st.body["metrics"] = None
-        v = e.get("trace")
-        if v is not None:
-            st.body["trace"] = v
-        elif "trace" in e:
-            if st.body.get("trace") is None:
-                st.body["trace"] = None
-        v = e.get("performanceConfig")
-        if v is not None:
-            st.body["performanceConfig"] = v
-        elif "performanceConfig" in e:
-            if st.body.get("performanceConfig") is None:
-                st.body["performanceConfig"] = None
-        v = e.get("serviceTier")
-        if v is not None:
-            st.body["serviceTier"] = v
-        elif "serviceTier" in e:
-            if st.body.get("serviceTier") is None:
-                st.body["serviceTier"] = None
+        if "usage" in e:
+            v = e["usage"]
+            if v is not None:
+                st.body["usage"] = v
+            else:
+                if st.body.get("usage") is None:
+                    st.body["usage"] = None
+        if "metrics" in e:
+            v = e["metrics"]
+            if v is not None:
+                st.body["metrics"] = v
+            else:
+                if st.body.get("metrics") is None:
+                    st.body["metrics"] = None
+        if "trace" in e:
+            v = e["trace"]
+            if v is not None:
+                st.body["trace"] = v
+            else:
+                if st.body.get("trace") is None:
+                    st.body["trace"] = None
+        if "performanceConfig" in e:
+            v = e["performanceConfig"]
+            if v is not None:
+                st.body["performanceConfig"] = v
+            else:
+                if st.body.get("performanceConfig") is None:
+                    st.body["performanceConfig"] = None
+        if "serviceTier" in e:
+            v = e["serviceTier"]
+            if v is not None:
+                st.body["serviceTier"] = v
+            else:
+                if st.body.get("serviceTier") is None:
+                    st.body["serviceTier"] = None
         st.end_after("metadata", ("messageStop", "metadata"))
     elif name == "internalServerException":
         st.provider_error("internalServerException", e.get("message"))

@@ -189,12 +189,13 @@ _NO_OBJECT: Any = MappingProxyType({})
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one cohere stream event to the body under construction."""
     if name == "message-start":
-        v = e.get("id")
-        if v is not None:
-            st.body["id"] = v
-        elif "id" in e:
-            if st.body.get("id") is None:
-                st.body["id"] = None
+        if "id" in e:
+            v = e["id"]
+            if v is not None:
+                st.body["id"] = v
+            else:
+                if st.body.get("id") is None:
+                    st.body["id"] = None
         v = get(e, ("delta", "message", "role"))
         if v is not None:
             st.set(st.body, ("message", "role"), v)
@@ -225,9 +226,10 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         elif st.carries(e, ("delta", "message", "content", "thinking")):
             if b1.get("thinking") is None:
                 b1["thinking"] = None
-        v = e.get("logprobs")
-        if v is not None:
-            st.push(st.body, ("logprobs",), v)
+        if "logprobs" in e:
+            v = e["logprobs"]
+            if v is not None:
+                st.push(st.body, ("logprobs",), v)
     elif name == "content-end":
         b1 = st.element(
             st.body, ("message", "content"), e.get("index"), None, ("index",), create=False
@@ -280,15 +282,17 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         _h1 = _x if type(_x := e.get("delta")) is dict else _NO_OBJECT
         if _h1.get("error") is not None:
             st.provider_error("message-end", _h1.get("error"))
-        v = _h1.get("finish_reason")
-        if v is not None:
-            st.body["finish_reason"] = v
-        elif "finish_reason" in _h1:
-            if st.body.get("finish_reason") is None:
-                st.body["finish_reason"] = None
-        v = _h1.get("usage")
-        if v is not None:
-            st.merge(st.body, ("usage",), v, ("delta", "usage"))
+        if "finish_reason" in _h1:
+            v = _h1["finish_reason"]
+            if v is not None:
+                st.body["finish_reason"] = v
+            else:
+                if st.body.get("finish_reason") is None:
+                    st.body["finish_reason"] = None
+        if "usage" in _h1:
+            v = _h1["usage"]
+            if v is not None:
+                st.merge(st.body, ("usage",), v, ("delta", "usage"))
         st.end()
     elif name in ("citation-end", "debug", "[DONE]"):
         pass

@@ -117,58 +117,66 @@ _NEW1 = {"name": "", "parameters": {}}
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one cohere_v1 stream event to the body under construction."""
     if name == "stream-start":
-        v = e.get("generation_id")
-        if v is not None:
-            st.body["generation_id"] = v
-        elif "generation_id" in e:
-            if st.body.get("generation_id") is None:
-                st.body["generation_id"] = None
-    elif name == "search-queries-generation":
-        v = e.get("search_queries")
-        if v is not None:
-            st.body["search_queries"] = v
-        elif "search_queries" in e:
-            if st.body.get("search_queries") is None:
-                st.body["search_queries"] = None
-    elif name == "search-results":
-        v = e.get("search_results")
-        if v is not None:
-            st.body["search_results"] = v
-        elif "search_results" in e:
-            if st.body.get("search_results") is None:
-                st.body["search_results"] = None
-        v = e.get("documents")
-        if v is not None:
-            st.body["documents"] = v
-        elif "documents" in e:
-            if st.body.get("documents") is None:
-                st.body["documents"] = None
-    elif name == "text-generation":
-        v = e.get("text")
-        if v is not None:
-            st.append(st.body, ("text",), v, ("text",))
-        elif "text" in e:
-            if st.body.get("text") is None:
-                st.body["text"] = None
-    elif name == "citation-generation":
-        v = e.get("citations")
-        if v is not None:
-            st.extend(st.body, ("citations",), v)
-    elif name == "tool-calls-chunk":
-        _h1 = _x if type(_x := e.get("tool_call_delta")) is dict else _NO_OBJECT
-        v = e.get("text")
-        if v is not None:
-            st.append(st.body, ("text",), v, ("text",))
-        elif "text" in e:
-            if st.body.get("text") is None:
-                st.body["text"] = None
-        if e.get("text") is None:
-            v = _h1.get("text")
+        if "generation_id" in e:
+            v = e["generation_id"]
             if v is not None:
-                st.append(st.body, ("text",), v, ("tool_call_delta", "text"))
-            elif "text" in _h1:
+                st.body["generation_id"] = v
+            else:
+                if st.body.get("generation_id") is None:
+                    st.body["generation_id"] = None
+    elif name == "search-queries-generation":
+        if "search_queries" in e:
+            v = e["search_queries"]
+            if v is not None:
+                st.body["search_queries"] = v
+            else:
+                if st.body.get("search_queries") is None:
+                    st.body["search_queries"] = None
+    elif name == "search-results":
+        if "search_results" in e:
+            v = e["search_results"]
+            if v is not None:
+                st.body["search_results"] = v
+            else:
+                if st.body.get("search_results") is None:
+                    st.body["search_results"] = None
+        if "documents" in e:
+            v = e["documents"]
+            if v is not None:
+                st.body["documents"] = v
+            else:
+                if st.body.get("documents") is None:
+                    st.body["documents"] = None
+    elif name == "text-generation":
+        if "text" in e:
+            v = e["text"]
+            if v is not None:
+                st.append(st.body, ("text",), v, ("text",))
+            else:
                 if st.body.get("text") is None:
                     st.body["text"] = None
+    elif name == "citation-generation":
+        if "citations" in e:
+            v = e["citations"]
+            if v is not None:
+                st.extend(st.body, ("citations",), v)
+    elif name == "tool-calls-chunk":
+        _h1 = _x if type(_x := e.get("tool_call_delta")) is dict else _NO_OBJECT
+        if "text" in e:
+            v = e["text"]
+            if v is not None:
+                st.append(st.body, ("text",), v, ("text",))
+            else:
+                if st.body.get("text") is None:
+                    st.body["text"] = None
+        if e.get("text") is None:
+            if "text" in _h1:
+                v = _h1["text"]
+                if v is not None:
+                    st.append(st.body, ("text",), v, ("tool_call_delta", "text"))
+                else:
+                    if st.body.get("text") is None:
+                        st.body["text"] = None
         if _h1.get("index") is not None:
             b1 = st.element(
                 st.body,
@@ -179,39 +187,45 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 create=True,
             )
             if (_c := b1.get("name")) is None or _c == "":
-                v = _h1.get("name")
+                if "name" in _h1:
+                    v = _h1["name"]
+                    if v is not None:
+                        if v != "":
+                            b1["name"] = v
+                    else:
+                        if _c is None:
+                            b1["name"] = None
+            if "parameters" in _h1:
+                v = _h1["parameters"]
                 if v is not None:
-                    if v != "":
-                        b1["name"] = v
-                elif "name" in _h1:
-                    if _c is None:
-                        b1["name"] = None
-            v = _h1.get("parameters")
-            if v is not None:
-                st.append_json(b1, ("parameters",), v, ("tool_call_delta", "parameters"))
+                    st.append_json(b1, ("parameters",), v, ("tool_call_delta", "parameters"))
     elif name == "tool-calls-generation":
-        v = e.get("tool_calls")
-        if v is not None:
-            st.body["tool_calls"] = v
-        elif "tool_calls" in e:
-            if st.body.get("tool_calls") is None:
-                st.body["tool_calls"] = None
-        v = e.get("text")
-        if v is not None:
-            st.body["text"] = v
-        elif "text" in e:
-            if st.body.get("text") is None:
-                st.body["text"] = None
+        if "tool_calls" in e:
+            v = e["tool_calls"]
+            if v is not None:
+                st.body["tool_calls"] = v
+            else:
+                if st.body.get("tool_calls") is None:
+                    st.body["tool_calls"] = None
+        if "text" in e:
+            v = e["text"]
+            if v is not None:
+                st.body["text"] = v
+            else:
+                if st.body.get("text") is None:
+                    st.body["text"] = None
     elif name == "stream-end":
-        v = e.get("finish_reason")
-        if v is not None:
-            st.body["finish_reason"] = v
-        elif "finish_reason" in e:
-            if st.body.get("finish_reason") is None:
-                st.body["finish_reason"] = None
-        v = e.get("response")
-        if v is not None:
-            st.overlay(st.body, (), v, ("response",))
+        if "finish_reason" in e:
+            v = e["finish_reason"]
+            if v is not None:
+                st.body["finish_reason"] = v
+            else:
+                if st.body.get("finish_reason") is None:
+                    st.body["finish_reason"] = None
+        if "response" in e:
+            v = e["response"]
+            if v is not None:
+                st.overlay(st.body, (), v, ("response",))
         st.end()
     elif name in ("debug",):
         pass

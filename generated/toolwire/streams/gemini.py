@@ -268,12 +268,13 @@ _NEW2 = {}
 def decode(st: StreamState, name: Any, e: Any) -> None:
     """Apply one gemini stream event to the body under construction."""
     if name == "chunk":
-        v = e.get("promptFeedback")
-        if v is not None:
-            st.body["promptFeedback"] = v
-        elif "promptFeedback" in e:
-            if st.body.get("promptFeedback") is None:
-                st.body["promptFeedback"] = None
+        if "promptFeedback" in e:
+            v = e["promptFeedback"]
+            if v is not None:
+                st.body["promptFeedback"] = v
+            else:
+                if st.body.get("promptFeedback") is None:
+                    st.body["promptFeedback"] = None
         if (l1 := e.get("candidates")) is not None:
             for i1, e1 in st.items(l1, ("candidates",)):
                 p1 = ("candidates", i1)
@@ -286,17 +287,19 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     (*p1, "index"),
                     create=True,
                 )
-                v = _h1.get("role")
-                if v is not None:
-                    st.set(b1, ("content", "role"), v)
-                elif "role" in _h1:
-                    st.null(b1, ("content", "role"))
-                v = e1.get("index")
-                if v is not None:
-                    b1["index"] = v
-                elif "index" in e1:
-                    if b1.get("index") is None:
-                        b1["index"] = None
+                if "role" in _h1:
+                    v = _h1["role"]
+                    if v is not None:
+                        st.set(b1, ("content", "role"), v)
+                    else:
+                        st.null(b1, ("content", "role"))
+                if "index" in e1:
+                    v = e1["index"]
+                    if v is not None:
+                        b1["index"] = v
+                    else:
+                        if b1.get("index") is None:
+                            b1["index"] = None
                 if (l2 := _h1.get("parts")) is not None:
                     for i2, e2 in st.items(l2, (*p1, "content", "parts")):
                         p2 = (*p1, "content", "parts", i2)
@@ -315,24 +318,27 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                                     and get(el, ("thought",)) == e2.get("thought")
                                 ),
                             )
-                            v = e2.get("text")
-                            if v is not None:
-                                st.append(b3, ("text",), v, (*p2, "text"))
-                            elif "text" in e2:
-                                if b3.get("text") is None:
-                                    b3["text"] = None
-                            v = e2.get("thought")
-                            if v is not None:
-                                b3["thought"] = v
-                            elif "thought" in e2:
-                                if b3.get("thought") is None:
-                                    b3["thought"] = None
-                            v = e2.get("thoughtSignature")
-                            if v is not None:
-                                b3["thoughtSignature"] = v
-                            elif "thoughtSignature" in e2:
-                                if b3.get("thoughtSignature") is None:
-                                    b3["thoughtSignature"] = None
+                            if "text" in e2:
+                                v = e2["text"]
+                                if v is not None:
+                                    st.append(b3, ("text",), v, (*p2, "text"))
+                                else:
+                                    if b3.get("text") is None:
+                                        b3["text"] = None
+                            if "thought" in e2:
+                                v = e2["thought"]
+                                if v is not None:
+                                    b3["thought"] = v
+                                else:
+                                    if b3.get("thought") is None:
+                                        b3["thought"] = None
+                            if "thoughtSignature" in e2:
+                                v = e2["thoughtSignature"]
+                                if v is not None:
+                                    b3["thoughtSignature"] = v
+                                else:
+                                    if b3.get("thoughtSignature") is None:
+                                        b3["thoughtSignature"] = None
                         if e2.get("text") == "" and e2.get("thoughtSignature") is not None:
                             b4 = st.element(
                                 b1,
@@ -347,149 +353,174 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                                     and get(el, ("thought",)) == e2.get("thought")
                                 ),
                             )
-                            v = e2.get("text")
-                            if v is not None:
-                                st.append(b4, ("text",), v, (*p2, "text"))
-                            elif "text" in e2:
-                                if b4.get("text") is None:
-                                    b4["text"] = None
-                            v = e2.get("thought")
-                            if v is not None:
-                                b4["thought"] = v
-                            elif "thought" in e2:
-                                if b4.get("thought") is None:
-                                    b4["thought"] = None
-                            v = e2.get("thoughtSignature")
-                            if v is not None:
-                                b4["thoughtSignature"] = v
-                            elif "thoughtSignature" in e2:
-                                if b4.get("thoughtSignature") is None:
-                                    b4["thoughtSignature"] = None
+                            if "text" in e2:
+                                v = e2["text"]
+                                if v is not None:
+                                    st.append(b4, ("text",), v, (*p2, "text"))
+                                else:
+                                    if b4.get("text") is None:
+                                        b4["text"] = None
+                            if "thought" in e2:
+                                v = e2["thought"]
+                                if v is not None:
+                                    b4["thought"] = v
+                                else:
+                                    if b4.get("thought") is None:
+                                        b4["thought"] = None
+                            if "thoughtSignature" in e2:
+                                v = e2["thoughtSignature"]
+                                if v is not None:
+                                    b4["thoughtSignature"] = v
+                                else:
+                                    if b4.get("thoughtSignature") is None:
+                                        b4["thoughtSignature"] = None
                         if _h2.get("name") is not None:
                             b5 = st.fresh(b1, ("content", "parts"), _NEW2)
-                            v = _h2.get("id")
-                            if v is not None:
-                                st.set(b5, ("functionCall", "id"), v)
-                            elif "id" in _h2:
-                                st.null(b5, ("functionCall", "id"))
-                            v = _h2.get("name")
-                            if v is not None:
-                                st.set(b5, ("functionCall", "name"), v)
-                            elif "name" in _h2:
-                                st.null(b5, ("functionCall", "name"))
+                            if "id" in _h2:
+                                v = _h2["id"]
+                                if v is not None:
+                                    st.set(b5, ("functionCall", "id"), v)
+                                else:
+                                    st.null(b5, ("functionCall", "id"))
+                            if "name" in _h2:
+                                v = _h2["name"]
+                                if v is not None:
+                                    st.set(b5, ("functionCall", "name"), v)
+                                else:
+                                    st.null(b5, ("functionCall", "name"))
                             st.const(b5, ("functionCall", "args"), {})
-                            v = _h2.get("args")
-                            if v is not None:
-                                st.merge(
-                                    b5, ("functionCall", "args"), v, (*p2, "functionCall", "args")
-                                )
-                            v = _h2.get("partialArgs")
-                            if v is not None:
-                                st.put_paths(
-                                    b5,
-                                    ("functionCall", "args"),
-                                    v,
-                                    (*p2, "functionCall", "partialArgs"),
-                                )
-                            v = e2.get("thoughtSignature")
-                            if v is not None:
-                                b5["thoughtSignature"] = v
-                            elif "thoughtSignature" in e2:
-                                if b5.get("thoughtSignature") is None:
-                                    b5["thoughtSignature"] = None
+                            if "args" in _h2:
+                                v = _h2["args"]
+                                if v is not None:
+                                    st.merge(
+                                        b5,
+                                        ("functionCall", "args"),
+                                        v,
+                                        (*p2, "functionCall", "args"),
+                                    )
+                            if "partialArgs" in _h2:
+                                v = _h2["partialArgs"]
+                                if v is not None:
+                                    st.put_paths(
+                                        b5,
+                                        ("functionCall", "args"),
+                                        v,
+                                        (*p2, "functionCall", "partialArgs"),
+                                    )
+                            if "thoughtSignature" in e2:
+                                v = e2["thoughtSignature"]
+                                if v is not None:
+                                    b5["thoughtSignature"] = v
+                                else:
+                                    if b5.get("thoughtSignature") is None:
+                                        b5["thoughtSignature"] = None
                             if _h2.get("willContinue") is None:
                                 st.close(b5)
                         if e2.get("functionCall") is not None and _h2.get("name") is None:
                             b6 = st.element(b1, ("content", "parts"), None, None, (), create=False)
-                            v = _h2.get("partialArgs")
-                            if v is not None:
-                                st.put_paths(
-                                    b6,
-                                    ("functionCall", "args"),
-                                    v,
-                                    (*p2, "functionCall", "partialArgs"),
-                                )
+                            if "partialArgs" in _h2:
+                                v = _h2["partialArgs"]
+                                if v is not None:
+                                    st.put_paths(
+                                        b6,
+                                        ("functionCall", "args"),
+                                        v,
+                                        (*p2, "functionCall", "partialArgs"),
+                                    )
                             if _h2.get("willContinue") is None:
                                 st.close(b6)
                         if e2.get("text") is None and e2.get("functionCall") is None:
                             b7 = st.fresh(b1, ("content", "parts"), e2)
-                v = e1.get("finishReason")
-                if v is not None:
-                    b1["finishReason"] = v
-                elif "finishReason" in e1:
-                    if b1.get("finishReason") is None:
-                        b1["finishReason"] = None
-                v = e1.get("finishMessage")
-                if v is not None:
-                    b1["finishMessage"] = v
-                elif "finishMessage" in e1:
-                    if b1.get("finishMessage") is None:
-                        b1["finishMessage"] = None
-                v = e1.get("safetyRatings")
-                if v is not None:
-                    b1["safetyRatings"] = v
-                elif "safetyRatings" in e1:
-                    if b1.get("safetyRatings") is None:
-                        b1["safetyRatings"] = None
-                v = e1.get("citationMetadata")
-                if v is not None:
-                    b1["citationMetadata"] = v
-                elif "citationMetadata" in e1:
-                    if b1.get("citationMetadata") is None:
-                        b1["citationMetadata"] = None
-                v = e1.get("groundingMetadata")
-                if v is not None:
-                    b1["groundingMetadata"] = v
-                elif "groundingMetadata" in e1:
-                    if b1.get("groundingMetadata") is None:
-                        b1["groundingMetadata"] = None
-                v = e1.get("urlContextMetadata")
-                if v is not None:
-                    b1["urlContextMetadata"] = v
-                elif "urlContextMetadata" in e1:
-                    if b1.get("urlContextMetadata") is None:
-                        b1["urlContextMetadata"] = None
-                v = e1.get("avgLogprobs")
-                if v is not None:
-                    b1["avgLogprobs"] = v
-                elif "avgLogprobs" in e1:
-                    if b1.get("avgLogprobs") is None:
-                        b1["avgLogprobs"] = None
-                v = e1.get("logprobsResult")
-                if v is not None:
-                    b1["logprobsResult"] = v
-                elif "logprobsResult" in e1:
-                    if b1.get("logprobsResult") is None:
-                        b1["logprobsResult"] = None
-                v = e1.get("tokenCount")
-                if v is not None:
-                    b1["tokenCount"] = v
-                elif "tokenCount" in e1:
-                    if b1.get("tokenCount") is None:
-                        b1["tokenCount"] = None
-        v = e.get("usageMetadata")
-        if v is not None:
-            st.body["usageMetadata"] = v
-        elif "usageMetadata" in e:
-            if st.body.get("usageMetadata") is None:
-                st.body["usageMetadata"] = None
-        v = e.get("modelVersion")
-        if v is not None:
-            st.body["modelVersion"] = v
-        elif "modelVersion" in e:
-            if st.body.get("modelVersion") is None:
-                st.body["modelVersion"] = None
-        v = e.get("responseId")
-        if v is not None:
-            st.body["responseId"] = v
-        elif "responseId" in e:
-            if st.body.get("responseId") is None:
-                st.body["responseId"] = None
-        v = e.get("createTime")
-        if v is not None:
-            st.body["createTime"] = v
-        elif "createTime" in e:
-            if st.body.get("createTime") is None:
-                st.body["createTime"] = None
+                if "finishReason" in e1:
+                    v = e1["finishReason"]
+                    if v is not None:
+                        b1["finishReason"] = v
+                    else:
+                        if b1.get("finishReason") is None:
+                            b1["finishReason"] = None
+                if "finishMessage" in e1:
+                    v = e1["finishMessage"]
+                    if v is not None:
+                        b1["finishMessage"] = v
+                    else:
+                        if b1.get("finishMessage") is None:
+                            b1["finishMessage"] = None
+                if "safetyRatings" in e1:
+                    v = e1["safetyRatings"]
+                    if v is not None:
+                        b1["safetyRatings"] = v
+                    else:
+                        if b1.get("safetyRatings") is None:
+                            b1["safetyRatings"] = None
+                if "citationMetadata" in e1:
+                    v = e1["citationMetadata"]
+                    if v is not None:
+                        b1["citationMetadata"] = v
+                    else:
+                        if b1.get("citationMetadata") is None:
+                            b1["citationMetadata"] = None
+                if "groundingMetadata" in e1:
+                    v = e1["groundingMetadata"]
+                    if v is not None:
+                        b1["groundingMetadata"] = v
+                    else:
+                        if b1.get("groundingMetadata") is None:
+                            b1["groundingMetadata"] = None
+                if "urlContextMetadata" in e1:
+                    v = e1["urlContextMetadata"]
+                    if v is not None:
+                        b1["urlContextMetadata"] = v
+                    else:
+                        if b1.get("urlContextMetadata") is None:
+                            b1["urlContextMetadata"] = None
+                if "avgLogprobs" in e1:
+                    v = e1["avgLogprobs"]
+                    if v is not None:
+                        b1["avgLogprobs"] = v
+                    else:
+                        if b1.get("avgLogprobs") is None:
+                            b1["avgLogprobs"] = None
+                if "logprobsResult" in e1:
+                    v = e1["logprobsResult"]
+                    if v is not None:
+                        b1["logprobsResult"] = v
+                    else:
+                        if b1.get("logprobsResult") is None:
+                            b1["logprobsResult"] = None
+                if "tokenCount" in e1:
+                    v = e1["tokenCount"]
+                    if v is not None:
+                        b1["tokenCount"] = v
+                    else:
+                        if b1.get("tokenCount") is None:
+                            b1["tokenCount"] = None
+        if "usageMetadata" in e:
+            v = e["usageMetadata"]
+            if v is not None:
+                st.body["usageMetadata"] = v
+            else:
+                if st.body.get("usageMetadata") is None:
+                    st.body["usageMetadata"] = None
+        if "modelVersion" in e:
+            v = e["modelVersion"]
+            if v is not None:
+                st.body["modelVersion"] = v
+            else:
+                if st.body.get("modelVersion") is None:
+                    st.body["modelVersion"] = None
+        if "responseId" in e:
+            v = e["responseId"]
+            if v is not None:
+                st.body["responseId"] = v
+            else:
+                if st.body.get("responseId") is None:
+                    st.body["responseId"] = None
+        if "createTime" in e:
+            v = e["createTime"]
+            if v is not None:
+                st.body["createTime"] = v
+            else:
+                if st.body.get("createTime") is None:
+                    st.body["createTime"] = None
     else:
         st.unknown(name)

@@ -122,90 +122,106 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         pass  # tag: message={'role': 'assistant'}
         if e.get("error") is not None:
             st.provider_error("chunk", e.get("error"))
-        v = e.get("model")
-        if v is not None:
-            st.body["model"] = v
-        elif "model" in e:
-            if st.body.get("model") is None:
-                st.body["model"] = None
-        v = e.get("created_at")
-        if v is not None:
-            st.body["created_at"] = v
-        elif "created_at" in e:
-            if st.body.get("created_at") is None:
-                st.body["created_at"] = None
-        v = _h1.get("role")
-        if v is not None:
-            st.set(st.body, ("message", "role"), v)
-        elif "role" in _h1:
-            st.null(st.body, ("message", "role"))
-        v = _h1.get("content")
-        if v is not None:
-            st.append(st.body, ("message", "content"), v, ("message", "content"))
-        elif "content" in _h1:
-            st.null(st.body, ("message", "content"))
-        v = _h1.get("thinking")
-        if v is not None:
-            st.append(st.body, ("message", "thinking"), v, ("message", "thinking"))
-        elif "thinking" in _h1:
-            st.null(st.body, ("message", "thinking"))
-        v = _h1.get("tool_calls")
-        if v is not None:
-            st.extend(st.body, ("message", "tool_calls"), v)
-        v = _h1.get("images")
-        if v is not None:
-            st.extend(st.body, ("message", "images"), v)
-        v = e.get("logprobs")
-        if v is not None:
-            st.extend(st.body, ("logprobs",), v)
-        v = e.get("done_reason")
-        if v is not None:
-            st.body["done_reason"] = v
-        elif "done_reason" in e:
-            if st.body.get("done_reason") is None:
-                st.body["done_reason"] = None
-        v = e.get("done")
-        if v is not None:
-            st.body["done"] = v
-        elif "done" in e:
-            if st.body.get("done") is None:
-                st.body["done"] = None
-        v = e.get("total_duration")
-        if v is not None:
-            st.body["total_duration"] = v
-        elif "total_duration" in e:
-            if st.body.get("total_duration") is None:
-                st.body["total_duration"] = None
-        v = e.get("load_duration")
-        if v is not None:
-            st.body["load_duration"] = v
-        elif "load_duration" in e:
-            if st.body.get("load_duration") is None:
-                st.body["load_duration"] = None
-        v = e.get("prompt_eval_count")
-        if v is not None:
-            st.body["prompt_eval_count"] = v
-        elif "prompt_eval_count" in e:
-            if st.body.get("prompt_eval_count") is None:
-                st.body["prompt_eval_count"] = None
-        v = e.get("prompt_eval_duration")
-        if v is not None:
-            st.body["prompt_eval_duration"] = v
-        elif "prompt_eval_duration" in e:
-            if st.body.get("prompt_eval_duration") is None:
-                st.body["prompt_eval_duration"] = None
-        v = e.get("eval_count")
-        if v is not None:
-            st.body["eval_count"] = v
-        elif "eval_count" in e:
-            if st.body.get("eval_count") is None:
-                st.body["eval_count"] = None
-        v = e.get("eval_duration")
-        if v is not None:
-            st.body["eval_duration"] = v
-        elif "eval_duration" in e:
-            if st.body.get("eval_duration") is None:
-                st.body["eval_duration"] = None
+        if "model" in e:
+            v = e["model"]
+            if v is not None:
+                st.body["model"] = v
+            else:
+                if st.body.get("model") is None:
+                    st.body["model"] = None
+        if "created_at" in e:
+            v = e["created_at"]
+            if v is not None:
+                st.body["created_at"] = v
+            else:
+                if st.body.get("created_at") is None:
+                    st.body["created_at"] = None
+        if "role" in _h1:
+            v = _h1["role"]
+            if v is not None:
+                st.set(st.body, ("message", "role"), v)
+            else:
+                st.null(st.body, ("message", "role"))
+        if "content" in _h1:
+            v = _h1["content"]
+            if v is not None:
+                st.append(st.body, ("message", "content"), v, ("message", "content"))
+            else:
+                st.null(st.body, ("message", "content"))
+        if "thinking" in _h1:
+            v = _h1["thinking"]
+            if v is not None:
+                st.append(st.body, ("message", "thinking"), v, ("message", "thinking"))
+            else:
+                st.null(st.body, ("message", "thinking"))
+        if "tool_calls" in _h1:
+            v = _h1["tool_calls"]
+            if v is not None:
+                st.extend(st.body, ("message", "tool_calls"), v)
+        if "images" in _h1:
+            v = _h1["images"]
+            if v is not None:
+                st.extend(st.body, ("message", "images"), v)
+        if "logprobs" in e:
+            v = e["logprobs"]
+            if v is not None:
+                st.extend(st.body, ("logprobs",), v)
+        if "done_reason" in e:
+            v = e["done_reason"]
+            if v is not None:
+                st.body["done_reason"] = v
+            else:
+                if st.body.get("done_reason") is None:
+                    st.body["done_reason"] = None
+        if "done" in e:
+            v = e["done"]
+            if v is not None:
+                st.body["done"] = v
+            else:
+                if st.body.get("done") is None:
+                    st.body["done"] = None
+        if "total_duration" in e:
+            v = e["total_duration"]
+            if v is not None:
+                st.body["total_duration"] = v
+            else:
+                if st.body.get("total_duration") is None:
+                    st.body["total_duration"] = None
+        if "load_duration" in e:
+            v = e["load_duration"]
+            if v is not None:
+                st.body["load_duration"] = v
+            else:
+                if st.body.get("load_duration") is None:
+                    st.body["load_duration"] = None
+        if "prompt_eval_count" in e:
+            v = e["prompt_eval_count"]
+            if v is not None:
+                st.body["prompt_eval_count"] = v
+            else:
+                if st.body.get("prompt_eval_count") is None:
+                    st.body["prompt_eval_count"] = None
+        if "prompt_eval_duration" in e:
+            v = e["prompt_eval_duration"]
+            if v is not None:
+                st.body["prompt_eval_duration"] = v
+            else:
+                if st.body.get("prompt_eval_duration") is None:
+                    st.body["prompt_eval_duration"] = None
+        if "eval_count" in e:
+            v = e["eval_count"]
+            if v is not None:
+                st.body["eval_count"] = v
+            else:
+                if st.body.get("eval_count") is None:
+                    st.body["eval_count"] = None
+        if "eval_duration" in e:
+            v = e["eval_duration"]
+            if v is not None:
+                st.body["eval_duration"] = v
+            else:
+                if st.body.get("eval_duration") is None:
+                    st.body["eval_duration"] = None
         if e.get("done") == True:
             st.end()
     else:

@@ -172,51 +172,57 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
     if name == "chunk":
         pass  # tag: object='chat.completion.chunk'
         if (_c := st.body.get("id")) is None or _c == "":
-            v = e.get("id")
-            if v is not None:
-                if v != "":
-                    st.body["id"] = v
-            elif "id" in e:
-                if _c is None:
-                    st.body["id"] = None
+            if "id" in e:
+                v = e["id"]
+                if v is not None:
+                    if v != "":
+                        st.body["id"] = v
+                else:
+                    if _c is None:
+                        st.body["id"] = None
         if (_c := st.body.get("created")) is None or _c == "":
-            v = e.get("created")
-            if v is not None:
-                if v != "":
-                    st.body["created"] = v
-            elif "created" in e:
-                if _c is None:
-                    st.body["created"] = None
+            if "created" in e:
+                v = e["created"]
+                if v is not None:
+                    if v != "":
+                        st.body["created"] = v
+                else:
+                    if _c is None:
+                        st.body["created"] = None
         if (_c := st.body.get("model")) is None or _c == "":
-            v = e.get("model")
-            if v is not None:
-                if v != "":
-                    st.body["model"] = v
-            elif "model" in e:
-                if _c is None:
-                    st.body["model"] = None
+            if "model" in e:
+                v = e["model"]
+                if v is not None:
+                    if v != "":
+                        st.body["model"] = v
+                else:
+                    if _c is None:
+                        st.body["model"] = None
         if (_c := st.body.get("system_fingerprint")) is None or _c == "":
-            v = e.get("system_fingerprint")
-            if v is not None:
-                if v != "":
-                    st.body["system_fingerprint"] = v
-            elif "system_fingerprint" in e:
-                if _c is None:
-                    st.body["system_fingerprint"] = None
+            if "system_fingerprint" in e:
+                v = e["system_fingerprint"]
+                if v is not None:
+                    if v != "":
+                        st.body["system_fingerprint"] = v
+                else:
+                    if _c is None:
+                        st.body["system_fingerprint"] = None
         if (_c := st.body.get("provider")) is None or _c == "":
-            v = e.get("provider")
+            if "provider" in e:
+                v = e["provider"]
+                if v is not None:
+                    if v != "":
+                        st.body["provider"] = v
+                else:
+                    if _c is None:
+                        st.body["provider"] = None
+        if "service_tier" in e:
+            v = e["service_tier"]
             if v is not None:
-                if v != "":
-                    st.body["provider"] = v
-            elif "provider" in e:
-                if _c is None:
-                    st.body["provider"] = None
-        v = e.get("service_tier")
-        if v is not None:
-            st.body["service_tier"] = v
-        elif "service_tier" in e:
-            if st.body.get("service_tier") is None:
-                st.body["service_tier"] = None
+                st.body["service_tier"] = v
+            else:
+                if st.body.get("service_tier") is None:
+                    st.body["service_tier"] = None
         if (l1 := e.get("choices")) is not None:
             for i1, e1 in st.items(l1, ("choices",)):
                 p1 = ("choices", i1)
@@ -227,40 +233,49 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 )
                 pass  # tag: delta={}
                 if (_c := b1.get("index")) is None or _c == "":
-                    v = e1.get("index")
+                    if "index" in e1:
+                        v = e1["index"]
+                        if v is not None:
+                            if v != "":
+                                b1["index"] = v
+                        else:
+                            if _c is None:
+                                b1["index"] = None
+                if "role" in _h1:
+                    v = _h1["role"]
                     if v is not None:
-                        if v != "":
-                            b1["index"] = v
-                    elif "index" in e1:
-                        if _c is None:
-                            b1["index"] = None
-                v = _h1.get("role")
-                if v is not None:
-                    st.first(b1, ("message", "role"), v)
-                elif "role" in _h1:
-                    st.null(b1, ("message", "role"))
-                v = _h1.get("content")
-                if v is not None:
-                    st.append(b1, ("message", "content"), v, (*p1, "delta", "content"))
-                elif "content" in _h1:
-                    st.null(b1, ("message", "content"))
-                v = _h1.get("refusal")
-                if v is not None:
-                    st.append(b1, ("message", "refusal"), v, (*p1, "delta", "refusal"))
-                elif "refusal" in _h1:
-                    st.null(b1, ("message", "refusal"))
-                v = _h1.get("reasoning_content")
-                if v is not None:
-                    st.append(
-                        b1, ("message", "reasoning_content"), v, (*p1, "delta", "reasoning_content")
-                    )
-                elif "reasoning_content" in _h1:
-                    st.null(b1, ("message", "reasoning_content"))
-                v = _h1.get("reasoning")
-                if v is not None:
-                    st.append(b1, ("message", "reasoning"), v, (*p1, "delta", "reasoning"))
-                elif "reasoning" in _h1:
-                    st.null(b1, ("message", "reasoning"))
+                        st.first(b1, ("message", "role"), v)
+                    else:
+                        st.null(b1, ("message", "role"))
+                if "content" in _h1:
+                    v = _h1["content"]
+                    if v is not None:
+                        st.append(b1, ("message", "content"), v, (*p1, "delta", "content"))
+                    else:
+                        st.null(b1, ("message", "content"))
+                if "refusal" in _h1:
+                    v = _h1["refusal"]
+                    if v is not None:
+                        st.append(b1, ("message", "refusal"), v, (*p1, "delta", "refusal"))
+                    else:
+                        st.null(b1, ("message", "refusal"))
+                if "reasoning_content" in _h1:
+                    v = _h1["reasoning_content"]
+                    if v is not None:
+                        st.append(
+                            b1,
+                            ("message", "reasoning_content"),
+                            v,
+                            (*p1, "delta", "reasoning_content"),
+                        )
+                    else:
+                        st.null(b1, ("message", "reasoning_content"))
+                if "reasoning" in _h1:
+                    v = _h1["reasoning"]
+                    if v is not None:
+                        st.append(b1, ("message", "reasoning"), v, (*p1, "delta", "reasoning"))
+                    else:
+                        st.null(b1, ("message", "reasoning"))
                 if (l2 := _h1.get("tool_calls")) is not None:
                     for i2, e2 in st.items(l2, (*p1, "delta", "tool_calls")):
                         p2 = (*p1, "delta", "tool_calls", i2)
@@ -276,50 +291,58 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                             new_if=st.differs(e2.get("id"), ("id",)),
                         )
                         if (_c := b2.get("id")) is None or _c == "":
-                            v = e2.get("id")
-                            if v is not None:
-                                if v != "":
-                                    b2["id"] = v
-                            elif "id" in e2:
-                                if _c is None:
-                                    b2["id"] = None
+                            if "id" in e2:
+                                v = e2["id"]
+                                if v is not None:
+                                    if v != "":
+                                        b2["id"] = v
+                                else:
+                                    if _c is None:
+                                        b2["id"] = None
                         if (_c := b2.get("type")) is None or _c == "":
-                            v = e2.get("type")
+                            if "type" in e2:
+                                v = e2["type"]
+                                if v is not None:
+                                    if v != "":
+                                        b2["type"] = v
+                                        st.place(b2, "type", _NEW3)
+                                else:
+                                    if _c is None:
+                                        b2["type"] = None
+                                        st.place(b2, "type", _NEW3)
+                        if "name" in _h2:
+                            v = _h2["name"]
                             if v is not None:
-                                if v != "":
-                                    b2["type"] = v
-                                    st.place(b2, "type", _NEW3)
-                            elif "type" in e2:
-                                if _c is None:
-                                    b2["type"] = None
-                                    st.place(b2, "type", _NEW3)
-                        v = _h2.get("name")
-                        if v is not None:
-                            st.first(b2, ("function", "name"), v)
-                        elif "name" in _h2:
-                            st.null(b2, ("function", "name"))
-                        v = _h2.get("arguments")
-                        if v is not None:
-                            st.append(
-                                b2, ("function", "arguments"), v, (*p2, "function", "arguments")
-                            )
-                        elif "arguments" in _h2:
-                            st.null(b2, ("function", "arguments"))
-                v = _h3.get("content")
-                if v is not None:
-                    st.extend(b1, ("logprobs", "content"), v)
-                v = _h3.get("refusal")
-                if v is not None:
-                    st.extend(b1, ("logprobs", "refusal"), v)
-                v = e1.get("finish_reason")
-                if v is not None:
-                    b1["finish_reason"] = v
-                elif "finish_reason" in e1:
-                    if b1.get("finish_reason") is None:
-                        b1["finish_reason"] = None
-        v = e.get("usage")
-        if v is not None:
-            st.merge(st.body, ("usage",), v, ("usage",))
+                                st.first(b2, ("function", "name"), v)
+                            else:
+                                st.null(b2, ("function", "name"))
+                        if "arguments" in _h2:
+                            v = _h2["arguments"]
+                            if v is not None:
+                                st.append(
+                                    b2, ("function", "arguments"), v, (*p2, "function", "arguments")
+                                )
+                            else:
+                                st.null(b2, ("function", "arguments"))
+                if "content" in _h3:
+                    v = _h3["content"]
+                    if v is not None:
+                        st.extend(b1, ("logprobs", "content"), v)
+                if "refusal" in _h3:
+                    v = _h3["refusal"]
+                    if v is not None:
+                        st.extend(b1, ("logprobs", "refusal"), v)
+                if "finish_reason" in e1:
+                    v = e1["finish_reason"]
+                    if v is not None:
+                        b1["finish_reason"] = v
+                    else:
+                        if b1.get("finish_reason") is None:
+                            b1["finish_reason"] = None
+        if "usage" in e:
+            v = e["usage"]
+            if v is not None:
+                st.merge(st.body, ("usage",), v, ("usage",))
     elif name == "[DONE]":
         st.end()
     else:

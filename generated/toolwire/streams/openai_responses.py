@@ -577,20 +577,22 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         st.start(e.get("response"), ("response",))
     elif name == "response.queued":
         _h1 = _x if type(_x := e.get("response")) is dict else _NO_OBJECT
-        v = _h1.get("status")
-        if v is not None:
-            st.body["status"] = v
-        elif "status" in _h1:
-            if st.body.get("status") is None:
-                st.body["status"] = None
+        if "status" in _h1:
+            v = _h1["status"]
+            if v is not None:
+                st.body["status"] = v
+            else:
+                if st.body.get("status") is None:
+                    st.body["status"] = None
     elif name == "response.in_progress":
         _h2 = _x if type(_x := e.get("response")) is dict else _NO_OBJECT
-        v = _h2.get("status")
-        if v is not None:
-            st.body["status"] = v
-        elif "status" in _h2:
-            if st.body.get("status") is None:
-                st.body["status"] = None
+        if "status" in _h2:
+            v = _h2["status"]
+            if v is not None:
+                st.body["status"] = v
+            else:
+                if st.body.get("status") is None:
+                    st.body["status"] = None
     elif name == "response.output_item.added":
         b1 = st.element(
             st.body,
@@ -609,9 +611,10 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             ("output_index",),
             create=True,
         )
-        v = e.get("item")
-        if v is not None:
-            st.merge(b1, (), v, ("item",))
+        if "item" in e:
+            v = e["item"]
+            if v is not None:
+                st.merge(b1, (), v, ("item",))
         st.close(b1)
     elif name == "response.content_part.added":
         b1 = st.element(
@@ -627,9 +630,10 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         b2 = st.element(
             b1, ("content",), e.get("content_index"), e.get("part"), ("content_index",), create=True
         )
-        v = e.get("part")
-        if v is not None:
-            st.merge(b2, (), v, ("part",))
+        if "part" in e:
+            v = e["part"]
+            if v is not None:
+                st.merge(b2, (), v, ("part",))
     elif name == "response.output_text.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -637,15 +641,17 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         b2 = st.element(
             b1, ("content",), e.get("content_index"), _NEW1, ("content_index",), create=True
         )
-        v = e.get("delta")
-        if v is not None:
-            st.append(b2, ("text",), v, ("delta",))
-        elif "delta" in e:
-            if b2.get("text") is None:
-                b2["text"] = None
-        v = e.get("logprobs")
-        if v is not None:
-            st.extend(b2, ("logprobs",), v)
+        if "delta" in e:
+            v = e["delta"]
+            if v is not None:
+                st.append(b2, ("text",), v, ("delta",))
+            else:
+                if b2.get("text") is None:
+                    b2["text"] = None
+        if "logprobs" in e:
+            v = e["logprobs"]
+            if v is not None:
+                st.extend(b2, ("logprobs",), v)
         pass  # tag: logprobs=[], delta=''
     elif name == "response.output_text.done":
         b1 = st.element(
@@ -654,12 +660,13 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         b2 = st.element(
             b1, ("content",), e.get("content_index"), _NEW2, ("content_index",), create=True
         )
-        v = e.get("text")
-        if v is not None:
-            b2["text"] = v
-        elif "text" in e:
-            if b2.get("text") is None:
-                b2["text"] = None
+        if "text" in e:
+            v = e["text"]
+            if v is not None:
+                b2["text"] = v
+            else:
+                if b2.get("text") is None:
+                    b2["text"] = None
     elif name == "response.output_text.annotation.added":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -682,12 +689,13 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         b2 = st.element(
             b1, ("content",), e.get("content_index"), _NEW3, ("content_index",), create=True
         )
-        v = e.get("delta")
-        if v is not None:
-            st.append(b2, ("refusal",), v, ("delta",))
-        elif "delta" in e:
-            if b2.get("refusal") is None:
-                b2["refusal"] = None
+        if "delta" in e:
+            v = e["delta"]
+            if v is not None:
+                st.append(b2, ("refusal",), v, ("delta",))
+            else:
+                if b2.get("refusal") is None:
+                    b2["refusal"] = None
     elif name == "response.refusal.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -695,52 +703,57 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         b2 = st.element(
             b1, ("content",), e.get("content_index"), _NEW4, ("content_index",), create=True
         )
-        v = e.get("refusal")
-        if v is not None:
-            b2["refusal"] = v
-        elif "refusal" in e:
-            if b2.get("refusal") is None:
-                b2["refusal"] = None
+        if "refusal" in e:
+            v = e["refusal"]
+            if v is not None:
+                b2["refusal"] = v
+            else:
+                if b2.get("refusal") is None:
+                    b2["refusal"] = None
     elif name == "response.function_call_arguments.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        v = e.get("delta")
-        if v is not None:
-            st.append(b1, ("arguments",), v, ("delta",))
-        elif "delta" in e:
-            if b1.get("arguments") is None:
-                b1["arguments"] = None
+        if "delta" in e:
+            v = e["delta"]
+            if v is not None:
+                st.append(b1, ("arguments",), v, ("delta",))
+            else:
+                if b1.get("arguments") is None:
+                    b1["arguments"] = None
     elif name == "response.function_call_arguments.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        v = e.get("arguments")
-        if v is not None:
-            b1["arguments"] = v
-        elif "arguments" in e:
-            if b1.get("arguments") is None:
-                b1["arguments"] = None
+        if "arguments" in e:
+            v = e["arguments"]
+            if v is not None:
+                b1["arguments"] = v
+            else:
+                if b1.get("arguments") is None:
+                    b1["arguments"] = None
     elif name == "response.custom_tool_call_input.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        v = e.get("delta")
-        if v is not None:
-            st.append(b1, ("input",), v, ("delta",))
-        elif "delta" in e:
-            if b1.get("input") is None:
-                b1["input"] = None
+        if "delta" in e:
+            v = e["delta"]
+            if v is not None:
+                st.append(b1, ("input",), v, ("delta",))
+            else:
+                if b1.get("input") is None:
+                    b1["input"] = None
     elif name == "response.custom_tool_call_input.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        v = e.get("input")
-        if v is not None:
-            b1["input"] = v
-        elif "input" in e:
-            if b1.get("input") is None:
-                b1["input"] = None
+        if "input" in e:
+            v = e["input"]
+            if v is not None:
+                b1["input"] = v
+            else:
+                if b1.get("input") is None:
+                    b1["input"] = None
     elif name == "response.reasoning_summary_part.added":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -755,9 +768,10 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         b2 = st.element(
             b1, ("summary",), e.get("summary_index"), e.get("part"), ("summary_index",), create=True
         )
-        v = e.get("part")
-        if v is not None:
-            st.merge(b2, (), v, ("part",))
+        if "part" in e:
+            v = e["part"]
+            if v is not None:
+                st.merge(b2, (), v, ("part",))
     elif name == "response.reasoning_summary_text.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -765,12 +779,13 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         b2 = st.element(
             b1, ("summary",), e.get("summary_index"), _NEW5, ("summary_index",), create=True
         )
-        v = e.get("delta")
-        if v is not None:
-            st.append(b2, ("text",), v, ("delta",))
-        elif "delta" in e:
-            if b2.get("text") is None:
-                b2["text"] = None
+        if "delta" in e:
+            v = e["delta"]
+            if v is not None:
+                st.append(b2, ("text",), v, ("delta",))
+            else:
+                if b2.get("text") is None:
+                    b2["text"] = None
     elif name == "response.reasoning_summary_text.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -778,12 +793,13 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         b2 = st.element(
             b1, ("summary",), e.get("summary_index"), _NEW6, ("summary_index",), create=True
         )
-        v = e.get("text")
-        if v is not None:
-            b2["text"] = v
-        elif "text" in e:
-            if b2.get("text") is None:
-                b2["text"] = None
+        if "text" in e:
+            v = e["text"]
+            if v is not None:
+                b2["text"] = v
+            else:
+                if b2.get("text") is None:
+                    b2["text"] = None
     elif name == "response.reasoning_text.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -791,12 +807,13 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         b2 = st.element(
             b1, ("content",), e.get("content_index"), _NEW7, ("content_index",), create=True
         )
-        v = e.get("delta")
-        if v is not None:
-            st.append(b2, ("text",), v, ("delta",))
-        elif "delta" in e:
-            if b2.get("text") is None:
-                b2["text"] = None
+        if "delta" in e:
+            v = e["delta"]
+            if v is not None:
+                st.append(b2, ("text",), v, ("delta",))
+            else:
+                if b2.get("text") is None:
+                    b2["text"] = None
     elif name == "response.reasoning_text.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
@@ -804,66 +821,74 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         b2 = st.element(
             b1, ("content",), e.get("content_index"), _NEW8, ("content_index",), create=True
         )
-        v = e.get("text")
-        if v is not None:
-            b2["text"] = v
-        elif "text" in e:
-            if b2.get("text") is None:
-                b2["text"] = None
+        if "text" in e:
+            v = e["text"]
+            if v is not None:
+                b2["text"] = v
+            else:
+                if b2.get("text") is None:
+                    b2["text"] = None
     elif name == "response.code_interpreter_call_code.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        v = e.get("delta")
-        if v is not None:
-            st.append(b1, ("code",), v, ("delta",))
-        elif "delta" in e:
-            if b1.get("code") is None:
-                b1["code"] = None
+        if "delta" in e:
+            v = e["delta"]
+            if v is not None:
+                st.append(b1, ("code",), v, ("delta",))
+            else:
+                if b1.get("code") is None:
+                    b1["code"] = None
     elif name == "response.code_interpreter_call_code.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        v = e.get("code")
-        if v is not None:
-            b1["code"] = v
-        elif "code" in e:
-            if b1.get("code") is None:
-                b1["code"] = None
+        if "code" in e:
+            v = e["code"]
+            if v is not None:
+                b1["code"] = v
+            else:
+                if b1.get("code") is None:
+                    b1["code"] = None
     elif name == "response.mcp_call_arguments.delta":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        v = e.get("delta")
-        if v is not None:
-            st.append(b1, ("arguments",), v, ("delta",))
-        elif "delta" in e:
-            if b1.get("arguments") is None:
-                b1["arguments"] = None
+        if "delta" in e:
+            v = e["delta"]
+            if v is not None:
+                st.append(b1, ("arguments",), v, ("delta",))
+            else:
+                if b1.get("arguments") is None:
+                    b1["arguments"] = None
     elif name == "response.mcp_call_arguments.done":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
         )
-        v = e.get("arguments")
-        if v is not None:
-            b1["arguments"] = v
-        elif "arguments" in e:
-            if b1.get("arguments") is None:
-                b1["arguments"] = None
+        if "arguments" in e:
+            v = e["arguments"]
+            if v is not None:
+                b1["arguments"] = v
+            else:
+                if b1.get("arguments") is None:
+                    b1["arguments"] = None
     elif name == "response.completed":
-        v = e.get("response")
-        if v is not None:
-            st.overlay(st.body, (), v, ("response",))
+        if "response" in e:
+            v = e["response"]
+            if v is not None:
+                st.overlay(st.body, (), v, ("response",))
         st.end()
     elif name == "response.incomplete":
-        v = e.get("response")
-        if v is not None:
-            st.overlay(st.body, (), v, ("response",))
+        if "response" in e:
+            v = e["response"]
+            if v is not None:
+                st.overlay(st.body, (), v, ("response",))
         st.end()
     elif name == "response.failed":
-        v = e.get("response")
-        if v is not None:
-            st.overlay(st.body, (), v, ("response",))
+        if "response" in e:
+            v = e["response"]
+            if v is not None:
+                st.overlay(st.body, (), v, ("response",))
         st.end()
     elif name == "error":
         st.provider_error(e.get("code"), e.get("message"))
