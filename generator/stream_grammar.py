@@ -331,10 +331,10 @@ class _Compiler:
                 # cheapest test of one; when present, its null (`None`) takes the `else` below
                 value = self.get(e, source)
                 skeys = _path(source)
-                holder = None
+                holder = None  # (the object holding the value's key: the event, or a hoisted one; None outside a scope)
                 if len(skeys) == 1 and isinstance(skeys[0], str):
                     holder = e
-                elif len(skeys) == 2 and all(isinstance(k, str) for k in skeys) and value.startswith("_h"):
+                elif len(skeys) == 2 and all(isinstance(k, str) for k in skeys):
                     holder = self.hoisted(e, skeys[0])
                 if holder is not None:
                     self.out(indent, f"if {skeys[-1]!r} in {holder}:")

@@ -27,6 +27,7 @@ from typing import Any, AsyncIterable, AsyncIterator, Iterable, Iterator
 
 from toolwire import _registry
 from toolwire_runtime import api as _api
+from toolwire_runtime import first_use as _first_use
 from toolwire_runtime import framing as _framing
 from toolwire_runtime import streaming as _streaming
 from toolwire_runtime.api import Registry as _Registry
@@ -185,14 +186,8 @@ def _encoder(source: str, target: str, strict: bool) -> tuple:
     return src, _Encoder(target, decoder, mirror, render, _decoder(source), strict)
 
 
-def _Encoder(*args: Any) -> Any:
-    """``translate.Encoder``, imported at the first translation (an accumulating program never loads
-    the translator): it then takes this name's place (an import statement runs at every call)."""
-    global _Encoder
-    from toolwire_runtime.translate import Encoder
-
-    _Encoder = Encoder
-    return Encoder(*args)
+# the translator, loaded at the first translation (an accumulating program never loads it)
+_Encoder = _first_use(globals(), "_Encoder", "toolwire_runtime.translate", "Encoder")
 
 
 def _check_target(target: str, decoder: Any) -> None:

@@ -8,7 +8,7 @@ if TYPE_CHECKING:  # annotations only: `import toolwire` does not import typing 
 
 from toolwire import ir
 
-from . import fused
+from . import first_use, fused
 from .context import Context
 from .errors import ConversionError
 
@@ -80,25 +80,9 @@ def _parse(module: Any, payload: Any, kind: str, ctx: Context) -> Any:
         raise
 
 
-# Modules loaded at their first use, not by `import toolwire` (docs/performance.md): each function
-# below imports its namesake once and puts it in its own place. (An import statement in a function
-# runs on every call, and resolving a relative one costs 1.5–3 µs: more than many conversions' steps.)
-
-
-def _finish_response(resp: Any, ctx: Context) -> Any:
-    global _finish_response
-    from .layout import finish_response
-
-    _finish_response = finish_response
-    return finish_response(resp, ctx)
-
-
-def _plain(payload: Any) -> Any:
-    global _plain
-    from .sdk_objects import plain
-
-    _plain = plain
-    return plain(payload)
+# loaded at their first use, not by `import toolwire` (docs/performance.md)
+_finish_response = first_use(globals(), "_finish_response", "toolwire_runtime.layout", "finish_response")
+_plain = first_use(globals(), "_plain", "toolwire_runtime.sdk_objects", "plain")
 
 
 def _parses_as(module: Any, payload: Any, kind: str) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Iterable
 
+from . import first_use
 from .errors import ConversionError, ConversionWarning, ProviderStreamError, WrongTypeError
 
 __all__ = [
@@ -906,15 +907,8 @@ def copy_body(value: Any, memo: dict) -> Any:
     return copy.deepcopy(value, memo)
 
 
-def _plain(obj: Any) -> Any:
-    """``sdk_objects.plain``, imported at its first use (not by `import toolwire`): it then takes this
-    name's place (an import statement in a function runs on every call: 1.5–3 µs for a relative one,
-    on every event of a stream of SDK objects)."""
-    global _plain
-    from .sdk_objects import plain
-
-    _plain = plain
-    return plain(obj)
+# an SDK object's JSON (every event of an SDK's stream), loaded at its first use
+_plain = first_use(globals(), "_plain", "toolwire_runtime.sdk_objects", "plain")
 
 
 class Accumulator:
