@@ -1847,7 +1847,7 @@ class Encoder:
                 src.state.index += 1
                 self.mirror.state.index += 1
                 self._aside += 1
-                if self._aside >= _ASIDE and self._pending is not None:
+                if self._aside >= _ASIDE:
                     self._flush()  # (a long run: what it put aside is joined now)
                 return [out]
         return self._step(src, event)
@@ -1882,8 +1882,7 @@ class Encoder:
                             yield out
                         else:
                             if taken - before == _ASIDE:  # (a long run: what it put aside is joined now, _flush)
-                                if self._pending is not None:
-                                    self._flush()
+                                self._flush()
                                 continue
                             exhausted = True
                         break
@@ -1906,8 +1905,7 @@ class Encoder:
         if taken:
             src.state.index += taken
             self.mirror.state.index += taken
-        if self._pending is not None:
-            self._flush()
+        self._flush()
         src.provider_body()  # an early end or an unknown event is reported once, here
         for out in self.finish(src):
             yield out
@@ -1917,8 +1915,7 @@ class Encoder:
         repeat path and this field's fast entry when both cover the same field (else None). Both
         change only here (``feed``, ``finish``): the function stays valid until the next slow step."""
         self.hot = None
-        if self._pending is not None:
-            self._flush()
+        self._flush()
         out = self.feed(src, src.add_logged(event))
         repeat = src._repeat
         if repeat is not None:
@@ -1948,18 +1945,19 @@ class Encoder:
             source = _hot_source(_reader_lines(paths, types, unread_paths), len(unread_paths), *shape[3:])
             exec(compile(source, "<toolwire stream hot path>", "exec"), scope)  # noqa: S102 (keys as literals, values bound)
             make = _HOT[shape] = scope["make"]
-        # a field of JSON fragments takes each as a list item; a text field's fragments wait in a list
-        aside = [] if fragments is None else fragments
-        maside = [] if mfragments is None else mfragments
-        pending = (sink, skey, aside if fragments is None else None, msink, mkey, maside if mfragments is None else None)
-        hot = make(src._guard[0], owner, key, template, aside, maside, self, src, values,
-                   tuple(holder for holder, _key in unread[1]) if unread is not None else None)
-        return hot, pending if pending[2] is not None or pending[5] is not None else None
+        # a field of JSON fragments takes each as an item of its list; a text field's wait in a list
+        aside = [] if fragments is None else None
+        maside = [] if mfragments is None else None
+        hot = make(src._guard[0], owner, key, template, fragments if aside is None else aside, mfragments if maside is None else maside,
+                   self, src, values, tuple(holder for holder, _key in unread[1]) if unread is not None else None)
+        return hot, (sink, skey, aside, msink, mkey, maside) if aside is not None or maside is not None else None
 
     def _flush(self) -> None:
         """The text fragments the hot path put aside (``_fuse``) joined onto their fields, once: before
         anything else reads the source's or the client's body (every slow step, and the end)."""
         self._aside = 0
+        if self._pending is None:
+            return
         sink, skey, aside, msink, mkey, maside = self._pending
         if aside:
             extend_text(sink, skey, "".join(aside))
@@ -2101,8 +2099,7 @@ class Encoder:
 
     def finish(self, src: Accumulator) -> list[dict]:
         self.hot = None
-        if self._pending is not None:
-            self._flush()
+        self._flush()
         self.out = []
         self._sync(src, final=True)
         self._end()
