@@ -132,6 +132,19 @@ def _path(value: Any) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in str(value).split("."))
 
 
+def _defaults(template: dict, at: tuple = ()) -> frozenset:
+    """The paths of a template's non-empty values (``{index: 0, message: {role: assistant}}``:
+    ``index``, ``message.role``): defaults, which a `first` rule of the event that creates the
+    element replaces (an empty value, "" or null, is one a `first` rule sets anyway)."""
+    out: set = set()
+    for k, v in template.items():
+        if isinstance(v, dict) and v:
+            out |= _defaults(v, at + (k,))
+        elif v not in (None, "", ABSENT) and not (isinstance(v, (dict, list)) and not v):
+            out.add(at + (k,))
+    return frozenset(out)
+
+
 class _Compiler:
     def __init__(self, where: str, errors: Errors, templates: dict | None = None) -> None:
         self.where = where
@@ -139,6 +152,10 @@ class _Compiler:
         # element variable (b1, b2...) → (its template's `$absent` keys, the constant of the template's
         # key order): a rule that sets such a key puts it where the template places it (StreamState.place)
         self.placing: dict[str, tuple] = {}
+        # element variable → [its template's defaults (paths of non-empty values), the expression that
+        # says the event being read created it, whether a `first` rule replaced a default]: a `first`
+        # of the creating event sets what the template only defaults (StreamState.first, ``fresh``)
+        self.defaults: dict[str, list] = {}
         self.action_lists: dict[str, Any] = {}  # `templates:` entries that are lists of actions ("@name" in an action list)
         self.splicing: set[str] = set()
         self.errors = errors
@@ -318,10 +335,15 @@ class _Compiler:
                     continue
                 one = len(tkeys) == 1 and isinstance(tkeys[0], str)  # a field of the body object itself: inlined
                 at = indent
+                fresh = None  # (the test that the event created the element, when the template defaults this field)
+                defaults = self.defaults.get(b) if name == "first" else None
+                if defaults is not None and tkeys in defaults[0]:
+                    fresh = defaults[1]
+                    defaults[2] = True
                 if one and name == "first":
                     # (what StreamState.first / null do, without the call) once the body has a value,
                     # the event's is not even read: the first value won (an id repeated on every chunk)
-                    self.out(indent, f"if (_c := {b}.get({tkeys[0]!r})) is None or _c == \"\":")
+                    self.out(indent, f"if (_c := {b}.get({tkeys[0]!r})) is None or _c == \"\"{f' or {fresh}' if fresh else ''}:")
                     indent += 1
                 # every value action does nothing with an absent value: test it here, so an event
                 # without the value costs no call (and no source path is built). A key of the event
@@ -352,7 +374,7 @@ class _Compiler:
                     self.out(indent + 1, "if v != \"\":")
                     self.out(indent + 2, f"{b}[{tkeys[0]!r}] = v")
                 elif name in ("set", "first", "push", "extend"):
-                    self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v)")
+                    self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v{f', {fresh}' if fresh else ''})")
                 else:  # append, append_json, merge, overlay
                     self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v, {self.src(p, source)})")
                 if place:  # (after the write; for `first`, only when it wrote)
@@ -527,13 +549,22 @@ class _Compiler:
                 for ek, bk in names.items():
                     self.check_path(names, ek, ek, "a `names` event path")
                     self.check_path(names, ek, bk, "a `names` element field")
+        at = len(self.lines) - 1  # (the line that finds or creates the element)
+        defaulted = _defaults(new) if isinstance(new, dict) else frozenset()
         if spec.get("do"):
             if placed is not None:
                 self.placing[f"b{d}"] = placed
+            if defaulted:
+                self.defaults[f"b{d}"] = [defaulted, "True" if key == "new" else f"_f{d}", False]
             try:
                 self.actions(spec["do"], spec, "do", indent, e, f"b{d}", p)
             finally:
                 self.placing.pop(f"b{d}", None)
+                used = self.defaults.pop(f"b{d}", None)
+            if used is not None and used[2] and key != "new":  # (`key: new` always creates)
+                # whether this event created the element: StreamState.element says it in `opened`
+                self.lines[at + 1 : at + 1] = ["    " * indent + f"_f{d} = st.opened is b{d}"]
+                self.lines[at:at] = ["    " * indent + "st.opened = None"]
         if spec.get("close"):
             self.out(indent, f"st.close(b{d})")
 

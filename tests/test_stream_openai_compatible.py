@@ -126,6 +126,47 @@ def test_finish_reason_stop_with_calls_is_tool_calls_in_the_ir() -> None:
 # -- Mistral (§6) ------------------------------------------------------------------------------------
 USAGE = {"usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}  # Mistral sends it with the finish
 
+@pytest.mark.parametrize("provider", ["openai_chat", "azure_openai", "groq", "deepseek", "mistral"])
+def test_the_choices_of_an_n_2_stream_keep_their_own_index(provider) -> None:
+    """`n: 2` streams both choices, each chunk naming its choice by `index` (OpenAI's
+    ChatCompletionChunk.choices[].index; Mistral's CompletionResponseStreamChoice.index): the second
+    choice is index 1 in the accumulated body, as in the non-streamed response, although the choice
+    template defaults `index` to 0 (a chunk without one) and `index` is a `first` field: the event
+    that creates an element replaces its template's defaults (StreamState.first, ``fresh``)."""
+    def two(first: dict, second: dict, finish: str | None = None, **extra) -> dict:
+        return chunk(choices=[{"index": 0, "delta": first, "finish_reason": finish}, {"index": 1, "delta": second, "finish_reason": finish}], **extra)
+
+    events = [
+        two({"role": "assistant", "content": ""}, {"role": "assistant", "content": ""}),
+        chunk({"content": "Hel"}),
+        chunk(choices=[{"index": 1, "delta": {"content": "Bon"}, "finish_reason": None}]),
+        chunk({"content": "lo"}),
+        chunk(choices=[{"index": 1, "delta": {"content": "jour"}, "finish_reason": None}]),
+        two({}, {}, "stop", usage={"prompt_tokens": 5, "completion_tokens": 4, "total_tokens": 9}),  # (Mistral's usage comes with the finish)
+        DONE,
+    ]
+    body = acc(events, provider, as_provider=True)
+    assert [(c["index"], c["message"]["content"], c["finish_reason"]) for c in body["choices"]] == [(0, "Hello", "stop"), (1, "Bonjour", "stop")]
+    assert validate(provider, "response", body) == []
+    # the IR has one message: the second choice is reported as dropped, as for the complete response
+    with pytest.warns(Warning, match="only the first of 2"):
+        response = stream.accumulate(events, provider=provider)
+    assert response.message.parts[0].text == "Hello"
+
+
+def test_a_first_field_keeps_its_first_value_but_on_the_event_that_creates_the_element() -> None:
+    from toolwire_runtime.streaming import StreamState
+
+    st = StreamState("openai_chat")
+    el = {"index": 0, "message": {"role": "assistant"}}
+    st.first(el, ("message", "role"), "user")  # a later event: the first value stays
+    st.first(el, ("index",), 3)
+    assert el == {"index": 0, "message": {"role": "assistant"}}
+    st.first(el, ("index",), 1, True)  # the event that created it: its value replaces the template's
+    st.first(el, ("message", "role"), "", True)  # ("" never overwrites)
+    assert el == {"index": 1, "message": {"role": "assistant"}}
+
+
 def test_mistral_call_without_index_keyed_by_its_9_character_id() -> None:
     events = [
         chunk({"role": "assistant", "content": ""}),

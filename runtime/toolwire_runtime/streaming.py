@@ -155,7 +155,7 @@ class StreamState:
     text fragments (``append_json``) per element until the element closes.
     """
 
-    __slots__ = ("provider", "body", "index", "blocks", "last", "buffers", "invalid", "ended", "started", "reports", "strict", "log", "closed", "marks", "effects")
+    __slots__ = ("provider", "body", "index", "blocks", "last", "buffers", "invalid", "ended", "started", "reports", "strict", "log", "closed", "marks", "effects", "opened")
 
     def __init__(self, provider: str, strict: bool = False, body: dict | None = None) -> None:
         self.provider = provider
@@ -175,6 +175,9 @@ class StreamState:
         # an event that made one is not replayed by Accumulator's repeat path
         self.effects = 0
         self.marks: set = set()  # end_after: the ending events seen so far
+        # the element the last ``element`` call created (None: it found one), for a decoder whose
+        # template gives a default that a `first` rule of the creating event replaces (``first``)
+        self.opened: dict | None = None
 
     # -- errors and reports ------------------------------------------------------------------
     def where(self, keys: tuple = ()) -> str:
@@ -248,13 +251,16 @@ class StreamState:
             if k in obj:
                 obj[k] = obj.pop(k)
 
-    def first(self, obj: dict, keys: tuple, value: Any) -> None:
+    def first(self, obj: dict, keys: tuple, value: Any, fresh: bool = False) -> None:
         """``first``: the first non-empty value wins; repeats (equal or not) change nothing, and an
-        empty string never overwrites (OpenRouter upstreams repeat id and name on every fragment)."""
+        empty string never overwrites (OpenRouter upstreams repeat id and name on every fragment).
+        ``fresh``: the event being read created ``obj``, whose template's value at ``keys`` is a
+        default the event's own value replaces (OpenAI's choice ``index: 0``: the second choice of
+        an ``n: 2`` stream is index 1)."""
         if value is None or value == "":
             return
         current = get(obj, keys)
-        if current is None or current == "":
+        if fresh or current is None or current == "":
             _put(obj, keys, value)
 
     def append(self, obj: dict, keys: tuple, value: Any, src: tuple) -> None:
@@ -365,6 +371,7 @@ class StreamState:
                 slot = (scope, key)
             self.blocks[slot] = found
             self.last[scope] = (key, found)
+            self.opened = found
             if self.log is not None:
                 self.log.append(("open", found))
         elif key is not None:

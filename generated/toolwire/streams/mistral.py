@@ -168,11 +168,13 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             for i1, e1 in st.items(l1, ("choices",)):
                 p1 = ("choices", i1)
                 _h1 = _x if type(_x := e1.get("delta")) is dict else _NO_OBJECT
+                st.opened = None
                 b1 = st.element(
                     st.body, ("choices",), e1.get("index"), _NEW1, (*p1, "index"), create=True
                 )
+                _f1 = st.opened is b1
                 pass  # tag: delta={}, finish_reason=None
-                if (_c := b1.get("index")) is None or _c == "":
+                if (_c := b1.get("index")) is None or _c == "" or _f1:
                     if "index" in e1:
                         v = e1["index"]
                         if v is not None:
@@ -184,7 +186,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 if "role" in _h1:
                     v = _h1["role"]
                     if v is not None:
-                        st.first(b1, ("message", "role"), v)
+                        st.first(b1, ("message", "role"), v, _f1)
                     else:
                         st.null(b1, ("message", "role"))
                 if "content" in _h1:
@@ -195,6 +197,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                     for i2, e2 in st.items(l2, (*p1, "delta", "tool_calls")):
                         p2 = (*p1, "delta", "tool_calls", i2)
                         _h2 = _x if type(_x := e2.get("function")) is dict else _NO_OBJECT
+                        st.opened = None
                         b2 = st.element(
                             b1,
                             ("message", "tool_calls"),
@@ -205,6 +208,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                             fallback=e2.get("id"),
                             new_if=st.differs(e2.get("id"), ("id",)),
                         )
+                        _f2 = st.opened is b2
                         pass  # tag: function={'name': '', 'arguments': ''}
                         if (_c := b2.get("id")) is None or _c == "":
                             if "id" in e2:
@@ -215,7 +219,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                                 else:
                                     if _c is None:
                                         b2["id"] = None
-                        if (_c := b2.get("type")) is None or _c == "":
+                        if (_c := b2.get("type")) is None or _c == "" or _f2:
                             if "type" in e2:
                                 v = e2["type"]
                                 if v is not None:

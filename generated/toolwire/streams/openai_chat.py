@@ -228,11 +228,13 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 p1 = ("choices", i1)
                 _h1 = _x if type(_x := e1.get("delta")) is dict else _NO_OBJECT
                 _h3 = _x if type(_x := e1.get("logprobs")) is dict else _NO_OBJECT
+                st.opened = None
                 b1 = st.element(
                     st.body, ("choices",), e1.get("index"), _NEW1, (*p1, "index"), create=True
                 )
+                _f1 = st.opened is b1
                 pass  # tag: delta={}
-                if (_c := b1.get("index")) is None or _c == "":
+                if (_c := b1.get("index")) is None or _c == "" or _f1:
                     if "index" in e1:
                         v = e1["index"]
                         if v is not None:
@@ -244,7 +246,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                 if "role" in _h1:
                     v = _h1["role"]
                     if v is not None:
-                        st.first(b1, ("message", "role"), v)
+                        st.first(b1, ("message", "role"), v, _f1)
                     else:
                         st.null(b1, ("message", "role"))
                 if "content" in _h1:
