@@ -120,3 +120,24 @@ def test_a_child_inherits_its_parents_effects_and_retractions():
     assert {"error_as_text": "Error: "} in losses.effects("groq")  # openai_chat's
     assert {"unset": "Request.top_k"} in losses.effects("openai_chat")
     assert {"unset": "Request.top_k"} not in losses.effects("fireworks")  # retracted: Fireworks has top_k
+
+
+@pytest.mark.parametrize("target", ["anthropic", "anthropic_bedrock", "anthropic_vertex"])
+def test_a_response_whose_content_list_is_the_whole_message_reports_what_else_the_message_carries(target):
+    """Anthropic's response has no message object: its `content` list is the message (transform
+    `message_parts`). What an IR message carries besides its parts has no place there and is
+    reported, as every other target's message codec reports it: OpenAI Chat's `refusal`
+    (ChatCompletionMessage.refusal, kept as its provider data), a name, a weight."""
+    body = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": None, "refusal": "I can't help with that."}, "finish_reason": "stop"}]}
+    with pytest.warns(toolwire.LossWarning, match="openai_chat fields refusal have no"):
+        toolwire.convert(body, source="openai_chat", target=target, kind="response")
+    response = ir.Response(message=ir.Message(role="assistant", parts=[ir.TextPart(text="Hi")], name="bot", weight=0.0), id="msg_1", model="claude-sonnet-4-5")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = toolwire.from_ir(response, provider=target)
+    reported = [str(w.message) for w in caught if issubclass(w.category, toolwire.LossWarning)]
+    assert any("Message.name" in r for r in reported) and any("Message.weight" in r for r in reported)
+    assert out["content"] == [{"type": "text", "text": "Hi"}]
+    with pytest.raises(toolwire.LossError, match="refusal"):  # strict: a loss is an error
+        toolwire.convert(body, source="openai_chat", target=target, kind="response", strict=True)

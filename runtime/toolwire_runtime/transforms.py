@@ -1046,11 +1046,22 @@ def message_parts_parse(value: Any, path: Any, ctx: Context, to_ir: Any, role: s
 
 
 def message_parts_render(message: Any, path: Any, ctx: Context, from_ir: Any) -> list:
+    """The parts of ``message`` as the list that stands for the whole message; what the message
+    carries besides its parts has no place in a list and is reported, as a message codec reports
+    it (another provider's message fields, such as OpenAI Chat's ``refusal``; its name; its weight)."""
     out = []
     for i, part in enumerate(message.parts):
         item = from_ir(part, (path, i), ctx)
         if item is not None:
             out.append(item)
+    pd = message.provider_data
+    if pd is not None and pd.fields and (lost := lost_keys(pd.fields)):
+        where = f"{pd.provider} fields" if pd.provider != ctx.data else "fields"
+        ctx.lose(path, f"{where} {', '.join(lost)} have no {ctx.provider} equivalent; dropped")
+    if message.name is not None:
+        ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
+    if message.weight is not None:
+        ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
     return out
 
 
