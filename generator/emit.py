@@ -1443,6 +1443,7 @@ class ProviderCompiler:
         L: list[str] = []
         if h:
             text_only = ", text_only=True" if h.get("text_only") else ""  # the field is one string
+            L.append("listed = messages")
             L.append(f"system, messages = layout.hoist_system(messages, ctx, PROVIDER{text_only})")
             L.append("hoisted = None")
             L.append("if system:")
@@ -1455,9 +1456,13 @@ class ProviderCompiler:
                 rule = Rule(node=None, wire=str(h["wire"]), ir=["parts"], codec=h["codec"], args=dict(h.get("args") or {}))
                 call = self._fill(tr.render, rule, path="(path, 0)", irs=["parts"], hint=f"({hint})")
                 L.append(f"    hoisted = {call}")
+                unplaced = "system"  # (the field holds the parts: no message's own fields)
             else:
                 L.append("    merged = first if len(system) == 1 else ir.Message(role='system', parts=parts, provider_data=first.provider_data)")
                 L.append(f"    hoisted = _{sub.name}_from_ir(merged, (path, 0), ctx)")
+                unplaced = "system[1:]"  # (the first one's fields go with the merged message)
+            L.append(f"    for m in {unplaced}:  # what a hoisted message carries besides its parts")
+            L.append("        tw.message_unplaced(m, (path, listed.index(m)), ctx)")
         else:
             L.append("hoisted = None")
         for entry in passes:  # structure transforms declared in the vocabulary, in spec order
@@ -1523,6 +1528,7 @@ class ProviderCompiler:
                     L.append(f"        for standalone, item in layout.runs(msg.parts, ({classes},), _INLINE_{var(c.name).upper()}, {py(element.tag)}):")
                 else:
                     L.append(f"        for standalone, item in layout.runs(msg.parts, ({classes},)):")
+                L[-1:-1] = ["        inline = False  # (the message's own fields go on an item of its inline parts)"]
                 L.append("            if standalone:")
                 first = True
                 for v in vs:
@@ -1543,10 +1549,13 @@ class ProviderCompiler:
                     L.append("                else:")
                     L.append("                    ctx.lose((path, i), f'{ctx.provider} cannot express {type(item).__name__} here; dropped')")
                 L.append("            else:")
+                L.append("                inline = True")
                 L.append("                sub = ir.Message(role=msg.role, parts=item, name=msg.name, provider_data=msg.provider_data)")
                 L.append(f"                rendered = _{element.name}_from_ir(sub, (path, i), ctx)")
                 L.append("                if rendered is not None:")
                 L.append("                    out.append(rendered)")
+                L.append("        if not inline:  # every part an item of its own: nothing holds the message's fields")
+                L.append("            tw.message_unplaced(msg, (path, i), ctx)")
                 L.append("        continue")
         L.append(f"    rendered = _{element.name}_from_ir(msg, (path, i), ctx)")
         L.append("    if rendered is not None:")

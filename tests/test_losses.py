@@ -7,6 +7,7 @@ each effect kind on a real provider's spec, and check them against what the conv
 from __future__ import annotations
 
 import importlib
+import json
 import warnings
 
 import pytest
@@ -141,3 +142,55 @@ def test_a_response_whose_content_list_is_the_whole_message_reports_what_else_th
     assert out["content"] == [{"type": "text", "text": "Hi"}]
     with pytest.raises(toolwire.LossError, match="refusal"):  # strict: a loss is an error
         toolwire.convert(body, source="openai_chat", target=target, kind="response", strict=True)
+
+
+def test_a_turn_whose_parts_all_become_items_of_their_own_reports_what_the_message_carries():
+    """Responses lays a turn out as items: its text in a message item, which holds the message's own
+    fields, and each call in a function_call item. A turn of calls only has no message item: what
+    the message carries besides its parts (an OpenAI Chat response's refusal, an assistant
+    message's name) has nowhere to go and is reported, in a response and in a request alike."""
+    call = {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
+    body = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4.1",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": None, "refusal": "No.", "tool_calls": [call]}, "finish_reason": "tool_calls"}]}
+    with pytest.warns(toolwire.LossWarning, match=r"message\[0\]: openai_chat fields refusal have no openai_responses equivalent"):
+        out = toolwire.convert(body, source="openai_chat", target="openai_responses", kind="response")
+    assert [item["type"] for item in out["output"]] == ["function_call"]
+    req = {"model": "gpt-4.1", "messages": [{"role": "user", "content": "Weather?"}, {"role": "assistant", "name": "planner", "content": None, "tool_calls": [call]},
+                                            {"role": "tool", "tool_call_id": "call_1", "content": "sunny"}]}
+    with pytest.warns(toolwire.LossWarning, match=r"messages\[1\]\.name: openai_responses has no place for Message.name"):
+        toolwire.convert(req, source="openai_chat", target="openai_responses", kind="request")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the same provider keeps both: nothing to report
+        assert toolwire.convert(req, source="openai_chat", target="openai_chat", kind="request") == req
+
+
+@pytest.mark.parametrize("target", ["openai_chat", "azure_openai", "groq", "deepseek", "fireworks", "xai", "openrouter", "ollama", "cohere_v1"])
+def test_a_text_part_joined_into_a_string_reports_what_else_it_carries(target):
+    """A response whose content is one string (OpenAI ChatCompletionMessage.content) joins the text
+    parts: what a part carries besides its text (an Anthropic text block's citations) has no place
+    in a string and is reported, as a target whose content holds parts reports it."""
+    citation = {"type": "char_location", "cited_text": "22°C", "document_index": 0, "document_title": "Forecast", "start_char_index": 0, "end_char_index": 4}
+    body = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+            "content": [{"type": "text", "text": "It is 22°C.", "citations": [citation]}],
+            "stop_reason": "end_turn", "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 5}}
+    with pytest.warns(toolwire.LossWarning, match=r"message.parts\[0\]: anthropic fields citations have no"):
+        out = toolwire.convert(body, source="anthropic", target=target, kind="response")
+    assert "It is 22°C." in json.dumps(out, ensure_ascii=False)
+
+
+def test_a_hoisted_system_message_and_an_implied_tool_choice_report_what_they_carry():
+    """A system message hoisted into Anthropic's `system` (a prompt, not a message) and a tool choice
+    Ollama says by leaving `tool_choice` out (auto) have no place for the fields another provider's
+    payload carried on them: reported, not dropped without a word."""
+    req = {"model": "gpt-4.1", "messages": [{"role": "system", "name": "policy", "content": "Be brief."}, {"role": "user", "content": "Hi"}]}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = toolwire.convert(req, source="openai_chat", target="anthropic", kind="request", model="claude-sonnet-4-5")
+    assert out["system"] == "Be brief."
+    assert any("messages[0].name" in str(w.message) and "Message.name" in str(w.message) for w in caught)
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [{"role": "user", "content": "Hi"}],
+            "tools": [{"name": "f", "input_schema": {"type": "object"}}], "tool_choice": {"type": "auto", "x_newer_option": True}}  # (a key the IR does not know, as a newer API version may add)
+    with pytest.warns(toolwire.LossWarning, match="tool_choice: anthropic fields x_newer_option have no ollama equivalent"):
+        out = toolwire.convert(body, source="anthropic", target="ollama", kind="request", model="llama3.1")
+    assert "tool_choice" not in out
+

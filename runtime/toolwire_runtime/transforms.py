@@ -622,11 +622,13 @@ def content_render(
 
 
 def _joined_text(parts: list, path: Any, ctx: Context) -> str:
-    """form `text`: the content can only be one string (OpenAI ChatCompletionMessage.content)."""
+    """form `text`: the content can only be one string (OpenAI ChatCompletionMessage.content). What a
+    text part carries besides its text has no place in it and is reported (Anthropic's citations)."""
     texts = []
     for i, part in enumerate(parts):
         if type(part) is TextPart:
             texts.append(part.text)
+            carried_unplaced(part.provider_data, (path, i), ctx)
         else:
             ctx.lose((path, i), f"{ctx.provider} takes only text here; a {type(part).__name__} is dropped")
     return "".join(texts)
@@ -666,6 +668,14 @@ def extra_fields(obj: dict, known: frozenset) -> dict | None:
     if known.issuperset(obj):
         return None
     return {k: v for k, v in obj.items() if k not in known}
+
+
+def carried_unplaced(pd: Any, path: Any, ctx: Context) -> None:
+    """Report the fields a node carries (its provider data) when what the target renders it into has
+    no place for them (a text part joined into a string, a message whose fields no item holds)."""
+    if pd is not None and pd.fields and (lost := lost_keys(pd.fields)):
+        where = f"{pd.provider} fields" if pd.provider != ctx.data else "fields"
+        ctx.lose(path, f"{where} {', '.join(lost)} have no {ctx.provider} equivalent; dropped")
 
 
 def lost_keys(fields: dict) -> list:
@@ -1054,15 +1064,21 @@ def message_parts_render(message: Any, path: Any, ctx: Context, from_ir: Any) ->
         item = from_ir(part, (path, i), ctx)
         if item is not None:
             out.append(item)
-    pd = message.provider_data
-    if pd is not None and pd.fields and (lost := lost_keys(pd.fields)):
-        where = f"{pd.provider} fields" if pd.provider != ctx.data else "fields"
-        ctx.lose(path, f"{where} {', '.join(lost)} have no {ctx.provider} equivalent; dropped")
+    message_unplaced(message, path, ctx)
+    return out
+
+
+def message_unplaced(message: Any, path: Any, ctx: Context) -> None:
+    """Report what ``message`` carries besides its parts when nothing the target renders it into
+    holds a message's own fields: a list of parts that is the whole message (``message_parts``), or
+    a turn whose parts all go into items of their own (Responses' function_call items: its fields
+    live on a message item, and a turn without text has none). Its carried fields (another
+    provider's, such as OpenAI Chat's ``refusal``), its name, its weight."""
+    carried_unplaced(message.provider_data, path, ctx)
     if message.name is not None:
         ctx.lose((path, "name"), f"{ctx.provider} has no place for Message.name; dropped")
     if message.weight is not None:
         ctx.lose((path, "weight"), f"{ctx.provider} has no place for Message.weight; dropped")
-    return out
 
 
 def provider_tool_render(node: Any, provider: str, path: Any, ctx: Context) -> Any:
@@ -1684,6 +1700,7 @@ def implied_choice_render(choice: Any, path: Any, ctx: Context, modes: dict) -> 
     for other in _IMPLIED_CHOICE_UNSENT:  # every other IR field of the choice (e.g. validated): no word for it
         if getattr(choice, other):
             ctx.lose((path, other), f"{ctx.provider} has no place for ToolChoice.{other}; dropped")
+    carried_unplaced(choice.provider_data, path, ctx)  # (a word holds no other provider's fields)
     mode = choice.mode
     if mode == "auto":
         return None

@@ -463,6 +463,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)
     layout.check_answers(messages, path, ctx, frozenset({"assistant"}))
     messages = layout.drop_blank_text(messages, path, ctx, PROVIDER)
+    listed = messages
     system, messages = layout.hoist_system(messages, ctx, PROVIDER)
     hoisted = None
     if system:
@@ -481,6 +482,8 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             ctx,
             _text_block_from_ir,
         )
+        for m in system:  # what a hoisted message carries besides its parts
+            tw.message_unplaced(m, (path, listed.index(m)), ctx)
     messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER, path, ctx)
     messages = layout.trim_prefill(messages, path, ctx)
     if (

@@ -732,12 +732,15 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)
     layout.check_answers(messages, path, ctx, frozenset({"assistant"}))
     messages = layout.drop_blank_text(messages, path, ctx, PROVIDER)
+    listed = messages
     system, messages = layout.hoist_system(messages, ctx, PROVIDER)
     hoisted = None
     if system:
         first = system[0]
         parts = [p for m in system for p in m.parts]
         hoisted = tw.nonblank_blocks_render(parts, (path, 0), ctx, _system_block_from_ir)
+        for m in system:  # what a hoisted message carries besides its parts
+            tw.message_unplaced(m, (path, listed.index(m)), ctx)
     messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER, path, ctx)
     messages = layout.trim_prefill(messages, path, ctx)
     if (

@@ -478,17 +478,21 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     out = []
     for i, msg in enumerate(messages):
         if msg.role == "tool":
+            inline = False  # (the message's own fields go on an item of its inline parts)
             for standalone, item in layout.runs(msg.parts, (ir.ToolResult,)):
                 if standalone:
                     if type(item) is ir.ToolResult:
                         out.append(_tool_message_from_ir(item, (path, i), ctx))
                 else:
+                    inline = True
                     sub = ir.Message(
                         role=msg.role, parts=item, name=msg.name, provider_data=msg.provider_data
                     )
                     rendered = _message_from_ir(sub, (path, i), ctx)
                     if rendered is not None:
                         out.append(rendered)
+            if not inline:  # every part an item of its own: nothing holds the message's fields
+                tw.message_unplaced(msg, (path, i), ctx)
             continue
         rendered = _message_from_ir(msg, (path, i), ctx)
         if rendered is not None:

@@ -514,6 +514,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)
     messages = layout.join_call_turns(messages)
     layout.check_answers(messages, path, ctx)
+    listed = messages
     system, messages = layout.hoist_system(messages, ctx, PROVIDER)
     hoisted = None
     if system:
@@ -532,6 +533,8 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             ctx,
             _text_part_from_ir,
         )
+        for m in system:  # what a hoisted message carries besides its parts
+            tw.message_unplaced(m, (path, listed.index(m)), ctx)
     if (
         len(messages) == 1
         and not messages[0].parts

@@ -667,6 +667,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
         hoisted = None
         messages = layout.system_to_user(messages, path, ctx)
     else:
+        listed = messages
         system, messages = layout.hoist_system(messages, ctx, PROVIDER)
         hoisted = None
         if system:
@@ -678,6 +679,8 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
                 else ir.Message(role="system", parts=parts, provider_data=first.provider_data)
             )
             hoisted = _system_instruction_from_ir(merged, (path, 0), ctx)
+            for m in system[1:]:  # what a hoisted message carries besides its parts
+                tw.message_unplaced(m, (path, listed.index(m)), ctx)
     messages = layout.reorder_results(messages)
     messages = layout.merge_turns(messages, {"tool": "user"}, PROVIDER, path, ctx)
     if (

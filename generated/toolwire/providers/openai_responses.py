@@ -495,6 +495,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     """input[] — message items, function_call items (joined to the assistant turn) and function_call_output items (one IR tool turn) (IR messages → wire)."""
     messages = layout.drop_foreign_only(messages, PROVIDER, path, ctx)
     layout.check_answers(messages, path, ctx, frozenset({"assistant"}), stray_results=True)
+    listed = messages
     system, messages = layout.hoist_system(messages, ctx, PROVIDER, text_only=True)
     hoisted = None
     if system:
@@ -513,6 +514,8 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             ctx,
             _input_text_from_ir,
         )
+        for m in system:  # what a hoisted message carries besides its parts
+            tw.message_unplaced(m, (path, listed.index(m)), ctx)
     if (
         len(messages) == 1
         and not messages[0].parts
@@ -522,6 +525,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     out = []
     for i, msg in enumerate(messages):
         if msg.role == "assistant":
+            inline = False  # (the message's own fields go on an item of its inline parts)
             for standalone, item in layout.runs(
                 msg.parts,
                 (
@@ -547,25 +551,32 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
                             f"{ctx.provider} cannot express {type(item).__name__} here; dropped",
                         )
                 else:
+                    inline = True
                     sub = ir.Message(
                         role=msg.role, parts=item, name=msg.name, provider_data=msg.provider_data
                     )
                     rendered = _input_item_from_ir(sub, (path, i), ctx)
                     if rendered is not None:
                         out.append(rendered)
+            if not inline:  # every part an item of its own: nothing holds the message's fields
+                tw.message_unplaced(msg, (path, i), ctx)
             continue
         if msg.role == "tool":
+            inline = False  # (the message's own fields go on an item of its inline parts)
             for standalone, item in layout.runs(msg.parts, (ir.ToolResult,)):
                 if standalone:
                     if type(item) is ir.ToolResult:
                         out.append(_function_call_output_item_from_ir(item, (path, i), ctx))
                 else:
+                    inline = True
                     sub = ir.Message(
                         role=msg.role, parts=item, name=msg.name, provider_data=msg.provider_data
                     )
                     rendered = _input_item_from_ir(sub, (path, i), ctx)
                     if rendered is not None:
                         out.append(rendered)
+            if not inline:  # every part an item of its own: nothing holds the message's fields
+                tw.message_unplaced(msg, (path, i), ctx)
             continue
         rendered = _input_item_from_ir(msg, (path, i), ctx)
         if rendered is not None:
@@ -1850,6 +1861,7 @@ def _output_from_ir(messages: list, path: Any, ctx: Context) -> Any:
     out = []
     for i, msg in enumerate(messages):
         if msg.role == "assistant":
+            inline = False  # (the message's own fields go on an item of its inline parts)
             for standalone, item in layout.runs(
                 msg.parts,
                 (
@@ -1875,12 +1887,15 @@ def _output_from_ir(messages: list, path: Any, ctx: Context) -> Any:
                             f"{ctx.provider} cannot express {type(item).__name__} here; dropped",
                         )
                 else:
+                    inline = True
                     sub = ir.Message(
                         role=msg.role, parts=item, name=msg.name, provider_data=msg.provider_data
                     )
                     rendered = _output_item_from_ir(sub, (path, i), ctx)
                     if rendered is not None:
                         out.append(rendered)
+            if not inline:  # every part an item of its own: nothing holds the message's fields
+                tw.message_unplaced(msg, (path, i), ctx)
             continue
         rendered = _output_item_from_ir(msg, (path, i), ctx)
         if rendered is not None:
