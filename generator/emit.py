@@ -295,6 +295,11 @@ class ProviderCompiler:
             # a cache of answers that depend on the rank: shared only with the rank it caches for
             self.const(f"_ORDER_{name} = {{}}  # key tuples seen → already in the render order (key_order)", uses=(f"_RANK_{name}",))
         self.value_orders = self._value_orders(c) if "provider_data" in cls.fields else {}
+        # the keys of an object a transform reads and writes itself (its key_order, codec_at, reads):
+        # any other key of that object is carried, as the codec's unknown keys of a nested object are
+        self.value_known = self._value_known(c) if "provider_data" in cls.fields and c.name not in self.flat_owners else {}
+        for wire, keys in self.value_known.items():
+            self.const(f"_VKNOWN_{self._order_name(c, (wire,))} = frozenset({py(sorted(keys))})  # the keys {self.spec.transforms[self._rule_at(c, wire).transform].name} reads")
         for wire, rank in self.value_orders.items():
             name = self._order_name(c, (wire,))
             self.const(f"_VRANK_{name} = {py(rank)}  # the render order of the keys {self.spec.transforms[self._rule_at(c, wire).transform].name} writes")
@@ -385,6 +390,18 @@ class ProviderCompiler:
             if tr is not None and tr.key_order and rule.wire:
                 keys = [str(k).format(**rule.args) for k in tr.key_order]
                 out[rule.wire] = {k: i for i, k in enumerate(dict.fromkeys(keys))}
+        return out
+
+    def _value_known(self, c: Codec) -> dict[str, frozenset]:
+        """For each rule whose transform declares the keys of the object it reads and writes
+        (``key_order``, with ``codec_at`` and ``reads``): wire key → those keys. The other keys of
+        such an object (a newer API's) are the codec's to carry, as a nested object's unknown keys."""
+        out = {}
+        for rule in c.rules:
+            tr = self.spec.transforms.get(rule.transform or "")
+            if tr is not None and tr.key_order and rule.wire and not rule.flat:
+                keys = [str(k).format(**rule.args) for k in ([tr.codec_at] if tr.codec_at else []) + list(tr.reads) + list(tr.key_order)]
+                out[str(rule.wire)] = frozenset(keys)
         return out
 
     def _flat_keys(self, rule: Rule) -> list[str]:
@@ -505,6 +522,11 @@ class ProviderCompiler:
             src = self._src(prefix)
             L.append(f"if {src} and not {kname}.issuperset({src}):")
             L.append(f"    extra = tw.nested_extra(extra, {py('.'.join(prefix))}, tw.extra_fields({src}, {kname}))")
+        for wire in getattr(self, "value_known", {}):
+            segs = tuple(wire.split("."))
+            kname = f"_VKNOWN_{self._order_name(c, (wire,))}"
+            L.append(f"if type(_v := {self._src(segs[:-1])}.get({py(segs[-1])})) is dict and not {kname}.issuperset(_v):")
+            L.append(f"    extra = tw.nested_extra(extra, {py(wire)}, tw.extra_fields(_v, {kname}))")
         if cls.name in ("ToolCall", "ToolResult"):
             L.append("ctx.origins.append((node, path))  # so errors found later can point at the input")
         if flat and not extras[1:]:  # no unknown keys of its own: only spelling hints to keep
@@ -825,6 +847,7 @@ class ProviderCompiler:
                 L.append(f"    ctx.lose((path, {py(fname)}), {named(f' has no place for {cls.name}.{fname}; dropped')})")
         if has_pd:
             nested = sorted(".".join(p) for p, keys in known.items() if p and not (keys and all(k.isdigit() for k in keys)))
+            nested += sorted(w for w in getattr(self, "value_known", {}) if w not in nested)
             L.append("if pd is not None and pd.fields:")
             L.append(f"    tw.restore(out, pd, PROVIDER, path, ctx, {py(tuple(nested))})")
             if self.orders:  # (a flat codec's keys are ordered by the object they sit in)

@@ -194,3 +194,26 @@ def test_a_hoisted_system_message_and_an_implied_tool_choice_report_what_they_ca
         out = toolwire.convert(body, source="anthropic", target="ollama", kind="request", model="llama3.1")
     assert "tool_choice" not in out
 
+
+def test_the_keys_of_an_object_a_transform_reads_are_not_all_its_keys():
+    """A transform that reads an object whose keys it declares (`key_order`: Gemini's
+    functionCallingConfig {mode, allowedFunctionNames}, an Anthropic image or document `source`)
+    leaves the object's other keys to the codec, which carries them as a nested object's unknown
+    keys are carried: back to the same provider in place, reported elsewhere. Gemini's
+    `streamFunctionCallArguments` (google-genai types.FunctionCallingConfig.stream_function_call_arguments)
+    was dropped on the way in, even for a Gemini → Gemini round trip."""
+    body = {"contents": [{"role": "user", "parts": [{"text": "Weather in Tokyo?"}]}],
+            "tools": [{"functionDeclarations": [{"name": "get_weather", "parametersJsonSchema": {"type": "object"}}]}],
+            "toolConfig": {"functionCallingConfig": {"mode": "AUTO", "streamFunctionCallArguments": True}}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", toolwire.LossWarning)
+        assert toolwire.convert(body, source="gemini", target="gemini", kind="request") == body
+    with pytest.warns(toolwire.LossWarning, match="gemini fields functionCallingConfig have no openai_chat equivalent"):
+        toolwire.convert(body, source="gemini", target="openai_chat", kind="request", model="gpt-4.1")
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG, "x_newer_key": "kept"}}  # (a key the transform does not read)
+    req = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [{"role": "user", "content": [image, {"type": "text", "text": "What is this?"}]}]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", toolwire.LossWarning)
+        assert toolwire.convert(req, source="anthropic", target="anthropic", kind="request") == req
+    with pytest.warns(toolwire.LossWarning, match="anthropic fields source have no openai_chat equivalent"):
+        toolwire.convert(req, source="anthropic", target="openai_chat", kind="request", model="gpt-4.1")

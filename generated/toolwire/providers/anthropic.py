@@ -174,6 +174,9 @@ _ORDER_text_block = {}  # key tuples seen → already in the render order (key_o
 _KNOWN_image_block = frozenset(["source", "type"])
 _RANK_image_block = {"type": 0, "source": 1}
 _ORDER_image_block = {}  # key tuples seen → already in the render order (key_order)
+_VKNOWN_image_block_source = frozenset(
+    ["data", "file_id", "media_type", "type", "url"]
+)  # the keys media_source reads
 _VRANK_image_block_source = {
     "type": 0,
     "media_type": 1,
@@ -185,6 +188,9 @@ _VORDER_image_block_source = {}  # key tuples seen → already in that order (ke
 _KNOWN_document_block = frozenset(["source", "title", "type"])
 _RANK_document_block = {"type": 0, "source": 1, "title": 2}
 _ORDER_document_block = {}  # key tuples seen → already in the render order (key_order)
+_VKNOWN_document_block_source = frozenset(
+    ["data", "file_id", "media_type", "type", "url"]
+)  # the keys media_source reads
 _VRANK_document_block_source = {
     "type": 0,
     "media_type": 1,
@@ -1023,6 +1029,8 @@ def _image_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         file_id=v_source_file_id,
     )
     extra = None if _KNOWN_image_block.issuperset(obj) else tw.extra_fields(obj, _KNOWN_image_block)
+    if type(_v := obj.get("source")) is dict and not _VKNOWN_image_block_source.issuperset(_v):
+        extra = tw.nested_extra(extra, "source", tw.extra_fields(_v, _VKNOWN_image_block_source))
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
@@ -1056,7 +1064,7 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.detail is not None:
         ctx.lose((path, "detail"), f"{ctx.provider} has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ("source",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1103,6 +1111,8 @@ def _document_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if _KNOWN_document_block.issuperset(obj)
         else tw.extra_fields(obj, _KNOWN_document_block)
     )
+    if type(_v := obj.get("source")) is dict and not _VKNOWN_document_block_source.issuperset(_v):
+        extra = tw.nested_extra(extra, "source", tw.extra_fields(_v, _VKNOWN_document_block_source))
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
@@ -1139,7 +1149,7 @@ def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("title") == "null":
         out["title"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ("source",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

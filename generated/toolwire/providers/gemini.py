@@ -281,6 +281,9 @@ _SPELL_tool_config = {
 }  # snake_case → lowerCamel (key_spelling)
 _RANK_tool_config = {"functionCallingConfig": 0}
 _ORDER_tool_config = {}  # key tuples seen → already in the render order (key_order)
+_VKNOWN_tool_config_functionCallingConfig = frozenset(
+    ["allowedFunctionNames", "mode"]
+)  # the keys named_choice reads
 _VRANK_tool_config_functionCallingConfig = {
     "mode": 0,
     "allowedFunctionNames": 1,
@@ -2014,6 +2017,14 @@ def _tool_config_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         validated=v_functionCallingConfig_validated,
     )
     extra = None if _KNOWN_tool_config.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_config)
+    if type(
+        _v := obj.get("functionCallingConfig")
+    ) is dict and not _VKNOWN_tool_config_functionCallingConfig.issuperset(_v):
+        extra = tw.nested_extra(
+            extra,
+            "functionCallingConfig",
+            tw.extra_fields(_v, _VKNOWN_tool_config_functionCallingConfig),
+        )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
@@ -2058,7 +2069,7 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("functionCallingConfig") == "null":
         out["functionCallingConfig"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ("functionCallingConfig",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys

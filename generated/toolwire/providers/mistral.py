@@ -182,6 +182,7 @@ _ORDER_system_message = {}  # key tuples seen → already in the render order (k
 _KNOWN_thinking_chunk = frozenset(["signature", "thinking", "type"])
 _RANK_thinking_chunk = {"type": 0, "thinking": 1, "signature": 2}
 _ORDER_thinking_chunk = {}  # key tuples seen → already in the render order (key_order)
+_VKNOWN_thinking_chunk_thinking = frozenset(["text", "type"])  # the keys summary_parts reads
 _VRANK_thinking_chunk_thinking = {
     "type": 0,
     "text": 1,
@@ -697,6 +698,12 @@ def _thinking_chunk_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if _KNOWN_thinking_chunk.issuperset(obj)
         else tw.extra_fields(obj, _KNOWN_thinking_chunk)
     )
+    if type(_v := obj.get("thinking")) is dict and not _VKNOWN_thinking_chunk_thinking.issuperset(
+        _v
+    ):
+        extra = tw.nested_extra(
+            extra, "thinking", tw.extra_fields(_v, _VKNOWN_thinking_chunk_thinking)
+        )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
@@ -736,7 +743,7 @@ def _thinking_chunk_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.id is not None:
         ctx.lose((path, "id"), f"{ctx.provider} has no place for ReasoningPart.id; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ("thinking",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

@@ -176,6 +176,7 @@ _ORDER_input_file = {}  # key tuples seen → already in the render order (key_o
 _KNOWN_reasoning_item = frozenset(["encrypted_content", "id", "summary", "type"])
 _RANK_reasoning_item = {"type": 0, "id": 1, "summary": 2, "encrypted_content": 3}
 _ORDER_reasoning_item = {}  # key tuples seen → already in the render order (key_order)
+_VKNOWN_reasoning_item_summary = frozenset(["text", "type"])  # the keys summary_parts reads
 _VRANK_reasoning_item_summary = {
     "type": 0,
     "text": 1,
@@ -193,6 +194,7 @@ _ORDER_function_tool = {}  # key tuples seen → already in the render order (ke
 _KNOWN_tool_choice_allowed = frozenset(["mode", "tools", "type"])
 _RANK_tool_choice_allowed = {"type": 0, "mode": 1, "tools": 2}
 _ORDER_tool_choice_allowed = {}  # key tuples seen → already in the render order (key_order)
+_VKNOWN_tool_choice_allowed_tools = frozenset(["name", "type"])  # the keys name_list reads
 _VRANK_tool_choice_allowed_tools = {
     "type": 0,
     "name": 1,
@@ -1107,6 +1109,10 @@ def _reasoning_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if _KNOWN_reasoning_item.issuperset(obj)
         else tw.extra_fields(obj, _KNOWN_reasoning_item)
     )
+    if type(_v := obj.get("summary")) is dict and not _VKNOWN_reasoning_item_summary.issuperset(_v):
+        extra = tw.nested_extra(
+            extra, "summary", tw.extra_fields(_v, _VKNOWN_reasoning_item_summary)
+        )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
@@ -1152,7 +1158,7 @@ def _reasoning_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "redacted"), f"{ctx.provider} has no place for ReasoningPart.redacted; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ("summary",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1543,6 +1549,12 @@ def _tool_choice_allowed_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         if _KNOWN_tool_choice_allowed.issuperset(obj)
         else tw.extra_fields(obj, _KNOWN_tool_choice_allowed)
     )
+    if type(_v := obj.get("tools")) is dict and not _VKNOWN_tool_choice_allowed_tools.issuperset(
+        _v
+    ):
+        extra = tw.nested_extra(
+            extra, "tools", tw.extra_fields(_v, _VKNOWN_tool_choice_allowed_tools)
+        )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
@@ -1588,7 +1600,7 @@ def _tool_choice_allowed_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ("tools",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
