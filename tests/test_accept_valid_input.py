@@ -202,6 +202,13 @@ def test_responses_tool_choice_allowed_tools_is_allowed_names():
     body["tool_choice"]["tools"].insert(1, {"type": "mcp", "server_label": "deepwiki"})
     body["tools"] = [*RESPONSES_TOOLS, {"type": "mcp", "server_label": "deepwiki", "server_url": "https://mcp.deepwiki.com/mcp"}]
     assert toolwire.convert(body, source="openai_responses", target="openai_responses") == body
+    # a function entry with a key beside its name (the SDK's entries are Dict[str, object]) still
+    # names its tool: the restriction stays (it came back `auto` when the entry was kept whole)
+    body["tool_choice"]["tools"][0]["x_newer_key"] = "kept"
+    choice = toolwire.to_ir(body, provider="openai_responses").tool_choice
+    assert (choice.mode, choice.allowed_names) == ("required", ["final_result", "get_weather"])
+    assert toolwire.convert(body, source="openai_responses", target="openai_responses") == body
+    assert toolwire.convert(body, source="openai_responses", target="gemini")["toolConfig"] == gemini["toolConfig"]
 
 
 # --- results and their calls ----------------------------------------------------------------------

@@ -1569,17 +1569,22 @@ def whole_number_render(value: Any, hint: Any) -> Any:
 def name_list_parse(value: Any, path: Any, type_: str, key: str) -> tuple[Any, Any]:
     """name_list, wire → IR: ([names], hint) from a list of ``{type: TYPE, KEY: name}`` objects.
     Entries of another type (a Responses allowed ``{type: mcp, server_label}``) have no IR form:
-    they are kept, with their positions, as the hint."""
+    they are kept, with their positions, as the hint; so are the keys a named entry has beside its
+    name (``[position, keys, "with"]``). Such an entry still names its tool: before, it was kept
+    whole and its name was not one of the allowed names, and a choice of it alone came back auto."""
     items = expect_list(value, path)
     names: list = []
     others: list = []
     for i, item in enumerate(items):
         item = expect_object(item, (path, i))
-        if item.get("type") == type_ and set(item) == {"type", key}:
+        if item.get("type") == type_ and key in item:
             name = item[key]
             if type(name) is not str:
                 raise WrongTypeError(((path, i), key), f"expected a name, got {_json_type(name)}")
             names.append(name)
+            rest = {k: v for k, v in item.items() if k != "type" and k != key}
+            if rest:  # (keys beside the name, which the SDK's entry type allows: kept for a round trip)
+                others.append([i, rest, "with"])
         else:
             others.append([i, item])
     return names, (others or None)
@@ -1589,8 +1594,12 @@ def name_list_render(names: Any, hint: Any, path: Any, ctx: Context, type_: str,
     if names is None:
         return None
     out: list = [{"type": type_, key: name} for name in names]
-    for i, item in hint or ():
-        out.insert(i, item)
+    for entry in hint or ():
+        if len(entry) == 2:  # an entry of another type, at its place
+            out.insert(entry[0], entry[1])
+    for entry in hint or ():
+        if len(entry) == 3 and 0 <= entry[0] < len(out) and type(out[entry[0]]) is dict:
+            out[entry[0]].update(entry[1])  # the keys a named entry had beside its name
     return out
 
 
