@@ -217,3 +217,16 @@ def test_the_keys_of_an_object_a_transform_reads_are_not_all_its_keys():
         assert toolwire.convert(req, source="anthropic", target="anthropic", kind="request") == req
     with pytest.warns(toolwire.LossWarning, match="anthropic fields source have no openai_chat equivalent"):
         toolwire.convert(req, source="anthropic", target="openai_chat", kind="request", model="gpt-4.1")
+
+
+def test_a_bedrock_document_source_keeps_a_key_beside_its_bytes():
+    """Bedrock's DocumentSource is a union of one member (bytes, s3Location, text, content:
+    `bytes_source`, whose key_order names them); a key beside the member is the codec's to carry,
+    as for the transforms above: back to Bedrock in place, reported elsewhere."""
+    doc = {"document": {"format": "pdf", "name": "report", "source": {"bytes": "JVBERi0xLjQK", "x_newer_key": "kept"}}}  # (a key the transform does not read)
+    body = {"messages": [{"role": "user", "content": [{"text": "Summarize this."}, doc]}]}  # (the model is in the URL)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", toolwire.LossWarning)
+        assert toolwire.convert(body, source="bedrock_converse", target="bedrock_converse", kind="request") == body
+    with pytest.warns(toolwire.LossWarning, match="bedrock_converse fields document.source have no anthropic equivalent"):
+        toolwire.convert(body, source="bedrock_converse", target="anthropic", kind="request", model="claude-sonnet-4-5")

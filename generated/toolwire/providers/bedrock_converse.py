@@ -277,6 +277,16 @@ _RANK_document_block = {"document": 0}
 _ORDER_document_block = {}  # key tuples seen → already in the render order (key_order)
 _RANK_document_block_document = {"format": 0, "name": 1, "source": 2}
 _ORDER_document_block_document = {}  # key tuples seen → already in the render order (key_order)
+_VKNOWN_document_block_document_source = frozenset(
+    ["bytes", "content", "s3Location", "text"]
+)  # the keys bytes_source reads
+_VRANK_document_block_document_source = {
+    "bytes": 0,
+    "s3Location": 1,
+    "text": 2,
+    "content": 3,
+}  # the render order of the keys bytes_source writes
+_VORDER_document_block_document_source = {}  # key tuples seen → already in that order (key_order)
 _DOCUMENT_FORMAT_PARSE = {
     "pdf": "application/pdf",
     "csv": "text/csv",
@@ -1604,6 +1614,14 @@ def _document_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_document_source = o_document.get("source")
     if v_document_source is None:
         raise tw.missing((p_document, "source"))
+    if v_document_source is not None:
+        hints = tw.value_key_order(
+            hints,
+            "document.source",
+            v_document_source,
+            _VRANK_document_block_document_source,
+            _VORDER_document_block_document_source,
+        )
     v_document_source_url, v_document_source_data, v_document_source_hint = tw.bytes_source_parse(
         v_document_source, (p_document, "source")
     )
@@ -1629,6 +1647,12 @@ def _document_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if o_document and not _KNOWN_document_block_document.issuperset(o_document):
         extra = tw.nested_extra(
             extra, "document", tw.extra_fields(o_document, _KNOWN_document_block_document)
+        )
+    if type(
+        _v := o_document.get("source")
+    ) is dict and not _VKNOWN_document_block_document_source.issuperset(_v):
+        extra = tw.nested_extra(
+            extra, "document.source", tw.extra_fields(_v, _VKNOWN_document_block_document_source)
         )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
@@ -1679,7 +1703,7 @@ def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.file_id is not None:
         ctx.lose((path, "file_id"), f"{ctx.provider} has no place for FilePart.file_id; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("document",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("document", "document.source"))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
