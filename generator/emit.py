@@ -522,7 +522,7 @@ class ProviderCompiler:
             src = self._src(prefix)
             L.append(f"if {src} and not {kname}.issuperset({src}):")
             L.append(f"    extra = tw.nested_extra(extra, {py('.'.join(prefix))}, tw.extra_fields({src}, {kname}))")
-        for wire in getattr(self, "value_known", {}):
+        for wire in self.value_known:  # (set by _object, for this codec)
             segs = tuple(wire.split("."))
             kname = f"_VKNOWN_{self._order_name(c, (wire,))}"
             L.append(f"if type(_v := {self._src(segs[:-1])}.get({py(segs[-1])})) is dict and not {kname}.issuperset(_v):")
@@ -847,7 +847,7 @@ class ProviderCompiler:
                 L.append(f"    ctx.lose((path, {py(fname)}), {named(f' has no place for {cls.name}.{fname}; dropped')})")
         if has_pd:
             nested = sorted(".".join(p) for p, keys in known.items() if p and not (keys and all(k.isdigit() for k in keys)))
-            nested += sorted(w for w in getattr(self, "value_known", {}) if w not in nested)
+            nested += sorted(w for w in self.value_known if w not in nested)
             L.append("if pd is not None and pd.fields:")
             L.append(f"    tw.restore(out, pd, PROVIDER, path, ctx, {py(tuple(nested))})")
             if self.orders:  # (a flat codec's keys are ordered by the object they sit in)
