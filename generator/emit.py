@@ -527,6 +527,11 @@ class ProviderCompiler:
             kname = f"_VKNOWN_{self._order_name(c, (wire,))}"
             L.append(f"if type(_v := {self._src(segs[:-1])}.get({py(segs[-1])})) is dict and not {kname}.issuperset(_v):")
             L.append(f"    extra = tw.nested_extra(extra, {py(wire)}, tw.extra_fields(_v, {kname}))")
+        for i, rule in enumerate(c.rules):
+            if rule.computed:  # the keys of the repeated value its codec does not know: this node carries them
+                v = self._vname(rule, i)
+                L.append(f"if {v} is not None and {v}.provider_data is not None and {v}.provider_data.fields:")
+                L.append(f"    extra = tw.nested_extra(extra, {py(rule.wire)}, {v}.provider_data.fields)")
         if cls.name in ("ToolCall", "ToolResult"):
             L.append("ctx.origins.append((node, path))  # so errors found later can point at the input")
         if flat and not extras[1:]:  # no unknown keys of its own: only spelling hints to keep
@@ -848,6 +853,7 @@ class ProviderCompiler:
         if has_pd:
             nested = sorted(".".join(p) for p, keys in known.items() if p and not (keys and all(k.isdigit() for k in keys)))
             nested += sorted(w for w in self.value_known if w not in nested)
+            nested += sorted(str(r.wire) for r in c.rules if r.computed and str(r.wire) not in nested)  # (its unknown keys, _object_parse)
             L.append("if pd is not None and pd.fields:")
             L.append(f"    tw.restore(out, pd, PROVIDER, path, ctx, {py(tuple(nested))})")
             if self.orders:  # (a flat codec's keys are ordered by the object they sit in)

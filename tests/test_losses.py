@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,7 @@ from toolwire import ir
 
 import losses
 
+FIXTURES = Path(__file__).parent / "fixtures"
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
 
 
@@ -230,3 +232,23 @@ def test_a_bedrock_document_source_keeps_a_key_beside_its_bytes():
         assert toolwire.convert(body, source="bedrock_converse", target="bedrock_converse", kind="request") == body
     with pytest.warns(toolwire.LossWarning, match="bedrock_converse fields document.source have no anthropic equivalent"):
         toolwire.convert(body, source="bedrock_converse", target="anthropic", kind="request", model="claude-sonnet-4-5")
+
+
+def test_a_cohere_v1_result_keeps_the_keys_of_the_call_it_repeats():
+    """Cohere v1's `tool_results[].call` repeats the call a result answers (`computed:
+    answered_call`): it is read through the call's codec to pair the result, and rendered from the
+    call it answers. A key of it that the codec does not know was dropped, even going back to
+    Cohere v1; the result carries it now, as a nested object's unknown keys: back in place, in the
+    top-level results and in `chat_history`'s, and reported elsewhere."""
+    doc = json.loads((FIXTURES / "multi_turn" / "cohere_v1.json").read_text())
+    body = doc["request"]
+    body["tool_results"][0]["call"]["x_newer_key"] = {"kept": True}
+    body["chat_history"][2]["tool_results"][0]["call"]["x_other_key"] = 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", toolwire.LossWarning)
+        out = toolwire.convert(body, source="cohere_v1", target="cohere_v1", kind="request")
+    assert json.dumps(out) == json.dumps(body)
+    with pytest.warns(toolwire.LossWarning, match="cohere_v1 fields call have no openai_chat equivalent"):
+        toolwire.convert(body, source="cohere_v1", target="openai_chat", kind="request", model="gpt-4.1")
+    with pytest.raises(toolwire.LossError, match="fields call"):
+        toolwire.convert(body, source="cohere_v1", target="anthropic", kind="request", model="claude-sonnet-4-5", strict=True)

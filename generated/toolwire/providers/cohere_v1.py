@@ -1065,6 +1065,8 @@ def _tool_result_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_call is not None:
         ctx.answers[id(node)] = v_call
     extra = None if _KNOWN_tool_result.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_result)
+    if v_call is not None and v_call.provider_data is not None and v_call.provider_data.fields:
+        extra = tw.nested_extra(extra, "call", v_call.provider_data.fields)
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
@@ -1096,7 +1098,7 @@ def _tool_result_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("outputs") == "null":
         out["outputs"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ("call",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
