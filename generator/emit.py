@@ -1432,6 +1432,8 @@ class ProviderCompiler:
                 L.append(f"    last[{key}] = {call}")
             else:
                 L.append(f"    last[{key}] = _{rule.codec}_from_ir(msg, (path, i), ctx)")
+            if rule.list_of or rule.transform:  # (its parts only: what the turn carries besides them has no place)
+                L.append("    tw.message_unplaced(msg, (path, i), ctx)")
             if required:  # the key is always sent: with no such turn, as what no parts render as
                 L.append("else:")
                 if rule.list_of:

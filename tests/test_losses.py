@@ -252,3 +252,17 @@ def test_a_cohere_v1_result_keeps_the_keys_of_the_call_it_repeats():
         toolwire.convert(body, source="cohere_v1", target="openai_chat", kind="request", model="gpt-4.1")
     with pytest.raises(toolwire.LossError, match="fields call"):
         toolwire.convert(body, source="cohere_v1", target="anthropic", kind="request", model="claude-sonnet-4-5", strict=True)
+
+
+def test_the_final_turn_cohere_v1_takes_into_top_level_keys_reports_what_it_carries():
+    """Cohere v1 sends the conversation's final turn as keys beside chat_history (`last_turn`):
+    the final results as `tool_results`, the final user text as `message`. Those keys take the
+    turn's parts only, so what the turn carries besides them (another provider's fields, a
+    name) has no place: it was dropped without a word, as for a hoisted system message."""
+    body = json.loads((FIXTURES / "get_weather" / "anthropic.json").read_text())["request"]
+    body["messages"][2]["x_newer_key"] = 1  # (the final user turn, holding the results)
+    with pytest.warns(toolwire.LossWarning, match=r"messages\[2\]: anthropic fields x_newer_key have no cohere_v1 equivalent"):
+        toolwire.convert(body, source="anthropic", target="cohere_v1", kind="request", model="command-r-plus-08-2024")
+    chat = {"model": "gpt-4.1", "messages": [{"role": "user", "name": "alice", "content": "Weather in Tokyo?"}]}
+    with pytest.warns(toolwire.LossWarning, match=r"messages\[0\]\.name: cohere_v1 has no place for Message\.name"):
+        toolwire.convert(chat, source="openai_chat", target="cohere_v1", kind="request", model="command-r-plus-08-2024")

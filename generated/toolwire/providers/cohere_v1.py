@@ -554,6 +554,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
             ctx,
             _text_part_from_ir,
         )
+        tw.message_unplaced(msg, (path, i), ctx)
     else:
         last["message"] = tw.content_render(
             [], None, "", "text", (path, "message"), ctx, _text_part_from_ir
@@ -563,6 +564,7 @@ def _conversation_from_ir(messages: list, path: Any, ctx: Context) -> Any:
         last["tool_results"] = [
             _tool_result_from_ir(part, ((path, i), j), ctx) for j, part in enumerate(msg.parts)
         ]
+        tw.message_unplaced(msg, (path, i), ctx)
     out = []
     for i, msg in enumerate(messages):
         rendered = _message_from_ir(msg, (path, i), ctx)
