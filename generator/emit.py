@@ -10,7 +10,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from .spec import JSON_TYPES, Codec, Provider, Rule, Spec
+from .spec import JSON_TYPES, Codec, Provider, Rule, Spec, Transform
 
 
 @dataclass
@@ -304,6 +304,7 @@ class ProviderCompiler:
             name = self._order_name(c, (wire,))
             self.const(f"_VRANK_{name} = {py(rank)}  # the render order of the keys {self.spec.transforms[self._rule_at(c, wire).transform].name} writes")
             self.const(f"_VORDER_{name} = {{}}  # key tuples seen → already in that order (key_order)", uses=(f"_VRANK_{name}",))
+        self.carried: list[tuple[str, str]] = []  # (wire key, value variable) of the rules whose transform's hint carries content (_carried_by)
         self._object_parse(c, cls, known)
         self._object_render(c, cls, known)
 
@@ -403,6 +404,22 @@ class ProviderCompiler:
                 keys = [str(k).format(**rule.args) for k in ([tr.codec_at] if tr.codec_at else []) + list(tr.reads) + list(tr.key_order)]
                 out[str(rule.wire)] = frozenset(keys)
         return out
+
+    def _carries(self, c: Codec, rule: Rule) -> bool:
+        """Whether the rule's transform says what its hint keeps that the IR has no place for
+        (``carries``), in a codec whose node carries fields (``provider_data``)."""
+        tr = self.spec.transforms.get(rule.transform or "")
+        return tr is not None and tr.carries is not None and bool(rule.wire) and not rule.flat and "provider_data" in self.spec.ir_classes[c.ir].fields
+
+    def _carried_by(self, c: Codec, tr: Transform, rule: Rule, v: str) -> str | None:
+        """The expression of what the transform's hint (``{v}_hint``) keeps that the IR has no place
+        for ({name: value}, or nothing), when it says (``carries``); noted for ``_object_parse``, which
+        puts it with the node's unknown keys, under the rule's wire key: a same-provider render puts
+        it back through the hint (``restore`` leaves it), another provider's reports it."""
+        if not self._carries(c, rule):
+            return None
+        self.carried.append((str(rule.wire), v))
+        return self._fill(tr.carries, rule, hint=f"{v}_hint")
 
     def _flat_keys(self, rule: Rule) -> list[str]:
         """The keys a flat rule's codec reads from the object it sits in, in its rule order."""
@@ -527,6 +544,9 @@ class ProviderCompiler:
             kname = f"_VKNOWN_{self._order_name(c, (wire,))}"
             L.append(f"if type(_v := {self._src(segs[:-1])}.get({py(segs[-1])})) is dict and not {kname}.issuperset(_v):")
             L.append(f"    extra = tw.nested_extra(extra, {py(wire)}, tw.extra_fields(_v, {kname}))")
+        for wire, v in self.carried:  # what a transform's hint keeps that the IR has no place for: reported elsewhere
+            L.append(f"if {v}_carried:")
+            L.append(f"    extra = tw.carried_extra(extra, {py(wire)}, {v}_carried)")
         for i, rule in enumerate(c.rules):
             if rule.computed:  # the keys of the repeated value its codec does not know: this node carries them
                 v = self._vname(rule, i)
@@ -647,11 +667,16 @@ class ProviderCompiler:
             hint_var = f"{v}_hint"
             if tr.returns_hint:
                 targets.append(hint_var)
+            carried = self._carried_by(c, tr, rule, v)
+            if carried:
+                L.append(f"{v}_carried = None")
             if rule.required:
                 L.append(f"{', '.join(targets)} = {call}")
                 if tr.returns_hint:
                     L.append(f"if {hint_var} is not None:")
                     L.append(f"    hints = tw.hint(hints, {py(rule.wire)}, {hint_var})")
+                    if carried:
+                        L.append(f"    {v}_carried = {carried}")
                 for n, name in enumerate(irs):
                     values.setdefault(name, []).append(targets[n])
                 return L
@@ -660,6 +685,8 @@ class ProviderCompiler:
             if tr.returns_hint:
                 L.append(f"    if {hint_var} is not None:")
                 L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, {hint_var})")
+                if carried:
+                    L.append(f"        {v}_carried = {carried}")
             L.append("else:")
             defaults = priors or [py(rule.default) if (rule.has_default and n == 0) else self.ir_field_default(c.ir, name) for n, name in enumerate(irs)]
             L.append(f"    {', '.join(targets[: len(irs)])} = {', '.join(defaults)}")
@@ -854,8 +881,9 @@ class ProviderCompiler:
             nested = sorted(".".join(p) for p, keys in known.items() if p and not (keys and all(k.isdigit() for k in keys)))
             nested += sorted(w for w in self.value_known if w not in nested)
             nested += sorted(str(r.wire) for r in c.rules if r.computed and str(r.wire) not in nested)  # (its unknown keys, _object_parse)
+            hinted = tuple(sorted(str(r.wire) for r in c.rules if self._carries(c, r)))  # (its hint puts them back)
             L.append("if pd is not None and pd.fields:")
-            L.append(f"    tw.restore(out, pd, PROVIDER, path, ctx, {py(tuple(nested))})")
+            L.append(f"    tw.restore(out, pd, PROVIDER, path, ctx, {py(tuple(nested))}{', ' + py(hinted) if hinted else ''})")
             if self.orders:  # (a flat codec's keys are ordered by the object they sit in)
                 L.append("if hints is not None and '$order' in hints:  # the same-provider input's key order")
                 L.append("    out = tw.apply_key_order(out, hints['$order'])")

@@ -86,6 +86,7 @@ class Transform:
     codec_at: str | None = None  # coverage: the key of the value the rule's codec handles ("{arg}" allowed)
     reads: list = field(default_factory=list)  # coverage: keys of the value the transform reads itself
     key_order: list = field(default_factory=list)  # the order render writes the value's keys ("{arg}" allowed)
+    carries: str | None = None  # what the hint keeps that the IR has no place for: {name: value}, reported elsewhere
 
 
 @dataclass
@@ -447,7 +448,7 @@ def _ir_classes(doc: Located, errors: Errors) -> dict[str, IRClass]:
 
 def _transforms(doc: Located, errors: Errors) -> dict[str, Transform]:
     out = {}
-    allowed = {"kind", "doc", "inverse", "lossy", "ir_arity", "args", "codec", "returns_hint", "parse", "render", "implicit", "codec_at", "reads", "key_order"}
+    allowed = {"kind", "doc", "inverse", "lossy", "ir_arity", "args", "codec", "returns_hint", "parse", "render", "implicit", "codec_at", "reads", "key_order", "carries"}
     for name, entry in doc.items():
         if not isinstance(entry, Located):
             errors.at(doc, name, f"transform {name!r} must be a mapping")
@@ -471,7 +472,10 @@ def _transforms(doc: Located, errors: Errors) -> dict[str, Transform]:
             render=str(entry.get("render", "")),
             codec_at=entry.get("codec_at"), reads=[str(r) for r in entry.get("reads") or []],
             key_order=[str(k) for k in entry.get("key_order") or []],
+            carries=str(entry["carries"]) if entry.get("carries") else None,
         )
+        if entry.get("carries") and not entry.get("returns_hint"):
+            errors.at(entry, "carries", f"transform {name!r}: carries reads the hint (what it keeps that the IR has no place for), so it needs returns_hint: true")
         if not isinstance(entry.get("key_order") or [], list):
             errors.at(entry, "key_order", f"transform {name!r}: key_order must be a list of keys (the render order of the value's keys)")
     return out

@@ -520,3 +520,15 @@ def test_every_package_is_in_the_wheel():
         for init in base.rglob("__init__.py"):
             found.add(".".join([top, *init.parent.relative_to(base).parts]))
     assert found == listed
+
+
+def test_carries_without_a_hint_is_a_spec_error(tmp_path):
+    """`carries` reads the transform's hint: a transform that returns none cannot say what it carries."""
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    path = tmp_path / "spec" / "transforms.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "\nbase64_images:\n" in text
+    path.write_text(text.replace("\nbase64_images:\n", "\nbase64_images:\n  carries: tw.nothing({hint})\n", 1), encoding="utf-8")
+    spec, errors = load_spec(tmp_path)
+    assert spec is None
+    assert any("transform 'base64_images': carries reads the hint" in str(e) and "spec/transforms.yaml:" in str(e) for e in errors.items)

@@ -266,3 +266,33 @@ def test_the_final_turn_cohere_v1_takes_into_top_level_keys_reports_what_it_carr
     chat = {"model": "gpt-4.1", "messages": [{"role": "user", "name": "alice", "content": "Weather in Tokyo?"}]}
     with pytest.warns(toolwire.LossWarning, match=r"messages\[0\]\.name: cohere_v1 has no place for Message\.name"):
         toolwire.convert(chat, source="openai_chat", target="cohere_v1", kind="request", model="command-r-plus-08-2024")
+
+
+def test_a_transform_whose_hint_keeps_content_says_so_and_other_providers_report_it():
+    """A hint goes back to the same provider only. Three transforms kept content in it that the IR
+    has no place for, and another provider got nothing and no report: Bedrock's toolConfig members
+    besides tools and toolChoice (required_tools), a Cohere tool content item's keys besides its
+    document and a document's besides its data, such as its `id` (cohere `Document.id`:
+    document_result), and a Responses allowed_tools entry of another type or a key beside an
+    entry's name (name_list). Each says what its hint carries (`carries`): back in place for the
+    same provider, reported elsewhere."""
+    bedrock = json.loads((FIXTURES / "get_weather" / "bedrock_converse.json").read_text())["request"]
+    bedrock["toolConfig"]["x_newer_key"] = {"kept": True}
+    cohere = json.loads((FIXTURES / "get_weather" / "cohere.json").read_text())["request"]
+    item = cohere["messages"][3]["content"][0]
+    assert item["type"] == "document"
+    item["document"]["id"] = "weather-1"
+    responses = {"model": "gpt-4.1", "input": [{"role": "user", "content": "Weather in Tokyo?"}],
+                 "tools": [{"type": "function", "name": "get_weather", "parameters": {"type": "object", "properties": {}}}],
+                 "tool_choice": {"type": "allowed_tools", "mode": "required",
+                                 "tools": [{"type": "function", "name": "get_weather", "x_newer_key": 1}, {"type": "mcp", "server_label": "deepwiki"}]}}
+    cases = [(bedrock, "bedrock_converse", "anthropic", "claude-sonnet-4-5", r"<root>: bedrock_converse fields toolConfig\.x_newer_key have no anthropic equivalent"),
+             (cohere, "cohere", "openai_chat", "gpt-4.1", r"messages\[3\]: cohere fields content\.0\.document\.id have no openai_chat equivalent"),
+             (responses, "openai_responses", "gemini", None, r"tool_choice: openai_responses fields tools\.0\.x_newer_key, tools\.1 have no gemini equivalent")]
+    for body, source, target, model, report in cases:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", toolwire.LossWarning)
+            out = toolwire.convert(body, source=source, target=source, kind="request")
+        assert json.dumps(out) == json.dumps(body)
+        with pytest.warns(toolwire.LossWarning, match=report):
+            toolwire.convert(body, source=source, target=target, kind="request", model=model)

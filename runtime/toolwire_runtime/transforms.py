@@ -663,6 +663,16 @@ def data_url_render(url: Any, media_type: Any, data: Any, path: str) -> str:
 # --- provider_data: unknown fields and hints -----------------------------------------------------
 
 
+def carried_extra(extra: dict | None, wire: str, carried: dict) -> dict:
+    """What a transform's hint keeps that the IR has no place for (its ``carries``: {name: value}),
+    among a node's unknown keys as ``WIRE.name``: reported for another provider (``restore``); the
+    same provider gets it back through the hint."""
+    extra = {} if extra is None else extra
+    for name, value in carried.items():
+        extra[f"{wire}.{name}"] = value
+    return extra
+
+
 def extra_fields(obj: dict, known: frozenset) -> dict | None:
     """Wire keys the spec does not map (carried through the IR, never dropped silently)."""
     if known.issuperset(obj):
@@ -728,17 +738,21 @@ def carried_or(pd: Any, provider: str, key: str, fill: Any) -> Any:
     return fill
 
 
-def restore(out: dict, pd: Any, provider: str, path: Any, ctx: Context, nested: tuple = ()) -> None:
+def restore(out: dict, pd: Any, provider: str, path: Any, ctx: Context, nested: tuple = (), hinted: tuple = ()) -> None:
     """Put back the fields a same-provider payload carried; report them for another provider.
 
     Keys in ``nested`` (dotted wire paths of the codec's nested objects, e.g. ``function``) hold
-    the unknown keys of that object; any other key is a top-level wire key, dots and all.
+    the unknown keys of that object; any other key is a top-level wire key, dots and all. Keys
+    under a wire key in ``hinted`` (``WIRE.name``: ``carried_extra``) were put back by that key's
+    transform, from its hint: for the same provider they are left alone.
     """
     fields = pd.fields
     if not fields:
         return
     if pd.provider == provider:
         for key, value in fields.items():
+            if hinted and any(key.startswith(w + ".") for w in hinted):
+                continue
             if key in nested and type(value) is dict:
                 target = _nested_target(out, key)
                 if target is None:
@@ -1590,6 +1604,18 @@ def name_list_parse(value: Any, path: Any, type_: str, key: str) -> tuple[Any, A
     return names, (others or None)
 
 
+def name_list_carried(hint: Any) -> dict | None:
+    """What name_list's hint keeps that the IR has no place for: the entries of another type and
+    the keys a named entry has beside its name, by position (``3``, ``0.KEY``)."""
+    carried: dict = {}
+    for entry in hint or ():
+        if len(entry) == 3 and type(entry[1]) is dict:
+            carried.update((f"{entry[0]}.{k}", v) for k, v in entry[1].items())
+        elif len(entry) == 2:
+            carried[str(entry[0])] = entry[1]
+    return carried or None
+
+
 def name_list_render(names: Any, hint: Any, path: Any, ctx: Context, type_: str, key: str) -> Any:
     if names is None:
         return None
@@ -1608,6 +1634,12 @@ def required_tools_parse(value: Any, path: Any, ctx: Context, to_ir: Any) -> tup
     that Request's provider data (unknown members of the object), for a same-provider round trip."""
     sub = to_ir(value, path, ctx)
     return sub.tools, sub.tool_choice, sub.provider_data
+
+
+def required_tools_carried(hint: Any) -> dict | None:
+    """What required_tools' hint (the provider data of its codec's Request) keeps that the IR has no
+    place for: the object's unknown members."""
+    return dict(hint.fields) if type(hint) is ProviderData and hint.fields else None
 
 
 def required_tools_render(
@@ -1813,6 +1845,25 @@ def document_result_parse(value: Any, path: Any, tag: str, key: str) -> tuple[An
     the result would not give it back (text parts, document ids, a JSON object sent as text)."""
     result = _document_items(value, path, tag, key)
     return result, False, None, (None if _document_render(result, tag, key) == value else value)
+
+
+def document_result_carried(hint: Any, tag: str, key: str) -> dict | None:
+    """What document_result's hint (the wire value, kept when the canonical rendering would not give
+    it back) keeps that the IR has no place for: the keys of an item besides its type and its text
+    or document (``0.KEY``), and of a document besides its data (a document's ``id``: ``0.TAG.id``).
+    Text parts and JSON spelled as text are spelling: the IR holds their content."""
+    if type(hint) is not list:
+        return None
+    carried: dict = {}
+    for i, item in enumerate(hint):
+        if type(item) is not dict:
+            continue
+        inner = tag if item.get("type") == tag else "text"
+        carried.update((f"{i}.{k}", v) for k, v in item.items() if k != "type" and k != inner)
+        doc = item.get(tag) if inner == tag else None
+        if type(doc) is dict:
+            carried.update((f"{i}.{tag}.{k}", v) for k, v in doc.items() if k != key)
+    return carried or None
 
 
 def document_result_render(

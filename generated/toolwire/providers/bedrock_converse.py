@@ -574,12 +574,14 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_toolConfig = obj.get("toolConfig")
     if v_toolConfig is None and "toolConfig" in obj:
         hints = tw.hint(hints, "toolConfig", "null")
+    v_toolConfig_carried = None
     if v_toolConfig is not None:
         v_toolConfig_tools, v_toolConfig_tool_choice, v_toolConfig_hint = tw.required_tools_parse(
             v_toolConfig, (path, "toolConfig"), ctx, _tool_config_to_ir
         )
         if v_toolConfig_hint is not None:
             hints = tw.hint(hints, "toolConfig", v_toolConfig_hint)
+            v_toolConfig_carried = tw.required_tools_carried(v_toolConfig_hint)
     else:
         v_toolConfig_tools, v_toolConfig_tool_choice = None, None
     if _ORDER_request.get(order := tuple(obj)) is not True:
@@ -611,6 +613,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "inferenceConfig",
             tw.extra_fields(o_inferenceConfig, _KNOWN_request_inferenceConfig),
         )
+    if v_toolConfig_carried:
+        extra = tw.carried_extra(extra, "toolConfig", v_toolConfig_carried)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
@@ -707,7 +711,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.top_k is not None:
         ctx.lose((path, "top_k"), f"{ctx.provider} has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("inferenceConfig",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("inferenceConfig",), ("toolConfig",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

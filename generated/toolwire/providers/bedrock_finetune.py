@@ -290,12 +290,14 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_toolConfig = obj.get("toolConfig")
     if v_toolConfig is None and "toolConfig" in obj:
         hints = tw.hint(hints, "toolConfig", "null")
+    v_toolConfig_carried = None
     if v_toolConfig is not None:
         v_toolConfig_tools, v_toolConfig_tool_choice, v_toolConfig_hint = tw.required_tools_parse(
             v_toolConfig, (path, "toolConfig"), ctx, _tool_config_to_ir
         )
         if v_toolConfig_hint is not None:
             hints = tw.hint(hints, "toolConfig", v_toolConfig_hint)
+            v_toolConfig_carried = tw.required_tools_carried(v_toolConfig_hint)
     else:
         v_toolConfig_tools, v_toolConfig_tool_choice = None, None
     v_schemaVersion = obj.get("schemaVersion")
@@ -312,6 +314,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         messages=v_messages, tools=v_toolConfig_tools, tool_choice=v_toolConfig_tool_choice
     )
     extra = None if _KNOWN_request.issuperset(obj) else tw.extra_fields(obj, _KNOWN_request)
+    if v_toolConfig_carried:
+        extra = tw.carried_extra(extra, "toolConfig", v_toolConfig_carried)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
@@ -368,7 +372,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.stop:
         ctx.lose((path, "stop"), f"{ctx.provider} has no place for Request.stop; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, (), ("toolConfig",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

@@ -805,11 +805,13 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_content = obj.get("content")
     if v_content is None:
         raise tw.missing((path, "content"))
+    v_content_carried = None
     v_content_result, v_content_is_error, v_content_parts, v_content_hint = (
         tw.document_result_parse(v_content, (path, "content"), "document", "data")
     )
     if v_content_hint is not None:
         hints = tw.hint(hints, "content", v_content_hint)
+        v_content_carried = tw.document_result_carried(v_content_hint, "document", "data")
     if _ORDER_tool_message.get(order := tuple(obj)) is not True:
         hints = tw.key_order(hints, "", order, _RANK_tool_message, _ORDER_tool_message)
     node = ir.ToolResult(
@@ -822,6 +824,8 @@ def _tool_message_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     extra = (
         None if _KNOWN_tool_message.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_message)
     )
+    if v_content_carried:
+        extra = tw.carried_extra(extra, "content", v_content_carried)
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
@@ -863,7 +867,7 @@ def _tool_message_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("content") == "null":
         out["content"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, (), ("content",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

@@ -1536,9 +1536,11 @@ def _tool_choice_allowed_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             _VRANK_tool_choice_allowed_tools,
             _VORDER_tool_choice_allowed_tools,
         )
+    v_tools_carried = None
     v_tools_ir, v_tools_hint = tw.name_list_parse(v_tools, (path, "tools"), "function", "name")
     if v_tools_hint is not None:
         hints = tw.hint(hints, "tools", v_tools_hint)
+        v_tools_carried = tw.name_list_carried(v_tools_hint)
     if _ORDER_tool_choice_allowed.get(order := tuple(obj)) is not True:
         hints = tw.key_order(
             hints, "", order, _RANK_tool_choice_allowed, _ORDER_tool_choice_allowed
@@ -1555,6 +1557,8 @@ def _tool_choice_allowed_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         extra = tw.nested_extra(
             extra, "tools", tw.extra_fields(_v, _VKNOWN_tool_choice_allowed_tools)
         )
+    if v_tools_carried:
+        extra = tw.carried_extra(extra, "tools", v_tools_carried)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
@@ -1600,7 +1604,7 @@ def _tool_choice_allowed_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("tools",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("tools",), ("tools",))
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
