@@ -214,8 +214,13 @@ class ProviderCompiler:
             return ToolsKind(what, parse, render)
         tr = self.spec.transforms[rule.transform]
         call = self._fill(tr.parse, rule, value="payload", path='""')
-        parse = [f"tools{', _hint' if tr.returns_hint else ''} = {call}", "return ir.ToolList(tools=tools)"]
-        render.append("return " + self._fill(tr.render, rule, irs=["tools.tools"], path='""'))
+        if tr.returns_hint:  # (its spelling, for the same provider: as in a request)
+            parse = [f"tools, hint = {call}", "if hint is None:", "    return ir.ToolList(tools=tools)",
+                     f"return ir.ToolList(tools=tools, provider_data=ir.ProviderData(provider=PROVIDER, hints={{{py(wire)}: hint}}))"]
+            hint = f"tw.hint_of(tools, PROVIDER, {py(wire)})"
+        else:
+            parse, hint = [f"tools = {call}", "return ir.ToolList(tools=tools)"], "None"
+        render.append("return " + self._fill(tr.render, rule, irs=["tools.tools"], path='""', hint=hint))
         return ToolsKind(what, parse, render)
 
     def _tools_rule(self, codec_name: str, prefix: tuple) -> tuple[str, Rule] | None:
@@ -548,10 +553,13 @@ class ProviderCompiler:
             L.append(f"if {v}_carried:")
             L.append(f"    extra = tw.carried_extra(extra, {py(wire)}, {v}_carried)")
         for i, rule in enumerate(c.rules):
-            if rule.computed:  # the keys of the repeated value its codec does not know: this node carries them
+            if rule.computed:  # the keys of the repeated value its codec does not know, and its spelling: this node carries them
                 v = self._vname(rule, i)
-                L.append(f"if {v} is not None and {v}.provider_data is not None and {v}.provider_data.fields:")
-                L.append(f"    extra = tw.nested_extra(extra, {py(rule.wire)}, {v}.provider_data.fields)")
+                L.append(f"if {v} is not None and {v}.provider_data is not None:")
+                L.append(f"    if {v}.provider_data.fields:")
+                L.append(f"        extra = tw.nested_extra(extra, {py(rule.wire)}, {v}.provider_data.fields)")
+                L.append(f"    if {v}.provider_data.hints:")
+                L.append(f"        hints = tw.hint(hints, {py(rule.wire)}, {v}.provider_data.hints)")
         if cls.name in ("ToolCall", "ToolResult"):
             L.append("ctx.origins.append((node, path))  # so errors found later can point at the input")
         if flat and not extras[1:]:  # no unknown keys of its own: only spelling hints to keep
@@ -824,7 +832,8 @@ class ProviderCompiler:
                 continue
             if rule.computed:  # computed from the rest of the conversation, through the rule's codec
                 key = py(segs[-1])
-                L.append(f"out[{key}] = _{rule.codec}_from_ir(tw.answered_call(node, (path, {key}), ctx), (path, {key}), ctx)")
+                spelled = f"(hints.get({key}) if hints is not None else None)"  # (how the input spelled it, _object_parse)
+                L.append(f"out[{key}] = _{rule.codec}_from_ir(tw.answered_call(node, (path, {key}), ctx, {spelled}), (path, {key}), ctx)")
                 continue
             if rule.flat:  # the sub-object's keys go into this object
                 L.append(f"if node.{rule.ir[0]} is not None:")

@@ -185,6 +185,27 @@ def test_gemini_provider_tools_keep_their_place_among_tool_groups():
     assert same(payload, "gemini") == payload
 
 
+@pytest.mark.parametrize("provider", ["gemini", "vertex"])
+@pytest.mark.parametrize("tools", [
+    [{"functionDeclarations": [{"name": "a"}], "codeExecution": {}}],  # keys beside the declarations
+    [{"codeExecution": {}, "functionDeclarations": [{"name": "a"}]}],  # (before them)
+    [{"functionDeclarations": [{"name": "a"}]}, {"googleSearch": {}}, {"functionDeclarations": [{"name": "b"}]}],  # two groups
+    [{"functionDeclarations": []}, {"googleSearch": {}}],  # an empty one
+])
+def test_gemini_tool_groups_come_back_as_they_were(provider, tools):
+    # google.genai.types.Tool sets several of its fields in one object, and the API takes a list of
+    # them: the groups were rendered as one declarations group and the other keys as groups of
+    # their own (a group's codeExecution moved out of it; an empty group vanished), without a word
+    payload = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "tools": tools}
+    assert json.dumps(same(payload, provider)) == json.dumps(payload)
+    listed = toolwire.tools_to_ir(tools, provider=provider)  # (the tools document too)
+    assert toolwire.tools_from_ir(listed, provider=provider) == tools
+    # another provider gets the declarations, and a report of what it has no place for
+    with pytest.warns(toolwire.LossWarning, match="has no openai_chat equivalent"):
+        out = toolwire.convert(payload, source=provider, target="openai_chat", kind="request", model="gpt-4.1")
+    assert [t["function"]["name"] for t in out.get("tools", [])] == [d["name"] for g in tools for d in g.get("functionDeclarations", [])]
+
+
 def test_vertex_ids_the_input_had_are_kept_for_vertex_and_not_sent_from_gemini():
     payload = {"contents": [
         {"role": "user", "parts": [{"text": "Where am I?"}]},

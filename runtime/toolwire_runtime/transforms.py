@@ -970,9 +970,12 @@ def set_hint(node: Any, provider: str, key: str, value: Any) -> None:
         pd.hints[key] = value
 
 
-def answered_call(result: Any, path: Any, ctx: Context) -> Any:
+def answered_call(result: Any, path: Any, ctx: Context, spelled: Any = None) -> Any:
     """The ToolCall ``result`` answers, from the request being rendered (``computed: answered_call``:
-    a result that repeats its call's name and arguments, as Cohere v1's ``tool_results[].call``)."""
+    a result that repeats its call's name and arguments, as Cohere v1's ``tool_results[].call``).
+    What the call itself carries (its provider data) is not repeated: the call's own place sends or
+    reports it, once. The repeat is spelled as the result's own was (``spelled``: the hints its
+    codec read there, for the same provider); the keys it had besides are the result's to put back."""
     calls = ctx.calls
     if calls is None:
         messages = ctx.request.messages if ctx.request is not None else ()
@@ -981,7 +984,11 @@ def answered_call(result: Any, path: Any, ctx: Context) -> Any:
     if call is None:  # a result of a call held elsewhere (server-side state): only its name is known
         ctx.lose(path, "the call this result answers is not in the conversation; it is sent with its name and no arguments")
         return ToolCall(id=result.tool_call_id or "", name=result.name or "", arguments={})
-    return call
+    if call.provider_data is None and spelled is None:
+        return call
+    from dataclasses import replace  # (only for a call that carries something: not imported with toolwire)
+
+    return replace(call, provider_data=ProviderData(provider=ctx.data, hints=spelled) if type(spelled) is dict else None)
 
 
 def hint_of(node: Any, provider: str, key: str) -> Any:
@@ -1113,8 +1120,14 @@ def _tool_label(data: dict) -> str:
     return str(label)
 
 
-def grouped_list_parse(value: Any, path: Any, ctx: Context, to_ir: Any, key: str, provider: str) -> list:
+def grouped_list_parse(value: Any, path: Any, ctx: Context, to_ir: Any, key: str, provider: str) -> tuple[list, Any]:
+    """(tools, hint): every declaration under ``key`` a tool of the list, any other group (or the
+    keys beside the declarations in a group) a provider tool. The hint is the groups' shape when
+    the render's own grouping would not give them back (``grouped_list_render``): for each wire
+    group, [its number of declarations, the place of ``key`` among its keys, whether other keys
+    sit beside them], or None for a group without declarations."""
     out: list = []
+    shape: list = []
     for i, group in enumerate(expect_list(value, path)):
         if type(group) is not dict:
             raise WrongTypeError((path, i), f"expected an object, got {_json_type(group)}")
@@ -1124,14 +1137,25 @@ def grouped_list_parse(value: Any, path: Any, ctx: Context, to_ir: Any, key: str
             rest = {k: v for k, v in group.items() if k != key}
             if rest:
                 out.append(ProviderTool(provider=provider, data=rest))
+            shape.append([len(items), list(group).index(key), bool(rest)])
         else:
             out.append(ProviderTool(provider=provider, data=group))
-    return out
+            shape.append(None)
+    declared = [entry for entry in shape if entry is not None]
+    # the render's own grouping: one group holding every declaration and nothing else
+    own = len(declared) <= 1 and all(entry[0] and not entry[2] for entry in declared)
+    return out, (None if own else shape)
 
 
-def grouped_list_render(tools: Any, path: Any, ctx: Context, from_ir: Any, key: str, provider: str) -> Any:
+def grouped_list_render(tools: Any, hint: Any, path: Any, ctx: Context, from_ir: Any, key: str, provider: str) -> Any:
+    """The tool groups: all the declarations in one group, at the place of the first declaration;
+    each provider tool a group of its own. With the hint of a same-provider input grouped
+    otherwise (several declaration groups, keys beside the declarations, an empty group), its
+    groups as they were, while the tools still fit them."""
     if tools is None:
         return None
+    if hint is not None and _fits_groups(tools, hint, provider):
+        return _grouped_as(tools, hint, path, ctx, from_ir, key)
     declarations: list = []
     out: list = []
     for i, tool in enumerate(tools):
@@ -1143,6 +1167,47 @@ def grouped_list_render(tools: Any, path: Any, ctx: Context, from_ir: Any, key: 
             if not declarations:  # the group goes where its first declaration was
                 out.append({key: declarations})
             declarations.append(from_ir(tool, (path, i), ctx))
+    return out
+
+
+def _fits_groups(tools: list, shape: Any, provider: str) -> bool:
+    """Whether ``tools`` still has the groups ``shape`` says (grouped_list_parse), tool for tool."""
+    if type(shape) is not list:
+        return False
+    j = 0
+    for entry in shape:
+        if entry is not None:
+            if type(entry) is not list or len(entry) != 3 or type(entry[0]) is not int or type(entry[1]) is not int:
+                return False
+            n = entry[0]
+            if len(tools[j : j + n]) != n or any(type(t) is ProviderTool for t in tools[j : j + n]):
+                return False
+            j += n
+        if entry is None or entry[2]:  # the group whole, or the keys beside its declarations
+            if j >= len(tools) or type(tools[j]) is not ProviderTool or tools[j].provider != provider or type(tools[j].data) is not dict:
+                return False
+            j += 1
+    return j == len(tools)
+
+
+def _grouped_as(tools: list, shape: list, path: Any, ctx: Context, from_ir: Any, key: str) -> list:
+    """The groups ``shape`` says, of ``tools`` (which fit them: ``_fits_groups``)."""
+    out: list = []
+    j = 0
+    for entry in shape:
+        if entry is None:
+            out.append(dict(tools[j].data))
+            j += 1
+            continue
+        n, place, beside = entry
+        declarations = [from_ir(t, (path, j + k), ctx) for k, t in enumerate(tools[j : j + n])]
+        j += n
+        items: list = []
+        if beside:
+            items = list(tools[j].data.items())
+            j += 1
+        items.insert(min(place, len(items)), (key, declarations))
+        out.append(dict(items))
     return out
 
 

@@ -1067,8 +1067,11 @@ def _tool_result_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     if v_call is not None:
         ctx.answers[id(node)] = v_call
     extra = None if _KNOWN_tool_result.issuperset(obj) else tw.extra_fields(obj, _KNOWN_tool_result)
-    if v_call is not None and v_call.provider_data is not None and v_call.provider_data.fields:
-        extra = tw.nested_extra(extra, "call", v_call.provider_data.fields)
+    if v_call is not None and v_call.provider_data is not None:
+        if v_call.provider_data.fields:
+            extra = tw.nested_extra(extra, "call", v_call.provider_data.fields)
+        if v_call.provider_data.hints:
+            hints = tw.hint(hints, "call", v_call.provider_data.hints)
     ctx.origins.append((node, path))  # so errors found later can point at the input
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
@@ -1083,7 +1086,11 @@ def _tool_result_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     pd = node.provider_data
     hints = pd.hints if pd is not None and pd.provider == ctx.data else None
     out["call"] = _tool_call_from_ir(
-        tw.answered_call(node, (path, "call"), ctx), (path, "call"), ctx
+        tw.answered_call(
+            node, (path, "call"), ctx, (hints.get("call") if hints is not None else None)
+        ),
+        (path, "call"),
+        ctx,
     )
     v_outputs = tw.output_list_render(
         node.result,

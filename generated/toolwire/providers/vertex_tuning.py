@@ -200,10 +200,14 @@ def response_from_ir(response: ir.Response, ctx: Context) -> dict:
 def tools_to_ir(payload: Any, ctx: Context) -> ir.ToolList:
     """The tools of Vertex AI Gemini supervised tuning record (one line of a tuning dataset JSONL file) requests (the value of `tools`) → IR ToolList."""
     ctx.data = PROVIDER
-    tools = tw.grouped_list_parse(
+    tools, hint = tw.grouped_list_parse(
         payload, "", ctx, _function_declaration_to_ir, "functionDeclarations", PROVIDER
     )
-    return ir.ToolList(tools=tools)
+    if hint is None:
+        return ir.ToolList(tools=tools)
+    return ir.ToolList(
+        tools=tools, provider_data=ir.ProviderData(provider=PROVIDER, hints={"tools": hint})
+    )
 
 
 def tools_from_ir(tools: ir.ToolList, ctx: Context) -> Any:
@@ -212,7 +216,13 @@ def tools_from_ir(tools: ir.ToolList, ctx: Context) -> Any:
     if tools.provider_data is not None:
         tw.restore({}, tools.provider_data, PROVIDER, "", ctx)
     return tw.grouped_list_render(
-        tools.tools, "", ctx, _function_declaration_from_ir, "functionDeclarations", PROVIDER
+        tools.tools,
+        tw.hint_of(tools, PROVIDER, "tools"),
+        "",
+        ctx,
+        _function_declaration_from_ir,
+        "functionDeclarations",
+        PROVIDER,
     )
 
 
@@ -233,7 +243,7 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_tools, {"function_declarations": "functionDeclarations"}, hints, "tools"
     )
     if v_tools is not None:
-        v_tools_ir = tw.grouped_list_parse(
+        v_tools_ir, v_tools_hint = tw.grouped_list_parse(
             v_tools,
             (path, "tools"),
             ctx,
@@ -241,6 +251,8 @@ def _request_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             "functionDeclarations",
             ctx.data,
         )
+        if v_tools_hint is not None:
+            hints = tw.hint(hints, "tools", v_tools_hint)
     else:
         v_tools_ir = None
     if _ORDER_request.get(order := tuple(obj)) is not True:
@@ -265,6 +277,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         out["systemInstruction"] = hoisted
     v_tools = tw.grouped_list_render(
         node.tools,
+        (hints.get("tools") if hints is not None else None),
         (path, "tools"),
         ctx,
         _function_declaration_from_ir,
