@@ -892,7 +892,9 @@ class ProviderCompiler:
             nested += sorted(str(r.wire) for r in c.rules if r.computed and str(r.wire) not in nested)  # (its unknown keys, _object_parse)
             hinted = tuple(sorted(str(r.wire) for r in c.rules if self._carries(c, r)))  # (its hint puts them back)
             L.append("if pd is not None and pd.fields:")
-            L.append(f"    tw.restore(out, pd, PROVIDER, path, ctx, {py(tuple(nested))}{', ' + py(hinted) if hinted else ''})")
+            # (a nested object its unknown keys alone make takes its place among the known keys: the order key_order assumes)
+            rank = f", rank=_RANK_{self._order_name(c, ())}" if nested and () in self.orders else ""
+            L.append(f"    tw.restore(out, pd, PROVIDER, path, ctx, {py(tuple(nested))}{', ' + py(hinted) if hinted else ''}{rank})")
             if self.orders:  # (a flat codec's keys are ordered by the object they sit in)
                 L.append("if hints is not None and '$order' in hints:  # the same-provider input's key order")
                 L.append("    out = tw.apply_key_order(out, hints['$order'])")

@@ -343,3 +343,16 @@ def test_text_blocks_of_a_tool_result_are_joined_with_a_newline_and_reported_whe
         with pytest.warns(toolwire.ConversionWarning, match="joined with a newline"):
             out = toolwire.convert(payload, source="anthropic", target=target, model="m")
         assert "line one\\nline two" in json.dumps(out)
+
+
+@pytest.mark.parametrize("provider", ["gemini", "vertex"])
+def test_a_nested_object_of_unknown_keys_only_keeps_its_place_among_the_known_keys(provider):
+    # the shape of a Vertex request pydantic-ai recorded (../shared/realworld/conv_pydantic_ai.jsonl,
+    # test_model_armor): generationConfig holds only responseModalities, which the IR has no field
+    # for, and modelArmorConfig is a key the spec does not know. The renderer made generationConfig
+    # from its unknown keys after every unknown top-level key, so the order came back changed,
+    # although the input's order was the one the renderer claims to write (no order hint was kept)
+    payload = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+               "generationConfig": {"responseModalities": ["TEXT"]},
+               "modelArmorConfig": {"prompt_template_name": "projects/p/locations/l/templates/t"}}
+    assert json.dumps(same(payload, provider)) == json.dumps(payload)

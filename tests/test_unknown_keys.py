@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import json
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -47,11 +48,14 @@ def _at(node, path):
 CASES = [(s, p, k) for s, docs in SCENARIOS.items() for p in docs for k in ("request", "response")]
 
 
-@pytest.mark.parametrize("scenario,provider,kind", CASES)
-def test_an_unknown_key_in_any_object_comes_back_from_a_same_provider_round_trip(scenario, provider, kind):
-    payload = SCENARIOS[scenario][provider][kind]
+def lost_keys(payload: dict, provider: str, kind: str, paths=None) -> list:
+    """The objects of ``payload`` (or those at ``paths``) that lose a key put into them: not given back
+    in place by a same-provider round trip, or reported; an error refusing it loses nothing (it says
+    where): the provider's type has no room for another key (Bedrock's AutoToolChoice {}, a union of
+    one member), a part whose keys are all read (summary_parts), or the object is the content itself
+    (a call's parameters: another call, which the results no longer answer)."""
     failures = []
-    for path in _objects(payload):
+    for path in _objects(payload) if paths is None else paths:
         probe = copy.deepcopy(payload)
         _at(probe, path)[KEY] = {"kept": [1, "two"]}
         with warnings.catch_warnings(record=True) as caught:
@@ -59,11 +63,48 @@ def test_an_unknown_key_in_any_object_comes_back_from_a_same_provider_round_trip
             try:
                 out = toolwire.convert(probe, source=provider, target=provider, kind=kind)
             except toolwire.ConversionError:
-                # refused with an error at its path, not lost: where the provider's type has no
-                # room for another key (Bedrock's AutoToolChoice {}, a union of one member), a part
-                # whose keys are all read (summary_parts), or where the object is the content
-                # itself (a call's parameters: another call, which the results no longer answer)
                 continue
         if json.dumps(out) != json.dumps(probe) or caught:
             failures.append((path, [str(w.message) for w in caught]))
+    return failures
+
+
+@pytest.mark.parametrize("scenario,provider,kind", CASES)
+def test_an_unknown_key_in_any_object_comes_back_from_a_same_provider_round_trip(scenario, provider, kind):
+    failures = lost_keys(SCENARIOS[scenario][provider][kind], provider, kind)
     assert not failures, f"{len(failures)} objects of {scenario}/{provider}.json {kind} lose a key: {failures[:5]}"
+
+REALWORLD = Path(__file__).resolve().parents[2] / "shared" / "realworld"
+
+
+@pytest.mark.skipif(not REALWORLD.is_dir(), reason="../shared/realworld is not present")
+def test_an_unknown_key_in_any_object_of_the_recorded_bodies_comes_back():
+    """The same, over the bodies recorded from the providers' APIs (../shared/realworld/conv_*.jsonl)
+    that already round trip byte for byte: each object shape (provider, kind, path with the list
+    positions left out) once. (It found a Gemini generationConfig holding only keys the IR lacks
+    put after the unknown top-level keys, and Mistral's image_url object reporting a key it could
+    carry.)"""
+    shapes: set = set()
+    failures = []
+    for name in ("conv_code.jsonl", "conv_pydantic_ai.jsonl"):
+        for number, line in enumerate((REALWORLD / name).read_text(encoding="utf-8").splitlines(), 1):
+            row = json.loads(line)
+            provider, kind, payload = row.get("provider"), row.get("kind"), row.get("payload")
+            if provider not in toolwire.PROVIDERS or kind not in ("request", "response") or type(payload) is not dict:
+                continue
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    if json.dumps(toolwire.convert(payload, source=provider, target=provider, kind=kind)) != json.dumps(payload):
+                        continue  # (not a byte-for-byte round trip to begin with: test_realworld.py's)
+                except toolwire.ConversionError:
+                    continue
+            fresh = []
+            for path in _objects(payload):
+                shape = (provider, kind, tuple("#" if type(k) is int else k for k in path))
+                if shape not in shapes:
+                    shapes.add(shape)
+                    fresh.append(path)
+            failures += [(f"{name}:{number}", *lost) for lost in lost_keys(payload, provider, kind, fresh)]
+    assert len(shapes) > 500, len(shapes)
+    assert not failures, f"{len(failures)} recorded objects lose a key: {failures[:5]}"

@@ -738,22 +738,26 @@ def carried_or(pd: Any, provider: str, key: str, fill: Any) -> Any:
     return fill
 
 
-def restore(out: dict, pd: Any, provider: str, path: Any, ctx: Context, nested: tuple = (), hinted: tuple = ()) -> None:
+def restore(out: dict, pd: Any, provider: str, path: Any, ctx: Context, nested: tuple = (), hinted: tuple = (), rank: dict | None = None) -> None:
     """Put back the fields a same-provider payload carried; report them for another provider.
 
     Keys in ``nested`` (dotted wire paths of the codec's nested objects, e.g. ``function``) hold
     the unknown keys of that object; any other key is a top-level wire key, dots and all. Keys
     under a wire key in ``hinted`` (``WIRE.name``: ``carried_extra``) were put back by that key's
-    transform, from its hint: for the same provider they are left alone.
+    transform, from its hint: for the same provider they are left alone. A nested object that
+    only its unknown keys make (Gemini's ``generationConfig`` holding only keys the IR lacks) takes
+    its place among the known keys (``rank``: the codec's render order, as ``key_order`` assumes).
     """
     fields = pd.fields
     if not fields:
         return
     if pd.provider == provider:
+        made = False
         for key, value in fields.items():
             if hinted and any(key.startswith(w + ".") for w in hinted):
                 continue
             if key in nested and type(value) is dict:
+                made = made or key.partition(".")[0] not in out
                 target = _nested_target(out, key)
                 if target is None:
                     ctx.lose(path, f"fields {', '.join(sorted(value))} of {key} have nowhere to go; dropped")
@@ -767,6 +771,10 @@ def restore(out: dict, pd: Any, provider: str, path: Any, ctx: Context, nested: 
                 out[key] = merged
             else:
                 out[key] = value
+        if made and rank:  # known keys in their render order, the others after them as they came
+            items = sorted(out.items(), key=lambda kv: rank.get(kv[0], 1 << 30))
+            out.clear()
+            out.update(items)
     else:
         lost = lost_keys(fields)
         if lost:
@@ -1494,9 +1502,7 @@ def data_url_or_object_parse(value: Any, path: Any, ctx: Context, key: str, deta
     detail = value.get("detail")
     if detail is not None and type(detail) is not str:
         raise WrongTypeError((path, "detail"), f"expected a string, got {_json_type(detail)}")
-    rest = sorted(k for k in value if k not in (key, "detail"))
-    if rest:
-        ctx.lose(path, f"image fields {', '.join(rest)} are not kept")
+    # (its other keys are the codec's to carry: the transform's key_order names the two it reads)
     return (*data_url_parse(url, (path, key)), detail, "object")
 
 

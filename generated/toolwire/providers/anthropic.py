@@ -1064,7 +1064,7 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.detail is not None:
         ctx.lose((path, "detail"), f"{ctx.provider} has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("source",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("source",), rank=_RANK_image_block)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1149,7 +1149,7 @@ def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("title") == "null":
         out["title"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("source",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("source",), rank=_RANK_document_block)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

@@ -711,7 +711,9 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.top_k is not None:
         ctx.lose((path, "top_k"), f"{ctx.provider} has no place for Request.top_k; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("inferenceConfig",), ("toolConfig",))
+        tw.restore(
+            out, pd, ctx.data, path, ctx, ("inferenceConfig",), ("toolConfig",), rank=_RANK_request
+        )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1313,7 +1315,13 @@ def _reasoning_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "id"), f"{ctx.provider} has no place for ReasoningPart.id; dropped")
     if pd is not None and pd.fields:
         tw.restore(
-            out, pd, ctx.data, path, ctx, ("reasoningContent", "reasoningContent.reasoningText")
+            out,
+            pd,
+            ctx.data,
+            path,
+            ctx,
+            ("reasoningContent", "reasoningContent.reasoningText"),
+            rank=_RANK_reasoning_block,
         )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
@@ -1408,7 +1416,9 @@ def _redacted_reasoning_block_from_ir(node: Any, path: Any, ctx: Context) -> Any
     if node.id is not None:
         ctx.lose((path, "id"), f"{ctx.provider} has no place for ReasoningPart.id; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("reasoningContent",))
+        tw.restore(
+            out, pd, ctx.data, path, ctx, ("reasoningContent",), rank=_RANK_redacted_reasoning_block
+        )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1575,7 +1585,13 @@ def _image_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "detail"), f"{ctx.provider} has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
         tw.restore(
-            out, pd, ctx.data, path, ctx, ("image", "image.source", "image.source.s3Location")
+            out,
+            pd,
+            ctx.data,
+            path,
+            ctx,
+            ("image", "image.source", "image.source.s3Location"),
+            rank=_RANK_image_block,
         )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
@@ -1707,7 +1723,9 @@ def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.file_id is not None:
         ctx.lose((path, "file_id"), f"{ctx.provider} has no place for FilePart.file_id; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("document", "document.source"))
+        tw.restore(
+            out, pd, ctx.data, path, ctx, ("document", "document.source"), rank=_RANK_document_block
+        )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1884,7 +1902,13 @@ def _video_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
         tw.restore(
-            out, pd, ctx.data, path, ctx, ("video", "video.source", "video.source.s3Location")
+            out,
+            pd,
+            ctx.data,
+            path,
+            ctx,
+            ("video", "video.source", "video.source.s3Location"),
+            rank=_RANK_video_block,
         )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
@@ -2068,7 +2092,13 @@ def _audio_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
         tw.restore(
-            out, pd, ctx.data, path, ctx, ("audio", "audio.source", "audio.source.s3Location")
+            out,
+            pd,
+            ctx.data,
+            path,
+            ctx,
+            ("audio", "audio.source", "audio.source.s3Location"),
+            rank=_RANK_audio_block,
         )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
@@ -2205,7 +2235,7 @@ def _tool_use_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("toolUse",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("toolUse",), rank=_RANK_tool_use_block)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -2358,7 +2388,7 @@ def _tool_result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["toolResult"] == "null":  # kept as the same-provider input had it
             out["toolResult"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("toolResult",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("toolResult",), rank=_RANK_tool_result_block)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -2735,7 +2765,9 @@ def _tool_spec_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["toolSpec"] == "null":  # kept as the same-provider input had it
             out["toolSpec"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("toolSpec", "toolSpec.inputSchema"))
+        tw.restore(
+            out, pd, ctx.data, path, ctx, ("toolSpec", "toolSpec.inputSchema"), rank=_RANK_tool_spec
+        )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -2944,7 +2976,7 @@ def _choice_tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("tool",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("tool",), rank=_RANK_choice_tool)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -3077,7 +3109,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("output",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("output",), rank=_RANK_response)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

@@ -1131,7 +1131,7 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.file_id is not None:
         ctx.lose((path, "file_id"), f"{ctx.provider} has no place for ImagePart.file_id; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("image_url",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("image_url",), rank=_RANK_image_part)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1237,7 +1237,7 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",), rank=_RANK_tool_call)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1352,7 +1352,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "strict"), f"{ctx.provider} has no place for ToolDefinition.strict; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",), rank=_RANK_tool)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1668,7 +1668,7 @@ def _usage_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["tokens"] == "null":  # kept as the same-provider input had it
             out["tokens"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("tokens",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("tokens",), rank=_RANK_usage)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

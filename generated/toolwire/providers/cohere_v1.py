@@ -1107,7 +1107,7 @@ def _tool_result_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("outputs") == "null":
         out["outputs"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("call",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("call",), rank=_RANK_tool_result)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1303,7 +1303,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("meta",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("meta",), rank=_RANK_response)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

@@ -645,7 +645,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Request.parallel_tool_calls; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("generationConfig",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("generationConfig",), rank=_RANK_request)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1210,7 +1210,7 @@ def _inline_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.detail is not None:
         ctx.lose((path, "detail"), f"{ctx.provider} has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("inlineData",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("inlineData",), rank=_RANK_inline_image)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1297,7 +1297,7 @@ def _file_image_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.detail is not None:
         ctx.lose((path, "detail"), f"{ctx.provider} has no place for ImagePart.detail; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("fileData",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("fileData",), rank=_RANK_file_image)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1390,7 +1390,7 @@ def _inline_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.filename is not None:
         ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("inlineData",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("inlineData",), rank=_RANK_inline_file)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1477,7 +1477,7 @@ def _file_file_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.filename is not None:
         ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("fileData",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("fileData",), rank=_RANK_file_file)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1688,7 +1688,7 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["functionCall"] == "null":  # kept as the same-provider input had it
             out["functionCall"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("functionCall",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("functionCall",), rank=_RANK_function_call_part)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1865,7 +1865,9 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["functionResponse"] == "null":  # kept as the same-provider input had it
             out["functionResponse"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("functionResponse",))
+        tw.restore(
+            out, pd, ctx.data, path, ctx, ("functionResponse",), rank=_RANK_function_response_part
+        )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -2082,7 +2084,7 @@ def _tool_config_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     elif hints is not None and hints.get("functionCallingConfig") == "null":
         out["functionCallingConfig"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("functionCallingConfig",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("functionCallingConfig",), rank=_RANK_tool_config)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -2269,7 +2271,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("candidates.0",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("candidates.0",), rank=_RANK_response)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys

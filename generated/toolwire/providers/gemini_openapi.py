@@ -418,7 +418,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Request.parallel_tool_calls; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("generationConfig",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("generationConfig",), rank=_RANK_request)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys

@@ -209,6 +209,12 @@ _ORDER_text_part = {}  # key tuples seen → already in the render order (key_or
 _KNOWN_image_part = frozenset(["image_url", "type"])
 _RANK_image_part = {"type": 0, "image_url": 1}
 _ORDER_image_part = {}  # key tuples seen → already in the render order (key_order)
+_VKNOWN_image_part_image_url = frozenset(["detail", "url"])  # the keys data_url_or_object reads
+_VRANK_image_part_image_url = {
+    "url": 0,
+    "detail": 1,
+}  # the render order of the keys data_url_or_object writes
+_VORDER_image_part_image_url = {}  # key tuples seen → already in that order (key_order)
 _KNOWN_tool_call = frozenset(["function", "id", "type"])
 _KNOWN_tool_call_function = frozenset(["arguments", "name"])
 _RANK_tool_call = {"id": 0, "type": 1, "function": 2}
@@ -743,7 +749,7 @@ def _thinking_chunk_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.id is not None:
         ctx.lose((path, "id"), f"{ctx.provider} has no place for ReasoningPart.id; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("thinking",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("thinking",), rank=_RANK_thinking_chunk)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1236,6 +1242,14 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
     v_image_url = obj.get("image_url")
     if v_image_url is None:
         raise tw.missing((path, "image_url"))
+    if v_image_url is not None:
+        hints = tw.value_key_order(
+            hints,
+            "image_url",
+            v_image_url,
+            _VRANK_image_part_image_url,
+            _VORDER_image_part_image_url,
+        )
     (
         v_image_url_url,
         v_image_url_media_type,
@@ -1256,6 +1270,10 @@ def _image_part_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         detail=v_image_url_detail,
     )
     extra = None if _KNOWN_image_part.issuperset(obj) else tw.extra_fields(obj, _KNOWN_image_part)
+    if type(_v := obj.get("image_url")) is dict and not _VKNOWN_image_part_image_url.issuperset(_v):
+        extra = tw.nested_extra(
+            extra, "image_url", tw.extra_fields(_v, _VKNOWN_image_part_image_url)
+        )
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
@@ -1290,7 +1308,7 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.file_id is not None:
         ctx.lose((path, "file_id"), f"{ctx.provider} has no place for ImagePart.file_id; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ())
+        tw.restore(out, pd, ctx.data, path, ctx, ("image_url",), rank=_RANK_image_part)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1400,7 +1418,7 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",), rank=_RANK_tool_call)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1525,7 +1543,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["function"] == "null":  # kept as the same-provider input had it
             out["function"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",), rank=_RANK_tool)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1656,7 +1674,7 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",), rank=_RANK_tool_choice_named)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1859,7 +1877,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("choices.0",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("choices.0",), rank=_RANK_response)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

@@ -446,7 +446,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Request.parallel_tool_calls; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("options",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("options",), rank=_RANK_request)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1073,7 +1073,7 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",), rank=_RANK_tool_call)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1194,7 +1194,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "strict"), f"{ctx.provider} has no place for ToolDefinition.strict; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",), rank=_RANK_tool)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

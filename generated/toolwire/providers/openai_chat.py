@@ -1328,7 +1328,7 @@ def _image_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.file_id is not None:
         ctx.lose((path, "file_id"), f"{ctx.provider} has no place for ImagePart.file_id; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("image_url",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("image_url",), rank=_RANK_image_part)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1440,7 +1440,7 @@ def _input_audio_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if node.filename is not None:
         ctx.lose((path, "filename"), f"{ctx.provider} has no place for FilePart.filename; dropped")
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("input_audio",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("input_audio",), rank=_RANK_input_audio_part)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1570,7 +1570,7 @@ def _file_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["file"] == "null":  # kept as the same-provider input had it
             out["file"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("file",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("file",), rank=_RANK_file_part)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1790,7 +1790,13 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             out["function"] = None
     if pd is not None and pd.fields:
         tw.restore(
-            out, pd, ctx.data, path, ctx, ("extra_content", "extra_content.google", "function")
+            out,
+            pd,
+            ctx.data,
+            path,
+            ctx,
+            ("extra_content", "extra_content.google", "function"),
+            rank=_RANK_tool_call,
         )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
@@ -1910,7 +1916,7 @@ def _tool_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["function"] == "null":  # kept as the same-provider input had it
             out["function"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",), rank=_RANK_tool)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -2032,7 +2038,7 @@ def _tool_choice_named_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",), rank=_RANK_tool_choice_named)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -2229,7 +2235,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("choices.0",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("choices.0",), rank=_RANK_response)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

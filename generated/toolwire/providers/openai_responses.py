@@ -1158,7 +1158,7 @@ def _reasoning_item_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "redacted"), f"{ctx.provider} has no place for ReasoningPart.redacted; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("summary",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("summary",), rank=_RANK_reasoning_item)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1604,7 +1604,9 @@ def _tool_choice_allowed_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "validated"), f"{ctx.provider} has no place for ToolChoice.validated; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("tools",), ("tools",))
+        tw.restore(
+            out, pd, ctx.data, path, ctx, ("tools",), ("tools",), rank=_RANK_tool_choice_allowed
+        )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out

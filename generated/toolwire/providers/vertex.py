@@ -469,7 +469,7 @@ def _request_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Request.parallel_tool_calls; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("generationConfig",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("generationConfig",), rank=_RANK_request)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -965,7 +965,7 @@ def _function_call_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["functionCall"] == "null":  # kept as the same-provider input had it
             out["functionCall"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("functionCall",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("functionCall",), rank=_RANK_function_call_part)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1143,7 +1143,9 @@ def _function_response_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         elif hints["functionResponse"] == "null":  # kept as the same-provider input had it
             out["functionResponse"] = None
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("functionResponse",))
+        tw.restore(
+            out, pd, ctx.data, path, ctx, ("functionResponse",), rank=_RANK_function_response_part
+        )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys
@@ -1320,7 +1322,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("candidates.0",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("candidates.0",), rank=_RANK_response)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     if hints is not None and "$spell" in hints:  # the same-provider input's snake_case keys

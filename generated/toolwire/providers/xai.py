@@ -845,7 +845,7 @@ def _tool_call_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             (path, "signature"), f"{ctx.provider} has no place for ToolCall.signature; dropped"
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("function",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("function",), rank=_RANK_tool_call)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
@@ -1032,7 +1032,7 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             f"{ctx.provider} has no place for Response.stop_sequence; dropped",
         )
     if pd is not None and pd.fields:
-        tw.restore(out, pd, ctx.data, path, ctx, ("choices.0",))
+        tw.restore(out, pd, ctx.data, path, ctx, ("choices.0",), rank=_RANK_response)
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])
     return out
