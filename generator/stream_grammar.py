@@ -16,7 +16,7 @@ from typing import Any
 from .loader import Errors, Located, plain
 
 ABSENT = "$absent"  # a template's value for a key the element lacks until a rule sets it (its place in the key order)
-STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc"}
+STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore"}
 NAMINGS = {
     "type": "the payload's `type` (the SSE event line when the payload has none)",
     "key": "the payload's single top-level key, whose value is the payload (boto3's shape)",
@@ -37,7 +37,7 @@ VALUE_ACTIONS = {
     "overlay": "an object folded in field by field like merge, but a null or absent field keeps what the body has",
     "append_parts": "a string fragment or a list of typed part fragments folded into a string or a list of parts",
 }
-ACTIONS = {*VALUE_ACTIONS, "const", "start", "block", "each", "close", "end", "error", "tag", "end_after"}
+ACTIONS = {*VALUE_ACTIONS, "const", "start", "block", "each", "close", "end", "error", "tag", "end_after", "ignore"}
 SCOPE_KEYS = {"list", "key", "in", "fallback", "new", "new_if_differs", "do", "close", "create", "doc"}
 CONDITIONS = {"when", "has", "unless", "is"}
 # -- additions for Gemini streams (put_paths, `not`, `continue_if`, `each` without an element,
@@ -77,6 +77,9 @@ class Grammar:
     rules: dict = field(default_factory=dict)  # the events' actions as data, for the encoder
     key: Any = None  # what makes two grammars the same (a flavour then imports its parent's decoder)
     reads: dict = field(default_factory=dict)  # per event name, what the decoder reads of it (read_tree)
+    # per event name, what the grammar knows of it (read_tree): what the decoder reads, the objects
+    # a `tag` names, and what `ignore` says carries nothing; anything else an event holds is reported
+    known: dict = field(default_factory=dict)
 
 
 def read_tree(reads: list) -> Any:
@@ -94,6 +97,8 @@ def read_tree(reads: list) -> Any:
         if not path:
             if kind == "whole":
                 return True
+            if kind == "object":  # (an object a `tag` names: its keys are what the other reads say)
+                return {} if node is None else node
             return node if isinstance(node, list) else [None] if node is None else True
         head, rest = path[0], path[1:]
         if head == "*":
@@ -169,6 +174,7 @@ class _Compiler:
         # ("*" for the items of an `each` list), and per event name the (kind, path) of every read
         self.var_paths: dict[str, tuple] = {"e": ()}
         self.reads: dict[str, list] = {}
+        self.known: dict[str, list] = {}  # (read, plus what `ignore` and a `tag`'s objects add)
 
     def read(self, e: str, keys: tuple, kind: str = "whole") -> None:
         """Note that the decoder reads the event at ``keys`` of variable ``e``: the value whole, or
@@ -177,6 +183,12 @@ class _Compiler:
         if base is None:  # (never: every variable is the event or an `each` item)
             raise AssertionError(f"no path for event variable {e!r}")
         self.reads.setdefault(self.event, []).append((kind, base + keys))
+        self.known.setdefault(self.event, []).append((kind, base + keys))
+
+    def knows(self, e: str, keys: tuple, kind: str = "whole") -> None:
+        """Note that the grammar knows the event at ``keys`` of variable ``e`` without reading it
+        (``ignore``; a `tag`'s object: ``kind`` "object")."""
+        self.known.setdefault(self.event, []).append((kind, self.var_paths[e] + keys))
 
     # The object at the first key of a two-key event path (`delta` of delta.content) is read once
     # per scope (an event, or an item of `each`): a variable assigned where the scope begins, the
@@ -407,10 +419,23 @@ class _Compiler:
                 self.errors.at(item, name, f"{self.where}: `tag` takes no condition")
             else:
                 self.out(indent, "pass  # tag: " + ", ".join(f"{k}={plain(v)!r}" for k, v in value.items()))
-                for path in value:  # (not read, but the same on every such event: READS counts it, so that
-                    # the repeat path compares it rather than copies it from each event)
+                for path, constant in value.items():  # (not read, but the same on every such event: READS counts
+                    # it, so that the repeat path compares it rather than copies it from each event)
                     if self.check_path(item, name, path, "a `tag` event path"):
-                        self.read(e, _path(path))
+                        if isinstance(constant, dict):  # (an object: the grammar knows the keys other actions read)
+                            self.reads.setdefault(self.event, []).append(("whole", self.var_paths[e] + _path(path)))
+                            self.knows(e, _path(path), "object")
+                        else:
+                            self.read(e, _path(path))
+        elif name == "ignore":
+            # keys the event carries that add nothing to the body (a padding, an addressing the
+            # grammar takes from another key, a snapshot a later event gives whole): known, not read
+            paths = value if isinstance(value, list) else [value]
+            if test or not paths or not all(isinstance(x, str) for x in paths):
+                self.errors.at(item, name, f"{self.where}: `ignore` lists the event paths that carry nothing for the body (no condition)")
+            for path in paths:
+                if isinstance(path, str) and self.check_path(item, name, path, "an `ignore` event path"):
+                    self.knows(e, _path(path))
         elif name == "start":
             if self.check_path(item, name, value, "`start`"):
                 self.out(indent, f"st.start({self.get(e, value)}, {self.src(p, value)})")
@@ -547,7 +572,8 @@ class _Compiler:
                 self.errors.at(spec, "names", f"{self.where}: `names` maps event paths to the element's fields the event names it by (item_id: id)")
             else:
                 for ek, bk in names.items():
-                    self.check_path(names, ek, ek, "a `names` event path")
+                    if self.check_path(names, ek, ek, "a `names` event path"):
+                        self.knows(e, _path(ek))  # (the element is found by `key`; the name is the encoder's to write)
                     self.check_path(names, ek, bk, "a `names` element field")
         at = len(self.lines) - 1  # (the line that finds or creates the element)
         defaulted = _defaults(new) if isinstance(new, dict) else frozenset()
@@ -626,7 +652,7 @@ def _table(items: Any, templates: dict, action_lists: dict | None = None, splici
         if not isinstance(item, dict):
             continue
         name = next((k for k in item if k in ACTIONS), None)
-        if name is None:
+        if name is None or name == "ignore":  # (the encoder never writes what the decoder does not read)
             continue
         value = item[name]
         entry: dict = {"op": name}
@@ -768,5 +794,16 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         else:
             errors.at(stream, "no_translation_to", f"{where}: no_translation_to says why streams are not translated into this provider yet (a sentence)")
     grammar.reads = {name: read_tree(reads) for name, reads in sorted(comp.reads.items())}
-    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads))
+    # what every event carries that adds nothing to the body (Responses' sequence_number, a padding)
+    everywhere = stream.get("ignore", [])
+    if not isinstance(everywhere, list) or not all(isinstance(x, str) and PATH_RE.match(x) and x != "." for x in everywhere):
+        errors.at(stream, "ignore", f"{where}: ignore lists the event paths every event may carry that add nothing to the body (a padding, a sequence number)")
+        everywhere = []
+    if grammar.counter is not None:  # (the running event number: the encoder's to write)
+        everywhere = [*everywhere, ".".join(map(str, grammar.counter))]
+    for name, items in events.items():
+        if items:  # (an event the grammar ignores whole is not checked)
+            comp.known.setdefault(str(name), []).extend(("whole", _path(x)) for x in everywhere)
+    grammar.known = {name: read_tree(known) for name, known in sorted(comp.known.items())}
+    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known))
     return grammar

@@ -407,18 +407,34 @@ EXTRA_REQUEST_FIELDS: dict[str, dict[str, Any]] = {
         "top_k": Annotated[Optional[int], Field(ge=0, le=100)],
     },
 }
+
+# Response fields the same way: Groq's complete response carries x_groq {id, seed, ...} and
+# usage_breakdown beside OpenAI's ChatCompletion (groq-python groq.types.chat.ChatCompletion), as its
+# stream's chunks do; checked against groq-python's own types for them.
+def _groq_response_fields() -> dict[str, Any]:
+    try:
+        from groq.types.chat.chat_completion import UsageBreakdown, XGroq
+    except ImportError:  # (without groq-python, OpenAI's types check the rest and these are errors)
+        return {}
+    return {"x_groq": XGroq, "usage_breakdown": Optional[UsageBreakdown]}
+
+
+EXTRA_RESPONSE_FIELDS: dict[str, dict[str, Any]] = {"groq": _groq_response_fields()}
 _EXTRA_FIELD_ADAPTERS = {
-    (provider, key): TypeAdapter(tp) for provider, fields in EXTRA_REQUEST_FIELDS.items() for key, tp in fields.items()
+    (provider, kind, key): TypeAdapter(tp)
+    for kind, table in (("request", EXTRA_REQUEST_FIELDS), ("response", EXTRA_RESPONSE_FIELDS))
+    for provider, fields in table.items() for key, tp in fields.items()
 }
 
 
-def _extra_field_errors(provider: str, payload: dict) -> tuple[dict, list[str]]:
-    """The payload without the provider's declared extra request fields, and their errors."""
-    extra = EXTRA_REQUEST_FIELDS[provider].keys() & payload.keys()
+def _extra_field_errors(provider: str, payload: dict, kind: str = "request") -> tuple[dict, list[str]]:
+    """The payload without the provider's declared extra request (or response) fields, and their errors."""
+    table = EXTRA_REQUEST_FIELDS if kind == "request" else EXTRA_RESPONSE_FIELDS
+    extra = table[provider].keys() & payload.keys()
     errors = []
     for key in sorted(extra):
         try:
-            _EXTRA_FIELD_ADAPTERS[provider, key].validate_python(payload[key], strict=True)
+            _EXTRA_FIELD_ADAPTERS[provider, kind, key].validate_python(payload[key], strict=True)
         except ValidationError as exc:
             errors += [f"{key}: {e['msg']} (got {json.dumps(e['input'], default=str)[:80]})" for e in exc.errors()]
     return {k: v for k, v in payload.items() if k not in extra}, errors
@@ -432,6 +448,8 @@ def validate(provider: str, kind: str, payload: Any) -> list[str]:
     extra_errors = []
     if kind == "request" and provider in EXTRA_REQUEST_FIELDS and isinstance(payload, dict):
         payload, extra_errors = _extra_field_errors(provider, payload)
+    elif kind == "response" and provider in EXTRA_RESPONSE_FIELDS and isinstance(payload, dict):
+        payload, extra_errors = _extra_field_errors(provider, payload, "response")
     try:
         text = json.dumps(payload, allow_nan=False)
     except (TypeError, ValueError) as exc:

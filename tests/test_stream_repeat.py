@@ -259,12 +259,34 @@ def _unread_paths(node, tree, path=()) -> list:
     return out
 
 
+def _known(acc, event, path: tuple) -> bool:
+    """Whether the grammar knows the place ``path`` of ``event`` (its KNOWN: read, or declared to carry
+    nothing, as a padding): a key it does not know is reported, so its value is not junk to it."""
+    name, payload = streaming.event_parts(event, acc._naming)
+    tree = (acc._known or {}).get(name)
+    if tree is None:
+        return True  # (an event the grammar ignores whole: not checked)
+    node = event
+    while path and node is not payload:  # (the framing's keys, and boto3's {name: payload})
+        node, path = node[path[0]], path[1:]
+    for k in path:
+        if tree is True:
+            return True
+        tree = (tree[0] if type(tree) is list else None) if type(k) is int else (tree.get(k) if type(tree) is dict else None)
+        if tree is None:
+            return False
+    return True
+
+
 def _with_junk(provider: str, events: list) -> tuple[list, int]:
-    """The events with every value READS calls unread replaced by junk of another type, and how many."""
+    """The events with every value READS calls unread, and the grammar knows (KNOWN: a padding, a
+    sequence number), replaced by junk of another type, and how many."""
     acc = stream.Accumulator(provider)
     out, count = [], 0
     for event in copy.deepcopy(events):
         for path in _unread_paths(event, acc._reads_of(event)):
+            if not _known(acc, event, path):
+                continue  # (a key the grammar does not know is reported when it holds something)
             holder = event
             for k in path[:-1]:
                 holder = holder[k]

@@ -21,7 +21,7 @@ import json
 from typing import Any, Callable, Iterable
 
 from . import first_use
-from .errors import ConversionError, ConversionWarning, ProviderStreamError, WrongTypeError
+from .errors import ConversionError, ConversionWarning, LossWarning, ProviderStreamError, WrongTypeError
 
 __all__ = [
     "StreamState", "StreamEndedEarlyWarning", "UnknownEventWarning", "RestartedWarning", "InvalidEventError",
@@ -805,6 +805,51 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, read
     return (_getter(*reader[:3]), owner, path[-1], template, *sink, op, reader, skipped)
 
 
+_NAMED_KNOWN: dict[tuple, tuple] = {}  # (id of a decoder's KNOWN, naming) → KNOWN with the naming key known
+
+
+def _named_known(known: dict, naming: str) -> dict:
+    """A decoder's KNOWN with the key that names an event (its `type`) known in each event, once."""
+    entry = _NAMED_KNOWN.get((id(known), naming))
+    if entry is None or entry[0] is not known:
+        entry = _NAMED_KNOWN[id(known), naming] = (known, {n: {**t, naming: True} if type(t) is dict else t for n, t in known.items()})
+    return entry[1]
+
+
+def _unknown_keys(node: Any, tree: Any, keys: tuple, out: list) -> None:
+    """The paths in ``node`` (an event's payload) of the keys ``tree`` (its KNOWN) does not have."""
+    if tree is True:
+        return
+    if type(node) is dict:
+        if type(tree) is not dict:
+            return  # (the decoder reads it as something else: its own check says so)
+        if node.keys() <= tree.keys():  # (most objects: every key known; only the nested ones are walked)
+            for k, v in node.items():
+                if type(v) is dict or type(v) is list:
+                    sub = tree[k]
+                    if sub is not True:
+                        _unknown_keys(v, sub, (*keys, k), out)
+            return
+        for k, v in node.items():
+            sub = tree.get(k)
+            if sub is None:
+                if _holds(v):
+                    out.append((*keys, k))
+            elif sub is not True:
+                _unknown_keys(v, sub, (*keys, k), out)
+    elif type(node) is list and type(tree) is list:
+        for i, v in enumerate(node):
+            _unknown_keys(v, tree[0], (*keys, i), out)
+
+
+def _holds(value: Any) -> bool:
+    """Whether a value holds something (not null, "", [] or {}, nor an object of such values): a key
+    that holds nothing loses nothing (Mistral's `logprobs: null`, Cohere's empty lists at the start)."""
+    if type(value) is dict:
+        return any(_holds(v) for v in value.values())
+    return value is not None and value != "" and value != []
+
+
 def _places(template: Any, paths: list) -> tuple:
     """(holder, key) in ``template`` of each of ``paths``: where a value at that path is written."""
     places = []
@@ -945,6 +990,13 @@ class Accumulator:
         self._learnt: tuple | None = None  # the last repeat path learnt, taken again for its next element (_rebind)
         self._guard = _repeat_guard(decoder)
         self._reads = getattr(decoder, "READS", None) or {}
+        # what the grammar knows of each event (KNOWN): a key beyond it is reported once per place
+        # (None: not checked, for the client's mirror of a translation, which reads its own events)
+        known = getattr(decoder, "KNOWN", None)
+        if known is not None and self._naming in ("type", "event_type"):  # (the key that names the event is known)
+            known = _named_known(known, self._naming)
+        self._known: dict | None = known
+        self._unread: set = set()
 
     def add(self, event: Any) -> None:
         if type(event) is not dict:
@@ -1035,6 +1087,26 @@ class Accumulator:
             # (the decoder reads an event's fields from an object; a string is only a sentinel such as [DONE])
             st.fail((), f"an event is an object, got {type(payload).__name__}")
         self._decode(st, name, payload)
+        known = self._known
+        if known is not None and type(payload) is dict and (tree := known.get(name)) is not None:
+            missed: list = []
+            _unknown_keys(payload, tree, (), missed)
+            if missed:
+                self._report_unknown(event, name, payload, missed)
+
+    def _report_unknown(self, event: Any, name: Any, payload: dict, missed: list) -> None:
+        """Report the keys of an event its grammar does not know (``KNOWN``), once for each place
+        (list positions aside): what they hold is not in the response."""
+        data = event["data"] if type(event) is dict and "data" in event and event.keys() <= _FRAME_KEYS else event
+        at: tuple = ("data",) if data is not event else ()
+        if data is not payload and type(data) is dict:  # (boto3's shape: {name: payload})
+            at += next(((k,) for k, v in data.items() if v is payload), ())
+        for keys in missed:
+            place = (name, *("*" if type(k) is int else k for k in keys))
+            if place in self._unread:
+                continue
+            self._unread.add(place)
+            self.state.report((*at, *keys), f"a key the {self.provider} stream grammar does not know (of a {name!r} event): not in the response", LossWarning)
 
     def add_logged(self, event: Any) -> list:
         """``add``, returning what the event changed (for stream translation)."""

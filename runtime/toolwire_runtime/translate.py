@@ -844,6 +844,7 @@ class Encoder:
         self.shape = Shape.of(target_decoder)
         self.mirror = mirror
         self.mirror.state.log = None
+        mirror._known = None  # (the client's mirror decodes the encoder's own events: no key to check)
         self.convert = convert
         self.source_calls = source_decoder.CALLS
         text = source_decoder.TEXT

@@ -99,6 +99,7 @@ RULES = {
     "message_delta": [
         {"op": "tag", "pairs": [(("delta",), {})]},
         {"op": "merge", "pairs": [((), ("delta",)), (("usage",), ("usage",))]},
+        {"op": "merge", "pairs": [(("context_management",), ("context_management",))]},
     ],
     "message_stop": [{"op": "end"}],
     "error": [
@@ -122,8 +123,30 @@ READS = {
     "content_block_start": {"content_block": True, "index": True},
     "content_block_stop": {"index": True},
     "error": {"error": {"message": True, "type": True}},
-    "message_delta": {"delta": True, "usage": True},
+    "message_delta": {"context_management": True, "delta": True, "usage": True},
     "message_start": {"message": True},
+}
+#: What the grammar knows of each event, as READS: what ``decode`` reads, the objects a `tag` names
+#: and what `ignore` says carries nothing. A key an event holds beyond it is reported (a LossWarning):
+#: nothing of the stream is dropped without a word.
+KNOWN = {
+    "content_block_delta": {
+        "delta": {
+            "citation": True,
+            "partial_json": True,
+            "signature": True,
+            "text": True,
+            "thinking": True,
+            "type": True,
+        },
+        "index": True,
+    },
+    "content_block_start": {"content_block": True, "index": True},
+    "content_block_stop": {"index": True},
+    "error": {"error": {"message": True, "type": True}},
+    "message_delta": {"context_management": True, "delta": True, "usage": True},
+    "message_start": {"message": True},
+    "message_stop": {},
 }
 
 __all__ = [
@@ -138,6 +161,7 @@ __all__ = [
     "NO_TRANSLATION_TO",
     "RULES",
     "READS",
+    "KNOWN",
     "decode",
 ]
 
@@ -203,6 +227,10 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             v = e["usage"]
             if v is not None:
                 st.merge(st.body, ("usage",), v, ("usage",))
+        if "context_management" in e:
+            v = e["context_management"]
+            if v is not None:
+                st.merge(st.body, ("context_management",), v, ("context_management",))
     elif name == "message_stop":
         st.end()
     elif name == "error":

@@ -13,6 +13,7 @@ from toolwire.streams.anthropic import (
     CALLS,
     COUNTER,
     END,
+    KNOWN,
     NAMING,
     NO_TRANSLATION_TO,
     READS,
@@ -35,5 +36,6 @@ __all__ = [
     "NO_TRANSLATION_TO",
     "RULES",
     "READS",
+    "KNOWN",
     "decode",
 ]

@@ -211,6 +211,43 @@ READS = {
     "throttlingException": {"message": True},
     "validationException": {"message": True},
 }
+#: What the grammar knows of each event, as READS: what ``decode`` reads, the objects a `tag` names
+#: and what `ignore` says carries nothing. A key an event holds beyond it is reported (a LossWarning):
+#: nothing of the stream is dropped without a word.
+KNOWN = {
+    "contentBlockDelta": {
+        "contentBlockIndex": True,
+        "delta": {
+            "image": {"source": True},
+            "reasoningContent": {"redactedContent": True, "signature": True, "text": True},
+            "text": True,
+            "toolResult": True,
+            "toolUse": {"input": True},
+        },
+        "p": True,
+    },
+    "contentBlockStart": {
+        "contentBlockIndex": True,
+        "p": True,
+        "start": {"image": True, "toolResult": True, "toolUse": True},
+    },
+    "contentBlockStop": {"contentBlockIndex": True, "p": True},
+    "internalServerException": {"message": True, "p": True},
+    "messageStart": {"p": True, "role": True},
+    "messageStop": {"additionalModelResponseFields": True, "p": True, "stopReason": True},
+    "metadata": {
+        "metrics": True,
+        "p": True,
+        "performanceConfig": True,
+        "serviceTier": True,
+        "trace": True,
+        "usage": True,
+    },
+    "modelStreamErrorException": {"message": True, "p": True},
+    "serviceUnavailableException": {"message": True, "p": True},
+    "throttlingException": {"message": True, "p": True},
+    "validationException": {"message": True, "p": True},
+}
 
 __all__ = [
     "PROVIDER",
@@ -224,6 +261,7 @@ __all__ = [
     "NO_TRANSLATION_TO",
     "RULES",
     "READS",
+    "KNOWN",
     "decode",
 ]
 

@@ -166,6 +166,28 @@ READS = {
     "tool-call-start": {"delta": {"message": {"tool_calls": True}}, "index": True},
     "tool-plan-delta": {"delta": {"message": {"tool_plan": True}}},
 }
+#: What the grammar knows of each event, as READS: what ``decode`` reads, the objects a `tag` names
+#: and what `ignore` says carries nothing. A key an event holds beyond it is reported (a LossWarning):
+#: nothing of the stream is dropped without a word.
+KNOWN = {
+    "citation-start": {"delta": {"message": {"citations": True}}, "index": True},
+    "content-delta": {
+        "delta": {"message": {"content": {"text": True, "thinking": True}}},
+        "index": True,
+        "logprobs": True,
+    },
+    "content-end": {"index": True},
+    "content-start": {"delta": {"message": {"content": True}}, "index": True},
+    "message-end": {"delta": {"error": True, "finish_reason": True, "usage": True}},
+    "message-start": {"delta": {"message": {"role": True}}, "id": True},
+    "tool-call-delta": {
+        "delta": {"message": {"tool_calls": {"function": {"arguments": True}}}},
+        "index": True,
+    },
+    "tool-call-end": {"index": True},
+    "tool-call-start": {"delta": {"message": {"tool_calls": True}}, "index": True},
+    "tool-plan-delta": {"delta": {"message": {"tool_plan": True}}},
+}
 
 __all__ = [
     "PROVIDER",
@@ -179,6 +201,7 @@ __all__ = [
     "NO_TRANSLATION_TO",
     "RULES",
     "READS",
+    "KNOWN",
     "decode",
 ]
 

@@ -90,6 +90,23 @@ READS = {
     },
     "tool-calls-generation": {"text": True, "tool_calls": True},
 }
+#: What the grammar knows of each event, as READS: what ``decode`` reads, the objects a `tag` names
+#: and what `ignore` says carries nothing. A key an event holds beyond it is reported (a LossWarning):
+#: nothing of the stream is dropped without a word.
+KNOWN = {
+    "citation-generation": {"citations": True, "is_finished": True},
+    "search-queries-generation": {"is_finished": True, "search_queries": True},
+    "search-results": {"documents": True, "is_finished": True, "search_results": True},
+    "stream-end": {"finish_reason": True, "is_finished": True, "response": True},
+    "stream-start": {"generation_id": True, "is_finished": True},
+    "text-generation": {"is_finished": True, "text": True},
+    "tool-calls-chunk": {
+        "is_finished": True,
+        "text": True,
+        "tool_call_delta": {"index": True, "name": True, "parameters": True, "text": True},
+    },
+    "tool-calls-generation": {"is_finished": True, "text": True, "tool_calls": True},
+}
 
 __all__ = [
     "PROVIDER",
@@ -103,6 +120,7 @@ __all__ = [
     "NO_TRANSLATION_TO",
     "RULES",
     "READS",
+    "KNOWN",
     "decode",
 ]
 

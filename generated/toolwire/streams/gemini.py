@@ -239,6 +239,33 @@ READS = {
         "usageMetadata": True,
     }
 }
+#: What the grammar knows of each event, as READS: what ``decode`` reads, the objects a `tag` names
+#: and what `ignore` says carries nothing. A key an event holds beyond it is reported (a LossWarning):
+#: nothing of the stream is dropped without a word.
+KNOWN = {
+    "chunk": {
+        "candidates": [
+            {
+                "avgLogprobs": True,
+                "citationMetadata": True,
+                "content": {"parts": [True], "role": True},
+                "finishMessage": True,
+                "finishReason": True,
+                "groundingMetadata": True,
+                "index": True,
+                "logprobsResult": True,
+                "safetyRatings": True,
+                "tokenCount": True,
+                "urlContextMetadata": True,
+            }
+        ],
+        "createTime": True,
+        "modelVersion": True,
+        "promptFeedback": True,
+        "responseId": True,
+        "usageMetadata": True,
+    }
+}
 
 __all__ = [
     "PROVIDER",
@@ -252,6 +279,7 @@ __all__ = [
     "NO_TRANSLATION_TO",
     "RULES",
     "READS",
+    "KNOWN",
     "decode",
 ]
 

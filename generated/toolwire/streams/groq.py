@@ -130,6 +130,15 @@ RULES = {
         },
         {"op": "merge", "pairs": [(("usage",), ("usage",))]},
         {"op": "merge", "pairs": [(("usage",), ("x_groq", "usage"))]},
+        {"op": "first", "pairs": [(("x_groq", "id"), ("x_groq", "id"))]},
+        {
+            "op": "set",
+            "pairs": [
+                (("x_groq", "seed"), ("x_groq", "seed")),
+                (("usage_breakdown",), ("x_groq", "usage_breakdown")),
+            ],
+        },
+        {"op": "merge", "pairs": [(("x_groq", "debug"), ("x_groq", "debug"))]},
     ],
     "[DONE]": [{"op": "end"}],
 }
@@ -154,8 +163,51 @@ READS = {
         "service_tier": True,
         "system_fingerprint": True,
         "usage": True,
-        "x_groq": {"usage": True},
+        "x_groq": {"debug": True, "id": True, "seed": True, "usage": True, "usage_breakdown": True},
     }
+}
+#: What the grammar knows of each event, as READS: what ``decode`` reads, the objects a `tag` names
+#: and what `ignore` says carries nothing. A key an event holds beyond it is reported (a LossWarning):
+#: nothing of the stream is dropped without a word.
+KNOWN = {
+    "[DONE]": {"obfuscation": True},
+    "chunk": {
+        "choices": [
+            {
+                "delta": {
+                    "channel": True,
+                    "content": True,
+                    "executed_tools": [True],
+                    "reasoning": True,
+                    "reasoning_content": True,
+                    "refusal": True,
+                    "role": True,
+                    "tool_calls": [
+                        {
+                            "function": {"arguments": True, "name": True},
+                            "id": True,
+                            "index": True,
+                            "type": True,
+                        }
+                    ],
+                },
+                "finish_reason": True,
+                "index": True,
+                "logprobs": {"content": True, "refusal": True},
+            }
+        ],
+        "created": True,
+        "error": True,
+        "id": True,
+        "model": True,
+        "obfuscation": True,
+        "object": True,
+        "provider": True,
+        "service_tier": True,
+        "system_fingerprint": True,
+        "usage": True,
+        "x_groq": {"debug": True, "id": True, "seed": True, "usage": True, "usage_breakdown": True},
+    },
 }
 
 __all__ = [
@@ -170,6 +222,7 @@ __all__ = [
     "NO_TRANSLATION_TO",
     "RULES",
     "READS",
+    "KNOWN",
     "decode",
 ]
 
@@ -385,6 +438,29 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             v = _h5["usage"]
             if v is not None:
                 st.merge(st.body, ("usage",), v, ("x_groq", "usage"))
+        if "id" in _h5:
+            v = _h5["id"]
+            if v is not None:
+                st.first(st.body, ("x_groq", "id"), v)
+            else:
+                st.null(st.body, ("x_groq", "id"))
+        if "seed" in _h5:
+            v = _h5["seed"]
+            if v is not None:
+                st.set(st.body, ("x_groq", "seed"), v)
+            else:
+                st.null(st.body, ("x_groq", "seed"))
+        if "usage_breakdown" in _h5:
+            v = _h5["usage_breakdown"]
+            if v is not None:
+                st.body["usage_breakdown"] = v
+            else:
+                if st.body.get("usage_breakdown") is None:
+                    st.body["usage_breakdown"] = None
+        if "debug" in _h5:
+            v = _h5["debug"]
+            if v is not None:
+                st.merge(st.body, ("x_groq", "debug"), v, ("x_groq", "debug"))
     elif name == "[DONE]":
         st.end()
     else:

@@ -107,6 +107,37 @@ READS = {
         "usage": True,
     }
 }
+#: What the grammar knows of each event, as READS: what ``decode`` reads, the objects a `tag` names
+#: and what `ignore` says carries nothing. A key an event holds beyond it is reported (a LossWarning):
+#: nothing of the stream is dropped without a word.
+KNOWN = {
+    "[DONE]": {},
+    "chunk": {
+        "choices": [
+            {
+                "delta": {
+                    "content": True,
+                    "role": True,
+                    "tool_calls": [
+                        {
+                            "function": {"arguments": True, "name": True},
+                            "id": True,
+                            "index": True,
+                            "type": True,
+                        }
+                    ],
+                },
+                "finish_reason": True,
+                "index": True,
+            }
+        ],
+        "created": True,
+        "id": True,
+        "model": True,
+        "object": True,
+        "usage": True,
+    },
+}
 
 __all__ = [
     "PROVIDER",
@@ -120,6 +151,7 @@ __all__ = [
     "NO_TRANSLATION_TO",
     "RULES",
     "READS",
+    "KNOWN",
     "decode",
 ]
 

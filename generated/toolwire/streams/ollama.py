@@ -95,6 +95,32 @@ READS = {
         "total_duration": True,
     }
 }
+#: What the grammar knows of each event, as READS: what ``decode`` reads, the objects a `tag` names
+#: and what `ignore` says carries nothing. A key an event holds beyond it is reported (a LossWarning):
+#: nothing of the stream is dropped without a word.
+KNOWN = {
+    "chunk": {
+        "created_at": True,
+        "done": True,
+        "done_reason": True,
+        "error": True,
+        "eval_count": True,
+        "eval_duration": True,
+        "load_duration": True,
+        "logprobs": True,
+        "message": {
+            "content": True,
+            "images": True,
+            "role": True,
+            "thinking": True,
+            "tool_calls": True,
+        },
+        "model": True,
+        "prompt_eval_count": True,
+        "prompt_eval_duration": True,
+        "total_duration": True,
+    }
+}
 
 __all__ = [
     "PROVIDER",
@@ -108,6 +134,7 @@ __all__ = [
     "NO_TRANSLATION_TO",
     "RULES",
     "READS",
+    "KNOWN",
     "decode",
 ]
 

@@ -139,6 +139,45 @@ READS = {
         "usage": True,
     }
 }
+#: What the grammar knows of each event, as READS: what ``decode`` reads, the objects a `tag` names
+#: and what `ignore` says carries nothing. A key an event holds beyond it is reported (a LossWarning):
+#: nothing of the stream is dropped without a word.
+KNOWN = {
+    "[DONE]": {"obfuscation": True},
+    "chunk": {
+        "choices": [
+            {
+                "delta": {
+                    "content": True,
+                    "reasoning": True,
+                    "reasoning_content": True,
+                    "refusal": True,
+                    "role": True,
+                    "tool_calls": [
+                        {
+                            "function": {"arguments": True, "name": True},
+                            "id": True,
+                            "index": True,
+                            "type": True,
+                        }
+                    ],
+                },
+                "finish_reason": True,
+                "index": True,
+                "logprobs": {"content": True, "refusal": True},
+            }
+        ],
+        "created": True,
+        "id": True,
+        "model": True,
+        "obfuscation": True,
+        "object": True,
+        "provider": True,
+        "service_tier": True,
+        "system_fingerprint": True,
+        "usage": True,
+    },
+}
 
 __all__ = [
     "PROVIDER",
@@ -152,6 +191,7 @@ __all__ = [
     "NO_TRANSLATION_TO",
     "RULES",
     "READS",
+    "KNOWN",
     "decode",
 ]
 
