@@ -816,6 +816,30 @@ def _named_known(known: dict, naming: str) -> dict:
     return entry[1]
 
 
+def _all_known(node: Any, tree: Any) -> bool:
+    """Whether every key of ``node`` is one ``tree`` knows: the check of each decoded event, without
+    building a path (``_unknown_keys`` finds them when it is not so)."""
+    if tree is True:
+        return True
+    if type(node) is dict:
+        if type(tree) is not dict:
+            return True
+        if not node.keys() <= tree.keys():
+            return False
+        for k, v in node.items():
+            if type(v) is dict or type(v) is list:
+                sub = tree[k]
+                if sub is not True and not _all_known(v, sub):
+                    return False
+    elif type(node) is list and type(tree) is list:
+        sub = tree[0]
+        if sub is not True:
+            for v in node:
+                if not _all_known(v, sub):
+                    return False
+    return True
+
+
 def _unknown_keys(node: Any, tree: Any, keys: tuple, out: list) -> None:
     """The paths in ``node`` (an event's payload) of the keys ``tree`` (its KNOWN) does not have."""
     if tree is True:
@@ -1088,7 +1112,7 @@ class Accumulator:
             st.fail((), f"an event is an object, got {type(payload).__name__}")
         self._decode(st, name, payload)
         known = self._known
-        if known is not None and type(payload) is dict and (tree := known.get(name)) is not None:
+        if known is not None and type(payload) is dict and (tree := known.get(name)) is not None and not _all_known(payload, tree):
             missed: list = []
             _unknown_keys(payload, tree, (), missed)
             if missed:
