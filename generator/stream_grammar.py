@@ -801,6 +801,8 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         everywhere = []
     if grammar.counter is not None:  # (the running event number: the encoder's to write)
         everywhere = [*everywhere, ".".join(map(str, grammar.counter))]
+    if naming in ("type", "event_type"):  # (the key that names the event)
+        everywhere = [*everywhere, str(naming)]
     for name, items in events.items():
         if items:  # (an event the grammar ignores whole is not checked)
             comp.known.setdefault(str(name), []).extend(("whole", _path(x)) for x in everywhere)

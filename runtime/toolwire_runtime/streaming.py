@@ -805,17 +805,6 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, read
     return (_getter(*reader[:3]), owner, path[-1], template, *sink, op, reader, skipped)
 
 
-_NAMED_KNOWN: dict[tuple, tuple] = {}  # (id of a decoder's KNOWN, naming) → KNOWN with the naming key known
-
-
-def _named_known(known: dict, naming: str) -> dict:
-    """A decoder's KNOWN with the key that names an event (its `type`) known in each event, once."""
-    entry = _NAMED_KNOWN.get((id(known), naming))
-    if entry is None or entry[0] is not known:
-        entry = _NAMED_KNOWN[id(known), naming] = (known, {n: {**t, naming: True} if type(t) is dict else t for n, t in known.items()})
-    return entry[1]
-
-
 def _all_known(node: Any, tree: Any) -> bool:
     """Whether every key of ``node`` is one ``tree`` knows: the check of each decoded event, without
     building a path (``_unknown_keys`` finds them when it is not so)."""
@@ -841,19 +830,13 @@ def _all_known(node: Any, tree: Any) -> bool:
 
 
 def _unknown_keys(node: Any, tree: Any, keys: tuple, out: list) -> None:
-    """The paths in ``node`` (an event's payload) of the keys ``tree`` (its KNOWN) does not have."""
+    """The paths in ``node`` (an event's payload) of the keys ``tree`` (its KNOWN) does not have and
+    that hold something (run when ``_all_known`` found one it does not have)."""
     if tree is True:
         return
     if type(node) is dict:
         if type(tree) is not dict:
             return  # (the decoder reads it as something else: its own check says so)
-        if node.keys() <= tree.keys():  # (most objects: every key known; only the nested ones are walked)
-            for k, v in node.items():
-                if type(v) is dict or type(v) is list:
-                    sub = tree[k]
-                    if sub is not True:
-                        _unknown_keys(v, sub, (*keys, k), out)
-            return
         for k, v in node.items():
             sub = tree.get(k)
             if sub is None:
@@ -1016,10 +999,7 @@ class Accumulator:
         self._reads = getattr(decoder, "READS", None) or {}
         # what the grammar knows of each event (KNOWN): a key beyond it is reported once per place
         # (None: not checked, for the client's mirror of a translation, which reads its own events)
-        known = getattr(decoder, "KNOWN", None)
-        if known is not None and self._naming in ("type", "event_type"):  # (the key that names the event is known)
-            known = _named_known(known, self._naming)
-        self._known: dict | None = known
+        self._known: dict | None = getattr(decoder, "KNOWN", None)
         self._unread: set = set()
 
     def add(self, event: Any) -> None:

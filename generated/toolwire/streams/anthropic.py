@@ -140,13 +140,14 @@ KNOWN = {
             "type": True,
         },
         "index": True,
+        "type": True,
     },
-    "content_block_start": {"content_block": True, "index": True},
-    "content_block_stop": {"index": True},
-    "error": {"error": {"message": True, "type": True}},
-    "message_delta": {"context_management": True, "delta": True, "usage": True},
-    "message_start": {"message": True},
-    "message_stop": {},
+    "content_block_start": {"content_block": True, "index": True, "type": True},
+    "content_block_stop": {"index": True, "type": True},
+    "error": {"error": {"message": True, "type": True}, "type": True},
+    "message_delta": {"context_management": True, "delta": True, "type": True, "usage": True},
+    "message_start": {"message": True, "type": True},
+    "message_stop": {"type": True},
 }
 
 __all__ = [

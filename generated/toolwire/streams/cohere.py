@@ -170,23 +170,25 @@ READS = {
 #: and what `ignore` says carries nothing. A key an event holds beyond it is reported (a LossWarning):
 #: nothing of the stream is dropped without a word.
 KNOWN = {
-    "citation-start": {"delta": {"message": {"citations": True}}, "index": True},
+    "citation-start": {"delta": {"message": {"citations": True}}, "index": True, "type": True},
     "content-delta": {
         "delta": {"message": {"content": {"text": True, "thinking": True}}},
         "index": True,
         "logprobs": True,
+        "type": True,
     },
-    "content-end": {"index": True},
-    "content-start": {"delta": {"message": {"content": True}}, "index": True},
-    "message-end": {"delta": {"error": True, "finish_reason": True, "usage": True}},
-    "message-start": {"delta": {"message": {"role": True}}, "id": True},
+    "content-end": {"index": True, "type": True},
+    "content-start": {"delta": {"message": {"content": True}}, "index": True, "type": True},
+    "message-end": {"delta": {"error": True, "finish_reason": True, "usage": True}, "type": True},
+    "message-start": {"delta": {"message": {"role": True}}, "id": True, "type": True},
     "tool-call-delta": {
         "delta": {"message": {"tool_calls": {"function": {"arguments": True}}}},
         "index": True,
+        "type": True,
     },
-    "tool-call-end": {"index": True},
-    "tool-call-start": {"delta": {"message": {"tool_calls": True}}, "index": True},
-    "tool-plan-delta": {"delta": {"message": {"tool_plan": True}}},
+    "tool-call-end": {"index": True, "type": True},
+    "tool-call-start": {"delta": {"message": {"tool_calls": True}}, "index": True, "type": True},
+    "tool-plan-delta": {"delta": {"message": {"tool_plan": True}}, "type": True},
 }
 
 __all__ = [

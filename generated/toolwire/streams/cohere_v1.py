@@ -94,18 +94,34 @@ READS = {
 #: and what `ignore` says carries nothing. A key an event holds beyond it is reported (a LossWarning):
 #: nothing of the stream is dropped without a word.
 KNOWN = {
-    "citation-generation": {"citations": True, "is_finished": True},
-    "search-queries-generation": {"is_finished": True, "search_queries": True},
-    "search-results": {"documents": True, "is_finished": True, "search_results": True},
-    "stream-end": {"finish_reason": True, "is_finished": True, "response": True},
-    "stream-start": {"generation_id": True, "is_finished": True},
-    "text-generation": {"is_finished": True, "text": True},
+    "citation-generation": {"citations": True, "event_type": True, "is_finished": True},
+    "search-queries-generation": {"event_type": True, "is_finished": True, "search_queries": True},
+    "search-results": {
+        "documents": True,
+        "event_type": True,
+        "is_finished": True,
+        "search_results": True,
+    },
+    "stream-end": {
+        "event_type": True,
+        "finish_reason": True,
+        "is_finished": True,
+        "response": True,
+    },
+    "stream-start": {"event_type": True, "generation_id": True, "is_finished": True},
+    "text-generation": {"event_type": True, "is_finished": True, "text": True},
     "tool-calls-chunk": {
+        "event_type": True,
         "is_finished": True,
         "text": True,
         "tool_call_delta": {"index": True, "name": True, "parameters": True, "text": True},
     },
-    "tool-calls-generation": {"is_finished": True, "text": True, "tool_calls": True},
+    "tool-calls-generation": {
+        "event_type": True,
+        "is_finished": True,
+        "text": True,
+        "tool_calls": True,
+    },
 }
 
 __all__ = [

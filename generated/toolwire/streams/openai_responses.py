@@ -537,13 +537,20 @@ READS = {
 #: and what `ignore` says carries nothing. A key an event holds beyond it is reported (a LossWarning):
 #: nothing of the stream is dropped without a word.
 KNOWN = {
-    "error": {"code": True, "message": True, "obfuscation": True, "sequence_number": True},
+    "error": {
+        "code": True,
+        "message": True,
+        "obfuscation": True,
+        "sequence_number": True,
+        "type": True,
+    },
     "response.code_interpreter_call_code.delta": {
         "delta": True,
         "item_id": True,
         "obfuscation": True,
         "output_index": True,
         "sequence_number": True,
+        "type": True,
     },
     "response.code_interpreter_call_code.done": {
         "code": True,
@@ -551,8 +558,14 @@ KNOWN = {
         "obfuscation": True,
         "output_index": True,
         "sequence_number": True,
+        "type": True,
     },
-    "response.completed": {"obfuscation": True, "response": True, "sequence_number": True},
+    "response.completed": {
+        "obfuscation": True,
+        "response": True,
+        "sequence_number": True,
+        "type": True,
+    },
     "response.content_part.added": {
         "content_index": True,
         "item_id": True,
@@ -560,6 +573,7 @@ KNOWN = {
         "output_index": True,
         "part": True,
         "sequence_number": True,
+        "type": True,
     },
     "response.content_part.done": {
         "content_index": True,
@@ -568,14 +582,21 @@ KNOWN = {
         "output_index": True,
         "part": True,
         "sequence_number": True,
+        "type": True,
     },
-    "response.created": {"obfuscation": True, "response": True, "sequence_number": True},
+    "response.created": {
+        "obfuscation": True,
+        "response": True,
+        "sequence_number": True,
+        "type": True,
+    },
     "response.custom_tool_call_input.delta": {
         "delta": True,
         "item_id": True,
         "obfuscation": True,
         "output_index": True,
         "sequence_number": True,
+        "type": True,
     },
     "response.custom_tool_call_input.done": {
         "input": True,
@@ -583,14 +604,21 @@ KNOWN = {
         "obfuscation": True,
         "output_index": True,
         "sequence_number": True,
+        "type": True,
     },
-    "response.failed": {"obfuscation": True, "response": True, "sequence_number": True},
+    "response.failed": {
+        "obfuscation": True,
+        "response": True,
+        "sequence_number": True,
+        "type": True,
+    },
     "response.function_call_arguments.delta": {
         "delta": True,
         "item_id": True,
         "obfuscation": True,
         "output_index": True,
         "sequence_number": True,
+        "type": True,
     },
     "response.function_call_arguments.done": {
         "arguments": True,
@@ -598,15 +626,27 @@ KNOWN = {
         "obfuscation": True,
         "output_index": True,
         "sequence_number": True,
+        "type": True,
     },
-    "response.in_progress": {"obfuscation": True, "response": True, "sequence_number": True},
-    "response.incomplete": {"obfuscation": True, "response": True, "sequence_number": True},
+    "response.in_progress": {
+        "obfuscation": True,
+        "response": True,
+        "sequence_number": True,
+        "type": True,
+    },
+    "response.incomplete": {
+        "obfuscation": True,
+        "response": True,
+        "sequence_number": True,
+        "type": True,
+    },
     "response.mcp_call_arguments.delta": {
         "delta": True,
         "item_id": True,
         "obfuscation": True,
         "output_index": True,
         "sequence_number": True,
+        "type": True,
     },
     "response.mcp_call_arguments.done": {
         "arguments": True,
@@ -614,18 +654,21 @@ KNOWN = {
         "obfuscation": True,
         "output_index": True,
         "sequence_number": True,
+        "type": True,
     },
     "response.output_item.added": {
         "item": True,
         "obfuscation": True,
         "output_index": True,
         "sequence_number": True,
+        "type": True,
     },
     "response.output_item.done": {
         "item": True,
         "obfuscation": True,
         "output_index": True,
         "sequence_number": True,
+        "type": True,
     },
     "response.output_text.annotation.added": {
         "annotation": True,
@@ -635,6 +678,7 @@ KNOWN = {
         "obfuscation": True,
         "output_index": True,
         "sequence_number": True,
+        "type": True,
     },
     "response.output_text.delta": {
         "content_index": True,
@@ -644,6 +688,7 @@ KNOWN = {
         "obfuscation": True,
         "output_index": True,
         "sequence_number": True,
+        "type": True,
     },
     "response.output_text.done": {
         "content_index": True,
@@ -653,8 +698,14 @@ KNOWN = {
         "output_index": True,
         "sequence_number": True,
         "text": True,
+        "type": True,
     },
-    "response.queued": {"obfuscation": True, "response": True, "sequence_number": True},
+    "response.queued": {
+        "obfuscation": True,
+        "response": True,
+        "sequence_number": True,
+        "type": True,
+    },
     "response.reasoning_summary_part.added": {
         "item_id": True,
         "obfuscation": True,
@@ -662,6 +713,7 @@ KNOWN = {
         "part": True,
         "sequence_number": True,
         "summary_index": True,
+        "type": True,
     },
     "response.reasoning_summary_part.done": {
         "item_id": True,
@@ -670,6 +722,7 @@ KNOWN = {
         "part": True,
         "sequence_number": True,
         "summary_index": True,
+        "type": True,
     },
     "response.reasoning_summary_text.delta": {
         "delta": True,
@@ -678,6 +731,7 @@ KNOWN = {
         "output_index": True,
         "sequence_number": True,
         "summary_index": True,
+        "type": True,
     },
     "response.reasoning_summary_text.done": {
         "item_id": True,
@@ -686,6 +740,7 @@ KNOWN = {
         "sequence_number": True,
         "summary_index": True,
         "text": True,
+        "type": True,
     },
     "response.reasoning_text.delta": {
         "content_index": True,
@@ -694,6 +749,7 @@ KNOWN = {
         "obfuscation": True,
         "output_index": True,
         "sequence_number": True,
+        "type": True,
     },
     "response.reasoning_text.done": {
         "content_index": True,
@@ -702,6 +758,7 @@ KNOWN = {
         "output_index": True,
         "sequence_number": True,
         "text": True,
+        "type": True,
     },
     "response.refusal.delta": {
         "content_index": True,
@@ -710,6 +767,7 @@ KNOWN = {
         "obfuscation": True,
         "output_index": True,
         "sequence_number": True,
+        "type": True,
     },
     "response.refusal.done": {
         "content_index": True,
@@ -718,6 +776,7 @@ KNOWN = {
         "output_index": True,
         "refusal": True,
         "sequence_number": True,
+        "type": True,
     },
 }
 
