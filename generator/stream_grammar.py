@@ -137,6 +137,11 @@ def _path(value: Any) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in str(value).split("."))
 
 
+def _paths_of(spec: Any) -> list:
+    """The event paths of a `has` / `unless` condition (one path or a list of them)."""
+    return [] if spec is None else spec if isinstance(spec, list) else [spec]
+
+
 def _defaults(template: dict, at: tuple = ()) -> frozenset:
     """The paths of a template's non-empty values (``{index: 0, message: {role: assistant}}``:
     ``index``, ``message.role``): defaults, which a `first` rule of the event that creates the
@@ -291,10 +296,11 @@ class _Compiler:
                         tests.append(f"isinstance({self.get(e, path)}, {JSON_KINDS[kind]})")
                 continue
             if cond == "has" or cond == "unless":
-                paths = spec if isinstance(spec, list) else [spec]
-                for path in paths:
+                for path in _paths_of(spec):
                     if self.check_path(item, cond, path, f"`{cond}`"):
-                        tests.append(f"{self.get(e, path)} is {'not ' if cond == 'has' else ''}None")
+                        # (reads whether the value is there, not what it holds: an object's keys are
+                        # what the other reads say)
+                        tests.append(f"{self.get(e, path, 'object')} is {'not ' if cond == 'has' else ''}None")
                 continue
             if not isinstance(spec, dict) or not spec:
                 self.errors.at(item, cond, f"{self.where}: `{cond}` must map event paths to the value (or list of values) they must {'not ' if cond == 'not' else ''}have")
@@ -363,7 +369,9 @@ class _Compiler:
                 # tested for presence first: an event lacks most of the keys its grammar knows (an
                 # argument fragment: five delta fields, the logprobs, the usage), and `in` is the
                 # cheapest test of one; when present, its null (`None`) takes the `else` below
-                value = self.get(e, source)
+                # (an action that runs only where its value is null, `unless` its own path, reads
+                # no more than the condition did: OpenAI Chat's `logprobs: null`)
+                value = self.get(e, source, "object" if source in _paths_of(item.get("unless")) else "whole")
                 skeys = _path(source)
                 holder = None  # (the object holding the value's key: the event, or a hoisted one; None outside a scope)
                 if len(skeys) == 1 and isinstance(skeys[0], str):

@@ -47,10 +47,9 @@ INHERENT: dict[tuple[str, tuple], str] = {
 # a decoder discrepancy (reported), so the main comparison removes them and
 # test_golden_stream_keeps_the_nulls_it_carries holds the exact comparison as a strict xfail.
 # (A field that `set`, `first` or `append` reads from the event is kept as null: system_fingerprint,
-# refusal. The choice's `logprobs` is read only through `extend` of its lists.)
-NULLS_DROPPED: dict[tuple[str, tuple], str] = {
-    ("openai_chat", ("choices", "*", "logprobs")): "every chunk's choice carries logprobs: null; the grammar extends logprobs.content / .refusal, so the accumulated choice has no key",
-}
+# refusal, and the choice's `logprobs`, which a `set` under `unless: logprobs` reads beside the
+# `extend` of its lists.)
+NULLS_DROPPED: dict[tuple[str, tuple], str] = {}
 
 # Translations known not to hold, (source, scenario, target) -> why (strict: drop the entry when one holds).
 # (Cohere v1 calls into whole-call targets held once: a call without a close event is complete
@@ -207,6 +206,26 @@ def test_golden_stream_written_parses_back(provider: str, scenario: str) -> None
 @pytest.mark.parametrize("provider, scenario, target", _cases(with_targets=True))
 def test_golden_stream_translates_to_the_converted_response(provider: str, scenario: str, target: str) -> None:
     check_translation({"provider": provider, "events": _events(provider, scenario)}, target)
+
+
+@pytest.mark.parametrize("provider, scenario", _cases())
+def test_golden_stream_translated_into_its_own_provider_keeps_its_body(provider: str, scenario: str) -> None:
+    """Into its own provider, a golden stream accumulates to the body the golden stream itself does,
+    the nulls it carries included (OpenAI's `logprobs: null`, which the translated finish chunk says)."""
+    out = quiet(lambda: list(stream.convert(_events(provider, scenario), source=provider, target=provider)))
+    want = quiet(stream.accumulate, _events(provider, scenario), provider=provider, as_provider=True)
+    assert quiet(stream.accumulate, out, provider=provider, as_provider=True) == want
+
+
+@pytest.mark.parametrize("provider, scenario", _cases())
+def test_golden_stream_into_openai_chat_says_the_role_once(provider: str, scenario: str) -> None:
+    """A `first` field is said by the event that brings it, not again with a later field of the same
+    event kind: the finish chunk's delta is empty, as OpenAI's is (it repeated the role)."""
+    out = quiet(lambda: list(stream.convert(_events(provider, scenario), source=provider, target="openai_chat")))
+    roles = [i for i, e in enumerate(out) if isinstance(e["data"], dict) for c in e["data"]["choices"] if "role" in c["delta"]]
+    finishes = [e["data"]["choices"][0] for e in out if isinstance(e["data"], dict) and any(c.get("finish_reason") for c in e["data"]["choices"])]
+    assert len(roles) == 1 and len(finishes) == 1
+    assert finishes[0]["delta"] == {}
 
 
 def _complete_cases() -> list:

@@ -1199,6 +1199,10 @@ class Encoder:
             if key is not None and objects:  # (a field of the object itself: most)
                 want = d.get(key)
                 if want is None:
+                    if key in d and key not in m and action["op"] == "set":
+                        # a null the body has (OpenAI's `logprobs: null`): said as the wire says it,
+                        # so that the client's body has it too
+                        groups.setdefault((ident, id(action)), [chain, action, []])[2].append((event_keys, None, True))
                     continue
                 have = m.get(key)
             else:
@@ -1206,17 +1210,20 @@ class Encoder:
             if want is not None:
                 entry = groups.setdefault((ident, id(action)), [chain, action, []])
                 entry[2].append((event_keys, want, want != have))
+        # an event carries every field its rules set (Anthropic's message_delta: the stop reason and the
+        # usage together; Bedrock's toolUse start: its id and name with its type); it is sent when one
+        # of them changed. A `first` rule with nothing new stays out: its repeat changes nothing by
+        # the grammar's own meaning (OpenAI's finish chunk does not say the role again)
         merged: dict[tuple, list] = {}
         for chain, action, leaf in groups.values():
+            changed = any(len(x) < 3 or x[2] for x in leaf)
             entry = merged.setdefault(self.shape.ident(chain), [chain, [], False])
-            entry[1].extend([*self._when(action), *((k, v) for k, v, *_ in leaf)])
-            entry[2] = entry[2] or any(len(x) < 3 or x[2] for x in leaf)
-        # an event carries every field its rule sets (Anthropic's message_delta: the stop reason and the
-        # usage together); it is sent when one of them changed
+            if changed or action["op"] != "first":
+                entry[1].extend([*self._when(action), *((k, v) for k, v, *_ in leaf)])
+            entry[2] = entry[2] or changed
         for chain, leaf, changed in merged.values():
-            if not changed:
-                continue
-            self._send(self._event(chain, self._keys_of(path, chain), leaf))
+            if changed:
+                self._send(self._event(chain, self._keys_of(path, chain), leaf))
 
     def _diff(self, desired: dict, final: bool, held: Callable[[tuple, int], bool]) -> None:
         self.final = final

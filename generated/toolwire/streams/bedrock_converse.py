@@ -193,7 +193,11 @@ READS = {
     },
     "contentBlockStart": {
         "contentBlockIndex": True,
-        "start": {"image": True, "toolResult": True, "toolUse": True},
+        "start": {
+            "image": {"format": True},
+            "toolResult": {"status": True, "toolUseId": True, "type": True},
+            "toolUse": {"name": True, "toolUseId": True, "type": True},
+        },
     },
     "contentBlockStop": {"contentBlockIndex": True},
     "internalServerException": {"message": True},
@@ -229,7 +233,11 @@ KNOWN = {
     "contentBlockStart": {
         "contentBlockIndex": True,
         "p": True,
-        "start": {"image": True, "toolResult": True, "toolUse": True},
+        "start": {
+            "image": {"format": True},
+            "toolResult": {"status": True, "toolUseId": True, "type": True},
+            "toolUse": {"name": True, "toolUseId": True, "type": True},
+        },
     },
     "contentBlockStop": {"contentBlockIndex": True, "p": True},
     "internalServerException": {"message": True, "p": True},

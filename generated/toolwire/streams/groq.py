@@ -107,6 +107,7 @@ RULES = {
                     ],
                     "in": ("delta", "tool_calls"),
                 },
+                {"op": "set", "unless": [("logprobs",)], "pairs": [(("logprobs",), ("logprobs",))]},
                 {
                     "op": "extend",
                     "pairs": [
@@ -155,7 +156,7 @@ READS = {
             }
         ],
         "created": True,
-        "error": True,
+        "error": {"message": True, "type": True},
         "id": True,
         "model": True,
         "object": True,
@@ -197,7 +198,7 @@ KNOWN = {
             }
         ],
         "created": True,
-        "error": True,
+        "error": {"message": True, "type": True},
         "id": True,
         "model": True,
         "obfuscation": True,
@@ -401,6 +402,14 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                                 )
                             else:
                                 st.null(b2, ("function", "arguments"))
+                if e1.get("logprobs") is None:
+                    if "logprobs" in e1:
+                        v = e1["logprobs"]
+                        if v is not None:
+                            b1["logprobs"] = v
+                        else:
+                            if b1.get("logprobs") is None:
+                                b1["logprobs"] = None
                 if "content" in _h4:
                     v = _h4["content"]
                     if v is not None:

@@ -102,6 +102,7 @@ RULES = {
                     ],
                     "in": ("delta", "tool_calls"),
                 },
+                {"op": "set", "unless": [("logprobs",)], "pairs": [(("logprobs",), ("logprobs",))]},
                 {
                     "op": "extend",
                     "pairs": [
@@ -369,6 +370,14 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                                 )
                             else:
                                 st.null(b2, ("function", "arguments"))
+                if e1.get("logprobs") is None:
+                    if "logprobs" in e1:
+                        v = e1["logprobs"]
+                        if v is not None:
+                            b1["logprobs"] = v
+                        else:
+                            if b1.get("logprobs") is None:
+                                b1["logprobs"] = None
                 if "content" in _h3:
                     v = _h3["content"]
                     if v is not None:
