@@ -1423,11 +1423,14 @@ class Encoder:
         self.withheld = False
         if not self._trailing_text_stays(response):
             # where the text after the last call goes depends on what follows it (Cohere: before
-            # a call it is the plan, else the answer): it waits until that is known
-            start = _after_last_call(response.message.parts)
-            kept = [p for p in response.message.parts[start:] if getattr(p, "type", None) != "text"]
-            self.withheld = len(kept) < len(response.message.parts) - start
-            response.message.parts[start:] = kept
+            # a call it is the plan, else the answer): it waits until that is known, and so does
+            # what came after it (reasoning sent now would take the place the answer has if no call
+            # comes)
+            parts = response.message.parts
+            first = next((i for i in range(_after_last_call(parts), len(parts)) if getattr(parts[i], "type", None) == "text"), None)
+            if first is not None:
+                self.withheld = True
+                del parts[first:]
         desired = self.convert(response, False, quiet=True)
         if not response.message.parts:
             self._start(desired)
