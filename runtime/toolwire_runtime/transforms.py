@@ -311,7 +311,7 @@ def _json_result(result: Any, parts: list | None, path: Any, ctx: Context) -> An
     when there is no other result (reported when there is), and text that is a JSON object as
     that object (string-result providers, OpenAI and Anthropic, carry object results so)."""
     if parts:
-        texts = [p.text for p in parts if type(p) is TextPart]
+        texts = part_texts(parts, path, ctx)
         if texts:
             if result is None:
                 result = _joined_texts(texts, path, ctx)
@@ -452,7 +452,7 @@ def _text_only(result: Any, parts: list | None, path: Any, ctx: Context) -> Any:
     if parts:
         kinds = sorted({type(p).__name__ for p in parts})
         ctx.lose(path, f"tool result parts ({', '.join(kinds)}) cannot be sent; kept only the text result")
-        texts = [p.text for p in parts if type(p) is TextPart]
+        texts = part_texts(parts, path, ctx)
         if result is None and texts:
             result = _joined_texts(texts, path, ctx)
     return "" if result is None else result
@@ -624,14 +624,10 @@ def content_render(
 def _joined_text(parts: list, path: Any, ctx: Context) -> str:
     """form `text`: the content can only be one string (OpenAI ChatCompletionMessage.content). What a
     text part carries besides its text has no place in it and is reported (Anthropic's citations)."""
-    texts = []
     for i, part in enumerate(parts):
-        if type(part) is TextPart:
-            texts.append(part.text)
-            carried_unplaced(part.provider_data, (path, i), ctx)
-        else:
+        if type(part) is not TextPart:
             ctx.lose((path, i), f"{ctx.provider} takes only text here; a {type(part).__name__} is dropped")
-    return "".join(texts)
+    return "".join(part_texts(parts, path, ctx))
 
 
 def _text(text: str) -> Any:
@@ -686,6 +682,18 @@ def carried_unplaced(pd: Any, path: Any, ctx: Context) -> None:
     if pd is not None and pd.fields and (lost := lost_keys(pd.fields)):
         where = f"{pd.provider} fields" if pd.provider != ctx.data else "fields"
         ctx.lose(path, f"{where} {', '.join(lost)} have no {ctx.provider} equivalent; dropped")
+
+
+def part_texts(parts: list, path: Any, ctx: Context) -> list:
+    """The texts of the text parts among ``parts``, for a target that joins them into one string (a
+    message's content, Cohere's plan, a Gemini tool result): what a part carries besides its text
+    (Anthropic's citations, another provider's fields) has no place there and is reported."""
+    texts = []
+    for i, part in enumerate(parts):
+        if type(part) is TextPart:
+            texts.append(part.text)
+            carried_unplaced(part.provider_data, (path, i), ctx)
+    return texts
 
 
 def lost_keys(fields: dict) -> list:
@@ -1845,7 +1853,7 @@ def plan_text_render(parts: list, hint: Any, path: Any, ctx: Context) -> Any:
     """The text of a turn that makes tool calls (``parts``: its text parts and calls), else None."""
     if not any(type(p) is ToolCall for p in parts):
         return None
-    texts = [p.text for p in parts if type(p) is TextPart]
+    texts = part_texts(parts, path, ctx)
     if not texts:
         return "" if hint == "" else None
     if len(texts) > 1:
@@ -2009,6 +2017,7 @@ def base64_images_render(parts: list, path: Any, ctx: Context) -> Any:
             ctx.lose((path, i), f"{ctx.provider} images carry no media type and the bytes do not show {part.media_type}; not sent")
         if part.detail is not None:
             ctx.lose((path, i), f"{ctx.provider} images have no detail level; {part.detail!r} not sent")
+        carried_unplaced(part.provider_data, (path, i), ctx)  # (a bare base64 string holds nothing else)
         out.append(part.data)
     return out or None
 
@@ -2343,12 +2352,13 @@ def reasoning_text_parse(value: Any, path: Any) -> list:
 def reasoning_text_render(parts: Any, path: Any, ctx: Context) -> Any:
     """reasoning_text, IR → wire: the text of the message's reasoning parts, joined by a blank line."""
     texts = []
-    for part in parts or ():
+    for i, part in enumerate(parts or ()):
         if part.text is None:
             ctx.lose(path, f"{ctx.provider} has no place for reasoning without text (redacted or encrypted); dropped")
             continue
         if part.signature is not None or part.data is not None:
             ctx.lose(path, f"{ctx.provider} has no place for a reasoning signature or encrypted reasoning; dropped")
+        carried_unplaced(part.provider_data, (path, i), ctx)  # (one string holds nothing else)
         texts.append(part.text)
     return "\n\n".join(texts) if texts else None
 
