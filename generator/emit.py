@@ -1317,8 +1317,14 @@ class ProviderCompiler:
         if isinstance(w, dict):  # {field, hint: {wire key: value}}: a value the same-provider input spelled so
             (key, value), = w["hint"].items()
             return f"({node}.{w['field']} is not None and tw.hint_of({node}, PROVIDER, {py(key)}) == {py(value)})"
-        name, _, prefix = w.partition(" ")
-        return f"tw.starts_with({node}.{name}, {py(prefix)})" if prefix else f"{node}.{name} is not None"
+        name, *prefixes = w.split()
+        if not prefixes:
+            return f"{node}.{name} is not None"
+        # "url s3://": the field starts so; "url !s3:// !gs://": it holds a value that starts otherwise
+        tests = [f"{'not ' if p.startswith('!') else ''}tw.starts_with({node}.{name}, {py(p.lstrip('!'))})" for p in prefixes]
+        if all(p.startswith("!") for p in prefixes):
+            tests.insert(0, f"{node}.{name} is not None")
+        return f"({' and '.join(tests)})" if len(tests) > 1 else tests[0]
 
     # --- enums -------------------------------------------------------------------------------------
 

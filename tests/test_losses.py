@@ -242,6 +242,27 @@ def test_a_bedrock_document_source_keeps_a_key_beside_its_bytes():
         toolwire.convert(body, source="bedrock_converse", target="anthropic", kind="request", model="claude-sonnet-4-5")
 
 
+def test_an_s3_location_keeps_its_bucket_owner_and_goes_to_no_provider_that_cannot_fetch_it():
+    """An s3Location's keys beside its uri (`bucketOwner`: the account the bucket belongs to, which
+    Bedrock checks; botocore S3Location) are kept by `bytes_source`'s hint, back to Bedrock in place
+    (`carries`: reported by any other provider that took the uri). No other provider reads an s3://
+    (or gs://) URI: such a part is dropped and reported (`when: "url !s3:// !gs://"`), where it was sent
+    as a URL the API cannot fetch, and its bucketOwner dropped without a word."""
+    location = {"uri": "s3://bucket-1/report.pdf", "bucketOwner": "111122223333", "x_newer_key": {"kept": 1}}
+    doc = {"document": {"format": "pdf", "name": "report", "source": {"s3Location": location}}}
+    body = {"messages": [{"role": "user", "content": [{"text": "Summarize this."}, doc]}]}
+    assert_round_trips_silently(body, "bedrock_converse")
+    for target in ("anthropic", "gemini", "openai_responses", "openai_chat", "mistral"):
+        with pytest.warns(toolwire.LossWarning, match=r"messages\[0\]\.parts\[1\]: \w+ cannot express FilePart \(application/pdf\) here; dropped"):
+            out = toolwire.convert(body, source="bedrock_converse", target=target, kind="request", model="m")
+        assert "s3://" not in json.dumps(out)
+    gcs = {"contents": [{"role": "user", "parts": [{"text": "Describe it."}, {"fileData": {"mimeType": "image/png", "fileUri": "gs://bucket-1/a.png"}}]}]}
+    for target in ("anthropic", "openai_chat", "openai_responses", "mistral", "cohere"):
+        with pytest.warns(toolwire.LossWarning, match=r"cannot express ImagePart"):
+            out = toolwire.convert(gcs, source="vertex", target=target, kind="request", model="m")
+        assert "gs://" not in json.dumps(out)
+
+
 def test_a_cohere_v1_result_keeps_the_keys_of_the_call_it_repeats():
     """Cohere v1's `tool_results[].call` repeats the call a result answers (`computed:
     answered_call`): it is read through the call's codec to pair the result, and rendered from the

@@ -2262,8 +2262,17 @@ def bytes_source_parse(value: Any, path: Any) -> tuple[Any, Any, Any]:
     location = value.get("s3Location")
     if type(location) is dict and type(location.get("uri")) is str:
         rest = {k: v for k, v in location.items() if k != "uri"}
-        return location["uri"], None, rest or None
+        return location["uri"], None, ({"s3Location": rest} if rest else None)
     return None, None, {"source": value}
+
+
+def bytes_source_carried(hint: Any) -> dict | None:
+    """What bytes_source's hint keeps that the IR has no place for: the keys of an s3Location beside
+    its uri (``bucketOwner``, the account that owns the bucket). (Another kind of source leaves the
+    part without data or url: dropped whole, and reported so.)"""
+    if type(hint) is dict and type(hint.get("s3Location")) is dict:
+        return {f"s3Location.{k}": v for k, v in hint["s3Location"].items()} or None
+    return None
 
 
 def bytes_source_render(url: Any, data: Any, hint: Any, path: Any) -> Any:
@@ -2280,7 +2289,7 @@ def bytes_source_render(url: Any, data: Any, hint: Any, path: Any) -> Any:
                 raise WrongTypeError(path, "text source data is not base64 of UTF-8 text") from None
         return {"bytes": data}
     if url is not None:
-        return {"s3Location": {"uri": url, **(hint if type(hint) is dict else {})}}
+        return {"s3Location": {"uri": url, **(hint["s3Location"] if type(hint) is dict and "s3Location" in hint else {})}}
     raise MissingFieldError(path, "the part has no data or url")
 
 

@@ -768,20 +768,41 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _document_block_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
-        and (node.data is not None or node.url is not None or node.file_id is not None)
+        and (
+            node.data is not None
+            or (
+                node.url is not None
+                and not tw.starts_with(node.url, "s3://")
+                and not tw.starts_with(node.url, "gs://")
+            )
+            or node.file_id is not None
+        )
         and tw.media_in(node.media_type, ("application/pdf", "text/plain"))
     ):
         return _document_block_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
-        and (node.url is not None or node.file_id is not None)
+        and (
+            (
+                node.url is not None
+                and not tw.starts_with(node.url, "s3://")
+                and not tw.starts_with(node.url, "gs://")
+            )
+            or node.file_id is not None
+        )
         and tw.media_in(node.media_type, ("none",))
     ):
         return _document_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_block_from_ir(node, path, ctx)
     if t is ir.ImagePart and (
-        node.data is not None or node.url is not None or node.file_id is not None
+        node.data is not None
+        or (
+            node.url is not None
+            and not tw.starts_with(node.url, "s3://")
+            and not tw.starts_with(node.url, "gs://")
+        )
+        or node.file_id is not None
     ):
         return _image_block_from_ir(node, path, ctx)
     if (
@@ -1381,20 +1402,41 @@ def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _document_block_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
-        and (node.data is not None or node.url is not None or node.file_id is not None)
+        and (
+            node.data is not None
+            or (
+                node.url is not None
+                and not tw.starts_with(node.url, "s3://")
+                and not tw.starts_with(node.url, "gs://")
+            )
+            or node.file_id is not None
+        )
         and tw.media_in(node.media_type, ("application/pdf", "text/plain"))
     ):
         return _document_block_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
-        and (node.url is not None or node.file_id is not None)
+        and (
+            (
+                node.url is not None
+                and not tw.starts_with(node.url, "s3://")
+                and not tw.starts_with(node.url, "gs://")
+            )
+            or node.file_id is not None
+        )
         and tw.media_in(node.media_type, ("none",))
     ):
         return _document_block_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _text_block_from_ir(node, path, ctx)
     if t is ir.ImagePart and (
-        node.data is not None or node.url is not None or node.file_id is not None
+        node.data is not None
+        or (
+            node.url is not None
+            and not tw.starts_with(node.url, "s3://")
+            and not tw.starts_with(node.url, "gs://")
+        )
+        or node.file_id is not None
     ):
         return _image_block_from_ir(node, path, ctx)
     if t is ir.OpaquePart:

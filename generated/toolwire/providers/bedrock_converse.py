@@ -1642,11 +1642,13 @@ def _document_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
             _VRANK_document_block_document_source,
             _VORDER_document_block_document_source,
         )
+    v_document_source_carried = None
     v_document_source_url, v_document_source_data, v_document_source_hint = tw.bytes_source_parse(
         v_document_source, (p_document, "source")
     )
     if v_document_source_hint is not None:
         hints = tw.hint(hints, "document.source", v_document_source_hint)
+        v_document_source_carried = tw.bytes_source_carried(v_document_source_hint)
     if _ORDER_document_block.get(order := tuple(obj)) is not True:
         hints = tw.key_order(hints, "", order, _RANK_document_block, _ORDER_document_block)
     if o_document and _ORDER_document_block_document.get(order := tuple(o_document)) is not True:
@@ -1674,6 +1676,8 @@ def _document_block_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         extra = tw.nested_extra(
             extra, "document.source", tw.extra_fields(_v, _VKNOWN_document_block_document_source)
         )
+    if v_document_source_carried:
+        extra = tw.carried_extra(extra, "document.source", v_document_source_carried)
     if extra is not None or hints is not None:
         node.provider_data = ir.ProviderData(provider=ctx.data, fields=extra, hints=hints)
     return node
@@ -1724,7 +1728,14 @@ def _document_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         ctx.lose((path, "file_id"), f"{ctx.provider} has no place for FilePart.file_id; dropped")
     if pd is not None and pd.fields:
         tw.restore(
-            out, pd, ctx.data, path, ctx, ("document", "document.source"), rank=_RANK_document_block
+            out,
+            pd,
+            ctx.data,
+            path,
+            ctx,
+            ("document", "document.source"),
+            ("document.source",),
+            rank=_RANK_document_block,
         )
     if hints is not None and "$order" in hints:  # the same-provider input's key order
         out = tw.apply_key_order(out, hints["$order"])

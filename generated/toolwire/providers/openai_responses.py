@@ -757,14 +757,28 @@ def _content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _input_file_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
-        and (node.data is not None or node.url is not None or node.file_id is not None)
+        and (
+            node.data is not None
+            or (
+                node.url is not None
+                and not tw.starts_with(node.url, "s3://")
+                and not tw.starts_with(node.url, "gs://")
+            )
+            or node.file_id is not None
+        )
         and tw.media_in(node.media_type, ("application/", "text/", "none"))
     ):
         return _input_file_from_ir(node, path, ctx)
     if t is ir.TextPart:
         return _input_text_from_ir(node, path, ctx)
     if t is ir.ImagePart and (
-        node.data is not None or node.url is not None or node.file_id is not None
+        node.data is not None
+        or (
+            node.url is not None
+            and not tw.starts_with(node.url, "s3://")
+            and not tw.starts_with(node.url, "gs://")
+        )
+        or node.file_id is not None
     ):
         return _input_image_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
