@@ -276,8 +276,12 @@ def load_spec(root: Path) -> tuple[Spec | None, Errors]:
 
 
 def _simple_when(w: Any) -> bool:
-    """One condition of a union variant's `when`: a field, 'field prefix', or {field, hint}."""
-    return isinstance(w, str) or (
+    """One condition of a union variant's `when`: a field, 'field prefix', 'field !prefix ...'
+    (starts with none of them), or {field, hint}."""
+    if isinstance(w, str):
+        name, *prefixes = w.split() or [""]
+        return bool(name) and all(p.lstrip("!") for p in prefixes) and sum(not p.startswith("!") for p in prefixes) <= 1
+    return (
         isinstance(w, dict) and set(w) == {"field", "hint"} and isinstance(w["field"], str)
         and isinstance(w["hint"], dict) and len(w["hint"]) == 1)
 
@@ -657,7 +661,7 @@ def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:
                         every = w["all"] if isinstance(w, dict) and set(w) == {"all"} and isinstance(w["all"], list) and w["all"] else [w]
                         if not all(_simple_when(x) for x in every):
                             errors.at(variants, tag, f"codec {name!r}: variant {tag!r}: a 'when' entry is an IR field name, "
-                                      "'field prefix', {field: F, hint: {wire key: hint value}}, or {all: [entries]} (every one holds)")
+                                      "'field prefix', 'field !prefix !prefix...' (a value starting with none of them), {field: F, hint: {wire key: hint value}}, or {all: [entries]} (every one holds)")
                 if "for_models" in entry:
                     entry["for_models"] = _for_models(f"codec {name!r}: variant {tag!r}", variants, tag, entry["for_models"], "variant", errors)
                 entry["tag"] = str(tag)
