@@ -1321,9 +1321,10 @@ class ProviderCompiler:
         if not prefixes:
             return f"{node}.{name} is not None"
         # "url s3://": the field starts so; "url !s3:// !gs://": it holds a value that starts otherwise
-        tests = [f"{'not ' if p.startswith('!') else ''}tw.starts_with({node}.{name}, {py(p.lstrip('!'))})" for p in prefixes]
-        if all(p.startswith("!") for p in prefixes):
-            tests.insert(0, f"{node}.{name} is not None")
+        tests = [f"tw.starts_with({node}.{name}, {py(p)})" for p in prefixes if not p.startswith("!")]
+        excluded = tuple(p[1:] for p in prefixes if p.startswith("!"))
+        if excluded:
+            tests.append(f"tw.starts_with_none({node}.{name}, {py(excluded)})")
         return f"({' and '.join(tests)})" if len(tests) > 1 else tests[0]
 
     # --- enums -------------------------------------------------------------------------------------

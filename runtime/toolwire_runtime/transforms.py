@@ -2099,6 +2099,12 @@ def starts_with(value: Any, prefix: str) -> bool:
     return type(value) is str and value.startswith(prefix)
 
 
+def starts_with_none(value: Any, prefixes: tuple) -> bool:
+    """A union variant's `when: "url !s3:// !gs://"`: the IR field is a string with none of those
+    prefixes (a storage URI only its own provider reads)."""
+    return type(value) is str and not value.startswith(prefixes)
+
+
 def media_what(node: Any) -> str:
     """How a dropped part is named in a loss report: its class, and its media type when it has one."""
     media_type = getattr(node, "media_type", None)

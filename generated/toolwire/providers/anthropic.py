@@ -770,11 +770,7 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         t is ir.FilePart
         and (
             node.data is not None
-            or (
-                node.url is not None
-                and not tw.starts_with(node.url, "s3://")
-                and not tw.starts_with(node.url, "gs://")
-            )
+            or tw.starts_with_none(node.url, ("s3://", "gs://"))
             or node.file_id is not None
         )
         and tw.media_in(node.media_type, ("application/pdf", "text/plain"))
@@ -782,14 +778,7 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _document_block_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
-        and (
-            (
-                node.url is not None
-                and not tw.starts_with(node.url, "s3://")
-                and not tw.starts_with(node.url, "gs://")
-            )
-            or node.file_id is not None
-        )
+        and (tw.starts_with_none(node.url, ("s3://", "gs://")) or node.file_id is not None)
         and tw.media_in(node.media_type, ("none",))
     ):
         return _document_block_from_ir(node, path, ctx)
@@ -797,11 +786,7 @@ def _content_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _text_block_from_ir(node, path, ctx)
     if t is ir.ImagePart and (
         node.data is not None
-        or (
-            node.url is not None
-            and not tw.starts_with(node.url, "s3://")
-            and not tw.starts_with(node.url, "gs://")
-        )
+        or tw.starts_with_none(node.url, ("s3://", "gs://"))
         or node.file_id is not None
     ):
         return _image_block_from_ir(node, path, ctx)
@@ -1404,11 +1389,7 @@ def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         t is ir.FilePart
         and (
             node.data is not None
-            or (
-                node.url is not None
-                and not tw.starts_with(node.url, "s3://")
-                and not tw.starts_with(node.url, "gs://")
-            )
+            or tw.starts_with_none(node.url, ("s3://", "gs://"))
             or node.file_id is not None
         )
         and tw.media_in(node.media_type, ("application/pdf", "text/plain"))
@@ -1416,14 +1397,7 @@ def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _document_block_from_ir(node, path, ctx)
     if (
         t is ir.FilePart
-        and (
-            (
-                node.url is not None
-                and not tw.starts_with(node.url, "s3://")
-                and not tw.starts_with(node.url, "gs://")
-            )
-            or node.file_id is not None
-        )
+        and (tw.starts_with_none(node.url, ("s3://", "gs://")) or node.file_id is not None)
         and tw.media_in(node.media_type, ("none",))
     ):
         return _document_block_from_ir(node, path, ctx)
@@ -1431,11 +1405,7 @@ def _result_block_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _text_block_from_ir(node, path, ctx)
     if t is ir.ImagePart and (
         node.data is not None
-        or (
-            node.url is not None
-            and not tw.starts_with(node.url, "s3://")
-            and not tw.starts_with(node.url, "gs://")
-        )
+        or tw.starts_with_none(node.url, ("s3://", "gs://"))
         or node.file_id is not None
     ):
         return _image_block_from_ir(node, path, ctx)

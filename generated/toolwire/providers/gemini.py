@@ -970,7 +970,7 @@ def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _inline_image_from_ir(node, path, ctx)
     if (
         t is ir.ImagePart
-        and (node.url is not None and not tw.starts_with(node.url, "s3://"))
+        and tw.starts_with_none(node.url, ("s3://",))
         and tw.media_in(node.media_type, ("image/", "none"))
     ):
         return _file_image_from_ir(node, path, ctx)
@@ -980,7 +980,7 @@ def _part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _text_part_from_ir(node, path, ctx)
     if t is ir.FilePart and node.data is not None:
         return _inline_file_from_ir(node, path, ctx)
-    if t is ir.FilePart and (node.url is not None and not tw.starts_with(node.url, "s3://")):
+    if t is ir.FilePart and tw.starts_with_none(node.url, ("s3://",)):
         return _file_file_from_ir(node, path, ctx)
     if t is ir.ToolCall:
         return _function_call_part_from_ir(node, path, ctx)
@@ -1517,13 +1517,13 @@ def _response_media_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _inline_image_from_ir(node, path, ctx)
     if (
         t is ir.ImagePart
-        and (node.url is not None and not tw.starts_with(node.url, "s3://"))
+        and tw.starts_with_none(node.url, ("s3://",))
         and tw.media_in(node.media_type, ("image/", "none"))
     ):
         return _file_image_from_ir(node, path, ctx)
     if t is ir.FilePart and node.data is not None:
         return _inline_file_from_ir(node, path, ctx)
-    if t is ir.FilePart and (node.url is not None and not tw.starts_with(node.url, "s3://")):
+    if t is ir.FilePart and tw.starts_with_none(node.url, ("s3://",)):
         return _file_file_from_ir(node, path, ctx)
     if t is ir.OpaquePart:
         return tw.opaque_render(node, ctx.data, path, ctx)

@@ -1181,12 +1181,7 @@ def _user_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
     if t is ir.TextPart:
         return _text_part_from_ir(node, path, ctx)
     if t is ir.ImagePart and (
-        node.data is not None
-        or (
-            node.url is not None
-            and not tw.starts_with(node.url, "s3://")
-            and not tw.starts_with(node.url, "gs://")
-        )
+        node.data is not None or tw.starts_with_none(node.url, ("s3://", "gs://"))
     ):
         return _image_part_from_ir(node, path, ctx)
     if t is ir.OpaquePart:

@@ -759,11 +759,7 @@ def _content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         t is ir.FilePart
         and (
             node.data is not None
-            or (
-                node.url is not None
-                and not tw.starts_with(node.url, "s3://")
-                and not tw.starts_with(node.url, "gs://")
-            )
+            or tw.starts_with_none(node.url, ("s3://", "gs://"))
             or node.file_id is not None
         )
         and tw.media_in(node.media_type, ("application/", "text/", "none"))
@@ -773,11 +769,7 @@ def _content_part_from_ir(node: Any, path: Any, ctx: Context) -> Any:
         return _input_text_from_ir(node, path, ctx)
     if t is ir.ImagePart and (
         node.data is not None
-        or (
-            node.url is not None
-            and not tw.starts_with(node.url, "s3://")
-            and not tw.starts_with(node.url, "gs://")
-        )
+        or tw.starts_with_none(node.url, ("s3://", "gs://"))
         or node.file_id is not None
     ):
         return _input_image_from_ir(node, path, ctx)
