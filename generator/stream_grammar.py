@@ -371,13 +371,40 @@ class _Compiler:
                 # cheapest test of one; when present, its null (`None`) takes the `else` below
                 # (an action that runs only where its value is null, `unless` its own path, reads
                 # no more than the condition did: OpenAI Chat's `logprobs: null`)
-                value = self.get(e, source, "object" if source in _paths_of(item.get("unless")) else "whole")
+                # (an action that runs only where its value is null, `unless` its own path, reads no
+                # more than the condition did, and has only the null to write: OpenAI Chat's `logprobs: null`)
+                null_only = source in _paths_of(item.get("unless")) and name in ("set", "first", "append")
+                value = self.get(e, source, "object" if null_only else "whole")
                 skeys = _path(source)
                 holder = None  # (the object holding the value's key: the event, or a hoisted one; None outside a scope)
                 if len(skeys) == 1 and isinstance(skeys[0], str):
                     holder = e
                 elif len(skeys) == 2 and all(isinstance(k, str) for k in skeys):
                     holder = self.hoisted(e, skeys[0])
+                # a key the element's template holds a place for (`$absent`): put where it goes once set
+                placing = self.placing.get(b)
+                place = f"st.place({b}, {tkeys[0]!r}, {placing[1]})" if placing and tkeys[0] in placing[0] else None
+
+                def carried_null(test: str, at: int) -> None:
+                    """A field the event carries as null is null in the body (the complete body has it
+                    so: OpenAI's system_fingerprint), unless the body has a value."""
+                    self.out(at, test)
+                    if one:
+                        self.out(at + 1, f"if {'_c' if name == 'first' else f'{b}.get({tkeys[0]!r})'} is None:")
+                        self.out(at + 2, f"{b}[{tkeys[0]!r}] = None")
+                        if place:
+                            self.out(at + 2, place)
+                    else:
+                        self.out(at + 1, f"st.null({b}, {tkeys!r})")
+                        if place:
+                            self.out(at + 1, place)
+
+                two = len(skeys) == 2 and all(isinstance(k, str) for k in skeys)
+                carries = (f"type(_x := {e}.get({skeys[0]!r})) is dict and {skeys[1]!r} in _x" if two else f"st.carries({e}, {skeys!r})")
+                if null_only:
+                    carried_null(f"if {f'{skeys[-1]!r} in {holder}' if holder is not None else carries}:", indent)
+                    indent = at
+                    continue
                 if holder is not None:
                     self.out(indent, f"if {skeys[-1]!r} in {holder}:")
                     indent += 1
@@ -385,9 +412,6 @@ class _Compiler:
                 else:
                     self.out(indent, f"v = {value}")
                 self.out(indent, "if v is not None:")
-                # a key the element's template holds a place for (`$absent`): put where it goes once set
-                placing = self.placing.get(b)
-                place = f"st.place({b}, {tkeys[0]!r}, {placing[1]})" if placing and tkeys[0] in placing[0] else None
                 if one and name == "set":  # (what StreamState.set / null do, without the call)
                     self.out(indent + 1, f"{b}[{tkeys[0]!r}] = v")
                 elif one and name == "first":
@@ -400,23 +424,8 @@ class _Compiler:
                 if place:  # (after the write; for `first`, only when it wrote)
                     self.out(indent + (2 if one and name == "first" else 1), place)
                 if name in ("set", "first", "append") and source != ".":
-                    # a field the event carries as null is null in the body (the complete body has it so:
-                    # OpenAI's system_fingerprint), unless the body has a value
-                    if holder is not None:  # (the key is there: its value is null)
-                        self.out(indent, "else:")
-                    elif len(skeys) == 2 and all(isinstance(k, str) for k in skeys):
-                        self.out(indent, f"elif type(_x := {e}.get({skeys[0]!r})) is dict and {skeys[1]!r} in _x:")
-                    else:
-                        self.out(indent, f"elif st.carries({e}, {skeys!r}):")
-                    if one:
-                        self.out(indent + 1, f"if {'_c' if name == 'first' else f'{b}.get({tkeys[0]!r})'} is None:")
-                        self.out(indent + 2, f"{b}[{tkeys[0]!r}] = None")
-                        if place:
-                            self.out(indent + 2, place)
-                    else:
-                        self.out(indent + 1, f"st.null({b}, {tkeys!r})")
-                        if place:
-                            self.out(indent + 1, place)
+                    # (the key is there, its value null; or the event carries the path as null)
+                    carried_null("else:" if holder is not None else f"elif {carries}:", indent)
                 indent = at
         elif name == "tag":
             # fields every such event (or item) carries on the wire and that add nothing to the body

@@ -372,12 +372,8 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                                 st.null(b2, ("function", "arguments"))
                 if e1.get("logprobs") is None:
                     if "logprobs" in e1:
-                        v = e1["logprobs"]
-                        if v is not None:
-                            b1["logprobs"] = v
-                        else:
-                            if b1.get("logprobs") is None:
-                                b1["logprobs"] = None
+                        if b1.get("logprobs") is None:
+                            b1["logprobs"] = None
                 if "content" in _h3:
                     v = _h3["content"]
                     if v is not None:
