@@ -571,8 +571,62 @@ def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provi
         if made != cls_name and key in ("tools", "tool_result"):  # (request / response codecs: checked where they are compiled)
             errors.at(doc, key, f"{key} codec {entry!r} makes {f'IR {made}' if made else f'no IR object (a {codecs[entry].kind} codec)'}; "
                       f"a {key} document is IR {cls_name} (an object codec with ir: {cls_name})")
+    if provider.stream_grammar is not None and provider.stream_grammar.unfinished:
+        _resolve_unfinished(provider, doc["stream"], errors)
     _check_references(provider, ir_classes, transforms, errors)
     return provider
+
+
+def _resolve_unfinished(provider: Provider, stream: Located, errors: Errors) -> None:
+    """Each `unfinished` body path is a field of the response codec (followed into its object codecs):
+    a constant must hold that value, an enum must parse it, and the IR fields it converts to are
+    noted, to stay unset in a conversion before the end."""
+    grammar = provider.stream_grammar
+    response = provider.kinds.get("response")
+    resolved = []
+    for path, value in grammar.unfinished:
+        shown = ".".join(map(str, path))
+        found = _unfinished_field(provider, response, path, value) if response else "the provider has no response codec"
+        if isinstance(found, str):
+            errors.at(stream, "unfinished", f"provider {provider.name!r} stream: unfinished {shown}: {found}")
+            continue
+        # (a constant of the complete response stands in for any other value the body holds: Ollama's
+        # done false; another value only where the body has none)
+        resolved.append((path, value, found or (), found is None))
+    grammar.unfinished = tuple(resolved)
+
+
+def _unfinished_field(provider: Provider, codec_name: str, path: tuple, value: Any) -> tuple | str | None:
+    """The IR paths the value at ``path`` of an object of codec ``codec_name`` converts to (None: a
+    constant of the response, converted to nothing), or why it cannot stand in."""
+    codec = provider.codecs.get(codec_name)
+    if codec is None or codec.kind != "object":
+        return f"codec {codec_name!r} is not an object codec"
+    for rule in codec.rules:
+        if not rule.wire:
+            continue
+        wire = tuple(rule.wire.split("."))
+        if path == wire:
+            if rule.has_const:
+                return None if rule.const == value else f"the response holds the constant {rule.const!r} there, not {value!r}"
+            sub = provider.codecs.get(rule.codec) if rule.codec else None
+            if rule.list_of or rule.transform or rule.select or len(rule.ir) != 1 or sub is not None and sub.kind not in ("enum", "object"):
+                return "a value that stands in converts to an IR field of its own: a typed scalar, an enum or an object, no list or transform"
+            if (sub is not None and sub.kind == "object") != isinstance(value, dict):
+                return f"an object stands in for an object (codec {rule.codec!r}), a scalar for a scalar; got {value!r}"
+            if sub is not None and sub.kind == "object":
+                return ((rule.ir[0],),)  # (the whole IR object stays unset)
+            if sub is not None and value not in sub.parse_table:
+                return f"{value!r} is not a value of enum {rule.codec!r} ({', '.join(map(str, sub.parse_table))})"
+            kind = JSON_TYPES.get(rule.type or "any")
+            fits = {"number": isinstance(value, (int, float)), "int": isinstance(value, int)}.get(kind or "", type(value).__name__ == kind)
+            if kind is not None and (not fits or isinstance(value, bool) and kind != "bool"):
+                return f"the field is of type {rule.type}, got {value!r}"
+            return tuple((ir,) for ir in rule.ir)
+        if path[: len(wire)] == wire and rule.codec and len(rule.ir) == 1:
+            inner = _unfinished_field(provider, rule.codec, path[len(wire):], value)
+            return inner if inner is None or isinstance(inner, str) else tuple((rule.ir[0], *p) for p in inner)
+    return f"no field of codec {codec_name!r} is at that path"
 
 
 def _codec(name: str, cdoc: Located, errors: Errors) -> Codec:

@@ -16,7 +16,7 @@ from typing import Any
 from .loader import Errors, Located, plain
 
 ABSENT = "$absent"  # a template's value for a key the element lacks until a rule sets it (its place in the key order)
-STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore"}
+STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore", "unfinished"}
 NAMINGS = {
     "type": "the payload's `type` (the SSE event line when the payload has none)",
     "key": "the payload's single top-level key, whose value is the payload (boto3's shape)",
@@ -80,6 +80,10 @@ class Grammar:
     # per event name, what the grammar knows of it (read_tree): what the decoder reads, the objects
     # a `tag` names, and what `ignore` says carries nothing; anything else an event holds is reported
     known: dict = field(default_factory=dict)
+    # (body path, value) the body converts with while the stream has not reached its end (a value the
+    # complete response requires and only the end sets: Cohere's finish_reason, Ollama's done), with
+    # the IR fields that value converts to, which stay unset (spec.py resolves them: `irs`)
+    unfinished: tuple = ()
 
 
 def read_tree(reads: list) -> Any:
@@ -760,6 +764,10 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         body = None
     elif body is not None and ABSENT in repr(plain(body)):
         errors.at(stream, "body", f"{where}: `{ABSENT}` places a key of an element template (`templates:`, `new:`), not of the body")
+    unfinished = stream.get("unfinished") or {}
+    if not isinstance(unfinished, dict) or not all(isinstance(k, str) and PATH_RE.match(k) and k != "." and not isinstance(v, list) for k, v in unfinished.items()):
+        errors.at(stream, "unfinished", f"{where}: unfinished maps body paths to the values the body converts with before its end (what the complete response requires and only the end sets: {{finish_reason: COMPLETE}}); a value is a scalar or an object")
+        unfinished = {}
     templates = stream.get("templates") or {}
     if not isinstance(templates, dict) or not all(isinstance(v, (dict, list)) for v in templates.values()):
         errors.at(stream, "templates", f"{where}: templates must map names to literal mappings (an element's defaults, used as `new: \"@name\"`) or to lists of actions (spliced where an action list says \"@name\")")
@@ -791,7 +799,8 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
     code = "\n".join(comp.lines)
     grammar = Grammar(naming=str(naming), end=tuple(end), events=[str(n) for n in events], ignored=ignored,
                       text=view.get("text"), calls=view.get("calls"), code=code, constants=comp.constants, body=plain(body) if body else None,
-                      rules={str(n): _table(items, comp.templates, comp.action_lists) for n, items in events.items() if items})
+                      rules={str(n): _table(items, comp.templates, comp.action_lists) for n, items in events.items() if items},
+                      unfinished=tuple((_path(str(k)), plain(v)) for k, v in unfinished.items()))
     counter = stream.get("counter")
     if counter is not None:
         if isinstance(counter, str) and PATH_RE.match(counter):
@@ -824,5 +833,5 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         if items:  # (an event the grammar ignores whole is not checked)
             comp.known.setdefault(str(name), []).extend(("whole", _path(x)) for x in everywhere)
     grammar.known = {name: read_tree(known) for name, known in sorted(comp.known.items())}
-    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known))
+    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.unfinished))
     return grammar

@@ -150,10 +150,17 @@ def test_v2_message_end_with_an_error_raises() -> None:
 
 
 def test_v2_an_early_end_is_reported() -> None:
+    """No finish_reason before message-end, which V2ChatResponse requires: a stream cut short is the
+    complete response with the grammar's `unfinished` value standing in (a body the converter reads),
+    and its IR has no finish reason."""
+    acc = stream.Accumulator(V2).extend(_sse(START, _plan("I")))
+    assert acc.body == {"id": "msg-1", "finish_reason": None, "message": {"role": "assistant", "tool_plan": "I"}}  # what arrived
     with pytest.warns(stream.StreamEndedEarlyWarning):
-        body = stream.Accumulator(V2).extend(_sse(START, _plan("I"))).provider_body()
-    # no finish_reason before message-end (V2ChatResponse requires one: the IR of a cut stream is an error)
-    assert body == {"id": "msg-1", "finish_reason": None, "message": {"role": "assistant", "tool_plan": "I"}}
+        body = acc.provider_body()
+    assert body == {"id": "msg-1", "finish_reason": "COMPLETE", "message": {"role": "assistant", "tool_plan": "I"}}
+    with pytest.warns(stream.StreamEndedEarlyWarning):
+        response = acc.response()
+    assert response.finish_reason is None and [p.text for p in response.message.parts] == ["I"]
 
 
 # -- Cohere v1 -------------------------------------------------------------------------------------

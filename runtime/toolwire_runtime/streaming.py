@@ -966,6 +966,29 @@ def copy_body(value: Any, memo: dict) -> Any:
     return copy.deepcopy(value, memo)
 
 
+def _standing_in(body: dict, unfinished: tuple) -> dict:
+    """``body`` with the values of a grammar's ``unfinished`` (body path, value, IR paths, constant)
+    put in: a copy of the objects along each path, the rest shared (nothing of ``body`` changes)."""
+    top = dict(body)
+    for path, value, _irs, _const in unfinished:
+        node = top
+        for key in path[:-1]:
+            child = node.get(key)
+            node[key] = node = dict(child) if type(child) is dict else {}
+        node[path[-1]] = copy_body(value, {}) if type(value) is dict else value  # (never the module's own object)
+    return top
+
+
+def _unset(obj: Any, ir_path: tuple) -> None:
+    """The IR field at ``ir_path`` (attribute names) set to None: a value a stand-in gave it."""
+    for name in ir_path[:-1]:
+        obj = getattr(obj, name, None)
+        if obj is None:
+            return
+    if hasattr(obj, ir_path[-1]):
+        setattr(obj, ir_path[-1], None)
+
+
 # an SDK object's JSON (every event of an SDK's stream), loaded at its first use
 _plain = first_use(globals(), "_plain", "toolwire_runtime.sdk_objects", "plain")
 
@@ -992,6 +1015,7 @@ class Accumulator:
         self._end = decoder.END
         self._text = decoder.TEXT
         self._calls = decoder.CALLS
+        self._unfinished = getattr(decoder, "UNFINISHED", ())
         self._to_ir = to_ir
         self._repeat: tuple | None = None  # how to replay the last event for its next fragment (add)
         self._learnt: tuple | None = None  # the last repeat path learnt, taken again for its next element (_rebind)
@@ -1215,8 +1239,12 @@ class Accumulator:
         return body, invalid
 
     def provider_body(self) -> dict:
-        """The provider's complete response body."""
-        return self._final()[0]
+        """The provider's complete response body (of a stream that ended early: with the values of
+        its grammar's ``unfinished`` where it lacks them, so that it is one the provider's converter
+        reads; reported as an early end)."""
+        body = self._final()[0]
+        lacking = self._lacking(body)
+        return _standing_in(body, lacking) if lacking else body
 
     def response(self) -> Any:
         """The ``ir.Response`` of the stream: what ``toolwire.to_ir(provider_body(), kind="response")`` gives."""
@@ -1225,11 +1253,27 @@ class Accumulator:
 
     def response_of(self, body: dict, invalid: list, strict: bool, quiet: bool = False) -> Any:
         """The ``ir.Response`` of a complete body of this provider (arguments cut mid-JSON kept raw).
-        ``quiet``: without emitting its reports (a partial conversion whose warnings are ignored)."""
+        ``quiet``: without emitting its reports (a partial conversion whose warnings are ignored).
+        Before the stream's end, where the body lacks them, it converts with the values its grammar's
+        ``unfinished`` gives (what the complete response requires and only the end sets: Cohere's
+        finish_reason, Ollama's done), and the IR fields they convert to stay unset."""
+        unfinished = self._lacking(body)
+        if unfinished:
+            body = _standing_in(body, unfinished)
         response = self._to_ir(body, strict, quiet) if quiet else self._to_ir(body, strict)
+        for _path, _value, irs, _const in unfinished:
+            for ir_path in irs:
+                _unset(response, ir_path)
         if invalid:
             self._keep_raw(response, body, invalid, strict, quiet)
         return response
+
+    def _lacking(self, body: dict) -> tuple:
+        """The grammar's ``unfinished`` values ``body`` lacks before the stream's end: where it has
+        no value, or another value than a constant of the complete response (Ollama's done false)."""
+        if not self._unfinished or self.state.complete(self._end):
+            return ()
+        return tuple(x for x in self._unfinished if (have := get(body, x[0])) is None or x[3] and have != x[1])
 
     def _keep_raw(self, response: Any, body: dict, invalid: list, strict: bool = False, quiet: bool = False) -> None:
         """Calls whose argument text is not JSON (a stream cut inside a call): ``arguments`` {} and the

@@ -20,8 +20,8 @@ END = ("messageStop", "metadata")
 #: The body before any event: its defaults and key order.
 BODY = {
     "output": {"message": {"role": "assistant", "content": []}},
-    "stopReason": "end_turn",
-    "usage": {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0},
+    "stopReason": None,
+    "usage": None,
     "metrics": {"latencyMs": 0},
 }
 #: Where the text and the tool calls are in the body, for the partial view while streaming.
@@ -256,6 +256,14 @@ KNOWN = {
     "throttlingException": {"message": True, "p": True},
     "validationException": {"message": True, "p": True},
 }
+#: (body path, value, IR paths, constant) the body converts with before its end where it lacks them
+#: (a translation's partial conversions, a stream that ended early): what the complete response
+#: requires and only the end sets; a constant of the response also stands in for another value.
+#: The IR fields the value converts to stay unset (no finish reason before the end).
+UNFINISHED = (
+    (("stopReason",), "end_turn", (("finish_reason",),), False),
+    (("usage",), {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}, (("usage",),), False),
+)
 
 __all__ = [
     "PROVIDER",
@@ -270,6 +278,7 @@ __all__ = [
     "RULES",
     "READS",
     "KNOWN",
+    "UNFINISHED",
     "decode",
 ]
 

@@ -190,6 +190,11 @@ KNOWN = {
     "tool-call-start": {"delta": {"message": {"tool_calls": True}}, "index": True, "type": True},
     "tool-plan-delta": {"delta": {"message": {"tool_plan": True}}, "type": True},
 }
+#: (body path, value, IR paths, constant) the body converts with before its end where it lacks them
+#: (a translation's partial conversions, a stream that ended early): what the complete response
+#: requires and only the end sets; a constant of the response also stands in for another value.
+#: The IR fields the value converts to stay unset (no finish reason before the end).
+UNFINISHED = ((("finish_reason",), "COMPLETE", (("finish_reason",),), False),)
 
 __all__ = [
     "PROVIDER",
@@ -204,6 +209,7 @@ __all__ = [
     "RULES",
     "READS",
     "KNOWN",
+    "UNFINISHED",
     "decode",
 ]
 

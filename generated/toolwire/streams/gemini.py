@@ -266,6 +266,11 @@ KNOWN = {
         "usageMetadata": True,
     }
 }
+#: (body path, value, IR paths, constant) the body converts with before its end where it lacks them
+#: (a translation's partial conversions, a stream that ended early): what the complete response
+#: requires and only the end sets; a constant of the response also stands in for another value.
+#: The IR fields the value converts to stay unset (no finish reason before the end).
+UNFINISHED = ()
 
 __all__ = [
     "PROVIDER",
@@ -280,6 +285,7 @@ __all__ = [
     "RULES",
     "READS",
     "KNOWN",
+    "UNFINISHED",
     "decode",
 ]
 

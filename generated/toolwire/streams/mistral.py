@@ -138,6 +138,11 @@ KNOWN = {
         "usage": True,
     },
 }
+#: (body path, value, IR paths, constant) the body converts with before its end where it lacks them
+#: (a translation's partial conversions, a stream that ended early): what the complete response
+#: requires and only the end sets; a constant of the response also stands in for another value.
+#: The IR fields the value converts to stay unset (no finish reason before the end).
+UNFINISHED = ()
 
 __all__ = [
     "PROVIDER",
@@ -152,6 +157,7 @@ __all__ = [
     "RULES",
     "READS",
     "KNOWN",
+    "UNFINISHED",
     "decode",
 ]
 

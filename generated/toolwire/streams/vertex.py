@@ -19,6 +19,7 @@ from toolwire.streams.gemini import (
     READS,
     RULES,
     TEXT,
+    UNFINISHED,
     decode,
 )
 
@@ -37,5 +38,6 @@ __all__ = [
     "RULES",
     "READS",
     "KNOWN",
+    "UNFINISHED",
     "decode",
 ]
