@@ -63,9 +63,9 @@ def _count_conversions(monkeypatch) -> list:
     conversions: list = []
     convert = translate.Encoder._convert
 
-    def counted(self, *args):
+    def counted(self, *args, **kwargs):
         conversions.append(args[-1])
-        return convert(self, *args)
+        return convert(self, *args, **kwargs)
 
     monkeypatch.setattr(translate.Encoder, "_convert", counted)
     return conversions

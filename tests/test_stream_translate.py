@@ -113,6 +113,24 @@ def _same_text(node):
     return node
 
 
+SAID_ONCE = "stream says it once"
+
+
+def _keys_of(path: str) -> tuple:
+    """A warning's path (``choices[0].created``) as keys."""
+    return tuple(int(k) if k.isdigit() else k for k in re.findall(r"[^.\[\]]+", path))
+
+
+def _get(body, keys: tuple):
+    for k in keys:
+        body = body[k] if isinstance(body, (dict, list)) else None
+    return body
+
+
+def _put_at(body, keys: tuple, value) -> None:
+    _get(body, keys[:-1])[keys[-1]] = value
+
+
 def _messages(record) -> list[str]:
     return sorted({str(w.message) for w in record})
 
@@ -142,17 +160,80 @@ def check_translation(doc: dict, target: str) -> None:
     got = stream.accumulate(out, provider=target, as_provider=True)
     # what the target's stream can say of the converted response (Gemini's joins consecutive text parts)
     sayable = quiet(stream.accumulate, quiet(stream.events_of, want, provider=target), provider=target, as_provider=True)
+    said_once = [w for w in translated if SAID_ONCE in str(w.message)]
+    for w in said_once:  # a value the target's stream says once, at its start, that the source changed later: reported
+        keys = _keys_of(w.message.path)
+        assert f"as {_get(got, keys)!r:.60};" in w.message.message and _get(sayable, keys) is not None, w.message
+        _put_at(sayable, keys, _get(got, keys))
     assert _same_text(comparable(quiet(toolwire.to_ir, got, provider=target, kind="response"))) == _same_text(
         comparable(quiet(toolwire.to_ir, sayable, provider=target, kind="response")))
-    assert _messages(translated) == _messages(direct)
+    assert _messages([w for w in translated if w not in said_once]) == _messages(direct)
     family = WIRE_FAMILY.get(target) or target
     # what the recording itself fails (a beta block type the SDK's stable types lack) is not ours
     excused = {e for x in doc["events"] for e in validate_event(family, x) or ()} if (WIRE_FAMILY.get(source) or source) == family else set()
     for i, event in enumerate(out):
         errors = validate_event(family, event)
         assert not errors or set(errors) <= excused, f"event {i} {event!r:.300}: {sorted(set(errors) - excused)[:8]}"
+    assert block_order_errors(family, out) == []
     raw = b"".join(stream.write(out, provider=target))
     assert list(stream.parse(raw, provider=target)) == out
+
+
+# The events that open, continue and end a block, per stream family whose blocks end by an event:
+# (the event's name, its payload), each → ("start" | "more" | "stop", the block's key) or None.
+def _anthropic_block(name: str, data: dict):
+    kind = {"content_block_start": "start", "content_block_delta": "more", "content_block_stop": "stop"}.get(name)
+    return (kind, data.get("index")) if kind else None
+
+
+def _bedrock_block(name: str, data: dict):
+    kind = {"contentBlockStart": "start", "contentBlockDelta": "more", "contentBlockStop": "stop"}.get(name)
+    return (kind, data.get("contentBlockIndex")) if kind else None
+
+
+def _responses_block(name: str, data: dict):
+    if name in ("response.output_item.added", "response.output_item.done"):
+        return ("start" if name.endswith("added") else "stop", data.get("output_index"))
+    return ("more", data["output_index"]) if "output_index" in data else None
+
+
+def _cohere_block(name: str, data: dict):
+    for prefix in ("content-", "tool-call-"):
+        if name.startswith(prefix):
+            kind = {"start": "start", "delta": "more", "end": "stop"}.get(name[len(prefix):])
+            return (kind, (prefix, data.get("index"))) if kind else None
+    return None
+
+
+BLOCKS = {"anthropic": _anthropic_block, "bedrock_converse": _bedrock_block, "openai_responses": _responses_block, "cohere": _cohere_block}
+
+
+def block_order_errors(family: str, events: list) -> list[str]:
+    """Where a translated stream addresses a block out of order: started twice, or continued or
+    ended after its end (a client takes a block's end as final: Anthropic's content_block_stop)."""
+    of = BLOCKS.get(family)
+    if of is None:
+        return []
+    started, stopped, errors = set(), set(), []
+    for i, event in enumerate(events):
+        data = event.get("data") if isinstance(event, dict) else None
+        if not isinstance(data, dict):
+            continue
+        name = event.get("event") or data.get("type")
+        if family == "bedrock_converse" and len(data) == 1:
+            name, data = next(iter(data.items()))
+        block = of(name, data) if isinstance(data, dict) else None
+        if block is None:
+            continue
+        kind, key = block
+        if kind == "start" and key in started:
+            errors.append(f"event {i}: {name} starts block {key!r} again")
+        if key in stopped:
+            errors.append(f"event {i}: {name} after the end of block {key!r}")
+        started.add(key)
+        if kind == "stop":
+            stopped.add(key)
+    return errors
 
 
 def test_every_provider_is_a_translation_target() -> None:
@@ -304,7 +385,17 @@ def test_a_call_waiting_for_the_one_before_it_comes_once_that_one_is_complete() 
     assert sorted({n for n, e in _produced_at(events, "openai_chat", "openai_chat") if e["data"] != "[DONE]" and e["data"]["choices"] and e["data"]["choices"][0]["delta"].get("tool_calls")}) == [2, 3, 4, 5, 6, 7]
 
 
-@pytest.mark.parametrize("target", TARGETS)
+# Targets whose blocks end by an event, where the text that came after a call goes into the text block
+# that ended (found by block_order_errors; strict: drop an entry when it holds).
+_AFTER_ITS_END = (
+    "the text is sent into the text block that ended when the first call's block began (the SDKs "
+    "accumulate deltas by index, so the accumulated body is right), which the stream's protocol does "
+    "not allow: a text block of its own after the calls is the fix, with the layout change reported"
+)
+TEXT_AFTER_A_CALL_GAPS = {t: _AFTER_ITS_END for t in ("anthropic", "anthropic_bedrock", "anthropic_vertex", "bedrock_converse", "openai_responses")}
+
+
+@pytest.mark.parametrize("target", [pytest.param(t, marks=[pytest.mark.xfail(strict=True, reason=TEXT_AFTER_A_CALL_GAPS[t])] if t in TEXT_AFTER_A_CALL_GAPS else []) for t in TARGETS])
 def test_text_after_a_call_translates_to_the_converted_response(target: str) -> None:
     """OpenAI Chat's text may go on after a call (``delta.content`` next to ``tool_calls``). The
     converter puts a message's text (one string) before its calls: a target that can still add to

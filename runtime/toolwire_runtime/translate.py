@@ -634,10 +634,10 @@ def _identifiers(scope: dict) -> tuple:
         if len(_IDENTIFIERS) > 4096:
             _IDENTIFIERS.clear()
         actions = tuple(
-            (a["op"] == "set", tuple(a["pairs"]), tuple(a.get("has") or ()))
+            (a["op"] == "set", tuple(a["pairs"]), tuple(a.get("has") or ()), tuple(a.get("when") or ()))
             for a in scope["do"]
             if (a["op"] == "first" and not _conditional(a))
-            or (a["op"] == "set" and a.get("has") and not any(k in a for k in ("when", "unless", "is", "not")))
+            or (a["op"] == "set" and (a.get("has") or a.get("when")) and not any(k in a for k in ("unless", "is", "not")))
         )
         known = _IDENTIFIERS[id(scope)] = (scope, actions)
     return known[1]
@@ -649,7 +649,7 @@ def _identity(scope: dict, element: Any) -> list:
     (Bedrock's contentBlockStart says `start.toolUse` only for a toolUse block). Empty when the
     element has none of them."""
     out: list = []
-    for is_set, pairs, has in _identifiers(scope):
+    for is_set, pairs, has, when in _identifiers(scope):
         values = [(ek, v) for bk, ek in pairs if (v := get(element, bk)) is not None and v != "" and v != []]
         if is_set:
             trial: dict = {}
@@ -657,6 +657,12 @@ def _identity(scope: dict, element: Any) -> list:
                 _put(trial, ek, v)
             if not values or not all(get(trial, h) is not None for h in has):
                 continue
+            # a `when` the values meet, or whose constant the event then says too (Bedrock's
+            # contentBlockStart says a server tool's toolUse.type: the block's start says it whole)
+            said = [(keys, want[0] if isinstance(want, list) else want) for keys, want in when]
+            if any(get(trial, keys) is not None and get(trial, keys) != want for keys, want in said):
+                continue
+            values += [(keys, want) for keys, want in said if get(trial, keys) is None]
         out += values
     return out
 
@@ -875,6 +881,7 @@ class Encoder:
         # sync wanted them (None: not known since the last full sync); lowered when one of them grows
         self._agreed: int | None = None
         self._effects = 0  # the source's count of changes no op says, as last seen (feed)
+        self._growing = False  # a sync for such changes: the elements it creates stay open (feed)
         self.withheld = False  # the last conversion left text out until what follows it is known (_convert)
         self.opening: int | None = None  # id() of the source element whose opening triggered the sync
         self.made_by: dict[int, tuple] = {}  # id(mirror element) → id(source element) it was created for
@@ -1208,6 +1215,13 @@ class Encoder:
             else:
                 want, have = get(d, body_keys), get(m, body_keys)
             if want is not None:
+                if have not in (None, "") and want != have and action["op"] == "first":
+                    # the target's stream says it once (OpenAI Chat's `created` in every chunk, the
+                    # first kept) and the source changed it since (Ollama's created_at, last wins):
+                    # the event says what the client holds, and the end reports the value it lacks
+                    if self.final:
+                        self._said_once(path + body_keys, have, want)
+                    want = have
                 entry = groups.setdefault((ident, id(action)), [chain, action, []])
                 entry[2].append((event_keys, want, want != have))
         # an event carries every field its rules set (Anthropic's message_delta: the stop reason and the
@@ -1224,6 +1238,29 @@ class Encoder:
         for chain, leaf, changed in merged.values():
             if changed:
                 self._send(self._event(chain, self._keys_of(path, chain), leaf))
+
+    def _keep_said(self, desired: dict, final: bool) -> None:
+        """The body's values the target's stream says once (`first`: OpenAI Chat's created, in every
+        chunk, the first kept) that the source changed since the client got them (Ollama's
+        created_at, last wins): the desired body keeps the client's, so every event says it, and the
+        end reports the later value."""
+        m = self.mirror.state.body
+        for keys in self.shape.replayed:
+            have, want = get(m, keys), get(desired, keys)
+            if have not in (None, "") and want is not None and have != want:  # ("": a template's placeholder, not said)
+                _put(desired, keys, have)
+                if final:
+                    self._said_once(keys, have, want)
+
+    def _said_once(self, keys: tuple, have: Any, want: Any) -> None:
+        """Report a value the client took at the stream's start that the converted response changed
+        since (strict: raise ``LossError``)."""
+        from .errors import LossError, LossWarning
+
+        message = f"{self.target}'s stream says it once, as {have!r:.60}; the response's later value {want!r:.60} is not in the stream"
+        if self.strict:
+            raise LossError(where(keys), message)
+        warnings.warn(LossWarning(where(keys), message), stacklevel=2)
 
     def _diff(self, desired: dict, final: bool, held: Callable[[tuple, int], bool]) -> None:
         self.final = final
@@ -1316,7 +1353,7 @@ class Encoder:
                     if self.opening is not None:  # it stays open while its source element is
                         self.made_for.setdefault(self.opening, []).append(me)
                         self.made_by[id(me)] = (self.opening, lp, ep)
-                    elif lp in self.shape.closers and not self.routes.go_under(ep):
+                    elif lp in self.shape.closers and not self.routes.go_under(ep) and not self._growing:
                         # nothing flows into it (no route ends in it): complete now, once what it holds is created
                         if isinstance(de, dict) and isinstance(me, dict):
                             self._diff_lists(lp, ep, de, me, held)
@@ -1408,15 +1445,16 @@ class Encoder:
             self._append(pattern, path, field, want[len(have):], marked[1] if marked is not None and marked[0] == path + field else None)
 
     # -- driving ---------------------------------------------------------------------------
-    def _convert(self, src: Accumulator, body: dict, invalid: list, final: bool) -> dict | None:
+    def _convert(self, src: Accumulator, body: dict, invalid: list, final: bool, whole: bool = False) -> dict | None:
         """The target body the source body so far converts to (through the IR, as ``accumulate`` gives
         it); None before the source has said anything of its message (what a converter renders for
-        an empty message, Responses' empty message item, is a placeholder, not content)."""
+        an empty message, Responses' empty message item, is a placeholder, not content), unless
+        ``whole`` (the message is started all the same)."""
         if final:
             return self.convert(src.response_of(body, invalid, self.strict), self.strict)
         # (quiet: a partial conversion reports nothing; the final one reports what there is to report)
         response = src.response_of(body, invalid, False, quiet=True)
-        if not response.message.parts and self.shape.start is None and self.shape.begin is None:
+        if not response.message.parts and self.shape.start is None and self.shape.begin is None and not whole:
             self.started = True  # (nothing to say yet, and no event that starts the message: _start)
             return None
         self._layout = (getattr(response, "model", None), tuple(getattr(p, "type", None) for p in response.message.parts))
@@ -1434,7 +1472,7 @@ class Encoder:
         desired = self.convert(response, False, quiet=True)
         if not response.message.parts:
             self._start(desired)
-            return None
+            return desired if whole else None
         return desired
 
     def _sync(self, src: Accumulator, mark: tuple | None = None, final: bool = False) -> None:
@@ -1476,6 +1514,7 @@ class Encoder:
                 desired = self._project(desired)
             if mark is not None:
                 self.routes[(id(mark[0]), mark[1])] = self._find_mark(desired)
+        self._keep_said(desired, final)
         self.desired = desired
         source = self._calls(self.source_calls, src.state.body) if self.target_calls is not None else []
         self._route_calls(src, desired, source)
@@ -1636,7 +1675,7 @@ class Encoder:
                 return plain
         _put(twin, keys, (unmarked or "") + MARK)
         try:
-            desired = self._convert(src, body, invalid, False)
+            desired = self._convert(src, body, invalid, False, whole=plain is None)
         except ConversionError:
             # the source body is not a complete response yet (Cohere's finish reason and Ollama's
             # `done` come last): nothing is synced now; the next sync, at the latest the final one,
@@ -1651,6 +1690,13 @@ class Encoder:
         route = self._find_mark(desired)
         # (only now, and not by slicing: the target body may share the object, and holds the marker until _find_mark)
         _put(twin, keys, unmarked)
+        if plain is None:
+            # the message has nothing else to say yet (a dialect's reasoning_content before any
+            # content): where this field goes is known all the same, so its next fragments take the
+            # route, or, when it has no place in the target (dropped, and the final conversion
+            # reports it), need no sync each
+            self.routes[(id(element), keys)] = route
+            return desired if route is not None else None
         if plain is not None and plain is not _MISSING and plain != desired:
             # the marker kept text the converter drops (Bedrock's blank text): its place is not
             # known yet, a later sync sends it
@@ -1996,6 +2042,14 @@ class Encoder:
         if src.state.effects != self._effects:  # a change no op says (Mistral's text parts): for a full sync
             self._effects = src.state.effects
             self.owed = True
+            if not ops:  # (the event said nothing else: what it changed goes now, not at the next boundary or the end)
+                self._growing = True  # (what it creates stays open: its source part may grow by the next such event)
+                try:
+                    self._sync(src)
+                finally:
+                    self._growing = False
+                self._covered.clear()
+                return self.out
         # len(out) right after this event's last sync at a block boundary, while nothing else ran:
         # another such sync would find what that one found (every op of an event sees the body the
         # whole event made; the client and the routes are as that sync left them), so it is skipped
