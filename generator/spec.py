@@ -577,6 +577,10 @@ def _provider(doc, stem, display, ir_classes, transforms, root, errors) -> Provi
     return provider
 
 
+# the Python types of a JSON scalar type (a bool is an int to isinstance: told apart by the caller)
+_SCALAR_TYPES = {"string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,)}
+
+
 def _resolve_unfinished(provider: Provider, stream: Located, errors: Errors) -> None:
     """Each `unfinished` body path is a field of the response codec (followed into its object codecs):
     a constant must hold that value, an enum must parse it, and the IR fields it converts to are
@@ -618,9 +622,8 @@ def _unfinished_field(provider: Provider, codec_name: str, path: tuple, value: A
                 return ((rule.ir[0],),)  # (the whole IR object stays unset)
             if sub is not None and value not in sub.parse_table:
                 return f"{value!r} is not a value of enum {rule.codec!r} ({', '.join(map(str, sub.parse_table))})"
-            kind = JSON_TYPES.get(rule.type or "any")
-            fits = {"number": isinstance(value, (int, float)), "int": isinstance(value, int)}.get(kind or "", type(value).__name__ == kind)
-            if kind is not None and (not fits or isinstance(value, bool) and kind != "bool"):
+            kinds = _SCALAR_TYPES.get(rule.type or "")
+            if kinds and (not isinstance(value, kinds) or isinstance(value, bool) != (rule.type == "boolean")):
                 return f"the field is of type {rule.type}, got {value!r}"
             return tuple((ir,) for ir in rule.ir)
         if path[: len(wire)] == wire and rule.codec and len(rule.ir) == 1:

@@ -1215,13 +1215,6 @@ class Encoder:
             else:
                 want, have = get(d, body_keys), get(m, body_keys)
             if want is not None:
-                if have not in (None, "") and want != have and action["op"] == "first":
-                    # the target's stream says it once (OpenAI Chat's `created` in every chunk, the
-                    # first kept) and the source changed it since (Ollama's created_at, last wins):
-                    # the event says what the client holds, and the end reports the value it lacks
-                    if self.final:
-                        self._said_once(path + body_keys, have, want)
-                    want = have
                 entry = groups.setdefault((ident, id(action)), [chain, action, []])
                 entry[2].append((event_keys, want, want != have))
         # an event carries every field its rules set (Anthropic's message_delta: the stop reason and the
@@ -2048,8 +2041,6 @@ class Encoder:
                     self._sync(src)
                 finally:
                     self._growing = False
-                self._covered.clear()
-                return self.out
         # len(out) right after this event's last sync at a block boundary, while nothing else ran:
         # another such sync would find what that one found (every op of an event sees the body the
         # whole event made; the client and the routes are as that sync left them), so it is skipped
