@@ -104,7 +104,7 @@ class ProviderStreamError(ConversionError):
 
 
 class ConversionWarning(UserWarning):
-    """Something the caller should know about a conversion; the base of the three categories below
+    """Something the caller should know about a conversion; the base of the categories below
     (filter them apart with ``warnings.filterwarnings(..., category=...)``)."""
 
     def __init__(self, path: object, message: str) -> None:
@@ -121,6 +121,12 @@ class LossWarning(ConversionWarning):
 class AssumptionWarning(ConversionWarning):
     """A value the target requires and the input does not have was filled in with a default
     (Anthropic ``max_tokens`` 4096, a response's ``created`` 0). Nothing of the input is lost."""
+
+
+class LayoutWarning(ConversionWarning):
+    """A translated stream lays the response out otherwise than the response converted whole,
+    because the target's stream cannot take back what it sent: text that came after a call, into a
+    stream whose text block had ended, is a block of its own after the call. Nothing is lost."""
 
 
 class OutsideBodyWarning(ConversionWarning):

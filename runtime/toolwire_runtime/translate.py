@@ -311,6 +311,32 @@ def _after_last_call(parts: list) -> int:
     return 0
 
 
+def _cut_parts(response: Any, cuts: Iterable[tuple], rests: dict | None = None) -> Any:
+    """``response`` with its message's text parts cut as ``cuts`` say (``Encoder._cut``: each cut's
+    text part position, where it is cut, how many calls after it its rest follows, and the target
+    field the text began in), in order. ``rests`` gets id(rest part) → that field."""
+    import dataclasses
+
+    parts = list(response.message.parts)
+    for p, at, k, field in cuts:
+        part = parts[p] if p < len(parts) else None
+        if getattr(part, "type", None) != "text" or len(part.text) <= at:
+            continue  # (nothing after the cut yet)
+        q, n = p + 1, 0
+        for j in range(p + 1, len(parts)):
+            if n == k:
+                break
+            if getattr(parts[j], "type", None) == "tool_call":
+                n += 1
+                q = j + 1
+        rest = dataclasses.replace(part, text=part.text[at:], provider_data=None)
+        parts[p] = dataclasses.replace(part, text=part.text[:at])
+        parts.insert(q, rest)
+        if rests is not None:
+            rests[id(rest)] = field
+    return dataclasses.replace(response, message=dataclasses.replace(response.message, parts=parts))
+
+
 def _copy(value: Any) -> Any:
     if value is None or type(value) in (str, int, float, bool):
         return value
@@ -903,6 +929,16 @@ class Encoder:
         self._pending: tuple | None = None
         self._aside = 0
         self._marked: tuple | None = None  # (target field path, its source field's key) during a marked sync
+        self.ended: set[int] = set()  # id() of the mirror elements whose end the client was told (_close)
+        # text the target's stream had gone past when more of it came (after a call): (IR text part's
+        # position, where the client's element ends in it, the calls after that element, the target
+        # field's path), applied to every conversion in order (_cut, _apply_cuts); a cut found by a
+        # sync makes it sync again (_recut), quietly (_again: its reports were made)
+        self._response: Any = None  # the IR response of the last conversion of the body (_convert)
+        self.cuts: list[tuple[int, int, int, tuple]] = []
+        self._rests: dict[int, tuple] = {}  # id() of the rest parts of _response → the field their text began in
+        self._recut = False
+        self._again = False
 
     # -- event building ----------------------------------------------------------------------
     def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None, into: list | None = None) -> dict:
@@ -1093,10 +1129,13 @@ class Encoder:
             self._finish_element(pattern, path, desired_el, mirror_el)
         chain = self.shape.closers.get(pattern)
         if chain is not None:  # (an element whose end the client is never told still takes fragments: OpenAI's calls by index)
-            for key in list(self.routes.into.get(path, ())):
-                self.routes[key] = _MISSING  # a later fragment finds its place again
+            n = len(path)
+            for at in [p for p in self.routes.into if p[:n] == path]:  # (and the elements in it: Responses' text parts)
+                for key in list(self.routes.into.get(at, ())):
+                    self.routes[key] = _MISSING  # a later fragment finds its place again
             # the closing event carries what its rule sets (Responses' output_item.done: the item)
             self._send(self._event(chain, self._keys_of(path, chain), self._carried(chain, pattern, desired_el)))
+            self.ended.add(id(mirror_el))
 
     def _carried(self, chain: tuple, pattern: tuple, element: Any) -> list:
         """What an event along ``chain`` sets in ``element`` (at ``pattern``), as its leaf values."""
@@ -1117,6 +1156,14 @@ class Encoder:
             if action["op"] == "push":
                 continue
             want = get(d, field)
+            if self.sent.get(path + field) and path + field in self.args_dest:
+                # argument text of its source call that comes later in this source event (the event
+                # that made it end: text cut after the call, _cut) goes before its end
+                coming = self._coming(self.args_source[path + field])
+                if coming:
+                    self._append(pattern, path, field, "".join(op[3] for op in coming))
+                    self._covered.update(id(op) for op in coming)
+                continue
             if self.sent.get(path + field) or want in (None, {}, ""):
                 continue
             if action["op"] == "append_json":
@@ -1138,6 +1185,17 @@ class Encoder:
             return True
         items = get(self.mirror.state.body, path[:-1])
         return not isinstance(items, list) or len(items) == path[-1] + 1
+
+    def _gone_past(self, path: tuple, element: Any) -> bool:
+        """Whether the client was told that this element, or one it is in, ended (Responses' output
+        item, done, holds the text part)."""
+        ended = self.ended
+        if not ended:
+            return False
+        if id(element) in ended:
+            return True
+        body = self.mirror.state.body
+        return any(type(path[n - 1]) is int and id(get(body, path[:n])) in ended for n in range(1, len(path)))
 
     def _catch_up(self, pattern: tuple, path: tuple) -> None:
         """A call's element created after some of its argument text arrived unsent (it waited for
@@ -1260,7 +1318,7 @@ class Encoder:
         self._start(desired)
         self._grow((), (), desired, self.mirror.state.body)  # text fields of the body itself (Ollama's message.content)
         self._diff_lists((), (), desired, self.mirror.state.body, held)
-        if final:
+        if final and not self._recut:
             while self.open:
                 pattern, path = next(iter(self.open.values()))
                 self._close(get(self.mirror.state.body, path), get(desired, path))
@@ -1300,7 +1358,7 @@ class Encoder:
             at = path + sub
             have: Any = None
             sent = -1  # (the client's list is read again once something was sent)
-            while i + 1 < len(want):
+            while i + 1 < len(want) and not self._recut:  # (a cut: the sync is made again, _cut)
                 i += 1
                 de = want[i]
                 if held(lp, i):
@@ -1430,7 +1488,12 @@ class Encoder:
                 from .errors import UnsupportedError
 
                 raise UnsupportedError(where(path + field), f"the {self.target} response lays out text differently once more of the stream arrived ({have[-30:]!r} sent, now {want[-30:]!r}): a translated stream cannot take back what it sent")
-            if not self._extensible(pattern, path, field, m):
+            if self._gone_past(path, m) or not self._extensible(pattern, path, field, m):
+                # the target's stream has gone past this element (its end was sent: Anthropic's
+                # content_block_stop; or elements came after it: Gemini's parts): the text that came
+                # later (after a call: OpenAI's content beside tool_calls) becomes an element of its own
+                if self._cut(path + field, have, want):
+                    continue
                 from .errors import UnsupportedError
 
                 raise UnsupportedError(where(path + field), f"the {self.target} stream has gone past this element ({have[-30:]!r} sent), and text that came later ({want[len(have):][:30]!r}) belongs to it in the converted response (the source's text went on after what follows it): a translated stream cannot take back what it sent")
@@ -1443,10 +1506,16 @@ class Encoder:
         it); None before the source has said anything of its message (what a converter renders for
         an empty message, Responses' empty message item, is a placeholder, not content), unless
         ``whole`` (the message is started all the same)."""
+        if final and not self._again:
+            response = src.response_of(body, invalid, self.strict)
+            self._response = response = self._apply_cuts(response)
+            return self.convert(response, self.strict)
+        # (quiet: a partial conversion reports nothing; the final one reports what there is to report,
+        # once: a sync again after a cut does not report it again)
+        response = self._apply_cuts(src.response_of(body, invalid, False, quiet=True))
+        self._response = response
         if final:
-            return self.convert(src.response_of(body, invalid, self.strict), self.strict)
-        # (quiet: a partial conversion reports nothing; the final one reports what there is to report)
-        response = src.response_of(body, invalid, False, quiet=True)
+            return self.convert(response, False, quiet=True)
         if not response.message.parts and self.shape.start is None and self.shape.begin is None and not whole:
             self.started = True  # (nothing to say yet, and no event that starts the message: _start)
             return None
@@ -1469,6 +1538,17 @@ class Encoder:
         return desired
 
     def _sync(self, src: Accumulator, mark: tuple | None = None, final: bool = False) -> None:
+        self._recut = False
+        self._sync_once(src, mark, final)
+        again, self._again = self._again, True
+        try:
+            while self._recut:  # (a cut changed the layout: the sync is made again with it)
+                self._recut = False
+                self._sync_once(src, mark, final)
+        finally:
+            self._again = again
+
+    def _sync_once(self, src: Accumulator, mark: tuple | None, final: bool) -> None:
         self.fast.clear()
         self._agreed = None
 
@@ -1507,7 +1587,7 @@ class Encoder:
                 desired = self._project(desired)
             if mark is not None:
                 self.routes[(id(mark[0]), mark[1])] = self._find_mark(desired)
-        self._keep_said(desired, final)
+        self._keep_said(desired, final and not self._again)
         self.desired = desired
         source = self._calls(self.source_calls, src.state.body) if self.target_calls is not None else []
         self._route_calls(src, desired, source)
@@ -1625,7 +1705,9 @@ class Encoder:
                 self.args_source[at + args] = element
         owner, path, sub = self._calls_owner
         self._diff_list(owner, path, get(desired, path) if path else desired, held, sub, start - 1)
-        if not streams:  # (the list before `start` was as wanted, and this sync left it alone)
+        if self._recut:  # (text the client's stream had gone past: a full sync with the cut)
+            self._sync(src)
+        elif not streams:  # (the list before `start` was as wanted, and this sync left it alone)
             self._agreed = start
         return True
 
@@ -1700,6 +1782,53 @@ class Encoder:
             _MARKS[layout] = route
         self.routes[(id(element), keys)] = route
         return desired
+
+    def _cut(self, field: tuple, have: str, want: str) -> bool:
+        """Text for a target element the client's stream has gone past (``field``: the element's
+        text field; ``have``: what the client has of it, ``want``: what the converter puts there):
+        the IR text part that converts to ``want`` is cut where the client's text ends, and its
+        rest becomes a part of its own after the calls the client has after that element, in this
+        and every later conversion (the sync is made again with it: ``_recut``); reported at the end
+        (``LayoutWarning``). False when no IR text part converts to this text."""
+        response = self._response
+        if response is None:
+            return False
+        calls = self.target_calls
+        after = self._calls(self.shape.calls_view, self.mirror.state.body) if calls is not None else []
+        if calls is not None and len(field) > len(calls[0]) and field[: len(calls[0])] == calls[0]:
+            after = [c for c in after if c[0] > field[len(calls[0])]]  # (the calls after it in its own list)
+        for p, part in enumerate(response.message.parts):
+            if getattr(part, "type", None) != "text" or part.text.replace(MARK, "") != want:
+                continue
+            cut = (p, len(have), len(after), self._rests.get(id(part), field))  # (reported where the text began)
+            try:
+                trial = self.convert(_cut_parts(response, (cut,)), False, quiet=True)
+            except ConversionError:
+                continue
+            trial = self._project(trial) if self.shape.joins else trial
+            if type(got := get(trial, field)) is str and got.replace(MARK, "") == have:
+                self.cuts.append(cut)
+                self._recut = True
+                if calls is not None:  # the calls the client lacks come after the rest: found again (_route_calls)
+                    n = len(get(self.mirror.state.body, calls[0]) or ())
+                    for dest in [d for d in self.args_dest if d[len(calls[0])] >= n]:
+                        self.args_dest.discard(dest)
+                        self.routes.pop((id(self.args_source.pop(dest)), self.source_args), None)
+                return True
+        return False
+
+    def _apply_cuts(self, response: Any) -> Any:
+        self._rests = {}
+        return _cut_parts(response, self.cuts, self._rests) if self.cuts else response
+
+    def _report_cuts(self) -> None:
+        """Report each cut (``_cut``): the translated stream lays the response out otherwise than
+        the response converted whole, and loses nothing."""
+        from .errors import LayoutWarning
+
+        for field in dict.fromkeys(cut[3] for cut in self.cuts):
+            message = f"the {self.target} stream had gone past this element when more of its text came (the source's text went on after a call): that text is an element of its own after the call, where the response converted whole has it here"
+            warnings.warn(LayoutWarning(where(field), message), stacklevel=2)
 
     def _trailing_text_stays(self, response: Any) -> bool:
         """Whether the converter puts the message's trailing text in the same place if a tool call
@@ -1831,16 +1960,18 @@ class Encoder:
             return _NEVER
         k = self._unfinished(source)  # (the first call before the last whose arguments are not complete)
         self._waiting = id(source[k][1]) if k is not None else None
-        if calls[3]:  # (the calls after it wait)
-            k = k + 1 if k is not None else None
-        elif k is None:
+        if k is None and not calls[3]:
             k = None if self._last_complete(src, source[-1][1]) else len(source) - 1
+        elif k is None and self.cuts and not self._complete(source[-1][1]):
+            k = len(source) - 1  # (text cut after the last call waits for its arguments: _cut)
         if k is None:
             return _NEVER
         target = self._calls(self.shape.calls_view, desired)
         if k >= len(target):
             return _NEVER
-        position = target[k][0]
+        # what follows its element waits (the calls after it, and text cut after it: _cut); a
+        # whole-call target's call waits itself
+        position = target[k][0] + 1 if calls[3] else target[k][0]
         pattern = calls[1]
         return lambda lp, i: lp == pattern and i >= position
 
@@ -2158,5 +2289,7 @@ class Encoder:
         self._flush()
         self.out = []
         self._sync(src, final=True)
+        if self.cuts:
+            self._report_cuts()
         self._end()
         return self.out
