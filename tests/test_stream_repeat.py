@@ -88,6 +88,38 @@ def test_fragments_take_the_repeat_path(monkeypatch) -> None:
     assert len(calls) == 4
 
 
+def _mistral_chunk(content) -> dict:
+    # Mistral's CompletionChunk (mistralai DeltaMessage.content: a string or a list of typed chunks)
+    return {"data": {"id": "cmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "magistral-medium-latest", "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": None}]}}
+
+
+def test_mistral_content_fragments_take_the_repeat_path(monkeypatch) -> None:
+    """``append_parts`` (Mistral's content: a string, or typed parts) logs a fragment that only
+    extends a string as that string's append: text and thinking fragments take the repeat path; a
+    part of another type is decoded (before, every Mistral chunk was an effect no op said, and was
+    decoded)."""
+    acc = stream.Accumulator("mistral")
+    calls = _counting_decoder(monkeypatch, acc)
+    for i in range(20):
+        acc.add(_mistral_chunk([{"type": "thinking", "thinking": [{"type": "text", "text": f"t{i} "}]}]))
+    for i in range(20):
+        acc.add(_mistral_chunk([{"type": "text", "text": f"w{i} "}]))
+    for i in range(20):
+        acc.add(_mistral_chunk(f"s{i} "))  # (a string after parts: it joins the last text part)
+    content = acc.body["choices"][0]["message"]["content"]
+    assert content == [
+        {"type": "thinking", "thinking": [{"type": "text", "text": "".join(f"t{i} " for i in range(20))}]},
+        {"type": "text", "text": "".join(f"w{i} " for i in range(20)) + "".join(f"s{i} " for i in range(20))},
+    ]
+    # the first chunk of each run of parts (a new part: an effect) and its second (learnt); the first
+    # string (it joins the last text part: an append, learnt)
+    assert len(calls) == 5
+    plain = stream.Accumulator("mistral")
+    for i in range(20):
+        plain.add(_mistral_chunk(f"s{i} "))
+    assert plain.body["choices"][0]["message"]["content"] == "".join(f"s{i} " for i in range(20))
+
+
 def test_an_event_that_extends_a_list_is_never_replayed(monkeypatch) -> None:
     # logprobs.content items are appended (`extend`) by every chunk: replaying only the fragment would lose them
     acc = stream.Accumulator("openai_chat")

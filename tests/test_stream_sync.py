@@ -13,6 +13,7 @@ import warnings
 
 import pytest
 
+import toolwire
 from toolwire import stream
 from toolwire_runtime import translate
 
@@ -69,6 +70,33 @@ def _count_conversions(monkeypatch) -> list:
 
     monkeypatch.setattr(translate.Encoder, "_convert", counted)
     return conversions
+
+
+@pytest.mark.parametrize("target", ["openai_chat", "anthropic", "gemini", "ollama"])
+def test_mistral_content_fragments_flow_without_a_sync_each(monkeypatch, target: str) -> None:
+    """Mistral's text and thinking fragments (``append_parts``) take their routes like any other text:
+    a stream of 60 fragments in three runs converts at each run's start and at the end, not at every
+    chunk (before, each chunk was a change no op said, synced in full)."""
+    # Mistral's CompletionChunk (mistralai DeltaMessage.content: a string or a list of typed chunks)
+    head = {"id": "cmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "magistral-medium-latest"}
+
+    def chunk(content, finish=None) -> dict:
+        return {"data": {**head, "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": finish}]}}
+
+    events = [chunk([{"type": "thinking", "thinking": [{"type": "text", "text": f"t{i} "}]}]) for i in range(20)]
+    events += [chunk([{"type": "text", "text": f"w{i} "}]) for i in range(20)] + [chunk(f"s{i} ") for i in range(20)]
+    events += [chunk("", "stop"), {"data": "[DONE]"}]
+    conversions = _count_conversions(monkeypatch)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = list(stream.convert(events, source="mistral", target=target))
+        got = stream.accumulate(out, provider=target)
+        whole = toolwire.to_ir(toolwire.from_ir(stream.accumulate(events, provider="mistral"), provider=target), provider=target, kind="response")
+    assert len(conversions) <= 8, conversions
+    parts = [(p.type, getattr(p, "text", None)) for p in got.message.parts]
+    assert parts == [(p.type, getattr(p, "text", None)) for p in whole.message.parts]
+    # (the reasoning where the target has a place for unsigned reasoning: not Anthropic's, nor OpenAI Chat's)
+    assert parts[-1] == ("text", "".join(f"w{i} " for i in range(20)) + "".join(f"s{i} " for i in range(20)))
 
 
 def test_a_known_route_saves_the_marked_conversion(monkeypatch) -> None:

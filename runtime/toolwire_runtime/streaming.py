@@ -550,23 +550,33 @@ class StreamState:
         way, other fields: the latest value), else appends it."""
         if value is None:
             return
-        self.effects += 1
         current = get(obj, keys)
+        # a fragment that only extends a string (the content, or a string field of the last part)
+        # is logged as that string's `append`, as `append` logs it: it takes the repeat path and a
+        # translation forwards it; any other change is an effect (a part added, a field set)
+        appended: list = []
         if isinstance(value, str):
             if current is None or isinstance(current, str):
                 _append_at(obj, keys, value)
+                appended.append((obj, keys, value))
+                changed = False
             elif isinstance(current, list):
-                _fold_parts(current, [{"type": "text", "text": value}])
+                changed = _fold_parts(current, [{"type": "text", "text": value}], appended)
             else:
                 self._type(src, current, "a string or a list of parts in the body")
-            return
-        if not isinstance(value, list) or not all(isinstance(part, dict) for part in value):
-            self._type(src, value, "a string or a list of typed parts")
-        if current is None or isinstance(current, str):
-            parts: list = [{"type": "text", "text": current}] if current else []
-            _put(obj, keys, parts)
-            current = parts
-        _fold_parts(current, copy_body(value, {}))
+        else:
+            if not isinstance(value, list) or not all(isinstance(part, dict) for part in value):
+                self._type(src, value, "a string or a list of typed parts")
+            changed = current is None or isinstance(current, str)
+            if changed:
+                parts: list = [{"type": "text", "text": current}] if current else []
+                _put(obj, keys, parts)
+                current = parts
+            changed = _fold_parts(current, copy_body(value, {}), appended) or changed
+        if changed or len(appended) != 1 or self.log is None:
+            self.effects += 1
+        elif appended[0][2]:
+            self.log.append(("append", *appended[0]))
 
 
 def _end_label(item: Any) -> str:
@@ -624,12 +634,16 @@ def _put_path(obj: Any, steps: tuple, value: Any) -> None:
                 obj[step] = empty
             obj = obj[step]
 
-def _fold_parts(parts: list, new: list) -> None:
-    """``append_parts`` on lists: each new part joins the last part when their ``type`` is the same."""
+def _fold_parts(parts: list, new: list, appended: list | None = None) -> bool:
+    """``append_parts`` on lists: each new part joins the last part when their ``type`` is the same.
+    ``appended`` gets (part, (key,), fragment) for each string extended; True when anything else
+    changed (a part added, a field set)."""
+    changed = False
     for part in new:
         last = parts[-1] if parts else None
         if not isinstance(last, dict) or last.get("type") != part.get("type") or "type" not in part:
             parts.append(part)
+            changed = True
             continue
         for key, value in part.items():
             have = last.get(key)
@@ -637,10 +651,14 @@ def _fold_parts(parts: list, new: list) -> None:
                 continue
             if isinstance(value, str) and isinstance(have, str):
                 extend_text(last, key, value)
+                if appended is not None:
+                    appended.append((last, (key,), value))
             elif isinstance(value, list) and isinstance(have, list) and all(isinstance(v, dict) for v in value + have):
-                _fold_parts(have, value)
+                changed = _fold_parts(have, value, appended) or changed
             elif value is not None:
+                changed = changed or have != value
                 last[key] = value
+    return changed
 
 
 def _put(obj: dict, keys: tuple, value: Any) -> None:
