@@ -1818,8 +1818,10 @@ class Encoder:
         return False
 
     def _apply_cuts(self, response: Any) -> Any:
+        if not self.cuts:  # (almost every stream: nothing to do, nothing made)
+            return response
         self._rests = {}
-        return _cut_parts(response, self.cuts, self._rests) if self.cuts else response
+        return _cut_parts(response, self.cuts, self._rests)
 
     def _report_cuts(self) -> None:
         """Report each cut (``_cut``): the translated stream lays the response out otherwise than
