@@ -381,6 +381,11 @@ class Shape:
         self.begin = getattr(decoder, "BEGIN", None)  # the event a stream opens with (no `start` action)
         self.begin_chain = (self.begin,)
         self.joins = False  # a list whose stream may continue the element before (key `last`): bodies are projected  # event path of a running event number (Responses' sequence_number)
+        # where it may: (list path pattern, the `last` scope) and (element pattern, a field of parts
+        # that `append_parts` joins) — a body with no two elements there that its stream would join
+        # is said as it is (_joined)
+        self.join_lists: list[tuple] = []
+        self.join_parts: list[tuple] = []
         self.appenders: dict[tuple, dict[tuple, tuple]] = {}  # list pattern → field → (chain, action, event keys)
         self.closers: dict[tuple, tuple] = {}
         self.closable: set[tuple] = set()  # list patterns whose elements the stream says are complete
@@ -426,6 +431,9 @@ class Shape:
                 sub = chain + (a,)
                 if a["key"] == "last" or any(x["op"] == "append_parts" for x in a["do"]):
                     self.joins = True  # its stream joins consecutive parts (Gemini's text parts, Mistral's chunks)
+                if a["key"] == "last":
+                    self.join_lists.append((pattern + a["list"], a))
+                self.join_parts += [(lp, keys) for x in a["do"] if x["op"] == "append_parts" for keys, _ek in x["pairs"]]
                 if a["create"]:
                     self.all_creators.setdefault(lp, []).append((name, *sub))
                     if lp not in self.creators or (isinstance(a["new"], tuple) and not isinstance(self.creators[lp][-1]["new"], tuple)):
@@ -693,6 +701,9 @@ def _identity(scope: dict, element: Any) -> list:
     return out
 
 
+_KINDS = {"string": str, "list": list, "object": dict, "number": (int, float), "boolean": bool}
+
+
 def _satisfiable(scope: dict, action: dict, event_keys: tuple, value: Any) -> bool:
     """Whether an item carrying ``value`` at ``event_keys`` and the `when` constants meets the scope's
     and the action's conditions (a decoder would apply this rule to it)."""
@@ -710,7 +721,7 @@ def _satisfiable(scope: dict, action: dict, event_keys: tuple, value: Any) -> bo
             if get(item, keys) is not None:
                 return False
         for keys, kind in source.get("is", ()):
-            if not isinstance(get(item, keys), {"string": str, "list": list, "object": dict, "number": (int, float), "boolean": bool}[kind]):
+            if not isinstance(get(item, keys), _KINDS[kind]):
                 return False
         for keys, want in source.get("not", ()):
             if get(item, keys) == (want[0] if isinstance(want, list) else want):
@@ -723,6 +734,80 @@ def _empty(element: Any) -> bool:
     yet, a Gemini thought part with no text yet; a Bedrock reasoningContent whose reasoningText has
     no text or signature yet): nothing a stream can say yet."""
     return isinstance(element, dict) and all(v in (None, "", [], {}) or type(v) is bool or _empty(v) for v in element.values())
+
+
+def _lists_at(node: Any, pattern: tuple) -> Iterator[Any]:
+    """The values at ``pattern`` in ``node`` (``*``: each item of a list on the way): at its last
+    key, None where the object that would hold it lacks it."""
+    for i, key in enumerate(pattern):
+        if key == "*":
+            if type(node) is list:
+                for item in node:
+                    yield from _lists_at(item, pattern[i + 1 :])
+            return
+        if type(node) is not dict:
+            return
+        node = node.get(key)
+        if node is None and i < len(pattern) - 1:
+            return
+    yield node
+
+
+def _holds(conditions: dict, item: Any) -> bool:
+    """Whether ``item`` (an element said as an event's item) may meet a scope's conditions: true
+    unless one that can be read here fails (an unknown condition may hold)."""
+    for keys in conditions.get("has", ()):
+        if get(item, keys) is None:
+            return False
+    for keys in conditions.get("unless", ()):
+        if get(item, keys) is not None:
+            return False
+    for keys, want in conditions.get("when", ()):
+        if get(item, keys) not in (want if isinstance(want, list) else (want,)):
+            return False
+    for keys, kind in conditions.get("is", ()):
+        if not isinstance(get(item, keys), _KINDS[kind]):
+            return False
+    for keys, want in conditions.get("not", ()):
+        if get(item, keys) == (want[0] if isinstance(want, list) else want):
+            return False
+    return True
+
+
+def _continues(scope: dict, last: Any, item: Any) -> bool:
+    """Whether a ``key: last`` scope may take ``item`` into the element before it, ``last``."""
+    if not _holds(scope, item):
+        return False
+    rule = scope.get("continue_if")
+    if not rule:
+        return True  # (it always continues the last element)
+    return (all(get(last, k) is not None for k in rule.get("has") or ())
+            and all(get(last, k) is None for k in rule.get("unless") or ())
+            and all(get(last, k) == get(item, k) for k in rule.get("same") or ()))
+
+
+def _joined(shape: "Shape", body: Any) -> bool:
+    """Whether the target's stream may say ``body`` otherwise than it is: two elements of a list it
+    joins that it would join (Gemini's consecutive text parts of one kind; Mistral's consecutive
+    chunks of one type), an element it has nothing to say of (an empty part, left out), or no such
+    list where its stream would make one. Otherwise replaying the body gives the body
+    (tests/test_stream_sync.py checks it on every stream into every target that joins)."""
+    for pattern, scope in shape.join_lists:
+        for items in _lists_at(body, pattern):
+            if type(items) is not list:
+                return True  # (a list its stream makes from a template: Gemini's parts of an empty content)
+            for i, item in enumerate(items):
+                if _empty(item) or (i and _continues(scope, items[i - 1], item)):
+                    return True
+    for pattern, keys in shape.join_parts:
+        for items in _lists_at(body, pattern[:-1]):
+            for element in items if type(items) is list else ():
+                parts = get(element, keys)
+                if type(parts) is list:
+                    for i, part in enumerate(parts):
+                        if _empty(part) or (i and type(part) is dict and type(parts[i - 1]) is dict and part.get("type") == parts[i - 1].get("type")):
+                            return True
+    return False
 
 
 def _only_when(action: dict) -> bool:
@@ -881,6 +966,11 @@ class Encoder:
         self.source_calls = source_decoder.CALLS
         text = source_decoder.TEXT
         self.source_text = tuple(text["path"]) if text and "path" in text else None  # (a text field, not parts: _render_calls)
+        # (list keys, the values that tell a text part, its text field) of a source whose text comes in parts
+        self.text_parts = (tuple(text["list"]), tuple((text.get("when") or {}).items()), tuple(text["field"])) if text and "list" in text else None
+        # (source text part, what it holds besides its text) as the last full sync saw it: its end
+        # needs no sync while that is all it holds and its text went to the client (_quiet_end)
+        self._seen: tuple | None = None
         self.source_closes, self.source_streams_args, self.source_args, self.target_calls = _calls_of_pair(self.shape, source_decoder)
         # the source's calls may interleave: none ends by an event, and their arguments come as text
         # (a call is complete when its text is JSON: _unfinished); the ids of those found complete
@@ -1600,6 +1690,11 @@ class Encoder:
         finally:
             self._marked = None
         self.owed = False
+        self._seen = None
+        if self.text_parts is not None and not final:
+            last = self._text_part(src)
+            if last is not None:
+                self._seen = (last, self._besides_text(last))
 
     def _sync_call(self, src: Accumulator, element: dict, ops: list, closing: bool = False) -> bool:
         """The sync at the opening or the end of a source call (``element``) when only that call can
@@ -1710,6 +1805,51 @@ class Encoder:
         elif not streams:  # (the list before `start` was as wanted, and this sync left it alone)
             self._agreed = start
         return True
+
+    def _text_part(self, src: Accumulator, element: Any = None) -> Any:
+        """The source's last element of its parts list when it is a text part (and is ``element``,
+        when given): the text view's values and a text field (a string), else None."""
+        list_keys, when, field = self.text_parts
+        items = get(src.state.body, list_keys)
+        if type(items) is not list or not items:
+            return None
+        last = items[-1]
+        if type(last) is not dict or (element is not None and last is not element) or type(get(last, field)) is not str:
+            return None
+        for key, value in when:
+            if last.get(key) != value:
+                return None
+        return last
+
+    def _besides_text(self, element: dict) -> dict:
+        """What a source text part holds besides its text (a copy: compared at its end, _quiet_end)."""
+        field = self.text_parts[2]
+        seen = copy_body(element, {})
+        if get(seen, field) is not None:
+            _put(seen, field, None)
+        return seen
+
+    def _quiet_start(self, src: Accumulator, element: dict) -> bool:
+        """An event that did nothing but open an empty source text part needs no sync: the target's
+        element for it, if any, is made by the sync at its first fragment (that sync finds its route
+        anyway) or at its end, which send what this one would have, in the same order. So a text
+        part costs one full conversion, not three (Anthropic's cited answers: many short blocks)."""
+        if self.text_parts is None or not self.started or self.owed or self.withheld or self.cuts or self._waiting is not None:
+            return False
+        return self._text_part(src, element) is not None and get(element, self.text_parts[2]) == ""
+
+    def _quiet_end(self, src: Accumulator, element: dict) -> bool:
+        """An event that did nothing but end a source text part needs no sync when the last full
+        sync saw that part, its text since went to the client along its route (nothing waits:
+        ``owed``) and it holds nothing else than then: the target's element for it stays open until
+        the next one anyway (feed), and a change no op says elsewhere goes with the next sync, as
+        any such change does."""
+        seen = self._seen
+        if seen is None or seen[0] is not element or self.owed or self.withheld or self.cuts:
+            return False
+        if self.routes.get((id(element), self.text_parts[2]), _MISSING) is _MISSING:
+            return False
+        return self._text_part(src, element) is not None and self._besides_text(element) == seen[1]
 
     def _render_calls(self, src: Accumulator, list_keys: tuple, keep: tuple) -> dict | None:
         """The target body of the source body with only the calls ``keep`` in its list and no text
@@ -1870,7 +2010,10 @@ class Encoder:
 
     def _project(self, body: dict) -> dict:
         """The body as the target's stream can say it: replayed as the target's events into a fresh
-        decoder (Gemini joins consecutive text parts its stream cannot keep apart)."""
+        decoder (Gemini joins consecutive text parts its stream cannot keep apart). A body in which
+        the stream would join nothing is that body (_joined): no replay."""
+        if not _joined(self.shape, body):
+            return body
         mirror = Accumulator(self.target, self.mirror._decoder_module, self.mirror._to_ir)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -2195,6 +2338,8 @@ class Encoder:
             elif kind == "open":
                 self.unsynced.clear()  # a new block: try to find routes again
                 if synced != len(out):
+                    if len(ops) == 1 and self._quiet_start(src, op[1]):
+                        continue
                     self.opening = id(op[1])
                     try:
                         if self._sync_call(src, op[1], ops):
@@ -2205,7 +2350,7 @@ class Encoder:
                         self.opening = None
                     synced = len(out)
             elif kind == "close":
-                if synced != len(out):
+                if synced != len(out) and not (len(ops) == 1 and self._quiet_end(src, op[1])):
                     if self._sync_call(src, op[1], ops, closing=True):
                         synced = -1
                     else:
