@@ -80,6 +80,9 @@ class Grammar:
     # per event name, what the grammar knows of it (read_tree): what the decoder reads, the objects
     # a `tag` names, and what `ignore` says carries nothing; anything else an event holds is reported
     known: dict = field(default_factory=dict)
+    # per event name, the keys of the event that only a `set` of the body's own key reads, with no
+    # condition, outside any scope (Ollama's created_at, Gemini's usageMetadata): event key → body key
+    sets: dict = field(default_factory=dict)
     # (body path, value) the body converts with while the stream has not reached its end (a value the
     # complete response requires and only the end sets: Cohere's finish_reason, Ollama's done), with
     # the IR fields that value converts to, which stay unset (spec.py resolves them: `irs`)
@@ -184,6 +187,7 @@ class _Compiler:
         self.var_paths: dict[str, tuple] = {"e": ()}
         self.reads: dict[str, list] = {}
         self.known: dict[str, list] = {}  # (read, plus what `ignore` and a `tag`'s objects add)
+        self.sets: dict[str, dict] = {}  # per event name, event key → body key of a plain top-level `set` (Grammar.sets)
 
     def read(self, e: str, keys: tuple, kind: str = "whole") -> None:
         """Note that the decoder reads the event at ``keys`` of variable ``e``: the value whole, or
@@ -409,6 +413,8 @@ class _Compiler:
                     carried_null(f"if {f'{skeys[-1]!r} in {holder}' if holder is not None else carries}:", indent)
                     indent = at
                     continue
+                if name == "set" and one and holder == "e" and b == "st.body" and not test and not place and not fresh:
+                    self.sets.setdefault(self.event, {})[skeys[0]] = tkeys[0]
                 if holder is not None:
                     self.out(indent, f"if {skeys[-1]!r} in {holder}:")
                     indent += 1
@@ -820,6 +826,11 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         else:
             errors.at(stream, "no_translation_to", f"{where}: no_translation_to says why streams are not translated into this provider yet (a sentence)")
     grammar.reads = {name: read_tree(reads) for name, reads in sorted(comp.reads.items())}
+    # (a key only that `set` reads: another read of it, a condition's or an `each`'s, keeps it out)
+    for name, sets in sorted(comp.sets.items()):
+        only = {k: v for k, v in sorted(sets.items()) if sum(1 for _kind, path in comp.reads.get(name, ()) if path[:1] == (k,)) == 1}
+        if only:
+            grammar.sets[name] = only
     # what every event carries that adds nothing to the body (Responses' sequence_number, a padding)
     everywhere = stream.get("ignore", [])
     if not isinstance(everywhere, list) or not all(isinstance(x, str) and PATH_RE.match(x) and x != "." for x in everywhere):
@@ -833,5 +844,5 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         if items:  # (an event the grammar ignores whole is not checked)
             comp.known.setdefault(str(name), []).extend(("whole", _path(x)) for x in everywhere)
     grammar.known = {name: read_tree(known) for name, known in sorted(comp.known.items())}
-    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.unfinished))
+    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.sets), repr(grammar.unfinished))
     return grammar

@@ -393,3 +393,98 @@ def test_what_the_decoder_does_not_read_changes_nothing_in_the_golden_streams(pr
     events = FILES[provider]["scenarios"][scenario]["events"]
     junked, _count = _with_junk(provider, events)
     assert _run(provider, junked, False) == _run(provider, events, False)
+
+
+# -- values only a top-level `set` reads (SETS): a repeat takes them into the body ---------------------
+
+def _ollama(content: str, at: str | None, **extra) -> dict:
+    # Ollama /api/chat NDJSON line (ollama-python ChatResponse): created_at differs on every chunk
+    chunk = {"model": "qwen3", "created_at": at, "message": {"role": "assistant", "content": content}, "done": False, **extra}
+    if at is None:
+        del chunk["created_at"]
+    return {"data": chunk}
+
+
+def _at(i: int) -> str:
+    return f"2026-08-07T06:08:{i:02d}.{i * 31:06d}Z"
+
+
+def test_the_grammar_says_which_keys_only_a_set_reads() -> None:
+    from toolwire.streams import gemini, ollama
+
+    assert ollama.SETS["chunk"]["created_at"] == "created_at" and "done" not in ollama.SETS["chunk"]  # (`done` ends the stream: a condition reads it)
+    assert gemini.SETS["chunk"]["usageMetadata"] == "usageMetadata" and "candidates" not in gemini.SETS["chunk"]
+
+
+def test_ollama_chunks_take_the_repeat_path(monkeypatch) -> None:
+    """Ollama's created_at differs on every chunk, and only a `set` (last wins) reads it: a chunk
+    that differs from the last one by its fragment and that value takes the repeat path, the value
+    going to the body (before: every chunk was decoded)."""
+    acc = stream.Accumulator("ollama")
+    calls = _counting_decoder(monkeypatch, acc)
+    for i in range(40):
+        acc.add(_ollama(f"w{i} ", _at(i)))
+    acc.add(_ollama("", _at(59), done=True, done_reason="stop", eval_count=40))
+    assert acc.text == "".join(f"w{i} " for i in range(40))
+    assert acc.body["created_at"] == _at(59) and acc.body["done"] is True
+    assert len(calls) == 2  # the first chunk (learnt), the last (done: a value a condition reads; no fragment)
+    acc = stream.Accumulator("ollama")
+    for i in range(40):
+        acc.add(_ollama(f"w{i} ", _at(i)))
+    assert acc.body["created_at"] == _at(39)  # (the latest, as decoding every chunk gives it)
+
+
+def test_a_set_value_that_is_null_or_missing_accumulates_as_decoded() -> None:
+    """The latest non-null value wins, as `set` says: a null keeps the last value; a chunk without
+    the key is not a repeat of one with it (the template has the key)."""
+    ats = [_at(0), _at(1), None, _at(3), "missing", _at(5), _at(6)]
+    events = [_ollama(f"w{i}", None if at == "missing" else at) for i, at in enumerate(ats)]
+    events[2]["data"]["created_at"] = None
+    events.append(_ollama("", _at(9), done=True, done_reason="stop"))
+    assert _run("ollama", events, True) == _run("ollama", events, False)
+    assert json.loads(_run("ollama", events[:4], True)[0])["created_at"] == _at(3)
+    assert json.loads(_run("ollama", events[:3], True)[0])["created_at"] == _at(1)
+
+
+def test_gemini_chunks_with_a_running_usage_take_the_repeat_path(monkeypatch) -> None:
+    # streamGenerateContent?alt=sse chunks (google-genai GenerateContentResponse): usageMetadata is a
+    # running total on every chunk
+    def chunk(text: str, n: int) -> dict:
+        return {"data": {"candidates": [{"content": {"parts": [{"text": text}], "role": "model"}, "index": 0}],
+                         "usageMetadata": {"promptTokenCount": 9, "candidatesTokenCount": n, "totalTokenCount": 9 + n},
+                         "modelVersion": "gemini-2.5-flash", "responseId": "r1"}}
+
+    acc = stream.Accumulator("gemini")
+    calls = _counting_decoder(monkeypatch, acc)
+    for i in range(30):
+        acc.add(chunk(f"w{i} ", i + 1))
+    assert acc.text == "".join(f"w{i} " for i in range(30))
+    assert acc.body["usageMetadata"]["candidatesTokenCount"] == 30
+    assert len(calls) == 2
+
+
+def test_ollama_chunks_translate_on_the_hot_path(monkeypatch) -> None:
+    """Translated, such chunks take the hot path too (a slow step for the first, and for the end),
+    and the source body has each created_at: the target that says it once (OpenAI
+    Chat's created) keeps the first and reports the last, as when every chunk was decoded."""
+    from toolwire_runtime import translate
+
+    steps = []
+    slow = translate.Encoder._step
+
+    def counted(self, src, event):
+        steps.append(event)
+        return slow(self, src, event)
+
+    monkeypatch.setattr(translate.Encoder, "_step", counted)
+    events = [_ollama(f"w{i} ", f"2026-08-07T06:08:{i:02d}Z") for i in range(40)]
+    events.append(_ollama("", "2026-08-07T06:09:00Z", done=True, done_reason="stop", prompt_eval_count=3, eval_count=40))
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        out = list(stream.convert(events, source="ollama", target="openai_chat"))
+    assert len(steps) <= 3, len(steps)
+    chunks = [e["data"] for e in out if isinstance(e["data"], dict)]
+    assert {c["created"] for c in chunks} == {1786082880}  # 2026-08-07T06:08:00Z
+    assert "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks if c["choices"]) == "".join(f"w{i} " for i in range(40))
+    said = [w.message for w in record if "says it once" in str(w.message)]
+    assert len(said) == 1 and "1786082940" in said[0].message  # 2026-08-07T06:09:00Z: the last chunk's

@@ -748,14 +748,17 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, read
     decoder reads: ``reads`` (the decoder module's READS for this event, ``Accumulator._reads_of``)
     says which keys it never reads (OpenAI's `obfuscation` padding, different on every event).
     Those are noted as (a function that puts the next event's values into the template, their
-    (holder, key) in the template, their paths); each is taken from the next event into the
+    (holder, key) in the template, their paths, and the body key of each that a `set` puts at the
+    body's top: SETS, marked in ``reads`` by that key); each is taken from the next event into the
     template before the comparison, so the event must carry the same keys, and their values do not
-    matter."""
+    matter to the comparison: a `set` one goes to the body, as decoding would put it (the latest
+    non-null value wins: Ollama's created_at, different on every chunk)."""
     fragment = op[3]
     found: list = []
     numbers: list = []  # paths of the int and bool leaves (1 == 1.0 == True: their types are compared too)
     types: list = []  # and their types
     unread: list = []  # paths of the values nothing reads
+    setting: list = []  # (position in unread, body key) of those only a `set` reads (SETS)
 
     def copy(node: Any, path: tuple, tree: Any) -> Any:
         """A copy of ``node`` (the template), noting where the fragment, the numbers and the values
@@ -769,6 +772,13 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, read
                 raise _NotReplayable
             sub = tree.get(k) if keyed else item_tree if tree is not True else True
             if sub is None:  # a key nothing reads: its value is taken from each next event
+                unread.append(path + (k,))
+                out[k] = v
+                continue
+            if type(sub) is str:
+                # a key of the payload only a `set` of the body's key ``sub`` reads (SETS): taken from
+                # each next event too, and put into the body (Ollama's created_at)
+                setting.append((len(unread), sub))
                 unread.append(path + (k,))
                 out[k] = v
                 continue
@@ -819,7 +829,7 @@ def _repeat_of(event: Any, op: tuple, st: StreamState, compared: frozenset, read
         # one function that puts them from an event into the template (T: their (holder, key) there);
         # the hot path of a stream translation writes them itself, into the same places (translate._hot_source)
         copy_in = _getter(paths, "(" + "".join(f"T[{i}][0].__setitem__(T[{i}][1], e{{{i}}}), " for i in range(len(paths))) + ")", places)
-        skipped = (copy_in, places, paths)
+        skipped = (copy_in, places, paths, tuple(setting))
     return (_getter(*reader[:3]), owner, path[-1], template, *sink, op, reader, skipped)
 
 
@@ -1039,6 +1049,11 @@ class Accumulator:
         self._learnt: tuple | None = None  # the last repeat path learnt, taken again for its next element (_rebind)
         self._guard = _repeat_guard(decoder)
         self._reads = getattr(decoder, "READS", None) or {}
+        # READS with the keys only a top-level `set` reads (SETS) marked by their body key: a repeat
+        # takes their values from each event into the body (_repeat_of), built once per event name
+        sets = getattr(decoder, "SETS", None) or {}
+        if sets:
+            self._reads = {name: {**tree, **sets[name]} if name in sets and type(tree) is dict else tree for name, tree in self._reads.items()}
         # what the grammar knows of each event (KNOWN): a key beyond it is reported once per place
         # (None: not checked, for the client's mirror of a translation, which reads its own events)
         self._known: dict | None = getattr(decoder, "KNOWN", None)
@@ -1107,6 +1122,13 @@ class Accumulator:
                     fragments.append(value)
                 else:
                     extend_text(sink, sink_key, value)
+                if unread is not None and unread[3]:  # (a `set` of the body's key: the latest non-null value wins)
+                    body = self.state.body
+                    places = unread[1]
+                    for i, body_key in unread[3]:
+                        holder, k = places[i]
+                        if holder[k] is not None:
+                            body[body_key] = holder[k]
                 return value
         self._repeat = None
         return None

@@ -249,7 +249,7 @@ def _reader_lines(paths: tuple, types: tuple | None, unread: tuple = ()) -> list
     return lines
 
 
-def _hot_source(reader: list, unread: int, literal: str, n_values: int, counted: bool, guarded: bool) -> str:
+def _hot_source(reader: list, unread: int, literal: str, n_values: int, counted: bool, guarded: bool, sets: tuple = ()) -> str:
     """The source of one function that does for an event what ``Accumulator._replayed`` and then
     ``Encoder._forward`` do (``Encoder._fuse``), with the source's reader (``_reader_lines``) and the
     target event's literal inlined (with the values nothing reads, ``unread`` of them, put into
@@ -261,11 +261,12 @@ def _hot_source(reader: list, unread: int, literal: str, n_values: int, counted:
     step after building the target event). It gives the target event, or None when the event is
     not a repeat (the source's repeat path is dropped, as ``_replayed`` does). The events it takes
     are counted into the source's and the client's event positions by its caller (``Encoder.run``,
-    ``step``)."""
+    ``step``). A value only a `set` of the source body's key reads (``sets``: its place, its key
+    there, the body key) goes to the source body ``B``, as ``_replayed`` puts it."""
     values = "".join(f"k{i}, " for i in range(n_values))
     event = _refs("k{}", literal)  # (each value a local of make: k0, k1, ...)
     return "\n".join([
-        "def make(G, owner, key, template, sink, msink, enc, src, k, U):",
+        "def make(G, owner, key, template, sink, msink, enc, src, k, U, B):",
         *([f"    ({values}) = k"] if n_values else []),
         *([f"    ({''.join(f'h{i}, ' for i in range(unread))}) = U"] if unread else []),
         "    def hot(e):",
@@ -282,6 +283,7 @@ def _hot_source(reader: list, unread: int, literal: str, n_values: int, counted:
         "        if e != template:",
         "            src._repeat = None",
         "            return None",
+        *(line for i, key, body_key in sets for line in (f"        if h{i}[{key!r}] is not None:", f"            B[{body_key!r}] = h{i}[{key!r}]")),
         "        sink.append(f)",
         *(["        enc.count = c = enc.count + 1"] if counted else []),
         "        msink.append(f)",
@@ -2262,7 +2264,9 @@ class Encoder:
         _getter, owner, key, template, sink, skey, fragments, _op, (paths, _shape, types, _numbers), unread = repeat
         _keys, _element, _build, msink, mkey, mfragments, _closable, literal, values = fast
         unread_paths = unread[2] if unread is not None else ()
-        shape = (paths, types, unread_paths, literal, len(values), self.counted, bool(src._guard[0]))
+        # (place, its key there, the body key) of the values a `set` puts at the body's top (SETS)
+        sets = tuple((i, unread_paths[i][-1], body_key) for i, body_key in unread[3]) if unread is not None else ()
+        shape = (paths, types, unread_paths, literal, len(values), self.counted, bool(src._guard[0]), sets)
         make = _HOT.get(shape)
         if make is None:
             if len(_HOT) > 1024:  # (a few per pair of grammars)
@@ -2275,7 +2279,7 @@ class Encoder:
         aside = [] if fragments is None else None
         maside = [] if mfragments is None else None
         hot = make(src._guard[0], owner, key, template, fragments if aside is None else aside, mfragments if maside is None else maside,
-                   self, src, values, tuple(holder for holder, _key in unread[1]) if unread is not None else None)
+                   self, src, values, tuple(holder for holder, _key in unread[1]) if unread is not None else None, src.state.body)
         return hot, (sink, skey, aside, msink, mkey, maside) if aside is not None or maside is not None else None
 
     def _flush(self) -> None:

@@ -149,6 +149,10 @@ KNOWN = {
     "message_start": {"message": True, "type": True},
     "message_stop": {"type": True},
 }
+#: The keys of each event that only a `set` of the body's own key reads (last wins), with no
+#: condition: event key → body key. An event that differs from the last one only by such values and
+#: its fragment takes the repeat path, the values going to the body (Ollama's created_at).
+SETS = {}
 #: (body path, value, IR paths, constant) the body converts with before its end where it lacks them
 #: (a translation's partial conversions, a stream that ended early): what the complete response
 #: requires and only the end sets; a constant of the response also stands in for another value.
@@ -168,6 +172,7 @@ __all__ = [
     "RULES",
     "READS",
     "KNOWN",
+    "SETS",
     "UNFINISHED",
     "decode",
 ]

@@ -18,6 +18,7 @@ from toolwire.streams.anthropic import (
     NO_TRANSLATION_TO,
     READS,
     RULES,
+    SETS,
     TEXT,
     UNFINISHED,
     decode,
@@ -38,6 +39,7 @@ __all__ = [
     "RULES",
     "READS",
     "KNOWN",
+    "SETS",
     "UNFINISHED",
     "decode",
 ]

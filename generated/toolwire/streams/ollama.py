@@ -121,6 +121,22 @@ KNOWN = {
         "total_duration": True,
     }
 }
+#: The keys of each event that only a `set` of the body's own key reads (last wins), with no
+#: condition: event key → body key. An event that differs from the last one only by such values and
+#: its fragment takes the repeat path, the values going to the body (Ollama's created_at).
+SETS = {
+    "chunk": {
+        "created_at": "created_at",
+        "done_reason": "done_reason",
+        "eval_count": "eval_count",
+        "eval_duration": "eval_duration",
+        "load_duration": "load_duration",
+        "model": "model",
+        "prompt_eval_count": "prompt_eval_count",
+        "prompt_eval_duration": "prompt_eval_duration",
+        "total_duration": "total_duration",
+    }
+}
 #: (body path, value, IR paths, constant) the body converts with before its end where it lacks them
 #: (a translation's partial conversions, a stream that ended early): what the complete response
 #: requires and only the end sets; a constant of the response also stands in for another value.
@@ -140,6 +156,7 @@ __all__ = [
     "RULES",
     "READS",
     "KNOWN",
+    "SETS",
     "UNFINISHED",
     "decode",
 ]
