@@ -788,6 +788,30 @@ def _continues(scope: dict, last: Any, item: Any) -> bool:
             and all(get(last, k) == get(item, k) for k in rule.get("same") or ()))
 
 
+def _continued(chain: tuple, action: dict, item: Any, element: dict, items: Any) -> bool:
+    """Whether what a fragment event along ``chain`` does to the client's body is appending to
+    ``element``, when the chain finds it as the element opened last (a ``key: last`` scope, its
+    other scopes keyed): ``element`` is the last of its list ``items``, the scope continues it with
+    the event's ``item`` (its `continue_if`: Gemini's text part of the same kind, unsigned), and
+    its other actions are `set`s of values the element has (the event carries the element's own:
+    ``Encoder._event``'s `same`)."""
+    scope = chain[-1]
+    if scope.get("key") != "last" or not all(isinstance(s.get("key"), tuple) or (s["op"] == "each" and not s["list"]) for s in chain[1:-1]):
+        return False  # (an `each` without a list is an item scope: each item of the event's list, the same body object)
+    if type(items) is not list or not items or items[-1] is not element or not _continues(scope, element, item):
+        return False
+    for other in scope["do"]:
+        if other is action:
+            continue
+        if other["op"] != "set" or _conditional(other):
+            return False
+        for body_keys, event_keys in other["pairs"]:
+            value = get(item, event_keys)
+            if value is not None and value != get(element, body_keys):
+                return False
+    return True
+
+
 def _joined(shape: "Shape", body: Any) -> bool:
     """Whether the target's stream may say ``body`` otherwise than it is: two elements of a list it
     joins that it would join (Gemini's consecutive text parts of one kind; Mistral's consecutive
@@ -1180,17 +1204,20 @@ class Encoder:
         leaf = self._when(action)
         made: list = []
         event = self._event(chain, keys, [*leaf, (event_keys, fragment)], element_path=path, into=made)
-        if type(fragment) is str and action["op"] in ("append", "append_json") and isinstance(element, dict) and self.shape.keyed(chain):
+        if type(fragment) is str and action["op"] in ("append", "append_json") and isinstance(element, dict) and (
+                self.shape.keyed(chain) or _continued(chain, action, made[1], element, get(self.mirror.state.body, path[:-1]))):
             # the hot path (a text or argument fragment): what the client's decoder does with this
-            # event is appending the fragment to the element its keys name, so the mirror does it
-            # directly (tests/test_stream_translate.py checks the mirror against real decoding)
+            # event is appending the fragment to the element its keys name (or to the last element,
+            # which the event continues), so the mirror does it directly (tests/test_stream_translate.py
+            # checks the mirror against real decoding)
             self.out.append(event)
             self.mirror.state.index += 1
             apply = getattr(self.mirror.state, action["op"])
             apply(element, field, fragment, ())
-            if fast_key is not None and event_keys and not any(scope.get("continue_if") for scope in chain[1:]):
+            if fast_key is not None and event_keys:
                 # the next fragments of this source field, until something else is sent or synced,
                 # make the same event but for the fragment (and the running number): remember how
+                # (the element stays the last one, as it was: an event it continues continues it)
                 # (the event itself, its fragment and number standing in as placeholders meanwhile)
                 _put(made[1], event_keys, _FRAGMENT)
                 if self.shape.counter:
