@@ -467,16 +467,9 @@ def test_ollama_chunks_translate_on_the_hot_path(monkeypatch) -> None:
     """Translated, such chunks take the hot path too (a slow step for the first, and for the end),
     and the source body has each created_at: the target that says it once (OpenAI
     Chat's created) keeps the first and reports the last, as when every chunk was decoded."""
-    from toolwire_runtime import translate
+    from test_stream_sync import count_slow_steps
 
-    steps = []
-    slow = translate.Encoder._step
-
-    def counted(self, src, event):
-        steps.append(event)
-        return slow(self, src, event)
-
-    monkeypatch.setattr(translate.Encoder, "_step", counted)
+    steps = count_slow_steps(monkeypatch)
     events = [_ollama(f"w{i} ", f"2026-08-07T06:08:{i:02d}Z") for i in range(40)]
     events.append(_ollama("", "2026-08-07T06:09:00Z", done=True, done_reason="stop", prompt_eval_count=3, eval_count=40))
     with warnings.catch_warnings(record=True) as record:

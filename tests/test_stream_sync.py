@@ -59,6 +59,31 @@ def test_golden_streams_translate_the_same_with_known_routes(source: str) -> Non
             assert cold == warm, (scenario, target)
 
 
+def count_slow_steps(monkeypatch) -> list:
+    """The list each slow step of a translation appends its event to (``Encoder._step``: what the
+    hot path did not take)."""
+    steps: list = []
+    slow = translate.Encoder._step
+
+    def counted(self, src, event):
+        steps.append(event)
+        return slow(self, src, event)
+
+    monkeypatch.setattr(translate.Encoder, "_step", counted)
+    return steps
+
+
+def _translated_and_converted(events: list, source: str, target: str) -> tuple:
+    """(the translated stream, it accumulated, the accumulated source converted to the target and
+    read back): the two sides of the commutative square."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = list(stream.convert(events, source=source, target=target))
+        got = stream.accumulate(out, provider=target)
+        whole = toolwire.to_ir(toolwire.from_ir(stream.accumulate(events, provider=source), provider=target), provider=target, kind="response")
+    return out, got, whole
+
+
 def _count_conversions(monkeypatch) -> list:
     """The list each sync's conversion appends to (its ``final`` flag)."""
     conversions: list = []
@@ -87,11 +112,7 @@ def test_mistral_content_fragments_flow_without_a_sync_each(monkeypatch, target:
     events += [chunk([{"type": "text", "text": f"w{i} "}]) for i in range(20)] + [chunk(f"s{i} ") for i in range(20)]
     events += [chunk("", "stop"), {"data": "[DONE]"}]
     conversions = _count_conversions(monkeypatch)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        out = list(stream.convert(events, source="mistral", target=target))
-        got = stream.accumulate(out, provider=target)
-        whole = toolwire.to_ir(toolwire.from_ir(stream.accumulate(events, provider="mistral"), provider=target), provider=target, kind="response")
+    _out, got, whole = _translated_and_converted(events, "mistral", target)
     assert len(conversions) <= 8, conversions
     parts = [(p.type, getattr(p, "text", None)) for p in got.message.parts]
     assert parts == [(p.type, getattr(p, "text", None)) for p in whole.message.parts]
@@ -193,14 +214,7 @@ def test_an_event_after_the_hot_path_is_reported_at_its_position(monkeypatch, ru
 
     import toolwire
 
-    steps = []
-    slow = translate.Encoder._step
-
-    def counted(self, src, event):
-        steps.append(event)
-        return slow(self, src, event)
-
-    monkeypatch.setattr(translate.Encoder, "_step", counted)
+    steps = count_slow_steps(monkeypatch)
     head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1"}
     events = [{"data": {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}}
               for delta in [{"role": "assistant", "content": ""}, *({"content": f"w{i} "} for i in range(20)), {"content": 5}]]
@@ -648,12 +662,7 @@ def test_a_text_block_costs_one_sync(monkeypatch, target: str) -> None:
     counts = {}
     for blocks in (4, 40):
         syncs.clear()
-        events = _cited_answer(blocks)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            out = list(stream.convert(events, source="anthropic", target=target))
-            got = stream.accumulate(out, provider=target)
-            whole = toolwire.to_ir(toolwire.from_ir(stream.accumulate(events, provider="anthropic"), provider=target), provider=target, kind="response")
+        _out, got, whole = _translated_and_converted(_cited_answer(blocks), "anthropic", target)
         counts[blocks] = len(syncs)
         assert got.message.parts == whole.message.parts or "".join(p.text for p in got.message.parts) == "".join(p.text for p in whole.message.parts)
         assert "".join(p.text for p in got.message.parts) == "".join(f"Part {k} goes on" + (". " if k % 2 else " ") for k in range(blocks))

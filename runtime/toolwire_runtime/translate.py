@@ -715,20 +715,7 @@ def _satisfiable(scope: dict, action: dict, event_keys: tuple, value: Any) -> bo
             _put(item, keys, want[0] if isinstance(want, list) else want)
     if value is not None and event_keys:
         _put(item, event_keys, value)
-    for source in (scope, action):
-        for keys in source.get("has", ()):
-            if get(item, keys) is None:
-                return False
-        for keys in source.get("unless", ()):
-            if get(item, keys) is not None:
-                return False
-        for keys, kind in source.get("is", ()):
-            if not isinstance(get(item, keys), _KINDS[kind]):
-                return False
-        for keys, want in source.get("not", ()):
-            if get(item, keys) == (want[0] if isinstance(want, list) else want):
-                return False
-    return True
+    return _holds(scope, item, False) and _holds(action, item, False)
 
 
 def _empty(element: Any) -> bool:
@@ -755,16 +742,17 @@ def _lists_at(node: Any, pattern: tuple) -> Iterator[Any]:
     yield node
 
 
-def _holds(conditions: dict, item: Any) -> bool:
-    """Whether ``item`` (an element said as an event's item) may meet a scope's conditions: true
-    unless one that can be read here fails (an unknown condition may hold)."""
+def _holds(conditions: dict, item: Any, when: bool = True) -> bool:
+    """Whether ``item`` (an element said as an event's item) may meet a scope's or an action's
+    conditions: true unless one that can be read here fails (an unknown condition may hold);
+    ``when`` False: its `when` equalities are not checked (the caller wrote them: _satisfiable)."""
     for keys in conditions.get("has", ()):
         if get(item, keys) is None:
             return False
     for keys in conditions.get("unless", ()):
         if get(item, keys) is not None:
             return False
-    for keys, want in conditions.get("when", ()):
+    for keys, want in conditions.get("when", ()) if when else ():
         if get(item, keys) not in (want if isinstance(want, list) else (want,)):
             return False
     for keys, kind in conditions.get("is", ()):
