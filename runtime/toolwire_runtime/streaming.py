@@ -725,6 +725,24 @@ def _repeat_guard(decoder: Any) -> tuple:
     return guard
 
 
+def _reads_with_sets(decoder: Any) -> dict:
+    """The decoder's READS with the keys only a top-level `set` reads (SETS) marked by their body
+    key: a repeat takes their values from each event into the body (_repeat_of). Built once per
+    decoder module, not per accumulator (a translation makes two, a projection one more)."""
+    known = _READS.get(id(decoder))
+    if known is not None and known[0] is decoder:
+        return known[1]
+    reads = getattr(decoder, "READS", None) or {}
+    sets = getattr(decoder, "SETS", None) or {}
+    if sets:
+        reads = {name: {**tree, **sets[name]} if name in sets and type(tree) is dict else tree for name, tree in reads.items()}
+    _READS[id(decoder)] = (decoder, reads)
+    return reads
+
+
+_READS: dict[int, tuple] = {}  # id(decoder module) → (it, READS with SETS marked)
+
+
 class _NotReplayable(Exception):
     """An event the repeat path does not take (a float in it, a key that is not a string)."""
 
@@ -1048,12 +1066,7 @@ class Accumulator:
         self._repeat: tuple | None = None  # how to replay the last event for its next fragment (add)
         self._learnt: tuple | None = None  # the last repeat path learnt, taken again for its next element (_rebind)
         self._guard = _repeat_guard(decoder)
-        self._reads = getattr(decoder, "READS", None) or {}
-        # READS with the keys only a top-level `set` reads (SETS) marked by their body key: a repeat
-        # takes their values from each event into the body (_repeat_of), built once per event name
-        sets = getattr(decoder, "SETS", None) or {}
-        if sets:
-            self._reads = {name: {**tree, **sets[name]} if name in sets and type(tree) is dict else tree for name, tree in self._reads.items()}
+        self._reads = _reads_with_sets(decoder)
         # what the grammar knows of each event (KNOWN): a key beyond it is reported once per place
         # (None: not checked, for the client's mirror of a translation, which reads its own events)
         self._known: dict | None = getattr(decoder, "KNOWN", None)
