@@ -56,6 +56,11 @@ SCOPE_KEYS.add("names")
 #    these field values; the encoder picks, of the events that append to a field, the one whose
 #    kind (or `new` template) matches the element. The decoder keys by `key` and needs nothing more.
 SCOPE_KEYS.add("kind")
+# -- `done` (Responses' output_text.done, content_part.done, function_call_arguments.done): the event
+#    restates its element's complete value as the element ends. The decoder reads it as any event;
+#    the encoder sends it when the element ends (before its closing event, or when the next element
+#    of its list opens), the events with a `kind` first, each only for elements of its kind.
+SCOPE_KEYS.add("done")
 JSON_KINDS = {"string": "str", "list": "list", "object": "dict", "number": "(int, float)", "boolean": "bool"}
 PATH_RE = re.compile(r"^(\.|[A-Za-z_$][\w$-]*(\.[\w$-]+)*)$")
 
@@ -593,6 +598,8 @@ class _Compiler:
             self.errors.at(spec, "continue_if", f"{self.where}: `continue_if` goes with `key: last` (whether the element opened last is continued)")
         if "kind" in spec and (not isinstance(spec["kind"], dict) or not spec["kind"] or not all(isinstance(v, (str, int, bool)) for v in spec["kind"].values())):
             self.errors.at(spec, "kind", f"{self.where}: `kind` maps the element's fields to the values every element this event addresses has (type: mcp_call)")
+        if "done" in spec and not isinstance(spec["done"], bool):
+            self.errors.at(spec, "done", f"{self.where}: `done` is true or false (whether the event restates its element's complete value as the element ends)")
         if "names" in spec:
             names = spec["names"]
             if not isinstance(names, dict) or not names:
@@ -720,6 +727,8 @@ def _table(items: Any, templates: dict, action_lists: dict | None = None, splici
                 entry["default_key"] = plain(value["default_key"])
             if isinstance(value.get("kind"), dict):
                 entry["kind"] = plain(value["kind"])
+            if value.get("done") is True:
+                entry["done"] = True
             if isinstance(value.get("names"), dict):
                 entry["names"] = [(_path(ek), _path(bk)) for ek, bk in value["names"].items()]
             if isinstance(value.get("continue_if"), dict):

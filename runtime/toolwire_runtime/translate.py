@@ -390,6 +390,9 @@ class Shape:
         self.join_parts: list[tuple] = []
         self.appenders: dict[tuple, dict[tuple, tuple]] = {}  # list pattern → field → (chain, action, event keys)
         self.closers: dict[tuple, tuple] = {}
+        # list pattern → the events that restate an element's complete value as it ends (`done`:
+        # Responses' output_text.done, content_part.done), those of one `kind` first
+        self.dones: dict[tuple, list] = {}
         self.closable: set[tuple] = set()  # list patterns whose elements the stream says are complete
         self._keyed: dict[tuple, bool] = {}
         self._under: dict[tuple, list] = {}  # pattern → lists_under(pattern)
@@ -417,6 +420,8 @@ class Shape:
                                   and all(tagged.get(k) == (v[0] if isinstance(v, list) else v) for k, v in a.get("when", ())) for p in a["pairs"]]
             self.top_each[name] = [a["in"] for a in actions if a["op"] == "each"]
             self._walk(name, actions, (), ())
+        for chains in self.dones.values():
+            chains.sort(key=lambda chain: "kind" not in chain[-1])  # (stable: grammar order within each)
         # the body keys some event repeats (a change of one of them shows on every event sent after it)
         self.replayed = tuple(dict.fromkeys(bk for pairs in self.replays.values() for bk, _ek in pairs))
         # (the body's own keys among them, compared in one step at a call's sync: _sync_call)
@@ -447,6 +452,8 @@ class Shape:
                     # an event that closes its element (a close under a condition is part of the
                     # event that creates or grows it: Gemini's last functionCall part)
                     self.closers.setdefault(lp, (name, *sub))
+                if a.get("done"):
+                    self.dones.setdefault(lp, []).append((name, *sub))
                 self._walk(name, a["do"], lp, sub)
             elif op in ("append", "append_json", "push", "append_parts"):
                 for body_keys, event_keys in a["pairs"]:
@@ -476,7 +483,7 @@ class Shape:
         if isinstance(element, dict) and (pattern, field) in self._kinded:
             # events for another kind of element are not candidates (mcp_call arguments, not a
             # function call's); none left: the field is not streamed, the element's closing event carries it
-            candidates = [c for c in candidates if len(c[0]) < 2 or not any(element.get(k) != v for k, v in (c[0][-1].get("kind") or {}).items())]
+            candidates = [c for c in candidates if len(c[0]) < 2 or _of_kind(c[0][-1], element)]
             if not candidates:
                 return None
         if len(candidates) > 1 and isinstance(element, dict):
@@ -822,6 +829,15 @@ def _joined(shape: "Shape", body: Any) -> bool:
                         if _empty(part) or (i and type(part) is dict and type(parts[i - 1]) is dict and part.get("type") == parts[i - 1].get("type")):
                             return True
     return False
+
+
+def _of_kind(scope: dict, element: Any) -> bool:
+    """Whether ``element`` is of the kind a scope addresses (its `kind`: Responses' output_text.done
+    for output_text parts only); a scope that says no kind addresses every element of its list."""
+    kind = scope.get("kind")
+    if not kind:
+        return True
+    return isinstance(element, dict) and all(element.get(k) == v for k, v in kind.items())
 
 
 def _only_when(action: dict) -> bool:
@@ -1235,13 +1251,22 @@ class Encoder:
         if desired_el is not None and desired_el != mirror_el:  # (equal: the client has all of it)
             self._finish_element(pattern, path, desired_el, mirror_el)
         chain = self.shape.closers.get(pattern)
-        if chain is not None:  # (an element whose end the client is never told still takes fragments: OpenAI's calls by index)
+        # (the element as the client has it now: its text is what the fragments sent joined, as the API's is)
+        element = get(self.mirror.state.body, path) if self.shape.dones else None
+        dones = [c for c in self.shape.dones.get(pattern, ()) if _of_kind(c[-1], element)] if element is not None else ()
+        if chain is not None or dones:  # (an element whose end the client is never told still takes fragments: OpenAI's calls by index)
             n = len(path)
             for at in [p for p in self.routes.into if p[:n] == path]:  # (and the elements in it: Responses' text parts)
                 for key in list(self.routes.into.get(at, ())):
                     self.routes[key] = _MISSING  # a later fragment finds its place again
-            # the closing event carries what its rule sets (Responses' output_item.done: the item)
-            self._send(self._event(chain, self._keys_of(path, chain), self._carried(chain, pattern, desired_el)))
+            # what restates its complete value (Responses' output_text.done, then content_part.done),
+            # then the closing event, with what its rule sets (Responses' output_item.done: the item)
+            for done in dones:
+                said = self._carried(done, pattern, element)
+                if said:  # (a value to restate: a hosted tool's item without code has no code_interpreter_call_code.done)
+                    self._send(self._event(done, self._keys_of(path, done), said))
+            if chain is not None:
+                self._send(self._event(chain, self._keys_of(path, chain), self._carried(chain, pattern, desired_el)))
             self.ended.add(id(mirror_el))
 
     def _carried(self, chain: tuple, pattern: tuple, element: Any) -> list:

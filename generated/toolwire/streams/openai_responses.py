@@ -107,6 +107,7 @@ RULES = {
                     "create": True,
                     "close": False,
                     "do": [{"op": "merge", "pairs": [((), ("part",))]}],
+                    "done": True,
                 }
             ],
             "names": [(("item_id",), ("id",))],
@@ -155,10 +156,13 @@ RULES = {
                     "create": True,
                     "close": False,
                     "do": [{"op": "set", "pairs": [(("text",), ("text",))]}],
+                    "kind": {"type": "output_text"},
+                    "done": True,
                 }
             ],
             "names": [(("item_id",), ("id",))],
-        }
+        },
+        {"op": "tag", "pairs": [(("logprobs",), [])]},
     ],
     "response.output_text.annotation.added": [
         {
@@ -231,6 +235,8 @@ RULES = {
                     "create": True,
                     "close": False,
                     "do": [{"op": "set", "pairs": [(("refusal",), ("refusal",))]}],
+                    "kind": {"type": "refusal"},
+                    "done": True,
                 }
             ],
             "names": [(("item_id",), ("id",))],
@@ -259,6 +265,7 @@ RULES = {
             "close": False,
             "do": [{"op": "set", "pairs": [(("arguments",), ("arguments",))]}],
             "kind": {"type": "function_call"},
+            "done": True,
             "names": [(("item_id",), ("id",))],
         }
     ],
@@ -283,6 +290,8 @@ RULES = {
             "create": False,
             "close": False,
             "do": [{"op": "set", "pairs": [(("input",), ("input",))]}],
+            "kind": {"type": "custom_tool_call"},
+            "done": True,
             "names": [(("item_id",), ("id",))],
         }
     ],
@@ -325,6 +334,7 @@ RULES = {
                     "create": True,
                     "close": False,
                     "do": [{"op": "merge", "pairs": [((), ("part",))]}],
+                    "done": True,
                 }
             ],
             "names": [(("item_id",), ("id",))],
@@ -369,6 +379,8 @@ RULES = {
                     "create": True,
                     "close": False,
                     "do": [{"op": "set", "pairs": [(("text",), ("text",))]}],
+                    "kind": {"type": "summary_text"},
+                    "done": True,
                 }
             ],
             "names": [(("item_id",), ("id",))],
@@ -413,6 +425,8 @@ RULES = {
                     "create": True,
                     "close": False,
                     "do": [{"op": "set", "pairs": [(("text",), ("text",))]}],
+                    "kind": {"type": "reasoning_text"},
+                    "done": True,
                 }
             ],
             "names": [(("item_id",), ("id",))],
@@ -439,6 +453,8 @@ RULES = {
             "create": False,
             "close": False,
             "do": [{"op": "set", "pairs": [(("code",), ("code",))]}],
+            "kind": {"type": "code_interpreter_call"},
+            "done": True,
             "names": [(("item_id",), ("id",))],
         }
     ],
@@ -465,6 +481,7 @@ RULES = {
             "close": False,
             "do": [{"op": "set", "pairs": [(("arguments",), ("arguments",))]}],
             "kind": {"type": "mcp_call"},
+            "done": True,
             "names": [(("item_id",), ("id",))],
         }
     ],
@@ -506,7 +523,12 @@ READS = {
         "logprobs": True,
         "output_index": True,
     },
-    "response.output_text.done": {"content_index": True, "output_index": True, "text": True},
+    "response.output_text.done": {
+        "content_index": True,
+        "logprobs": True,
+        "output_index": True,
+        "text": True,
+    },
     "response.queued": {"response": {"status": True}},
     "response.reasoning_summary_part.added": {
         "output_index": True,
@@ -925,6 +947,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
             else:
                 if b2.get("text") is None:
                     b2["text"] = None
+        pass  # tag: logprobs=[]
     elif name == "response.output_text.annotation.added":
         b1 = st.element(
             st.body, ("output",), e.get("output_index"), None, ("output_index",), create=False
