@@ -16,7 +16,7 @@ from typing import Any
 from .loader import Errors, Located, plain
 
 ABSENT = "$absent"  # a template's value for a key the element lacks until a rule sets it (its place in the key order)
-STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore", "unfinished"}
+STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore", "unfinished", "says_once", "says_at_end"}
 NAMINGS = {
     "type": "the payload's `type` (the SSE event line when the payload has none)",
     "key": "the payload's single top-level key, whose value is the payload (boto3's shape)",
@@ -92,6 +92,13 @@ class Grammar:
     # complete response requires and only the end sets: Cohere's finish_reason, Ollama's done), with
     # the IR fields that value converts to, which stay unset (spec.py resolves them: `irs`)
     unfinished: tuple = ()
+    # body paths the stream says at its start and never changes after (Responses' id: the openai SDK
+    # refuses a response.completed whose id is not response.created's): the encoder keeps what the
+    # client got, and reports a later value
+    says_once: tuple = ()
+    # body paths only the stream's end says (Anthropic's stop_reason, in message_delta): its start
+    # event has them null, as the API's message_start does (an SDK takes each message_delta's as final)
+    says_at_end: tuple = ()
 
 
 def read_tree(reads: list) -> Any:
@@ -822,6 +829,15 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
             grammar.counter = _path(counter)
         else:
             errors.at(stream, "counter", f"{where}: counter must be the event path of a running event number (sequence_number)")
+    for key, what in (("says_once", "the stream says at its start and never changes after (id, model)"),
+                      ("says_at_end", "only the stream's end says, null in its start event (stop_reason)")):
+        paths = stream.get(key)
+        if paths is None:
+            continue
+        if isinstance(paths, list) and paths and all(isinstance(x, str) and PATH_RE.match(x) and x != "." for x in paths):
+            setattr(grammar, key, tuple(_path(x) for x in paths))
+        else:
+            errors.at(stream, key, f"{where}: {key} lists the body paths {what}")
     begin = stream.get("begin")
     if begin is not None:
         if isinstance(begin, str) and begin in grammar.rules:
@@ -853,5 +869,5 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         if items:  # (an event the grammar ignores whole is not checked)
             comp.known.setdefault(str(name), []).extend(("whole", _path(x)) for x in everywhere)
     grammar.known = {name: read_tree(known) for name, known in sorted(comp.known.items())}
-    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.sets), repr(grammar.unfinished))
+    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.sets), repr(grammar.unfinished), repr(grammar.says_once), repr(grammar.says_at_end))
     return grammar

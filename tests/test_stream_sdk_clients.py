@@ -54,15 +54,21 @@ def _translate(source: str, events: list, target: str) -> list | None:
             return None
 
 
-def _ours(out: list, target: str) -> tuple[str, list]:
-    """Text and calls (id, name, parsed arguments) of toolwire's accumulation of the events."""
+def _ours(out: list, target: str, finish: tuple | None = None) -> tuple:
+    """Text and calls (id, name, parsed arguments) of toolwire's accumulation of the events, and the
+    value at body path ``finish`` (the stop reason) when given."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         response = stream.accumulate(out, provider=target)
+        body = stream.accumulate(out, provider=target, as_provider=True) if finish else None
     parts = response.message.parts
     text = "".join(p.text for p in parts if getattr(p, "type", None) == "text")
     calls = [(p.id, p.name, p.arguments) for p in parts if getattr(p, "type", None) == "tool_call"]
-    return text, calls
+    if finish is None:
+        return text, calls
+    for key in finish:
+        body = body[key] if body is not None else None
+    return text, calls, body
 
 
 def _cut_inside_arguments(source: str, events: list) -> bool:
@@ -85,15 +91,9 @@ def _parses(text: str) -> bool:
         return False
 
 
-# (source, target) pairs a client's SDK cannot fold, and why (strict xfail).
-KNOWN = {
-    "cohere_v1": (
-        "openai_responses",
-        "Cohere v1 names its response (response_id) only in stream-end: the translated response.created "
-        "carries no id and response.completed does, which the openai SDK's ResponseStreamState refuses "
-        "(Lifecycle response identity changed)",
-    ),
-}
+# (source, target) pairs a client's SDK cannot fold, and why (strict xfail). (Cohere v1 into Responses
+# folds since its id, said only at its end, is kept as response.created said it: `says_once`.)
+KNOWN: dict[str, tuple[str, str]] = {}
 
 
 def _args(text: str | None):
@@ -115,7 +115,8 @@ def test_anthropic_sdk_folds_the_translated_stream_to_the_same_message(source: s
         snapshot = accumulate_event(event=construct_type(type_=RawMessageStreamEvent, value=event["data"]), current_snapshot=snapshot, json_bufs=bufs)
     text = "".join(b.text for b in snapshot.content if b.type == "text")
     calls = [(b.id, b.name, b.input) for b in snapshot.content if b.type == "tool_use"]
-    assert (text, calls) == _ours(out, "anthropic")
+    # (and the stop reason: the fold takes every message_delta's, an agent loop reads it)
+    assert (text, calls, snapshot.stop_reason) == _ours(out, "anthropic", ("stop_reason",))
 
 
 @pytest.mark.parametrize("source, events", SOURCES)
@@ -145,7 +146,7 @@ def test_openai_responses_sdk_folds_the_translated_stream_to_the_same_response(s
     assert final is not None, "no response.completed"
     text = "".join(c.text for item in final.output if item.type == "message" for c in item.content if c.type == "output_text")
     calls = [(item.call_id, item.name, _args(item.arguments)) for item in final.output if item.type == "function_call"]
-    assert (text, calls) == _ours(out, "openai_responses")
+    assert (text, calls, final.status) == _ours(out, "openai_responses", ("status",))
     # every event inside an item names it by the id the item was added with
     ids = {e["data"]["output_index"]: e["data"]["item"].get("id") for e in out if e["event"] == "response.output_item.added"}
     for e in out:
@@ -178,6 +179,6 @@ def test_openai_chat_sdk_folds_the_translated_stream_to_the_same_completion(sour
     for event in out:
         if isinstance(event["data"], dict):
             state.handle_chunk(construct_type(type_=ChatCompletionChunk, value=event["data"]))
-    message = state.current_completion_snapshot.choices[0].message
-    calls = [(c.id, c.function.name, _args(c.function.arguments)) for c in message.tool_calls or []]
-    assert (message.content or "", calls) == _ours(out, "openai_chat")
+    choice = state.current_completion_snapshot.choices[0]
+    calls = [(c.id, c.function.name, _args(c.function.arguments)) for c in choice.message.tool_calls or []]
+    assert (choice.message.content or "", calls, choice.finish_reason) == _ours(out, "openai_chat", ("choices", 0, "finish_reason"))

@@ -215,6 +215,8 @@ def check_translation(doc: dict, target: str) -> None:
     assert block_order_errors(family, out) == []
     if family == "openai_responses":
         assert responses_end_errors(out) == []
+    if family == "anthropic":
+        assert anthropic_end_errors(out) == []
     raw = b"".join(stream.write(out, provider=target))
     assert list(stream.parse(raw, provider=target)) == out
 
@@ -274,6 +276,36 @@ def block_order_errors(family: str, events: list) -> list[str]:
         if kind == "stop":
             stopped.add(key)
     return errors
+
+
+def anthropic_end_errors(events: list) -> list[str]:
+    """Where an Anthropic stream says its end otherwise than the API (the streaming reference, and
+    every recording under ../shared/streams/anthropic__*): message_start's message has stop_reason,
+    stop_sequence (and stop_details) null, and one message_delta, right before message_stop, says
+    them; the SDK's fold takes each message_delta's stop_reason as final, so a second one, or a
+    message_start that says it, leaves a client without it."""
+    datas = [e["data"] for e in events if isinstance(e, dict) and isinstance(e.get("data"), dict)]
+    names = [d.get("type") for d in datas]
+    errors = [f"message_start says {k} {d['message'][k]!r}" for d in datas if d.get("type") == "message_start"
+              for k in ("stop_reason", "stop_sequence", "stop_details") if d["message"].get(k) is not None]
+    deltas = [i for i, name in enumerate(names) if name == "message_delta"]
+    if len(deltas) > 1:
+        errors.append(f"{len(deltas)} message_delta events")
+    errors += [f"event {i}: message_delta not right before message_stop" for i in deltas if "message_stop" in names and names[i + 1 : i + 2] != ["message_stop"]]
+    return errors
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in STREAM_FILES if p.stem.startswith("anthropic__")) or [
+    pytest.param(None, marks=pytest.mark.skip(reason="../shared/streams is absent"))])
+def test_the_recorded_anthropic_streams_end_as_the_checker_says(name: str) -> None:
+    """The checker every stream translated into Anthropic passes (check_translation) holds for the
+    API's recordings; and it catches a message_start that says the stop reason (what translations
+    whose start came after the source's call said before)."""
+    events = json.loads((STREAMS / f"{name}.json").read_text(encoding="utf-8"))["events"]
+    assert anthropic_end_errors(events) == []
+    start = next(e for e in events if isinstance(e.get("data"), dict) and e["data"].get("type") == "message_start")
+    said = {**start, "data": {**start["data"], "message": {**start["data"]["message"], "stop_reason": "tool_use"}}}
+    assert anthropic_end_errors([said if e is start else e for e in events])
 
 
 # How the Responses API ends what it streamed (the streaming reference, and every recording under
@@ -444,6 +476,26 @@ def test_text_then_a_call_translated_into_responses_ends_them_as_the_api_does(so
     assert json.loads(arguments) and done["response.function_call_arguments.done"]["arguments"] == arguments
     assert done["response.function_call_arguments.done"]["item_id"] == done["response.output_item.done"]["item"]["id"]
     assert responses_end_errors(out) == []
+
+
+@pytest.mark.parametrize("target", ["openai_responses", "anthropic"])
+def test_an_id_the_source_says_only_at_its_end_stays_what_the_start_said_and_is_reported(target: str) -> None:
+    """Cohere v1 names its response only in stream-end; the target's start event (response.created,
+    message_start) said none. The id stays what the client got (`says_once`: the openai SDK refuses
+    a response.completed with another id; Anthropic's message_delta has no id), and the end reports
+    the later one."""
+    events = json.loads((HERE / "fixtures" / "_streams" / "cohere_v1.json").read_text(encoding="utf-8"))["scenarios"]["text_then_call"]["events"]
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        out = list(stream.convert(events, source="cohere_v1", target=target))
+    datas = [e["data"] for e in out]
+    if target == "openai_responses":
+        assert datas[0]["response"]["id"] == datas[-1]["response"]["id"] == ""
+    else:
+        assert all(set(d["delta"]) <= {"stop_reason", "stop_sequence", "stop_details", "container"} for d in datas if d["type"] == "message_delta")
+    later = events[-1]["data"]["response"]["response_id"]
+    assert [str(w.message) for w in record if issubclass(w.category, toolwire.LossWarning) and later in str(w.message)] == [
+        f"id: {target}'s stream says it once, as ''; the response's later value {later!r} is not in the stream"]
 
 
 def test_every_provider_is_a_translation_target() -> None:

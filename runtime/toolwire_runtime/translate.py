@@ -427,6 +427,10 @@ class Shape:
         # (the body's own keys among them, compared in one step at a call's sync: _sync_call)
         self.replayed_top = tuple(bk[0] for bk in self.replayed if len(bk) == 1 and type(bk[0]) is str)
         self.replayed_deep = tuple(bk for bk in self.replayed if not (len(bk) == 1 and type(bk[0]) is str))
+        # the body paths the start event says and nothing changes after (`says_once`: Responses' id)
+        self.says_once = getattr(decoder, "SAYS_ONCE", ())
+        # the body paths only the end says (`says_at_end`): null in the start event (Anthropic's stop_reason)
+        self.says_at_end = getattr(decoder, "SAYS_AT_END", ())
 
     def _walk(self, name: str, actions: list, pattern: tuple, chain: tuple) -> None:
         for a in actions:
@@ -1424,8 +1428,9 @@ class Encoder:
 
     def _keep_said(self, desired: dict, final: bool) -> None:
         """The body's values the target's stream says once (`first`: OpenAI Chat's created, in every
-        chunk, the first kept) that the source changed since the client got them (Ollama's
-        created_at, last wins): the desired body keeps the client's, so every event says it, and the
+        chunk, the first kept; `says_once`: what its start event said, Responses' id) that the
+        source changed since the client got them (Ollama's created_at, last wins; Cohere v1's id,
+        said only at its end): the desired body keeps the client's, so every event says it, and the
         end reports the later value."""
         m = self.mirror.state.body
         for keys in self.shape.replayed:
@@ -1434,6 +1439,13 @@ class Encoder:
                 _put(desired, keys, have)
                 if final:
                     self._said_once(keys, have, want)
+        if self.started:  # what the start event said (`says_once`), "" too: Responses' id, which the openai SDK compares
+            for keys in self.shape.says_once:
+                have, want = get(m, keys), get(desired, keys)
+                if have is not None and want is not None and have != want:
+                    _put(desired, keys, have)
+                    if final:
+                        self._said_once(keys, have, want)
 
     def _said_once(self, keys: tuple, have: Any, want: Any) -> None:
         """Report a value the client took at the stream's start that the converted response changed
@@ -1463,7 +1475,11 @@ class Encoder:
             self.desired = desired
             if self.shape.start is not None:
                 chain, action = self.shape.start
-                self._send(self._event(chain, [], [(action["path"], self.shape.skeleton(desired, ()))]))
+                skeleton = self.shape.skeleton(desired, ())
+                for keys in self.shape.says_at_end:  # (what only the end says: null, as the API's start has it)
+                    if get(skeleton, keys) is not None:
+                        _put(skeleton, keys, None)
+                self._send(self._event(chain, [], [(action["path"], skeleton)]))
             elif self.shape.begin is not None:  # with what its rules set (Cohere's message-start: id, role)
                 chain = self.shape.begin_chain
                 self._send(self._event(chain, [], self._carried(chain, (), desired)))

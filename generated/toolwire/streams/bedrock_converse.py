@@ -280,6 +280,12 @@ UNFINISHED = (
     (("stopReason",), "end_turn", (("finish_reason",),), False),
     (("usage",), {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}, (("usage",),), False),
 )
+#: The body paths the stream says at its start and never changes after (an SDK takes a change for
+#: another response): a translation keeps what the client got and reports a later value.
+SAYS_ONCE = ()
+#: The body paths only the stream's end says: its start event has them null (Anthropic's
+#: message_start: stop_reason null; message_delta says it, and an SDK takes that one as final).
+SAYS_AT_END = ()
 
 __all__ = [
     "PROVIDER",
@@ -296,6 +302,8 @@ __all__ = [
     "KNOWN",
     "SETS",
     "UNFINISHED",
+    "SAYS_ONCE",
+    "SAYS_AT_END",
     "decode",
 ]
 

@@ -18,6 +18,8 @@ from toolwire.streams.gemini import (
     NO_TRANSLATION_TO,
     READS,
     RULES,
+    SAYS_AT_END,
+    SAYS_ONCE,
     SETS,
     TEXT,
     UNFINISHED,
@@ -41,5 +43,7 @@ __all__ = [
     "KNOWN",
     "SETS",
     "UNFINISHED",
+    "SAYS_ONCE",
+    "SAYS_AT_END",
     "decode",
 ]

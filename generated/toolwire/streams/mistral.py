@@ -147,6 +147,12 @@ SETS = {}
 #: requires and only the end sets; a constant of the response also stands in for another value.
 #: The IR fields the value converts to stay unset (no finish reason before the end).
 UNFINISHED = ()
+#: The body paths the stream says at its start and never changes after (an SDK takes a change for
+#: another response): a translation keeps what the client got and reports a later value.
+SAYS_ONCE = ()
+#: The body paths only the stream's end says: its start event has them null (Anthropic's
+#: message_start: stop_reason null; message_delta says it, and an SDK takes that one as final).
+SAYS_AT_END = ()
 
 __all__ = [
     "PROVIDER",
@@ -163,6 +169,8 @@ __all__ = [
     "KNOWN",
     "SETS",
     "UNFINISHED",
+    "SAYS_ONCE",
+    "SAYS_AT_END",
     "decode",
 ]
 
