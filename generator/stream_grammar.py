@@ -61,6 +61,12 @@ SCOPE_KEYS.add("kind")
 #    the encoder sends it when the element ends (before its closing event, or when the next element
 #    of its list opens), the events with a `kind` first, each only for elements of its kind.
 SCOPE_KEYS.add("done")
+# -- `opens_with` (Responses' output_item.added: an item is in_progress until its output_item.done):
+#    the values an element the event creates says while it is open, in place of its own (where it
+#    has the key); the event that ends it says its own. The decoder takes the event's values as they
+#    are; the encoder writes them when it makes the element from another provider's response (a
+#    stream of its own grammar says what its source said).
+SCOPE_KEYS.add("opens_with")
 JSON_KINDS = {"string": "str", "list": "list", "object": "dict", "number": "(int, float)", "boolean": "bool"}
 PATH_RE = re.compile(r"^(\.|[A-Za-z_$][\w$-]*(\.[\w$-]+)*)$")
 
@@ -605,6 +611,8 @@ class _Compiler:
             self.errors.at(spec, "continue_if", f"{self.where}: `continue_if` goes with `key: last` (whether the element opened last is continued)")
         if "kind" in spec and (not isinstance(spec["kind"], dict) or not spec["kind"] or not all(isinstance(v, (str, int, bool)) for v in spec["kind"].values())):
             self.errors.at(spec, "kind", f"{self.where}: `kind` maps the element's fields to the values every element this event addresses has (type: mcp_call)")
+        if "opens_with" in spec and (not isinstance(spec["opens_with"], dict) or not spec["opens_with"] or not all(isinstance(v, (str, int, bool)) for v in spec["opens_with"].values()) or "new" not in spec):
+            self.errors.at(spec, "opens_with", f"{self.where}: `opens_with` maps fields of the element the event creates (`new`) to the values it says while open (status: in_progress)")
         if "done" in spec and not isinstance(spec["done"], bool):
             self.errors.at(spec, "done", f"{self.where}: `done` is true or false (whether the event restates its element's complete value as the element ends)")
         if "names" in spec:
@@ -736,6 +744,8 @@ def _table(items: Any, templates: dict, action_lists: dict | None = None, splici
                 entry["kind"] = plain(value["kind"])
             if value.get("done") is True:
                 entry["done"] = True
+            if isinstance(value.get("opens_with"), dict):
+                entry["opens_with"] = plain(value["opens_with"])
             if isinstance(value.get("names"), dict):
                 entry["names"] = [(_path(ek), _path(bk)) for ek, bk in value["names"].items()]
             if isinstance(value.get("continue_if"), dict):

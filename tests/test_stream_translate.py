@@ -476,6 +476,9 @@ def test_text_then_a_call_translated_into_responses_ends_them_as_the_api_does(so
     assert json.loads(arguments) and done["response.function_call_arguments.done"]["arguments"] == arguments
     assert done["response.function_call_arguments.done"]["item_id"] == done["response.output_item.done"]["item"]["id"]
     assert responses_end_errors(out) == []
+    # the message is in_progress until its output_item.done says it completed (`opens_with`), as the API has it
+    items = [(d["type"], d["item"]["status"]) for d in datas if d["type"].startswith("response.output_item.") and d["item"]["type"] == "message"]
+    assert items == [("response.output_item.added", "in_progress"), ("response.output_item.done", "completed")]
 
 
 @pytest.mark.parametrize("target", ["openai_responses", "anthropic"])

@@ -998,6 +998,9 @@ class Encoder:
         mirror._known = None  # (the client's mirror decodes the encoder's own events: no key to check)
         self.convert = convert
         self.source_calls = source_decoder.CALLS
+        # a stream of the target's own grammar: its elements are its source's, and say what it said
+        # (an item it added complete stays so); another's are a converted response's (`opens_with`)
+        self.foreign = source_decoder.RULES is not target_decoder.RULES
         text = source_decoder.TEXT
         self.source_text = tuple(text["path"]) if text and "path" in text else None  # (a text field, not parts: _render_calls)
         # (list keys, the values that tell a text part, its text field) of a source whose text comes in parts
@@ -1146,6 +1149,10 @@ class Encoder:
                     cur.update(_copy(element))
                 elif isinstance(scope["new"], tuple):  # the event carries the whole element
                     skeleton = self.shape.skeleton(element, pattern)
+                    if self.foreign and "opens_with" in scope:  # (as it is while open: Responses' in_progress)
+                        for key, value in scope["opens_with"].items():
+                            if key in skeleton:
+                                skeleton[key] = value
                     if scope["new"]:
                         _put(cur, scope["new"], skeleton)
                     else:

@@ -55,6 +55,7 @@ RULES = {
             "create": True,
             "close": False,
             "do": [],
+            "opens_with": {"status": "in_progress"},
         }
     ],
     "response.output_item.done": [
