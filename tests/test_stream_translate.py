@@ -278,6 +278,20 @@ def block_order_errors(family: str, events: list) -> list[str]:
     return errors
 
 
+def _recordings(provider: str) -> list:
+    """The names of the recordings of ``provider`` (a parameter list that skips without ../shared)."""
+    return sorted(p.stem for p in STREAM_FILES if p.stem.startswith(f"{provider}__")) or [
+        pytest.param(None, marks=pytest.mark.skip(reason="../shared/streams is absent"))]
+
+
+def _recorded(name: str) -> list:
+    return json.loads((STREAMS / f"{name}.json").read_text(encoding="utf-8"))["events"]
+
+
+def _golden(source: str, scenario: str) -> list:
+    return json.loads((HERE / "fixtures" / "_streams" / f"{source}.json").read_text(encoding="utf-8"))["scenarios"][scenario]["events"]
+
+
 def anthropic_end_errors(events: list) -> list[str]:
     """Where an Anthropic stream says its end otherwise than the API (the streaming reference, and
     every recording under ../shared/streams/anthropic__*): message_start's message has stop_reason,
@@ -295,13 +309,12 @@ def anthropic_end_errors(events: list) -> list[str]:
     return errors
 
 
-@pytest.mark.parametrize("name", sorted(p.stem for p in STREAM_FILES if p.stem.startswith("anthropic__")) or [
-    pytest.param(None, marks=pytest.mark.skip(reason="../shared/streams is absent"))])
+@pytest.mark.parametrize("name", _recordings("anthropic"))
 def test_the_recorded_anthropic_streams_end_as_the_checker_says(name: str) -> None:
     """The checker every stream translated into Anthropic passes (check_translation) holds for the
     API's recordings; and it catches a message_start that says the stop reason (what translations
     whose start came after the source's call said before)."""
-    events = json.loads((STREAMS / f"{name}.json").read_text(encoding="utf-8"))["events"]
+    events = _recorded(name)
     assert anthropic_end_errors(events) == []
     start = next(e for e in events if isinstance(e.get("data"), dict) and e["data"].get("type") == "message_start")
     said = {**start, "data": {**start["data"], "message": {**start["data"]["message"], "stop_reason": "tool_use"}}}
@@ -396,14 +409,6 @@ def responses_end_errors(events: list) -> list[str]:
     return errors
 
 
-RESPONSES_RECORDINGS = sorted(p.stem for p in STREAM_FILES if p.stem.startswith("openai_responses__")) or [
-    pytest.param(None, marks=pytest.mark.skip(reason="../shared/streams is absent"))]
-
-
-def _recorded(name: str) -> list:
-    return json.loads((STREAMS / f"{name}.json").read_text(encoding="utf-8"))["events"]
-
-
 # The recordings that end an element otherwise (the checker is the API's grammar: each of the
 # others is a test that it is), or whose translation into Responses opens or ends things otherwise
 # than they do, and why: recording → (why it fails the checker, why its translation differs).
@@ -418,7 +423,7 @@ _RECORDED_OTHERWISE = {
 }
 
 
-@pytest.mark.parametrize("name", RESPONSES_RECORDINGS)
+@pytest.mark.parametrize("name", _recordings("openai_responses"))
 def test_the_recorded_responses_streams_end_their_elements_as_the_checker_says(name: str) -> None:
     """The checker that every stream translated into Responses passes (check_translation) holds for
     the API's own recordings, but for those listed with their reason; and it catches a recording
@@ -439,7 +444,7 @@ def _opened_and_ended(events: list) -> list[str]:
     return [n for n in names if n and n.endswith((".added", ".done"))]
 
 
-@pytest.mark.parametrize("name", RESPONSES_RECORDINGS)
+@pytest.mark.parametrize("name", _recordings("openai_responses"))
 def test_a_responses_recording_translated_into_responses_opens_and_ends_things_as_it_does(name: str) -> None:
     """Every `.added` and `.done` event of the recording, in its order, but for those listed with
     their reason: the `*.done` events that restate a part's text, a part, or a call's arguments
@@ -461,7 +466,7 @@ def test_text_then_a_call_translated_into_responses_ends_them_as_the_api_does(so
     """From a source that streams arguments (Anthropic, OpenAI Chat, Bedrock) or sends each call
     whole (Gemini): the text's done, its part's done, its item's done; the call's arguments done,
     with the arguments the client was sent, then its item's done (a client may run the call there)."""
-    events = json.loads((HERE / "fixtures" / "_streams" / f"{source}.json").read_text(encoding="utf-8"))["scenarios"]["text_then_call"]["events"]
+    events = _golden(source, "text_then_call")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         out = list(stream.convert(events, source=source, target="openai_responses"))
@@ -487,7 +492,7 @@ def test_an_id_the_source_says_only_at_its_end_stays_what_the_start_said_and_is_
     message_start) said none. The id stays what the client got (`says_once`: the openai SDK refuses
     a response.completed with another id; Anthropic's message_delta has no id), and the end reports
     the later one."""
-    events = json.loads((HERE / "fixtures" / "_streams" / "cohere_v1.json").read_text(encoding="utf-8"))["scenarios"]["text_then_call"]["events"]
+    events = _golden("cohere_v1", "text_then_call")
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
         out = list(stream.convert(events, source="cohere_v1", target=target))

@@ -1440,19 +1440,14 @@ class Encoder:
         said only at its end): the desired body keeps the client's, so every event says it, and the
         end reports the later value."""
         m = self.mirror.state.body
-        for keys in self.shape.replayed:
+        started = self.shape.says_once if self.started else ()  # (what the start event said: "" too, Responses' id)
+        for keys in (*self.shape.replayed, *started):
             have, want = get(m, keys), get(desired, keys)
-            if have not in (None, "") and want is not None and have != want:  # ("": a template's placeholder, not said)
-                _put(desired, keys, have)
-                if final:
-                    self._said_once(keys, have, want)
-        if self.started:  # what the start event said (`says_once`), "" too: Responses' id, which the openai SDK compares
-            for keys in self.shape.says_once:
-                have, want = get(m, keys), get(desired, keys)
-                if have is not None and want is not None and have != want:
-                    _put(desired, keys, have)
-                    if final:
-                        self._said_once(keys, have, want)
+            if have is None or want is None or have == want or (have == "" and keys not in started):
+                continue  # (a `first` field's "": a template's placeholder, not said)
+            _put(desired, keys, have)
+            if final:
+                self._said_once(keys, have, want)
 
     def _said_once(self, keys: tuple, have: Any, want: Any) -> None:
         """Report a value the client took at the stream's start that the converted response changed
