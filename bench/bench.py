@@ -277,6 +277,52 @@ def many_calls_events(calls: int) -> list[dict]:
     return events
 
 
+def cited_answer_events(blocks: int) -> list[dict]:
+    """An Anthropic stream of an answer in ``blocks`` text blocks, every other one opened by a
+    citation (a web search answer: the shape of ../shared/streams/anthropic__pydantic-ai__test_pause_turn_web_search_streaming_vcr__i1.json,
+    its events as the Messages API documents them). Each block opens a new element of the response:
+    a cost per block that grows with the answer shows here."""
+    events = [{"type": "message_start", "message": {"id": "msg_cited", "type": "message", "role": "assistant", "model": "claude-sonnet-4-20250514", "content": [],
+                                                    "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 2050, "output_tokens": 1}}}]
+    for k in range(blocks):
+        events.append({"type": "content_block_start", "index": k, "content_block": {"type": "text", "text": ""}})
+        if k % 2:
+            citation = {"type": "web_search_result_location", "cited_text": f"Sentence {k} of the page the answer cites, as the search result has it.",
+                        "url": f"https://example.com/news/{k}", "title": f"News {k}", "encrypted_index": "Eo8BCioIBhgCIiQ4ODk4YTFkYy0"}
+            events.append({"type": "content_block_delta", "index": k, "delta": {"type": "citations_delta", "citation": citation}})
+        events.append({"type": "content_block_delta", "index": k, "delta": {"type": "text_delta", "text": f"Statement {k} of the answer, "}})
+        events.append({"type": "content_block_delta", "index": k, "delta": {"type": "text_delta", "text": "which the source supports. "}})
+        events.append({"type": "content_block_stop", "index": k})
+    events.append({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None}, "usage": {"output_tokens": 30 * blocks}})
+    events.append({"type": "message_stop"})
+    return events
+
+
+def streams_of_blocks(blocks: int, rounds: int) -> None:
+    """µs per event to translate an answer of ``blocks`` cited text blocks (``cited_answer_events``),
+    its layout seen before in the process and not ('cold': the route and layout caches emptied
+    before each translation, as for the first long answer of its shape a gateway serves)."""
+    from toolwire import stream
+    from toolwire_runtime import translate
+
+    events = cited_answer_events(blocks)
+    texts = [json.dumps(e) for e in events]
+    baseline = Job("json.loads per event", lambda: [json.loads(t) for t in texts])
+
+    def cold(target: str) -> None:
+        translate._MARKS.clear()
+        translate._STAYS.clear()
+        list(stream.convert(events, source="anthropic", target=target))
+
+    jobs = [Job(f"translate → {t}", lambda t=t: list(stream.convert(events, source="anthropic", target=t)), STREAM_GOAL) for t in ("openai_chat", "anthropic")]
+    jobs.append(Job("translate → openai_chat, cold", lambda: cold("openai_chat"), STREAM_GOAL))
+    run_rounds(baseline, jobs, rounds)
+    m = len(texts)
+    print(f"{f'{blocks} cited blocks, {m} ev':<22} {'json.loads (baseline)':<28} {statistics.median(baseline.samples) / m:>9.2f} {min(baseline.samples) / m:>9.2f} {'1.00x':>8}")
+    for job in jobs:
+        print(f"{'':<22} {job.name:<28} {statistics.median(job.samples) / m:>9.2f} {min(job.samples) / m:>9.2f} {_ratio_cell(job):>8}  {_goal_cell(job)}")
+
+
 def streams_of_calls(calls: int, rounds: int) -> None:
     """µs per event to translate a stream of ``calls`` parallel calls (``many_calls_events``) into
     a target of blocks, of indexed chunks and of whole calls, against json.loads of its events."""
@@ -386,10 +432,14 @@ def main(argv: list[str]) -> int:
     streams(20000, 3, long_answer=True)
     for calls in (6, 96):
         streams_of_calls(calls, max(3, rounds // 3))
+    for blocks in (20, 80):
+        streams_of_blocks(blocks, 3)
     print("stream ratio = µs per event / json.loads of the same event's JSON, interleaved. A fixed cost per stream")
     print("(the syncs: a response conversion when the message starts, a block opens, and at the end) falls per event")
     print("as streams grow; the cost per event must not grow with the length (the long answer: 400 KB of text),")
     print("nor with the number of calls (a call's opening and end convert that call only: 6 and 96 calls alike).")
+    print("Cited blocks: each new text block of an Anthropic answer is a sync that converts the whole response so far")
+    print("(its place in the target is not known before): the cost per event still grows with the blocks (not met).")
     print("'as sent': each chunk as OpenAI sends it (service tier, fingerprint, null usage and logprobs, and an")
     print("`obfuscation` padding different on every chunk, which nothing reads); the other rows: minimal chunks")
     print()

@@ -777,3 +777,77 @@ def test_a_body_whose_stream_joins_nothing_is_said_as_it_is(monkeypatch, target:
         _translate(events, source, target)
     assert not wrong, wrong
     assert seen[False] > seen[True] > 0, seen  # (both kinds of body are checked)
+
+
+# -- a sync copies what may still change: a closed element is shared (Encoder._sync_once)
+
+def _copied_per_sync(monkeypatch) -> list:
+    """The list each sync appends to: how many dicts and lists it copied of the source's body."""
+    copied: list = []
+    bodies: list = []
+    sync_once = translate.Encoder._sync_once
+    copy_body = translate.copy_body
+
+    def syncing(self, src, mark, final):
+        bodies.append(src.state.body)
+        try:
+            return sync_once(self, src, mark, final)
+        finally:
+            bodies.pop()
+
+    def counted(value, memo):
+        before = len(memo)
+        out = copy_body(value, memo)
+        if bodies and value is bodies[-1]:
+            copied.append(len(memo) - before)
+        return out
+
+    monkeypatch.setattr(translate.Encoder, "_sync_once", syncing)
+    monkeypatch.setattr(translate, "copy_body", counted)
+    return copied
+
+
+@pytest.mark.parametrize("target", ["openai_chat", "anthropic", "gemini"])
+def test_a_sync_copies_the_open_part_of_the_body_not_the_closed_blocks(monkeypatch, target: str) -> None:
+    """A sync converts a copy of the source's body (so that nothing the target's events take from
+    it changes as the stream goes on); a closed element changes no more, so the copy shares it. A
+    sync in an answer of 40 blocks copies as much as one in an answer of 4 (before: every block
+    closed so far, at every block's sync)."""
+    copied = _copied_per_sync(monkeypatch)
+    most = {}
+    for blocks in (4, 40):
+        copied.clear()
+        _translate(_cited_answer(blocks), "anthropic", target)
+        most[blocks] = max(copied)
+    assert most[40] == most[4] <= 8, most
+
+
+@pytest.mark.parametrize("target", ["anthropic", "openai_chat", "openai_responses", "gemini"])
+def test_nothing_changes_a_closed_element_or_an_event_sent(monkeypatch, target: str) -> None:
+    """What the shared closed elements rely on, for every golden and recorded stream: no later
+    event changes an element once closed (in the source's body or the client's), and no event
+    changes after it was yielded (it may share values with the body it was made from)."""
+    from toolwire_runtime import streaming
+
+    closed: list = []
+    close = streaming.StreamState.close
+
+    def kept(self, obj):
+        close(self, obj)
+        closed.append((obj, json.dumps(obj, sort_keys=True, default=repr)))
+
+    monkeypatch.setattr(streaming.StreamState, "close", kept)
+    changed = []
+    for name, source, events in _streams():
+        closed.clear()
+        sent = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                for event in stream.convert(events, source=source, target=target):
+                    sent.append((event, json.dumps(event, sort_keys=True, default=repr)))
+            except toolwire.ConversionError:
+                continue
+        if any(json.dumps(obj, sort_keys=True, default=repr) != text for obj, text in closed + sent):
+            changed.append(name)
+    assert not changed, changed

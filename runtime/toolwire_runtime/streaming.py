@@ -169,7 +169,9 @@ class StreamState:
         self.ended = False
         self.started = False  # a `start` event came (a second one restarts the message)
         self.log: list | None = None  # when a list: what each event changed, for stream translation
-        self.closed: set[int] = set()  # id() of the elements closed
+        # id() of each element closed → the element (held: its id stays its own). No event changes a
+        # closed element any more, so a translation's copy of the body shares it (Encoder._sync_once)
+        self.closed: dict[int, dict] = {}
         self.reports: list[tuple[str, str, type]] = []
         # changes that are neither logged nor idempotent (an `extend`, a `put_paths`, an `append_parts`):
         # an event that made one is not replayed by Accumulator's repeat path
@@ -406,7 +408,7 @@ class StreamState:
         entry = self.buffers.pop(id(obj), None)
         if entry is not None:
             self._settle(entry[0], entry[1])
-        self.closed.add(id(obj))
+        self.closed[id(obj)] = obj
         if self.log is not None:
             self.log.append(("close", obj))
 

@@ -293,10 +293,12 @@ def _hot_source(reader: list, unread: int, literal: str, n_values: int, counted:
 
 
 def _path_to(node: Any, target: Any, path: tuple = ()) -> tuple | None:
-    """The path of the object ``target`` (by identity) in a body of dicts and lists, or None."""
+    """The path of the object ``target`` (by identity) in a body of dicts and lists, or None. The
+    search goes from the end: what a stream asks for is the element it opened last (constant time,
+    not a walk of the whole body for every new block)."""
     if node is target:
         return path
-    items = node.items() if type(node) is dict else enumerate(node) if type(node) is list else ()
+    items = reversed(node.items()) if type(node) is dict else zip(range(len(node) - 1, -1, -1), reversed(node)) if type(node) is list else ()
     for k, v in items:
         if type(v) is dict or type(v) is list:
             found = _path_to(v, target, path + (k,))
@@ -897,25 +899,34 @@ def _owner_of(shape: "Shape", list_keys: tuple) -> tuple | None:
 
 
 def _view(view: dict) -> tuple:
-    """A decoder's ``CALLS`` view with its key paths as tuples: (view, list keys, what tells a call
-    from the list's other elements (None: every one is a call), id keys), read once per view."""
+    """A decoder's ``CALLS`` view with its key paths as tuples: (view, list keys, the test that tells
+    a call from the list's other elements (``_call_test``), id keys), read once per view."""
     compiled = _VIEWS.get(id(view))
     if compiled is None or compiled[0] is not view:  # (views are the decoders' constants)
         when = tuple((tuple(k.split(".")), v) for k, v in (view.get("when") or {}).items())
         has = tuple(view["has"]) if view.get("has") else None
         unless = tuple(view["unless"]) if view.get("unless") else None
-        compiled = _VIEWS[id(view)] = (view, tuple(view["list"]), (when, has, unless) if when or has or unless else None, tuple(view["id"]))
+        compiled = _VIEWS[id(view)] = (view, tuple(view["list"]), _call_test(when, has, unless), tuple(view["id"]))
     return compiled
+
+
+def _call_test(when: tuple, has: tuple | None, unless: tuple | None) -> Callable[[Any], bool]:
+    """Whether an element of a ``CALLS`` view's list is a call, as one expression made once per view
+    (keys as literals): every element of the list is tested at every sync."""
+
+    def at(path: tuple) -> str:  # the value at path, None where a step is missing (streaming.get)
+        return f"el.get({path[0]!r})" if len(path) == 1 else f"get(el, {path!r})"
+
+    tests = ["type(el) is dict"]
+    tests += [f"{at(path)} == {value!r}" for path, value in when]
+    tests += [f"{at(has)} is not None"] if has is not None else []
+    tests += [f"{at(unless)} is None"] if unless is not None else []
+    return eval("lambda el: " + " and ".join(tests), {"__builtins__": {"type": type, "dict": dict}, "get": get})  # noqa: S307 (keys and JSON values as literals)
 
 
 def _is_call(compiled: tuple, el: Any) -> bool:
     """Whether ``el``, an element of the view's list, is a call (``_view``)."""
-    if not isinstance(el, dict):
-        return False
-    if compiled[2] is None:
-        return True
-    when, has, unless = compiled[2]
-    return all(get(el, k) == v for k, v in when) and (has is None or get(el, has) is not None) and (unless is None or get(el, unless) is None)
+    return compiled[2](el)
 
 
 def _parsed(st: StreamState, body: dict, memo: dict, final: bool) -> tuple[dict, list]:
@@ -1047,6 +1058,9 @@ class Encoder:
         self.fast: dict[tuple, tuple] = {}
         self.counted = bool(self.shape.counter)
         self._layout: tuple = ()  # (model, part kinds) of the last partial conversion (_sync_mark)
+        # the source's closed elements (StreamState.closed) as of the last sync: its copy of the body
+        # shares them, and the marker of a route is never in one (_find_mark)
+        self._shared: dict = {}
         # the fused function of the source's repeat path and a fast entry (_step): the next event's
         # hot path while set (cleared at every slow step); and (repeat, fast entry, function) last fused
         self.hot: Callable[[Any], dict | None] | None = None
@@ -1703,9 +1717,14 @@ class Encoder:
         self._agreed = None
 
         st = src.state
-        memo: dict = {}
         # a copy, so that nothing the target body and its events take from it changes as the stream
-        # goes on; at the end (no JSON in fragments, no marker) nothing changes it any more
+        # goes on; at the end (no JSON in fragments, no marker) nothing changes it any more. A closed
+        # element changes no more either: the copy shares it (memo), so that a sync copies what is
+        # open, not the whole body again (a long answer's many blocks); the marked one is copied
+        memo: dict = dict(st.closed)
+        self._shared = st.closed
+        if mark is not None:
+            memo.pop(id(mark[0]), None)
         body = st.body if final and not st.buffers and mark is None else copy_body(st.body, memo)
         invalid: list = []
         if st.buffers:
@@ -2084,8 +2103,11 @@ class Encoder:
         """Where the marker landed in the target body (and take it out): the route, or None when the
         target has no place for the field (it is dropped, and reported by the final conversion)."""
         found = [None]
+        shared = self._shared
 
         def walk(node: Any, path: tuple) -> Any:
+            if id(node) in shared:
+                return node  # a closed source element the target body holds as it is: the marker is never in one
             if isinstance(node, dict):
                 for k, v in node.items():
                     node[k] = walk(v, path + (k,))
@@ -2125,9 +2147,8 @@ class Encoder:
         items = get(body, compiled[1])
         if not isinstance(items, list):
             return []
-        if compiled[2] is None:  # (a list of calls only: OpenAI Chat's tool_calls)
-            return [(i, el) for i, el in enumerate(items) if isinstance(el, dict)]
-        return [(i, el) for i, el in enumerate(items) if _is_call(compiled, el)]
+        test = compiled[2]
+        return [(i, el) for i, el in enumerate(items) if test(el)]
 
     def _route_calls(self, src: Accumulator, desired: dict, source: list) -> None:
         """A source call's arguments go to the same call (by order) of the target, when the target
