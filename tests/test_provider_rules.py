@@ -259,3 +259,23 @@ def test_gemini_openapi_rejects_recursive_schemas_with_the_path():
     with pytest.raises(toolwire.UnsupportedError) as info:
         toolwire.convert(body, source="openai_chat", target="gemini_openapi")
     assert "items" in info.value.path and "recursive" in info.value.message.lower()
+
+
+def test_a_call_converted_into_a_responses_response_says_its_status_as_the_api_does():
+    """Every function_call item the Responses API returns says its `status` ("completed" in a
+    response: every one in ../shared/realworld; "in_progress" at a stream's output_item.added); a
+    call from another provider is complete, and says so. A Responses body's own item keeps what it
+    said, another status or none (same-provider fidelity: the rule is a `fill`)."""
+    chat = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1700000000, "model": "gpt-4.1",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}}]}
+    out = quiet(toolwire.convert, chat, source="openai_chat", target="openai_responses", kind="response")
+    assert [(i["type"], i["status"]) for i in out["output"]] == [("function_call", "completed")]
+    for status in ("completed", "in_progress", "incomplete", None):
+        item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}
+        if status is not None:
+            item["status"] = status
+        body = {"id": "resp_1", "object": "response", "created_at": 1700000000, "status": "completed", "model": "gpt-4.1", "output": [item],
+                "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
+        back = quiet(toolwire.convert, body, source="openai_responses", target="openai_responses", kind="response")
+        assert back["output"] == [item], status

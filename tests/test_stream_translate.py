@@ -465,7 +465,8 @@ def test_a_responses_recording_translated_into_responses_opens_and_ends_things_a
 def test_text_then_a_call_translated_into_responses_ends_them_as_the_api_does(source: str) -> None:
     """From a source that streams arguments (Anthropic, OpenAI Chat, Bedrock) or sends each call
     whole (Gemini): the text's done, its part's done, its item's done; the call's arguments done,
-    with the arguments the client was sent, then its item's done (a client may run the call there)."""
+    with the arguments the client was sent, then its item's done (a client may run the call there);
+    each item in_progress at its opening and completed at its end."""
     events = _golden(source, "text_then_call")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -481,9 +482,12 @@ def test_text_then_a_call_translated_into_responses_ends_them_as_the_api_does(so
     assert json.loads(arguments) and done["response.function_call_arguments.done"]["arguments"] == arguments
     assert done["response.function_call_arguments.done"]["item_id"] == done["response.output_item.done"]["item"]["id"]
     assert responses_end_errors(out) == []
-    # the message is in_progress until its output_item.done says it completed (`opens_with`), as the API has it
-    items = [(d["type"], d["item"]["status"]) for d in datas if d["type"].startswith("response.output_item.") and d["item"]["type"] == "message"]
-    assert items == [("response.output_item.added", "in_progress"), ("response.output_item.done", "completed")]
+    # each item is in_progress until its output_item.done says it completed (`opens_with`; the call's
+    # status is the converter's `fill`), as the API has it; response.completed says the items done
+    items = [(d["type"], d["item"]["type"], d["item"].get("status")) for d in datas if d["type"].startswith("response.output_item.")]
+    assert items == [("response.output_item.added", "message", "in_progress"), ("response.output_item.done", "message", "completed"),
+                     ("response.output_item.added", "function_call", "in_progress"), ("response.output_item.done", "function_call", "completed")]
+    assert [item["status"] for item in datas[-1]["response"]["output"]] == ["completed", "completed"]
 
 
 @pytest.mark.parametrize("target", ["openai_responses", "anthropic"])

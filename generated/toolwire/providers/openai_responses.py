@@ -226,7 +226,14 @@ _GROUP_OUTPUT = frozenset(["assistant"])
 _WHOLE_OUTPUT = frozenset(["message"])
 _INLINE_OUTPUT = frozenset(["output_text", "refusal"])  # tags of content parts, not items
 _KNOWN_output_function_call_item = frozenset(["arguments", "call_id", "name", "type"])
-_RANK_output_function_call_item = {"type": 0, "call_id": 1, "id": 2, "name": 3, "arguments": 4}
+_RANK_output_function_call_item = {
+    "type": 0,
+    "call_id": 1,
+    "id": 2,
+    "status": 3,
+    "name": 4,
+    "arguments": 5,
+}
 _ORDER_output_function_call_item = {}  # key tuples seen → already in the render order (key_order)
 _KNOWN_output_message = frozenset(["content", "role", "type"])
 _RANK_output_message = {"type": 0, "id": 1, "status": 2, "role": 3, "content": 4}
@@ -1971,6 +1978,8 @@ def _output_function_call_item_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         hints = tw.hint(hints, "call_id", v_call_id_hint)
     if "id" not in obj:
         hints = tw.hint(hints, "id", "absent")
+    if "status" not in obj:
+        hints = tw.hint(hints, "status", "absent")
     v_name = obj.get("name")
     if v_name is None:
         raise tw.missing((path, "name"))
@@ -2030,6 +2039,8 @@ def _output_function_call_item_from_ir(node: Any, path: Any, ctx: Context) -> An
         out["id"] = tw.carried_or(
             pd, ctx.data, "id", "fc_" + str(out.get("call_id", ""))
         )  # required by the wire
+    if hints is None or hints.get("status") != "absent":
+        out["status"] = tw.carried_or(pd, ctx.data, "status", "completed")  # required by the wire
     v_name = tw.fit_render(
         node.name, "tool name", (path, "name"), ctx, "a-zA-Z0-9_-", None, 64, False
     )
