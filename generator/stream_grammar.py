@@ -840,7 +840,7 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         else:
             errors.at(stream, "counter", f"{where}: counter must be the event path of a running event number (sequence_number)")
     for key, what in (("says_once", "the stream says at its start and never changes after (id, model)"),
-                      ("says_at_end", "only the stream's end says, null in its start event (stop_reason)")):
+                      ("says_at_end", "only the stream's end says, its body's value or null in its start event (stop_reason, status)")):
         paths = stream.get(key)
         if paths is None:
             continue

@@ -351,7 +351,9 @@ _ITEM_EVENTS = {**{delta: (kind, field, "delta") for kind, (delta, _d, field) in
 
 
 def responses_end_errors(events: list) -> list[str]:
-    """Where a Responses stream ends a part or an item otherwise than the API does (above)."""
+    """Where a Responses stream starts the response, or ends a part or an item, otherwise than the
+    API does (above): response.created says it in_progress, a message's or a call's
+    output_item.added says it in_progress (the API adds some hosted tools' items complete)."""
     errors: list[str] = []
     items: dict = {}  # output_index → {type, text (the deltas joined), done (its done event), parts}
     previous = None
@@ -360,8 +362,12 @@ def responses_end_errors(events: list) -> list[str]:
         name = d.get("type")
         at = f"event {i} ({name})"
         item = items.get(d.get("output_index"))
+        if name == "response.created" and d["response"].get("status") != "in_progress":
+            errors.append(f"{at}: says the response {d['response'].get('status')!r}")
         if name == "response.output_item.added":
             items[d["output_index"]] = {"type": d["item"].get("type"), "text": "", "done": None, "parts": {}}
+            if d["item"].get("type") in ("message", "function_call") and d["item"].get("status") != "in_progress":
+                errors.append(f"{at}: says its {d['item'].get('type')} {d['item'].get('status')!r}")
         elif name in _PART_EVENTS and item is not None:
             lst, key, field, what = _PART_EVENTS[name]
             kinds = _PARTS[lst][3]
@@ -488,6 +494,9 @@ def test_text_then_a_call_translated_into_responses_ends_them_as_the_api_does(so
     assert items == [("response.output_item.added", "message", "in_progress"), ("response.output_item.done", "message", "completed"),
                      ("response.output_item.added", "function_call", "in_progress"), ("response.output_item.done", "function_call", "completed")]
     assert [item["status"] for item in datas[-1]["response"]["output"]] == ["completed", "completed"]
+    # and so is the response, until response.completed (`says_at_end`: the start says the stream body's value)
+    assert (datas[0]["type"], datas[0]["response"]["status"], datas[-1]["type"], datas[-1]["response"]["status"]) == (
+        "response.created", "in_progress", "response.completed", "completed")
 
 
 @pytest.mark.parametrize("target", ["openai_responses", "anthropic"])

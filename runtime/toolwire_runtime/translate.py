@@ -431,8 +431,10 @@ class Shape:
         self.replayed_deep = tuple(bk for bk in self.replayed if not (len(bk) == 1 and type(bk[0]) is str))
         # the body paths the start event says and nothing changes after (`says_once`: Responses' id)
         self.says_once = getattr(decoder, "SAYS_ONCE", ())
-        # the body paths only the end says (`says_at_end`): null in the start event (Anthropic's stop_reason)
+        # the body paths only the end says (`says_at_end`): in the start event, the value the stream's
+        # body starts from (Responses' status: in_progress), else null (Anthropic's stop_reason)
         self.says_at_end = getattr(decoder, "SAYS_AT_END", ())
+        self.start_body = getattr(decoder, "BODY", None) or {}
 
     def _walk(self, name: str, actions: list, pattern: tuple, chain: tuple) -> None:
         for a in actions:
@@ -1492,9 +1494,10 @@ class Encoder:
             if self.shape.start is not None:
                 chain, action = self.shape.start
                 skeleton = self.shape.skeleton(desired, ())
-                for keys in self.shape.says_at_end:  # (what only the end says: null, as the API's start has it)
-                    if get(skeleton, keys) is not None:
-                        _put(skeleton, keys, None)
+                for keys in self.shape.says_at_end:  # (what only the end says: as the API's start has it)
+                    said = get(self.shape.start_body, keys)
+                    if said is not None or get(skeleton, keys) is not None:
+                        _put(skeleton, keys, said)
                 self._send(self._event(chain, [], [(action["path"], skeleton)]))
             elif self.shape.begin is not None:  # with what its rules set (Cohere's message-start: id, role)
                 chain = self.shape.begin_chain

@@ -816,7 +816,7 @@ UNFINISHED = ()
 SAYS_ONCE = (("id",), ("created_at",), ("model",))
 #: The body paths only the stream's end says: its start event has them null (Anthropic's
 #: message_start: stop_reason null; message_delta says it, and an SDK takes that one as final).
-SAYS_AT_END = ()
+SAYS_AT_END = (("status",),)
 
 __all__ = [
     "PROVIDER",
