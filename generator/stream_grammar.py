@@ -16,7 +16,7 @@ from typing import Any
 from .loader import Errors, Located, plain
 
 ABSENT = "$absent"  # a template's value for a key the element lacks until a rule sets it (its place in the key order)
-STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore", "unfinished", "says_once", "says_at_end"}
+STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore", "unfinished", "says_once", "says_at_end", "restates_start"}
 NAMINGS = {
     "type": "the payload's `type` (the SSE event line when the payload has none)",
     "key": "the payload's single top-level key, whose value is the payload (boto3's shape)",
@@ -103,8 +103,12 @@ class Grammar:
     # client got, and reports a later value
     says_once: tuple = ()
     # body paths only the stream's end says (Anthropic's stop_reason, in message_delta): its start
-    # event has them null, as the API's message_start does (an SDK takes each message_delta's as final)
+    # event says the stream body's value there (Responses' status in_progress), else null, as the
+    # API's message_start does (an SDK takes each message_delta's as final)
     says_at_end: tuple = ()
+    # events the API sends right after its start event, each with the body the start said (Responses'
+    # response.in_progress): a translation sends them there too
+    restates_start: tuple = ()
 
 
 def read_tree(reads: list) -> Any:
@@ -848,6 +852,14 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
             setattr(grammar, key, tuple(_path(x) for x in paths))
         else:
             errors.at(stream, key, f"{where}: {key} lists the body paths {what}")
+    restates = stream.get("restates_start")
+    if restates is not None:
+        starts = {name for name, actions in grammar.rules.items() if any(a.get("op") == "start" for a in actions)}
+        if isinstance(restates, list) and restates and starts and all(isinstance(x, str) and x in grammar.rules and x not in starts for x in restates):
+            grammar.restates_start = tuple(restates)
+        else:
+            known = ", ".join(n for n in grammar.rules if n not in starts)
+            errors.at(stream, "restates_start", f"{where}: restates_start lists the events sent right after the start event with the body it said, of a stream with a `start` action, each one of its other events with actions ({known}); got {restates!r}")
     begin = stream.get("begin")
     if begin is not None:
         if isinstance(begin, str) and begin in grammar.rules:
@@ -879,5 +891,5 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         if items:  # (an event the grammar ignores whole is not checked)
             comp.known.setdefault(str(name), []).extend(("whole", _path(x)) for x in everywhere)
     grammar.known = {name: read_tree(known) for name, known in sorted(comp.known.items())}
-    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.sets), repr(grammar.unfinished), repr(grammar.says_once), repr(grammar.says_at_end))
+    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.sets), repr(grammar.unfinished), repr(grammar.says_once), repr(grammar.says_at_end), repr(grammar.restates_start))
     return grammar

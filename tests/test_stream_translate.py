@@ -352,8 +352,9 @@ _ITEM_EVENTS = {**{delta: (kind, field, "delta") for kind, (delta, _d, field) in
 
 def responses_end_errors(events: list) -> list[str]:
     """Where a Responses stream starts the response, or ends a part or an item, otherwise than the
-    API does (above): response.created says it in_progress, a message's or a call's
-    output_item.added says it in_progress (the API adds some hosted tools' items complete)."""
+    API does (above): response.created says it in_progress, and response.in_progress follows with
+    the same response; a message's or a call's output_item.added says it in_progress (the API adds
+    some hosted tools' items complete)."""
     errors: list[str] = []
     items: dict = {}  # output_index → {type, text (the deltas joined), done (its done event), parts}
     previous = None
@@ -364,6 +365,8 @@ def responses_end_errors(events: list) -> list[str]:
         item = items.get(d.get("output_index"))
         if name == "response.created" and d["response"].get("status") != "in_progress":
             errors.append(f"{at}: says the response {d['response'].get('status')!r}")
+        elif name == "response.created" and (i + 1 == len(datas) or datas[i + 1].get("type") != "response.in_progress" or datas[i + 1]["response"] != d["response"]):
+            errors.append(f"{at}: not followed by response.in_progress with the same response")
         if name == "response.output_item.added":
             items[d["output_index"]] = {"type": d["item"].get("type"), "text": "", "done": None, "parts": {}}
             if d["item"].get("type") in ("message", "function_call") and d["item"].get("status") != "in_progress":
@@ -494,9 +497,31 @@ def test_text_then_a_call_translated_into_responses_ends_them_as_the_api_does(so
     assert items == [("response.output_item.added", "message", "in_progress"), ("response.output_item.done", "message", "completed"),
                      ("response.output_item.added", "function_call", "in_progress"), ("response.output_item.done", "function_call", "completed")]
     assert [item["status"] for item in datas[-1]["response"]["output"]] == ["completed", "completed"]
-    # and so is the response, until response.completed (`says_at_end`: the start says the stream body's value)
-    assert (datas[0]["type"], datas[0]["response"]["status"], datas[-1]["type"], datas[-1]["response"]["status"]) == (
-        "response.created", "in_progress", "response.completed", "completed")
+    # and so is the response, until response.completed (`says_at_end`: the start says the stream body's
+    # value; `restates_start`: response.in_progress follows with the same response)
+    assert (datas[0]["type"], datas[0]["response"]["status"], datas[1]["type"], datas[-1]["type"], datas[-1]["response"]["status"]) == (
+        "response.created", "in_progress", "response.in_progress", "response.completed", "completed")
+    assert datas[1]["response"] == datas[0]["response"] and datas[1]["sequence_number"] == 1
+
+
+def test_a_responses_stream_into_responses_starts_as_its_source_did() -> None:
+    """A stream of the target's own grammar says what its source's start said: a background
+    response's response.created says it queued (the API then sends response.queued, and
+    response.in_progress once it runs), so no response.in_progress is made up right after it. A
+    recording with its start made queued (the status the API gives a `background: true` response:
+    openai-python's ResponseStatus), and the recording as it is, which gets its own in_progress back."""
+    if not (STREAMS / "openai_responses__ai__azure-tool-call.1.json").is_file():
+        pytest.skip("../shared/streams is absent")
+    events = _recorded("openai_responses__ai__azure-tool-call.1")
+    queued = json.loads(json.dumps(events))
+    queued[0]["data"]["response"]["status"] = "queued"
+    del queued[1]  # (its response.in_progress: a background response's comes later)
+    for source, start in ((events, ["response.created", "response.in_progress"]), (queued, ["response.created", "response.output_item.added"])):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = [e["data"] for e in stream.convert(source, source="openai_responses", target="openai_responses")]
+        assert [d["type"] for d in out[:2]] == start
+        assert out[0]["response"] == source[0]["data"]["response"]
 
 
 @pytest.mark.parametrize("target", ["openai_responses", "anthropic"])

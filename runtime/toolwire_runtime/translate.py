@@ -435,6 +435,9 @@ class Shape:
         # body starts from (Responses' status: in_progress), else null (Anthropic's stop_reason)
         self.says_at_end = getattr(decoder, "SAYS_AT_END", ())
         self.start_body = getattr(decoder, "BODY", None) or {}
+        # the events sent right after the start event with the body it said (`restates_start`:
+        # Responses' response.in_progress)
+        self.restates_start = getattr(decoder, "RESTATES_START", ())
 
     def _walk(self, name: str, actions: list, pattern: tuple, chain: tuple) -> None:
         for a in actions:
@@ -1494,11 +1497,19 @@ class Encoder:
             if self.shape.start is not None:
                 chain, action = self.shape.start
                 skeleton = self.shape.skeleton(desired, ())
-                for keys in self.shape.says_at_end:  # (what only the end says: as the API's start has it)
-                    said = get(self.shape.start_body, keys)
+                starts = self.shape.start_body
+                for keys in self.shape.says_at_end if self.foreign else ():
+                    # what only the end says, as the API's start has it (a stream of the target's own
+                    # grammar says what its source's start said: a Responses background stream's queued)
+                    said = get(starts, keys)
                     if said is not None or get(skeleton, keys) is not None:
-                        _put(skeleton, keys, said)
+                        _put(skeleton, keys, _copy(said))  # (never the decoder module's own object)
                 self._send(self._event(chain, [], [(action["path"], skeleton)]))
+                if all(get(skeleton, keys) == get(starts, keys) for keys in self.shape.says_at_end):
+                    # a start that says what the stream's body starts from is followed by these, with
+                    # the same body where the start event has it (response.in_progress)
+                    for name in self.shape.restates_start:
+                        self._send(self._event((name,), [], [(action["path"], _copy(skeleton))]))
             elif self.shape.begin is not None:  # with what its rules set (Cohere's message-start: id, role)
                 chain = self.shape.begin_chain
                 self._send(self._event(chain, [], self._carried(chain, (), desired)))

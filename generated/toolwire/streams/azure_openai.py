@@ -201,9 +201,13 @@ UNFINISHED = ()
 #: The body paths the stream says at its start and never changes after (an SDK takes a change for
 #: another response): a translation keeps what the client got and reports a later value.
 SAYS_ONCE = ()
-#: The body paths only the stream's end says: its start event has them null (Anthropic's
-#: message_start: stop_reason null; message_delta says it, and an SDK takes that one as final).
+#: The body paths only the stream's end says: its start event says the value BODY has there, else
+#: null (Anthropic's message_start: stop_reason null; message_delta says it, and an SDK takes that
+#: one as final; Responses' response.created: status in_progress).
 SAYS_AT_END = ()
+#: The events the stream sends right after its start event, each with the body the start said
+#: (Responses' response.in_progress): a translation sends them there too.
+RESTATES_START = ()
 
 __all__ = [
     "PROVIDER",
@@ -222,6 +226,7 @@ __all__ = [
     "UNFINISHED",
     "SAYS_ONCE",
     "SAYS_AT_END",
+    "RESTATES_START",
     "decode",
 ]
 

@@ -18,6 +18,7 @@ from toolwire.streams.gemini import (
     NO_TRANSLATION_TO,
     READS,
     RULES,
+    RESTATES_START,
     SAYS_AT_END,
     SAYS_ONCE,
     SETS,
@@ -45,5 +46,6 @@ __all__ = [
     "UNFINISHED",
     "SAYS_ONCE",
     "SAYS_AT_END",
+    "RESTATES_START",
     "decode",
 ]
