@@ -277,6 +277,13 @@ def many_calls_events(calls: int) -> list[dict]:
     return events
 
 
+def _stream_rows(label: str, baseline: Job, jobs: list[Job], m: int) -> None:
+    """The rows of one stream: its json.loads baseline, then each job, µs per event of its ``m``."""
+    print(f"{label:<22} {'json.loads (baseline)':<28} {statistics.median(baseline.samples) / m:>9.2f} {min(baseline.samples) / m:>9.2f} {'1.00x':>8}")
+    for job in jobs:
+        print(f"{'':<22} {job.name:<28} {statistics.median(job.samples) / m:>9.2f} {min(job.samples) / m:>9.2f} {_ratio_cell(job):>8}  {_goal_cell(job)}".rstrip())
+
+
 def cited_answer_events(blocks: int) -> list[dict]:
     """An Anthropic stream of an answer in ``blocks`` text blocks, every other one opened by a
     citation (a web search answer: the shape of ../shared/streams/anthropic__pydantic-ai__test_pause_turn_web_search_streaming_vcr__i1.json,
@@ -317,10 +324,7 @@ def streams_of_blocks(blocks: int, rounds: int) -> None:
     jobs = [Job(f"translate → {t}", lambda t=t: list(stream.convert(events, source="anthropic", target=t)), STREAM_GOAL) for t in ("openai_chat", "anthropic")]
     jobs.append(Job("translate → openai_chat, cold", lambda: cold("openai_chat"), STREAM_GOAL))
     run_rounds(baseline, jobs, rounds)
-    m = len(texts)
-    print(f"{f'{blocks} cited blocks, {m} ev':<22} {'json.loads (baseline)':<28} {statistics.median(baseline.samples) / m:>9.2f} {min(baseline.samples) / m:>9.2f} {'1.00x':>8}")
-    for job in jobs:
-        print(f"{'':<22} {job.name:<28} {statistics.median(job.samples) / m:>9.2f} {min(job.samples) / m:>9.2f} {_ratio_cell(job):>8}  {_goal_cell(job)}")
+    _stream_rows(f"{blocks} cited blocks, {len(texts)} ev", baseline, jobs, len(texts))
 
 
 def streams_of_calls(calls: int, rounds: int) -> None:
@@ -333,10 +337,7 @@ def streams_of_calls(calls: int, rounds: int) -> None:
     baseline = Job("json.loads per event", lambda: [json.loads(t) for t in texts])
     jobs = [Job(f"translate → {t}", lambda t=t: list(stream.convert(events, source="openai_chat", target=t))) for t in ("anthropic", "openai_chat", "gemini")]
     run_rounds(baseline, jobs, rounds)
-    m = len(texts)
-    print(f"{f'{calls} calls, {m} ev':<22} {'json.loads (baseline)':<28} {statistics.median(baseline.samples) / m:>9.2f} {min(baseline.samples) / m:>9.2f} {'1.00x':>8}")
-    for job in jobs:
-        print(f"{'':<22} {job.name:<28} {statistics.median(job.samples) / m:>9.2f} {min(job.samples) / m:>9.2f} {_ratio_cell(job):>8}")
+    _stream_rows(f"{calls} calls, {len(texts)} ev", baseline, jobs, len(texts))
 
 
 def streams(n: int, rounds: int, long_answer: bool = False, as_sent: bool = False, sdk: bool = False) -> None:
@@ -368,9 +369,7 @@ def streams(n: int, rounds: int, long_answer: bool = False, as_sent: bool = Fals
     m = len(texts)
     label = (f"long answer, {m} ev" if long_answer else f"stream, {m} SDK objects" if sdk
              else f"stream, {m} ev as sent" if as_sent else f"stream, {m} events")
-    print(f"{label:<22} {'json.loads (baseline)':<28} {statistics.median(baseline.samples) / m:>9.2f} {min(baseline.samples) / m:>9.2f} {'1.00x':>8}")
-    for job in jobs:
-        print(f"{'':<22} {job.name:<28} {statistics.median(job.samples) / m:>9.2f} {min(job.samples) / m:>9.2f} {_ratio_cell(job):>8}  {_goal_cell(job)}")
+    _stream_rows(label, baseline, jobs, m)
 
 
 def import_time(runs: int = 15) -> None:

@@ -263,7 +263,8 @@ def test_gemini_openapi_rejects_recursive_schemas_with_the_path():
 
 def test_a_call_converted_into_a_responses_response_says_its_status_as_the_api_does():
     """Every function_call item the Responses API returns says its `status` ("completed" in a
-    response: every one in ../shared/realworld; "in_progress" at a stream's output_item.added); a
+    response, "in_progress" at a stream's output_item.added: every one in the Responses recordings
+    of ../shared/streams); a
     call from another provider is complete, and says so. A Responses body's own item keeps what it
     said, another status or none (same-provider fidelity: the rule is a `fill`)."""
     chat = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1700000000, "model": "gpt-4.1",
