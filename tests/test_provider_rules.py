@@ -280,3 +280,19 @@ def test_a_call_converted_into_a_responses_response_says_its_status_as_the_api_d
                 "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
         back = quiet(toolwire.convert, body, source="openai_responses", target="openai_responses", kind="response")
         assert back["output"] == [item], status
+
+
+def test_an_anthropic_message_says_its_stop_reason_null_when_the_ir_has_none():
+    """Message.stop_reason is a required key, null where the message has no stop reason yet (the
+    API reference: null in message_start; every recorded message_start under ../shared/streams has
+    it). A response without a finish reason (a stream that ended early; a translated stream's
+    start) converts into one that says it null, as stop_sequence always was; an Anthropic body
+    that left it out keeps it out (same-provider fidelity)."""
+    response = ir.Response(id="resp_1", model="gpt-4.1", message=ir.Message(role="assistant", parts=[ir.TextPart(text="Hello")]))
+    out = quiet(toolwire.from_ir, response, provider="anthropic")
+    assert ("stop_reason", None) in out.items() and list(out)[-3:] == ["stop_reason", "stop_sequence", "usage"]
+    body = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": "Hi"}],
+            "stop_sequence": None, "usage": {"input_tokens": 5, "output_tokens": 2}}
+    assert quiet(toolwire.convert, body, source="anthropic", target="anthropic", kind="response") == body
+    said = {**body, "stop_reason": None}
+    assert list(quiet(toolwire.convert, said, source="anthropic", target="anthropic", kind="response").items()) == list(said.items())

@@ -1660,8 +1660,8 @@ def _response_to_ir(obj: Any, path: Any, ctx: Context) -> Any:
         v_content, (path, "content"), ctx, _content_block_to_ir, "assistant"
     )
     v_stop_reason = obj.get("stop_reason")
-    if v_stop_reason is None and "stop_reason" in obj:
-        hints = tw.hint(hints, "stop_reason", "null")
+    if v_stop_reason is None:
+        hints = tw.hint(hints, "stop_reason", "null" if "stop_reason" in obj else "absent")
     if v_stop_reason is not None:
         v_stop_reason = _stop_reason_to_ir(v_stop_reason, (path, "stop_reason"), ctx)
         if _STOP_REASON_RENDER.get(v_stop_reason) != obj.get("stop_reason"):
@@ -1739,10 +1739,8 @@ def _response_from_ir(node: Any, path: Any, ctx: Context) -> Any:
             v_stop_reason = h
         else:
             v_stop_reason = _stop_reason_from_ir(v_stop_reason, (path, "finish_reason"), ctx)
-    if v_stop_reason is not None:
+    if v_stop_reason is not None or hints is None or hints.get("stop_reason") != "absent":
         out["stop_reason"] = v_stop_reason
-    elif hints is not None and hints.get("stop_reason") == "null":
-        out["stop_reason"] = None
     v_stop_sequence = node.stop_sequence
     if v_stop_sequence is not None or hints is None or hints.get("stop_sequence") != "absent":
         out["stop_sequence"] = v_stop_sequence
