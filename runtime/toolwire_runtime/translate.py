@@ -760,6 +760,23 @@ def _lists_at(node: Any, pattern: tuple) -> Iterator[Any]:
     yield node
 
 
+def _paths_at(node: Any, pattern: tuple, path: tuple = ()) -> Iterator[tuple]:
+    """(path, value) of each value at ``pattern`` in ``node``, as ``_lists_at`` finds them."""
+    for i, key in enumerate(pattern):
+        if key == "*":
+            if type(node) is list:
+                for j, item in enumerate(node):
+                    yield from _paths_at(item, pattern[i + 1 :], (*path, j))
+            return
+        if type(node) is not dict:
+            return
+        node = node.get(key)
+        path = (*path, key)
+        if node is None and i < len(pattern) - 1:
+            return
+    yield path, node
+
+
 def _holds(conditions: dict, item: Any, when: bool = True) -> bool:
     """Whether ``item`` (an element said as an event's item) may meet a scope's or an action's
     conditions: true unless one that can be read here fails (an unknown condition may hold);
@@ -1066,6 +1083,9 @@ class Encoder:
         # the source's closed elements (StreamState.closed) as of the last sync: its copy of the body
         # shares them, and the marker of a route is never in one (_find_mark)
         self._shared: dict = {}
+        # a joined list's path → (its items up to the last, as the last sync converted them; the
+        # elements the target's stream made of them: those settled, and the last, running) (_folded)
+        self._folds: dict[tuple, tuple] = {}
         # the fused function of the source's repeat path and a fast entry (_step): the next event's
         # hot path while set (cleared at every slow step); and (repeat, fast entry, function) last fused
         self.hot: Callable[[Any], dict | None] | None = None
@@ -1767,7 +1787,7 @@ class Encoder:
                     self.unsynced.add((id(mark[0]), mark[1]))
                 return
             if self.shape.joins:
-                desired = self._project(desired)
+                desired = self._project(desired, fold=True)
             if mark is not None:
                 self.routes[(id(mark[0]), mark[1])] = self._find_mark(desired)
         self._keep_said(desired, final and not self._again)
@@ -1975,7 +1995,7 @@ class Encoder:
             plain = _MISSING
         layout = None
         if plain is not None and plain is not _MISSING:
-            plain = self._project(plain) if self.shape.joins else plain
+            plain = self._project(plain, fold=True) if self.shape.joins else plain
             layout = (self.target, self._layout, _path_to(src.state.body, element), keys)
             route = _MARKS.get(layout)
             if route is not None and type(unmarked) is str and unmarked and type(at := get(plain, route[0] + route[2])) is str and at.endswith(unmarked):
@@ -2101,12 +2121,56 @@ class Encoder:
         _STAYS[layout] = places[0] == places[1]
         return _STAYS[layout]
 
-    def _project(self, body: dict) -> dict:
+    def _project(self, body: dict, fold: bool = False) -> dict:
         """The body as the target's stream can say it: replayed as the target's events into a fresh
         decoder (Gemini joins consecutive text parts its stream cannot keep apart). A body in which
-        the stream would join nothing is that body (_joined): no replay."""
+        the stream would join nothing is that body (_joined): no replay.
+
+        A list the stream joins (`key: last`) is replayed from where the last sync's left off: the
+        elements its items up to there made (_folded) stand for them. So a sync costs the same
+        however many elements came before (a long cited answer into Gemini: many text blocks, one
+        part). ``fold``: a sync's own conversion, whose items the next sync's begin with."""
         if not _joined(self.shape, body):
             return body
+        short, heads = body, []
+        for pattern in dict.fromkeys(pattern for pattern, _scope in self.shape.join_lists):  # (several scopes may join one list)
+            for path, items in _paths_at(body, pattern):
+                if type(items) is list and len(items) > 1:
+                    settled, running, rest = self._folded(body, path, items, fold)
+                    if running is not None:
+                        short = _replaced(short, path, [running, *rest])
+                        heads.append((path, settled))
+        out = self._replay(short)
+        for path, settled in heads:
+            joined = get(out, path)
+            if type(joined) is not list or not joined:
+                return self._replay(body)  # (not as it was left: the whole list again)
+            (get(out, path[:-1]) if len(path) > 1 else out)[path[-1]] = [*settled, *joined]
+        return out
+
+    def _folded(self, body: dict, path: tuple, items: list, fold: bool) -> tuple[list, Any, list]:
+        """The join list ``items`` at ``path`` as (settled, running, rest): the target's stream says
+        the items before ``rest`` as the elements ``settled`` and ``running``, the element the items
+        after may still continue (None: nothing is known of them: rest is every item). Known from the
+        last sync when its items up to the last are these items' first (compared by value: each
+        conversion makes new objects); ``fold``: this conversion's items up to the last (which may
+        still grow) are replayed onto that, and kept for the next sync."""
+        entry = self._folds.get(path)
+        last = len(items) - 1
+        if entry is not None and len(entry[0]) <= last and items[: len(entry[0])] == entry[0]:
+            k, settled, running = len(entry[0]), entry[1], entry[2]
+        else:
+            k, settled, running = 0, [], None
+        if fold and k < last:
+            head = items[k:last] if running is None else [running, *items[k:last]]
+            made = get(self._replay(_replaced(body, path, head)), path)
+            if type(made) is list:
+                settled, running, k = [*settled, *made[:-1]], (made[-1] if made else None), last
+                self._folds[path] = (items[:last], settled, running)
+        return settled, running, items[k:]
+
+    def _replay(self, body: dict) -> dict:
+        """The body the target's decoder makes of ``body`` replayed as the target's events."""
         mirror = Accumulator(self.target, self.mirror._decoder_module, self.mirror._to_ir)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
