@@ -16,7 +16,7 @@ from typing import Any
 from .loader import Errors, Located, plain
 
 ABSENT = "$absent"  # a template's value for a key the element lacks until a rule sets it (its place in the key order)
-STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore", "unfinished", "says_once", "says_at_end", "restates_start"}
+STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore", "unfinished", "says_once", "says_at_end", "restates_start", "always_has"}
 NAMINGS = {
     "type": "the payload's `type` (the SSE event line when the payload has none)",
     "key": "the payload's single top-level key, whose value is the payload (boto3's shape)",
@@ -109,6 +109,11 @@ class Grammar:
     # events the API sends right after its start event, each with the body the start said (Responses'
     # response.in_progress): a translation sends them there too
     restates_start: tuple = ()
+    # (event path, value) of what every event of the API has, empty where the event says nothing
+    # there (Ollama's message.content "", Gemini's candidate parts [{text: ""}]): a translated event
+    # without it says that value, which adds nothing to the body (an SDK's `chunk.text` is then "",
+    # not None)
+    always_has: tuple = ()
 
 
 def read_tree(reads: list) -> Any:
@@ -860,6 +865,12 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         else:
             known = ", ".join(n for n in grammar.rules if n not in starts)
             errors.at(stream, "restates_start", f"{where}: restates_start lists the events sent right after the start event with the body it said, of a stream with a `start` action, each one of its other events with actions ({known}); got {restates!r}")
+    always = stream.get("always_has")
+    if always is not None:
+        if isinstance(always, dict) and always and all(isinstance(k, str) and PATH_RE.match(k) and k != "." for k in always):
+            grammar.always_has = tuple((_path(k), plain(v)) for k, v in always.items())
+        else:
+            errors.at(stream, "always_has", f"{where}: always_has maps event paths to the empty value every event of the API has there, which adds nothing to the body (message.content: \"\"); got {always!r}")
     begin = stream.get("begin")
     if begin is not None:
         if isinstance(begin, str) and begin in grammar.rules:
@@ -891,5 +902,5 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         if items:  # (an event the grammar ignores whole is not checked)
             comp.known.setdefault(str(name), []).extend(("whole", _path(x)) for x in everywhere)
     grammar.known = {name: read_tree(known) for name, known in sorted(comp.known.items())}
-    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.sets), repr(grammar.unfinished), repr(grammar.says_once), repr(grammar.says_at_end), repr(grammar.restates_start))
+    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.sets), repr(grammar.unfinished), repr(grammar.says_once), repr(grammar.says_at_end), repr(grammar.restates_start), repr(grammar.always_has))
     return grammar

@@ -182,3 +182,58 @@ def test_openai_chat_sdk_folds_the_translated_stream_to_the_same_completion(sour
     choice = state.current_completion_snapshot.choices[0]
     calls = [(c.id, c.function.name, _args(c.function.arguments)) for c in choice.message.tool_calls or []]
     assert (choice.message.content or "", calls, choice.finish_reason) == _ours(out, "openai_chat", ("choices", 0, "finish_reason"))
+
+
+# The providers' own streaming examples read each chunk's text as it comes: google-genai's
+# `for chunk in client.models.generate_content_stream(...): print(chunk.text, end="")` (the Gemini
+# API's text generation guide) and ollama-python's `print(chunk['message']['content'], end='')`
+# (its README). Every chunk the APIs send has a part, and a message content (every recording under
+# ../shared/streams: gemini, vertex, ollama), so those loops print text, or "" — a translated chunk
+# without one printed "None" (the spec's `always_has`).
+
+def _as_client_reads(target: str, *recorded: str) -> list:
+    """(the events a client of ``target`` reads, as translated from each source or as recorded)."""
+    out = [pytest.param("translated", source, events, id=f"{p.id}->{target}") for p in SOURCES for source, events in [p.values]]
+    out += [pytest.param("recorded", source, events, id=p.id) for p in SOURCES for source, events in [p.values]
+            if source in recorded and not p.id.startswith("golden-")]
+    return out
+
+
+def _client_events(how: str, source: str, events: list, target: str) -> list | None:
+    return events if how == "recorded" else _translate(source, events, target)
+
+
+@pytest.mark.parametrize("how, source, events", _as_client_reads("gemini", "gemini", "vertex"))
+def test_google_genai_reads_a_text_from_every_translated_chunk(how: str, source: str, events: list) -> None:
+    """Each translated Gemini chunk, as google-genai reads it, has a part (as the API's recorded
+    chunks do); its `text` is None only where the API's is (a chunk of a thought or a call); and
+    the docs' loop prints the answer toolwire's accumulation has."""
+    genai_types = pytest.importorskip("google.genai.types")
+    out = _client_events(how, source, events, "gemini")
+    if out is None:
+        return
+    # (as the SDK reads a chunk: fields newer than its types are left out, _from_response)
+    chunks = [genai_types.GenerateContentResponse._from_response(response=json.loads(json.dumps(e["data"])), kwargs={}) for e in out]
+    partless = [i for i, c in enumerate(chunks) if not (c.candidates and c.candidates[0].content and c.candidates[0].content.parts)]
+    assert not partless, f"chunks without a part (chunk.text None): {partless[:5]}"
+    for c in chunks:
+        if c.text is None:
+            assert any(p.thought or p.function_call or p.text is None for p in c.candidates[0].content.parts)
+    if how == "translated":
+        assert "".join(c.text for c in chunks if c.text is not None) == _ours(out, "gemini")[0]
+
+
+@pytest.mark.parametrize("how, source, events", _as_client_reads("ollama", "ollama"))
+def test_ollama_python_reads_a_content_from_every_translated_chunk(how: str, source: str, events: list) -> None:
+    """Each translated Ollama chunk, as ollama-python reads it (ChatResponse), has a message
+    content, "" where it says none, as the API's recorded chunks do; and its README's loop prints
+    the text toolwire's accumulation has."""
+    ollama_types = pytest.importorskip("ollama")
+    out = _client_events(how, source, events, "ollama")
+    if out is None:
+        return
+    chunks = [ollama_types.ChatResponse.model_validate(e["data"]) for e in out if isinstance(e.get("data"), dict)]
+    contents = [c["message"]["content"] for c in chunks]
+    assert all(isinstance(x, str) for x in contents), [i for i, x in enumerate(contents) if not isinstance(x, str)][:5]
+    if how == "translated":
+        assert "".join(contents) == _ours(out, "ollama")[0]

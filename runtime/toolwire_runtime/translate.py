@@ -58,6 +58,30 @@ def _put(obj: dict, keys: tuple, value: Any) -> None:
     obj[keys[-1]] = value
 
 
+def _fill(obj: dict, keys: tuple, value: Any) -> None:
+    """Put a copy of ``value`` at ``keys`` in ``obj`` where nothing (None, "" or an empty list) is
+    there, making the objects on the way (a position: the list's next item)."""
+    for n, key in enumerate(keys):
+        last = n == len(keys) - 1
+        if type(key) is int:
+            if type(obj) is not list or key > len(obj):
+                return  # (not the item after the list's last: the path is not this event's)
+            if key == len(obj):
+                obj.append(None)
+            nxt = obj[key]
+        elif type(obj) is dict:
+            nxt = obj.get(key)
+        else:
+            return
+        if last:
+            if nxt in (None, "", []):
+                obj[key] = _copy(value)
+            return
+        if nxt is None:
+            nxt = obj[key] = [] if type(keys[n + 1]) is int else {}
+        obj = nxt
+
+
 def _at(owner: Any, list_keys: tuple, position: int) -> Any:
     """The element at ``position`` of the list at ``list_keys`` in ``owner`` (None when there is none)."""
     items = get(owner, list_keys) if isinstance(owner, dict) else None
@@ -438,6 +462,9 @@ class Shape:
         # the events sent right after the start event with the body it said (`restates_start`:
         # Responses' response.in_progress)
         self.restates_start = getattr(decoder, "RESTATES_START", ())
+        # what every event of the API has, empty where it says nothing there (`always_has`: Ollama's
+        # message.content "", Gemini's candidate parts [{text: ""}]): (event keys, value)
+        self.always_has = getattr(decoder, "ALWAYS_HAS", ())
 
     def _walk(self, name: str, actions: list, pattern: tuple, chain: tuple) -> None:
         for a in actions:
@@ -1207,6 +1234,8 @@ class Encoder:
         for path in empty_lists:
             if get(ev, path) is None:
                 _put(ev, path, [])
+        for keys_, value in self.shape.always_has:  # (an SDK's chunk.text is "" there, not None)
+            _fill(ev, keys_, value)
         if into is not None:
             into += (ev, cur)
         naming = self.shape.naming

@@ -198,6 +198,10 @@ SAYS_AT_END = ()
 #: The events the stream sends right after its start event, each with the body the start said
 #: (Responses' response.in_progress): a translation sends them there too.
 RESTATES_START = ()
+#: What every event of the API has, empty where the event says nothing there (event path, value):
+#: a translated event without it says that value, which adds nothing to the body (Ollama's
+#: message.content ""; Gemini's candidate parts [{text: ""}], as its finish chunk has them).
+ALWAYS_HAS = ()
 
 __all__ = [
     "PROVIDER",
@@ -217,6 +221,7 @@ __all__ = [
     "SAYS_ONCE",
     "SAYS_AT_END",
     "RESTATES_START",
+    "ALWAYS_HAS",
     "decode",
 ]
 

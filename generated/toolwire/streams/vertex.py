@@ -19,6 +19,7 @@ from toolwire.streams.gemini import (
     READS,
     RULES,
     RESTATES_START,
+    ALWAYS_HAS,
     SAYS_AT_END,
     SAYS_ONCE,
     SETS,
@@ -47,5 +48,6 @@ __all__ = [
     "SAYS_ONCE",
     "SAYS_AT_END",
     "RESTATES_START",
+    "ALWAYS_HAS",
     "decode",
 ]
