@@ -295,9 +295,10 @@ def _golden(source: str, scenario: str) -> list:
 def anthropic_end_errors(events: list) -> list[str]:
     """Where an Anthropic stream says its end otherwise than the API (the streaming reference, and
     every recording under ../shared/streams/anthropic__*): message_start's message has stop_reason
-    and stop_sequence null (and stop_details null, where it has it), and one message_delta, right before message_stop, says
-    them; the SDK's fold takes each message_delta's stop_reason as final, so a second one, or a
-    message_start that says it, leaves a client without it."""
+    and stop_sequence null (and stop_details null, where it has it), and one message_delta, right
+    before message_stop, says them (stop_sequence too, null: the keys are there); the SDK's fold
+    takes each message_delta's stop_reason as final, so a second one, or a message_start that says
+    it, leaves a client without it."""
     datas = [e["data"] for e in events if isinstance(e, dict) and isinstance(e.get("data"), dict)]
     names = [d.get("type") for d in datas]
     errors = [f"message_start says {k} {d['message'][k]!r}" for d in datas if d.get("type") == "message_start"
@@ -305,6 +306,7 @@ def anthropic_end_errors(events: list) -> list[str]:
     # (the keys are there, null: Message.stop_reason and stop_sequence are required, nullable; every
     # recorded message_start has them; stop_details only the newer ones)
     errors += [f"message_start lacks {k}" for d in datas if d.get("type") == "message_start" for k in ("stop_reason", "stop_sequence") if k not in d["message"]]
+    errors += [f"message_delta lacks {k}" for d in datas if d.get("type") == "message_delta" for k in ("stop_reason", "stop_sequence") if k not in d["delta"]]
     deltas = [i for i, name in enumerate(names) if name == "message_delta"]
     if len(deltas) > 1:
         errors.append(f"{len(deltas)} message_delta events")
@@ -324,6 +326,9 @@ def test_the_recorded_anthropic_streams_end_as_the_checker_says(name: str) -> No
     assert anthropic_end_errors([said if e is start else e for e in events])
     unsaid = {**start, "data": {**start["data"], "message": {k: v for k, v in start["data"]["message"].items() if k != "stop_reason"}}}
     assert anthropic_end_errors([unsaid if e is start else e for e in events]) == ["message_start lacks stop_reason"]
+    end = next(e for e in events if isinstance(e.get("data"), dict) and e["data"].get("type") == "message_delta")
+    unsaid = {**end, "data": {**end["data"], "delta": {k: v for k, v in end["data"]["delta"].items() if k != "stop_sequence"}}}
+    assert anthropic_end_errors([unsaid if e is end else e for e in events]) == ["message_delta lacks stop_sequence"]
 
 
 # How the Responses API ends what it streamed (the streaming reference, and every recording under

@@ -458,6 +458,7 @@ class Shape:
         # the body paths only the end says (`says_at_end`): in the start event, the value the stream's
         # body starts from (Responses' status: in_progress), else null (Anthropic's stop_reason)
         self.says_at_end = getattr(decoder, "SAYS_AT_END", ())
+        self.at_end_keys = frozenset(keys[0] for keys in self.says_at_end if len(keys) == 1)  # (the body's own)
         self.start_body = getattr(decoder, "BODY", None) or {}
         # the events sent right after the start event with the body it said (`restates_start`:
         # Responses' response.in_progress)
@@ -1469,6 +1470,11 @@ class Encoder:
             if body_keys == ():  # merge into the object itself: every other field that differs
                 kept_out = self.shape.merged_apart(pattern)
                 changed = {k: v for k, v in d.items() if k not in kept_out and m.get(k) != v}
+                if changed and self.final and not pattern and self.shape.at_end_keys:
+                    # the end says what only it says, null too, as the API's does (Anthropic's
+                    # message_delta: stop_sequence null beside the stop reason, in every recording)
+                    ends = self.shape.at_end_keys
+                    changed = {k: v for k, v in d.items() if k not in kept_out and (k in changed or k in ends)}
                 if changed:
                     groups.setdefault((ident, id(action)), [chain, action, []])[2].append((event_keys, changed, True))
                 continue
