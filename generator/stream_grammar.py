@@ -16,7 +16,7 @@ from typing import Any
 from .loader import Errors, Located, plain
 
 ABSENT = "$absent"  # a template's value for a key the element lacks until a rule sets it (its place in the key order)
-STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore", "unfinished", "says_once", "says_at_end", "restates_start", "always_has"}
+STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore", "unfinished", "says_once", "says_at_end", "restates_start", "always_has", "ends_together"}
 NAMINGS = {
     "type": "the payload's `type` (the SSE event line when the payload has none)",
     "key": "the payload's single top-level key, whose value is the payload (boto3's shape)",
@@ -114,6 +114,9 @@ class Grammar:
     # without it says that value, which adds nothing to the body (an SDK's `chunk.text` is then "",
     # not None)
     always_has: tuple = ()
+    # the API's last event says the elements' end and the body's last fields at once (Mistral's and
+    # Gemini's final chunk: the finish reason with the usage): a translation says them in one event
+    ends_together: bool = False
 
 
 def read_tree(reads: list) -> Any:
@@ -871,6 +874,12 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
             grammar.always_has = tuple((_path(k), plain(v)) for k, v in always.items())
         else:
             errors.at(stream, "always_has", f"{where}: always_has maps event paths to the empty value every event of the API has there, which adds nothing to the body (message.content: \"\"); got {always!r}")
+    together = stream.get("ends_together")
+    if together is not None:
+        if isinstance(together, bool):
+            grammar.ends_together = together
+        else:
+            errors.at(stream, "ends_together", f"{where}: ends_together is true or false (whether the API's last event says the elements' end and the body's last fields at once); got {together!r}")
     begin = stream.get("begin")
     if begin is not None:
         if isinstance(begin, str) and begin in grammar.rules:
@@ -902,5 +911,5 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         if items:  # (an event the grammar ignores whole is not checked)
             comp.known.setdefault(str(name), []).extend(("whole", _path(x)) for x in everywhere)
     grammar.known = {name: read_tree(known) for name, known in sorted(comp.known.items())}
-    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.sets), repr(grammar.unfinished), repr(grammar.says_once), repr(grammar.says_at_end), repr(grammar.restates_start), repr(grammar.always_has))
+    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.sets), repr(grammar.unfinished), repr(grammar.says_once), repr(grammar.says_at_end), repr(grammar.restates_start), repr(grammar.always_has), grammar.ends_together)
     return grammar

@@ -221,6 +221,36 @@ def test_google_genai_reads_a_text_from_every_translated_chunk(how: str, source:
             assert any(p.thought or p.function_call or p.text is None for p in c.candidates[0].content.parts)
     if how == "translated":
         assert "".join(c.text for c in chunks if c.text is not None) == _ours(out, "gemini")[0]
+    # the last chunk says the finish with the usage and the names (`ends_together`), as every recorded one does
+    usage = [i for i, c in enumerate(chunks) if c.usage_metadata is not None]
+    finished = [i for i, c in enumerate(chunks) if c.candidates[0].finish_reason is not None]
+    if usage and finished:
+        assert usage[-1] == finished[-1] == len(chunks) - 1, (usage[-3:], finished, len(chunks))
+
+
+@pytest.mark.parametrize("how, source, events", _as_client_reads("mistral", "mistral"))
+def test_mistralai_reads_a_choice_from_every_translated_chunk(how: str, source: str, events: list) -> None:
+    """Each translated Mistral chunk, as mistralai reads it (CompletionChunk), has a choice, and the
+    last says the finish reason with the usage, as every recorded stream does (Mistral sends no
+    usage chunk of its own: OpenAI's `choices: []` broke its docs' loop,
+    `chunk.data.choices[0].delta.content`, with an IndexError); the loop prints the text
+    toolwire's accumulation has."""
+    pytest.importorskip("mistralai")
+    from mistralai.client.models import CompletionChunk
+
+    out = _client_events(how, source, events, "mistral")
+    if out is None:
+        return
+    chunks = [CompletionChunk.model_validate(e["data"]) for e in out if isinstance(e.get("data"), dict)]
+    assert all(c.choices for c in chunks), [i for i, c in enumerate(chunks) if not c.choices][:5]
+    usage = [i for i, c in enumerate(chunks) if c.usage is not None]
+    finished = [i for i, c in enumerate(chunks) if c.choices[0].finish_reason is not None]
+    if usage:
+        assert usage == finished[-1:] == [len(chunks) - 1], (usage, finished)
+    if how == "translated":
+        contents = [c.choices[0].delta.content for c in chunks]
+        text = "".join(x if isinstance(x, str) else "".join(p.text for p in x if getattr(p, "type", None) == "text") for x in contents if x)
+        assert text == _ours(out, "mistral")[0]
 
 
 @pytest.mark.parametrize("how, source, events", _as_client_reads("ollama", "ollama"))

@@ -58,6 +58,33 @@ def _put(obj: dict, keys: tuple, value: Any) -> None:
     obj[keys[-1]] = value
 
 
+def _said_together(a: Any, b: Any, depth: int = 0) -> Any:
+    """One event's payload that says what payload ``a`` then ``b`` say (``Encoder._end_together``),
+    or _MISSING where they say different things at one place, or the same text below the top
+    (a fragment said twice is not said once: only the names every event repeats, at the top)."""
+    if type(a) is dict and type(b) is dict:
+        out = dict(a)
+        for k, v in b.items():
+            if k in out:
+                v = _said_together(out[k], v, depth + 1)
+                if v is _MISSING:
+                    return _MISSING
+            out[k] = v
+        return out
+    if type(a) is list and type(b) is list:
+        if not a or not b:
+            return a or b
+        if len(a) != len(b):
+            return _MISSING
+        out = [_said_together(x, y, depth + 1) for x, y in zip(a, b)]
+        return _MISSING if any(x is _MISSING for x in out) else out
+    if a is None or b is None:
+        return b if a is None else a
+    if a == b and type(a) is type(b) and (depth == 1 or type(a) is not str or a == ""):
+        return a
+    return _MISSING
+
+
 def _fill(obj: dict, keys: tuple, value: Any) -> None:
     """Put a copy of ``value`` at ``keys`` in ``obj`` where nothing (None, "" or an empty list) is
     there, making the objects on the way (a position: the list's next item)."""
@@ -466,6 +493,9 @@ class Shape:
         # what every event of the API has, empty where it says nothing there (`always_has`: Ollama's
         # message.content "", Gemini's candidate parts [{text: ""}]): (event keys, value)
         self.always_has = getattr(decoder, "ALWAYS_HAS", ())
+        # the API's last event says the elements' end and the body's last fields at once
+        # (`ends_together`: Mistral's and Gemini's final chunk, the finish reason with the usage)
+        self.ends_together = getattr(decoder, "ENDS_TOGETHER", False) and not self.counter
 
     def _walk(self, name: str, actions: list, pattern: tuple, chain: tuple) -> None:
         for a in actions:
@@ -1133,6 +1163,7 @@ class Encoder:
         self._rests: dict[int, tuple] = {}  # id() of the rest parts of _response → the field their text began in
         self._recut = False
         self._again = False
+        self._ending: int | None = None  # where the final sync's closing events begin (_end_together)
 
     # -- event building ----------------------------------------------------------------------
     def _event(self, chain: tuple, keys: list, leaf: list, created: tuple | None = None, element_path: tuple | None = None, into: list | None = None) -> dict:
@@ -1539,6 +1570,7 @@ class Encoder:
         self._grow((), (), desired, self.mirror.state.body)  # text fields of the body itself (Ollama's message.content)
         self._diff_lists((), (), desired, self.mirror.state.body, held)
         if final and not self._recut:
+            self._ending = len(self.out)  # (the events that end the elements and say the body's last fields: _end_together)
             while self.open:
                 pattern, path = next(iter(self.open.values()))
                 self._close(get(self.mirror.state.body, path), get(desired, path))
@@ -2631,8 +2663,28 @@ class Encoder:
         self.hot = None
         self._flush()
         self.out = []
+        self._ending = None
         self._sync(src, final=True)
+        if self.shape.ends_together and self._ending is not None:
+            self._end_together(self._ending)
         if self.cuts:
             self._report_cuts()
         self._end()
         return self.out
+
+    def _end_together(self, start: int) -> None:
+        """The events the final sync sent from ``start`` on (each element's end, then the body's last
+        fields) as one event where they say nothing differently, as the API's last event does
+        (Mistral: finish_reason and usage in one chunk, where OpenAI sends the usage in a chunk of
+        its own). The client's body has them already: what one event says is what they said."""
+        out = self.out
+        i = start
+        while i + 1 < len(out):
+            a, b = out[i], out[i + 1]
+            merged = _MISSING
+            if type(a) is dict and type(b) is dict and a.keys() == b.keys() and a.get("event") == b.get("event") and type(a.get("data")) is dict and type(b.get("data")) is dict:
+                merged = _said_together(a["data"], b["data"])
+            if merged is _MISSING:
+                i += 1
+                continue
+            out[i : i + 2] = [{**a, "data": merged}]

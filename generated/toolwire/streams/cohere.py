@@ -213,6 +213,9 @@ RESTATES_START = ()
 #: a translated event without it says that value, which adds nothing to the body (Ollama's
 #: message.content ""; Gemini's candidate parts [{text: ""}], as its finish chunk has them).
 ALWAYS_HAS = ()
+#: Whether the API's last event says the elements' end and the body's last fields at once (Mistral's
+#: and Gemini's final chunk: the finish reason with the usage): a translation says them in one event.
+ENDS_TOGETHER = False
 
 __all__ = [
     "PROVIDER",
@@ -233,6 +236,7 @@ __all__ = [
     "SAYS_AT_END",
     "RESTATES_START",
     "ALWAYS_HAS",
+    "ENDS_TOGETHER",
     "decode",
 ]
 

@@ -20,6 +20,7 @@ from toolwire.streams.openai_chat import (
     RULES,
     RESTATES_START,
     ALWAYS_HAS,
+    ENDS_TOGETHER,
     SAYS_AT_END,
     SAYS_ONCE,
     SETS,
@@ -49,5 +50,6 @@ __all__ = [
     "SAYS_AT_END",
     "RESTATES_START",
     "ALWAYS_HAS",
+    "ENDS_TOGETHER",
     "decode",
 ]
