@@ -318,9 +318,16 @@ def streams_of_blocks(blocks: int, rounds: int) -> None:
     baseline = Job("json.loads per event", lambda: [json.loads(t) for t in texts])
 
     def cold(target: str) -> None:
+        # (the caches as they were are put back after: the other rows of the next round stay warm)
+        kept = dict(translate._MARKS), dict(translate._STAYS)
         translate._MARKS.clear()
         translate._STAYS.clear()
-        list(stream.convert(events, source="anthropic", target=target))
+        try:
+            list(stream.convert(events, source="anthropic", target=target))
+        finally:
+            for cache, was in zip((translate._MARKS, translate._STAYS), kept):
+                cache.clear()
+                cache.update(was)
 
     jobs = [Job(f"translate → {t}", lambda t=t: list(stream.convert(events, source="anthropic", target=t)), STREAM_GOAL) for t in ("openai_chat", "anthropic", "gemini")]
     jobs.append(Job("translate → openai_chat, cold", lambda: cold("openai_chat"), STREAM_GOAL))
