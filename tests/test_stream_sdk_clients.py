@@ -267,3 +267,33 @@ def test_ollama_python_reads_a_content_from_every_translated_chunk(how: str, sou
     assert all(isinstance(x, str) for x in contents), [i for i, x in enumerate(contents) if not isinstance(x, str)][:5]
     if how == "translated":
         assert "".join(contents) == _ours(out, "ollama")[0]
+
+
+@pytest.mark.parametrize("target", ["mistral", "gemini"])
+def test_a_complete_response_served_as_a_stream_ends_as_the_api_does(target: str) -> None:
+    """`stream.events_of` (a non-streamed response served as a stream) ends as the API's stream
+    does (`ends_together`): one last chunk says the finish and the usage, and every chunk has a
+    choice (Mistral) or a part (Gemini); for the body of every golden and recorded stream
+    translated into the target, accumulated."""
+    checked = 0
+    for param in SOURCES:
+        source, events = param.values
+        out = _translate(source, events, target)
+        if out is None:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            body = stream.accumulate(out, provider=target, as_provider=True)
+            served = [e["data"] for e in stream.events_of(body, provider=target) if isinstance(e.get("data"), dict)]
+        if target == "mistral":
+            assert all(d["choices"] for d in served), param.id
+            usage = [i for i, d in enumerate(served) if d.get("usage")]
+            finished = [i for i, d in enumerate(served) if d["choices"][0].get("finish_reason")]
+        else:
+            assert all(d["candidates"][0]["content"]["parts"] for d in served), param.id
+            usage = [i for i, d in enumerate(served) if d.get("usageMetadata")]
+            finished = [i for i, d in enumerate(served) if d["candidates"][0].get("finishReason")]
+        if usage and finished:
+            assert usage == finished == [len(served) - 1], (param.id, usage, finished)
+            checked += 1
+    assert checked > 100, checked

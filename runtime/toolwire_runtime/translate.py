@@ -2241,7 +2241,7 @@ class Encoder:
         mirror = Accumulator(self.target, self.mirror._decoder_module, self.mirror._to_ir)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            Encoder(self.target, self.mirror._decoder_module, mirror, None, self.mirror._decoder_module).replay(body)
+            Encoder(self.target, self.mirror._decoder_module, mirror, None, self.mirror._decoder_module).replay(body, together=False)
         return mirror.state.body
 
     def _find_mark(self, desired: Any) -> Any:
@@ -2634,8 +2634,10 @@ class Encoder:
             self._append(pattern, path, field, fragment, (id(element), keys) if self._waiting != id(element) else None, mirror_el)
         self.owed = owed
 
-    def replay(self, body: dict) -> list[dict]:
-        """The events of a complete body of the target: a non-streamed response served as a stream."""
+    def replay(self, body: dict, together: bool = True) -> list[dict]:
+        """The events of a complete body of the target: a non-streamed response served as a stream
+        (``together``: its last events as one where the API's are, `ends_together`; a projection's
+        replay, which only its decoder reads, leaves them apart)."""
         if type(body) is not dict:  # an SDK's response object: its JSON
             from .sdk_objects import plain
 
@@ -2643,7 +2645,10 @@ class Encoder:
         self.hot = None
         self.out = []
         self.desired = body
+        self._ending = None
         self._diff(body, True, _NEVER)
+        if together and self.shape.ends_together and self._ending is not None:
+            self._end_together(self._ending)
         self._end()
         return self.out
 
