@@ -804,22 +804,12 @@ def _empty(element: Any) -> bool:
 def _lists_at(node: Any, pattern: tuple) -> Iterator[Any]:
     """The values at ``pattern`` in ``node`` (``*``: each item of a list on the way): at its last
     key, None where the object that would hold it lacks it."""
-    for i, key in enumerate(pattern):
-        if key == "*":
-            if type(node) is list:
-                for item in node:
-                    yield from _lists_at(item, pattern[i + 1 :])
-            return
-        if type(node) is not dict:
-            return
-        node = node.get(key)
-        if node is None and i < len(pattern) - 1:
-            return
-    yield node
+    for _path, value in _paths_at(node, pattern):
+        yield value
 
 
 def _paths_at(node: Any, pattern: tuple, path: tuple = ()) -> Iterator[tuple]:
-    """(path, value) of each value at ``pattern`` in ``node``, as ``_lists_at`` finds them."""
+    """(path, value) of each value at ``pattern`` in ``node`` (``_lists_at``)."""
     for i, key in enumerate(pattern):
         if key == "*":
             if type(node) is list:
@@ -2647,8 +2637,8 @@ class Encoder:
         self.desired = body
         self._ending = None
         self._diff(body, True, _NEVER)
-        if together and self.shape.ends_together and self._ending is not None:
-            self._end_together(self._ending)
+        if together:
+            self._end_together()
         self._end()
         return self.out
 
@@ -2670,20 +2660,22 @@ class Encoder:
         self.out = []
         self._ending = None
         self._sync(src, final=True)
-        if self.shape.ends_together and self._ending is not None:
-            self._end_together(self._ending)
+        self._end_together()
         if self.cuts:
             self._report_cuts()
         self._end()
         return self.out
 
-    def _end_together(self, start: int) -> None:
-        """The events the final sync sent from ``start`` on (each element's end, then the body's last
-        fields) as one event where they say nothing differently, as the API's last event does
-        (Mistral: finish_reason and usage in one chunk, where OpenAI sends the usage in a chunk of
-        its own). The client's body has them already: what one event says is what they said."""
+    def _end_together(self) -> None:
+        """Where the grammar says `ends_together`: the events the final sync sent from the
+        elements' end on (``_ending``: each element's end, then the body's last fields) as one
+        event where they say nothing differently, as the API's last event does (Mistral:
+        finish_reason and usage in one chunk, where OpenAI sends the usage in a chunk of its own).
+        The client's body has them already: what one event says is what they said."""
+        if not self.shape.ends_together or self._ending is None:
+            return
         out = self.out
-        i = start
+        i = self._ending
         while i + 1 < len(out):
             a, b = out[i], out[i + 1]
             merged = _MISSING
