@@ -16,7 +16,7 @@ from typing import Any
 from .loader import Errors, Located, plain
 
 ABSENT = "$absent"  # a template's value for a key the element lacks until a rule sets it (its place in the key order)
-STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore", "unfinished", "says_once", "says_at_end", "restates_start", "always_has", "ends_together"}
+STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore", "unfinished", "says_once", "says_at_end", "restates_start", "always_has", "ends_together", "says_every_event"}
 NAMINGS = {
     "type": "the payload's `type` (the SSE event line when the payload has none)",
     "key": "the payload's single top-level key, whose value is the payload (boto3's shape)",
@@ -106,6 +106,10 @@ class Grammar:
     # event says the stream body's value there (Responses' status in_progress), else null, as the
     # API's message_start does (an SDK takes each message_delta's as final)
     says_at_end: tuple = ()
+    # body paths every event of the API says, as the body has them then (Ollama's model and
+    # created_at, Gemini's modelVersion, responseId and running usageMetadata), each set by a `set`
+    # rule of the event itself: a translation says them on every event once the body has them
+    says_every_event: tuple = ()
     # events the API sends right after its start event, each with the body the start said (Responses'
     # response.in_progress): a translation sends them there too
     restates_start: tuple = ()
@@ -860,6 +864,17 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
             setattr(grammar, key, tuple(_path(x) for x in paths))
         else:
             errors.at(stream, key, f"{where}: {key} lists the body paths {what}")
+    every = stream.get("says_every_event")
+    if every is not None:
+        # (each must be a body path an event's own unconditional `set` rule puts there: the encoder
+        # writes it at that rule's event path)
+        set_paths = {pair[0] for actions in grammar.rules.values() for a in actions
+                     if a.get("op") == "set" and not any(k in a for k in ("has", "unless", "is", "not", "when")) for pair in a.get("pairs", ())}
+        if isinstance(every, list) and every and all(isinstance(x, str) and PATH_RE.match(x) and x != "." and _path(x) in set_paths for x in every):
+            grammar.says_every_event = tuple(_path(x) for x in every)
+        else:
+            known = ", ".join(sorted(".".join(map(str, keys)) for keys in set_paths)) or "none"
+            errors.at(stream, "says_every_event", f"{where}: says_every_event lists the body paths every event of the API says, each set by an unconditional `set` rule of an event ({known}); got {every!r}")
     restates = stream.get("restates_start")
     if restates is not None:
         starts = {name for name, actions in grammar.rules.items() if any(a.get("op") == "start" for a in actions)}
@@ -911,5 +926,5 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         if items:  # (an event the grammar ignores whole is not checked)
             comp.known.setdefault(str(name), []).extend(("whole", _path(x)) for x in everywhere)
     grammar.known = {name: read_tree(known) for name, known in sorted(comp.known.items())}
-    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.sets), repr(grammar.unfinished), repr(grammar.says_once), repr(grammar.says_at_end), repr(grammar.restates_start), repr(grammar.always_has), grammar.ends_together)
+    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.sets), repr(grammar.unfinished), repr(grammar.says_once), repr(grammar.says_at_end), repr(grammar.says_every_event), repr(grammar.restates_start), repr(grammar.always_has), grammar.ends_together)
     return grammar

@@ -203,6 +203,27 @@ def _client_events(how: str, source: str, events: list, target: str) -> list | N
     return events if how == "recorded" else _translate(source, events, target)
 
 
+def _said_from_then_on(payloads: list, target: str) -> None:
+    """The values the target's API says on every event (its grammar's `says_every_event`: Gemini's
+    modelVersion, responseId and usage so far, Ollama's model and created_at), once said, are said
+    by every later event, and the last event says the value the accumulated body has."""
+    decoder = stream._decoder(target)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        body = stream.accumulate([{"data": d} for d in payloads], provider=target, as_provider=True)
+    assert decoder.SAYS_EVERY_EVENT
+    for keys in decoder.SAYS_EVERY_EVENT:
+        said = [i for i, d in enumerate(payloads) if _get(d, keys) is not None]
+        assert said == list(range(said[0], len(payloads))) if said else True, (keys, said[:3], len(payloads))
+        assert _get(payloads[-1], keys) == _get(body, keys), keys
+
+
+def _get(node, keys: tuple):
+    for key in keys:
+        node = node.get(key) if isinstance(node, dict) else None
+    return node
+
+
 @pytest.mark.parametrize("how, source, events", _as_client_reads("gemini", "gemini", "vertex"))
 def test_google_genai_reads_a_text_from_every_translated_chunk(how: str, source: str, events: list) -> None:
     """Each translated Gemini chunk, as google-genai reads it, has a part (as the API's recorded
@@ -226,6 +247,11 @@ def test_google_genai_reads_a_text_from_every_translated_chunk(how: str, source:
     finished = [i for i, c in enumerate(chunks) if c.candidates[0].finish_reason is not None]
     if usage and finished:
         assert usage[-1] == finished[-1] == len(chunks) - 1, (usage[-3:], finished, len(chunks))
+    # every chunk says the model version, the response id and the usage so far, as the API's do
+    # (a translation from the first chunk on where the body has them: `says_every_event`)
+    _said_from_then_on([e["data"] for e in out], "gemini")
+    if how == "translated" and source != "gemini" and _get(stream.accumulate(out, provider="gemini", as_provider=True), ("modelVersion",)):
+        assert chunks[0].model_version is not None
 
 
 @pytest.mark.parametrize("how, source, events", _as_client_reads("mistral", "mistral"))
@@ -267,6 +293,24 @@ def test_ollama_python_reads_a_content_from_every_translated_chunk(how: str, sou
     assert all(isinstance(x, str) for x in contents), [i for i, x in enumerate(contents) if not isinstance(x, str)][:5]
     if how == "translated":
         assert "".join(contents) == _ours(out, "ollama")[0]
+    # every chunk but the last says done: false (api.ChatResponse.Done has no omitempty), which the
+    # client in ollama's own examples (examples/python-simplechat/client.py) reads from the raw
+    # JSON: `if body.get("done") is False:` adds the chunk's content, `if body.get("done", False):`
+    # returns the message. Without it, that client printed nothing of a translated stream
+    payloads = [e["data"] for e in out if isinstance(e.get("data"), dict)]
+    done = [d.get("done") for d in payloads]
+    if done[-1] is True:
+        assert done[:-1] == [False] * (len(done) - 1), [i for i, x in enumerate(done[:-1]) if x is not False][:5]
+    output, message = "", None
+    for body in payloads:
+        if body.get("done") is False:
+            output += body.get("message", "").get("content", "")
+        if body.get("done", False):
+            message = dict(body["message"], content=output)
+    if how == "translated" and done[-1] is True:
+        assert message is not None and message["content"] == _ours(out, "ollama")[0]
+    # and every chunk names its model and time once the body has them (`says_every_event`)
+    _said_from_then_on(payloads, "ollama")
 
 
 @pytest.mark.parametrize("target", ["mistral", "gemini"])
@@ -274,7 +318,8 @@ def test_a_complete_response_served_as_a_stream_ends_as_the_api_does(target: str
     """`stream.events_of` (a non-streamed response served as a stream) ends as the API's stream
     does (`ends_together`): one last chunk says the finish and the usage, and every chunk has a
     choice (Mistral) or a part (Gemini); for the body of every golden and recorded stream
-    translated into the target, accumulated."""
+    translated into the target, accumulated. (Gemini says the usage so far on every chunk,
+    `says_every_event`: the complete body's, served whole.)"""
     checked = 0
     for param in SOURCES:
         source, events = param.values
@@ -293,6 +338,10 @@ def test_a_complete_response_served_as_a_stream_ends_as_the_api_does(target: str
             assert all(d["candidates"][0]["content"]["parts"] for d in served), param.id
             usage = [i for i, d in enumerate(served) if d.get("usageMetadata")]
             finished = [i for i, d in enumerate(served) if d["candidates"][0].get("finishReason")]
+            if usage:
+                assert usage == list(range(len(served))), (param.id, usage)
+                assert all(d["usageMetadata"] == body["usageMetadata"] for d in served), param.id
+                usage = usage[-1:]
         if usage and finished:
             assert usage == finished == [len(served) - 1], (param.id, usage, finished)
             checked += 1

@@ -58,14 +58,17 @@ def _put(obj: dict, keys: tuple, value: Any) -> None:
     obj[keys[-1]] = value
 
 
-def _said_together(a: Any, b: Any, depth: int = 0) -> Any:
+def _said_together(a: Any, b: Any, depth: int = 0, whole: frozenset | tuple = ()) -> Any:
     """One event's payload that says what payload ``a`` then ``b`` say (``Encoder._end_together``),
     or _MISSING where they say different things at one place, or the same text below the top
-    (a fragment said twice is not said once: only the names every event repeats, at the top)."""
+    (a fragment said twice is not said once: only the names every event repeats, at the top, and
+    the payload's keys ``whole`` that every event says whole, equal in both)."""
     if type(a) is dict and type(b) is dict:
         out = dict(a)
         for k, v in b.items():
             if k in out:
+                if depth == 0 and k in whole and out[k] == v:
+                    continue
                 v = _said_together(out[k], v, depth + 1)
                 if v is _MISSING:
                     return _MISSING
@@ -107,6 +110,24 @@ def _fill(obj: dict, keys: tuple, value: Any) -> None:
         if nxt is None:
             nxt = obj[key] = [] if type(keys[n + 1]) is int else {}
         obj = nxt
+
+
+def _say_repeated(ev: dict, body: dict, replays: tuple) -> None:
+    """Write into event payload ``ev`` the body values it repeats ((body key or None, body keys,
+    spot), ``Shape.event_plan``), where the body has them (a null it has is said too)."""
+    for body_key, body_keys, spot in replays:
+        if body_key is not None:  # (most: a key of the body itself)
+            value = body.get(body_key)
+            if value is None and body_key not in body:
+                continue
+        else:
+            value = get(body, body_keys)
+            if value is None and not StreamState.carries(body, body_keys):
+                continue
+        if type(spot) is str:
+            ev[spot] = value
+        else:
+            _put(ev, spot, value)
 
 
 def _at(owner: Any, list_keys: tuple, position: int) -> Any:
@@ -462,24 +483,39 @@ class Shape:
         self.start: tuple | None = None
         self.ends: list[tuple] = []
         self.replays: dict[str, list] = {}  # event name → depth-0 (body keys, event keys) written on every such event
+        self.replays_after: dict[str, frozenset] = {}  # event name → the body keys of those written after its elements
         self.tags: dict[str, list] = {}
         self.top_each: dict[str, list] = {}  # event name → `in` paths of its depth-0 `each` scopes
+        # the body values every event of the API says as the body has them then (`says_every_event`:
+        # Ollama's model, Gemini's running usageMetadata), each at its own `set` rule's event path
+        every = frozenset(getattr(decoder, "SAYS_EVERY_EVENT", ()))
+        firsts: list = []
         for name, actions in decoder.RULES.items():
             self.tags[name] = [p for a in actions if a["op"] == "tag" for p in a["pairs"]]
             tagged = dict(self.tags[name])
             # what identifies the message (`first` fields: id, model, created), repeated on every such event;
-            # `set` fields are state (a finish reason, Ollama's `done`) and are sent when final
-            self.replays[name] = [p for a in actions if a["op"] == "first" and _only_when(a)
-                                  and all(tagged.get(k) == (v[0] if isinstance(v, list) else v) for k, v in a.get("when", ())) for p in a["pairs"]]
+            # `set` fields are state (a finish reason, Ollama's `done`) and are sent when final, but
+            # for those the API says on every event
+            first = [p for a in actions if a["op"] == "first" and _only_when(a)
+                     and all(tagged.get(k) == (v[0] if isinstance(v, list) else v) for k, v in a.get("when", ())) for p in a["pairs"]]
+            firsts += first
+            said = [] if not every else [(p, any(b["op"] == "each" for b in actions[:i])) for i, a in enumerate(actions)
+                                         if a["op"] == "set" and _only_when(a) and "when" not in a for p in a["pairs"] if p[0] in every]
+            self.replays[name] = first + [p for p, _after in said]
+            # (those whose rule follows the event's elements are written after them, in the API's
+            # order: Gemini's usageMetadata after the candidates)
+            self.replays_after[name] = frozenset(p[0] for p, after in said if after)
             self.top_each[name] = [a["in"] for a in actions if a["op"] == "each"]
             self._walk(name, actions, (), ())
         for chains in self.dones.values():
             chains.sort(key=lambda chain: "kind" not in chain[-1])  # (stable: grammar order within each)
-        # the body keys some event repeats (a change of one of them shows on every event sent after it)
-        self.replayed = tuple(dict.fromkeys(bk for pairs in self.replays.values() for bk, _ek in pairs))
+        # the body keys some event repeats as the start said them (`first`: a later value is kept
+        # out, _keep_said) and all it repeats (a change of one of them shows on every event sent after it)
+        self.replayed = tuple(dict.fromkeys(bk for bk, _ek in firsts))
+        repeated = tuple(dict.fromkeys(bk for pairs in self.replays.values() for bk, _ek in pairs))
         # (the body's own keys among them, compared in one step at a call's sync: _sync_call)
-        self.replayed_top = tuple(bk[0] for bk in self.replayed if len(bk) == 1 and type(bk[0]) is str)
-        self.replayed_deep = tuple(bk for bk in self.replayed if not (len(bk) == 1 and type(bk[0]) is str))
+        self.replayed_top = tuple(bk[0] for bk in repeated if len(bk) == 1 and type(bk[0]) is str)
+        self.replayed_deep = tuple(bk for bk in repeated if not (len(bk) == 1 and type(bk[0]) is str))
         # the body paths the start event says and nothing changes after (`says_once`: Responses' id)
         self.says_once = getattr(decoder, "SAYS_ONCE", ())
         # the body paths only the end says (`says_at_end`): in the start event, the value the stream's
@@ -616,10 +652,11 @@ class Shape:
             head = (
                 self.naming in ("type", "event_type"),
                 tuple(_constant(k, v) for k, v in self.tags.get(name, ())),
-                tuple((bk[0] if len(bk) == 1 else None, bk, _spot(ek)) for bk, ek in self.replays.get(name, ())),
+                tuple((bk[0] if len(bk) == 1 else None, bk, _spot(ek)) for bk, ek in self.replays.get(name, ()) if bk not in self.replays_after.get(name, ())),
                 _spot(self.counter) if self.counter else None,
                 tuple(path for path in self.top_each.get(name, ()) if path != filled),
                 any(entry[7] for entry in scopes),
+                tuple((bk[0] if len(bk) == 1 else None, bk, _spot(ek)) for bk, ek in self.replays.get(name, ()) if bk in self.replays_after.get(name, ())),
             )
             plan = self._plans[ident] = (head, scopes)
         if len(self._plan_of) > 4096:
@@ -1165,24 +1202,12 @@ class Encoder:
         body = self.desired
         if name.startswith("["):  # a sentinel such as [DONE]
             return {"data": name}
-        (named, head_tags, replays, counter, empty_lists, has_names), scopes = self.shape.event_plan(chain)
+        (named, head_tags, replays, counter, empty_lists, has_names, replays_after), scopes = self.shape.event_plan(chain)
         ev: dict = {self.shape.naming: name} if named else {}
         if head_tags:
             _put_constants(ev, head_tags)
-        for body_key, body_keys, spot in replays:
-            if body_key is not None:  # (most: a key of the body itself)
-                value = body.get(body_key)
-                if value is None and body_key not in body:
-                    continue
-            else:
-                value = get(body, body_keys)
-                if value is None and not StreamState.carries(body, body_keys):
-                    continue
-            # (a null the body has is said too)
-            if type(spot) is str:
-                ev[spot] = value
-            else:
-                _put(ev, spot, value)
+        if replays:
+            _say_repeated(ev, body, replays)
         if counter is not None:
             self.count += 1
             if type(counter) is str:
@@ -1256,6 +1281,8 @@ class Encoder:
         for path in empty_lists:
             if get(ev, path) is None:
                 _put(ev, path, [])
+        if replays_after:
+            _say_repeated(ev, body, replays_after)
         for keys_, value in self.shape.always_has:  # (an SDK's chunk.text is "" there, not None)
             _fill(ev, keys_, value)
         if into is not None:
@@ -2680,7 +2707,7 @@ class Encoder:
             a, b = out[i], out[i + 1]
             merged = _MISSING
             if type(a) is dict and type(b) is dict and a.keys() == b.keys() and a.get("event") == b.get("event") and type(a.get("data")) is dict and type(b.get("data")) is dict:
-                merged = _said_together(a["data"], b["data"])
+                merged = _said_together(a["data"], b["data"], 0, self.shape.replayed_top)
             if merged is _MISSING:
                 i += 1
                 continue

@@ -290,6 +290,9 @@ SAYS_ONCE = ()
 #: null (Anthropic's message_start: stop_reason null; message_delta says it, and an SDK takes that
 #: one as final; Responses' response.created: status in_progress).
 SAYS_AT_END = ()
+#: The body paths every event of the API says, as the body has them then (Ollama's model, Gemini's
+#: running usageMetadata): a translation says them on every event once its body has them.
+SAYS_EVERY_EVENT = (("modelVersion",), ("responseId",), ("createTime",), ("usageMetadata",))
 #: The events the stream sends right after its start event, each with the body the start said
 #: (Responses' response.in_progress): a translation sends them there too.
 RESTATES_START = ()
@@ -318,6 +321,7 @@ __all__ = [
     "UNFINISHED",
     "SAYS_ONCE",
     "SAYS_AT_END",
+    "SAYS_EVERY_EVENT",
     "RESTATES_START",
     "ALWAYS_HAS",
     "ENDS_TOGETHER",

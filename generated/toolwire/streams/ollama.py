@@ -149,13 +149,16 @@ SAYS_ONCE = ()
 #: null (Anthropic's message_start: stop_reason null; message_delta says it, and an SDK takes that
 #: one as final; Responses' response.created: status in_progress).
 SAYS_AT_END = ()
+#: The body paths every event of the API says, as the body has them then (Ollama's model, Gemini's
+#: running usageMetadata): a translation says them on every event once its body has them.
+SAYS_EVERY_EVENT = (("model",), ("created_at",))
 #: The events the stream sends right after its start event, each with the body the start said
 #: (Responses' response.in_progress): a translation sends them there too.
 RESTATES_START = ()
 #: What every event of the API has, empty where the event says nothing there (event path, value):
 #: a translated event without it says that value, which adds nothing to the body (Ollama's
 #: message.content ""; Gemini's candidate parts [{text: ""}], as its finish chunk has them).
-ALWAYS_HAS = ((("message", "content"), ""),)
+ALWAYS_HAS = ((("message", "content"), ""), (("done",), False))
 #: Whether the API's last event says the elements' end and the body's last fields at once (Mistral's
 #: and Gemini's final chunk: the finish reason with the usage): a translation says them in one event.
 ENDS_TOGETHER = False
@@ -177,6 +180,7 @@ __all__ = [
     "UNFINISHED",
     "SAYS_ONCE",
     "SAYS_AT_END",
+    "SAYS_EVERY_EVENT",
     "RESTATES_START",
     "ALWAYS_HAS",
     "ENDS_TOGETHER",
