@@ -885,10 +885,11 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
             errors.at(stream, "restates_start", f"{where}: restates_start lists the events sent right after the start event with the body it said, of a stream with a `start` action, each one of its other events with actions ({known}); got {restates!r}")
     always = stream.get("always_has")
     if always is not None:
-        if isinstance(always, dict) and always and all(isinstance(k, str) and PATH_RE.match(k) and k != "." for k in always):
+        # (a `*` step: every item of the event's list there, none made: OpenAI's usage chunk says `choices: []`)
+        if isinstance(always, dict) and always and all(isinstance(k, str) and PATH_RE.match(k.replace(".*.", ".0.")) and k != "." and not k.endswith(".*") for k in always):
             grammar.always_has = tuple((_path(k), plain(v)) for k, v in always.items())
         else:
-            errors.at(stream, "always_has", f"{where}: always_has maps event paths to the empty value every event of the API has there, which adds nothing to the body (message.content: \"\"); got {always!r}")
+            errors.at(stream, "always_has", f"{where}: always_has maps event paths (a `*` step for every item of a list) to the empty value every event of the API has there, which adds nothing to the body (message.content: \"\", choices.*.finish_reason: null); got {always!r}")
     together = stream.get("ends_together")
     if together is not None:
         if isinstance(together, bool):

@@ -90,9 +90,15 @@ def _said_together(a: Any, b: Any, depth: int = 0, whole: frozenset | tuple = ()
 
 def _fill(obj: dict, keys: tuple, value: Any) -> None:
     """Put a copy of ``value`` at ``keys`` in ``obj`` where nothing (None, "" or an empty list) is
-    there, making the objects on the way (a position: the list's next item)."""
+    there, making the objects on the way (a position: the list's next item; ``*``: in every item
+    the list has, none made)."""
     for n, key in enumerate(keys):
         last = n == len(keys) - 1
+        if key == "*":
+            for item in obj if type(obj) is list else ():
+                if type(item) is dict:
+                    _fill(item, keys[n + 1 :], value)
+            return
         if type(key) is int:
             if type(obj) is not list or key > len(obj):
                 return  # (not the item after the list's last: the path is not this event's)

@@ -235,7 +235,7 @@ RESTATES_START = ()
 #: What every event of the API has, empty where the event says nothing there (event path, value):
 #: a translated event without it says that value, which adds nothing to the body (Ollama's
 #: message.content ""; Gemini's candidate parts [{text: ""}], as its finish chunk has them).
-ALWAYS_HAS = ()
+ALWAYS_HAS = ((("choices", "*", "finish_reason"), None),)
 #: Whether the API's last event says the elements' end and the body's last fields at once (Mistral's
 #: and Gemini's final chunk: the finish reason with the usage): a translation says them in one event.
 ENDS_TOGETHER = False
