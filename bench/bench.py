@@ -277,6 +277,21 @@ def many_calls_events(calls: int) -> list[dict]:
     return events
 
 
+def gemini_calls_events(calls: int) -> list[dict]:
+    """A Gemini stream of ``calls`` whole calls without ids, each in a chunk of its own with the
+    usage so far (GenerateContentResponse, as streamGenerateContent sends parallel calls): toolwire
+    makes each call's id from its position, and the cost per event must not grow with the calls."""
+    head = {"modelVersion": "gemini-2.5-flash", "responseId": "resp-calls"}
+    events = []
+    for c in range(calls):
+        call = {"functionCall": {"name": "get_weather", "args": {"location": f"City {c}", "unit": "celsius", "days": 1 + c % 7}}}
+        events.append({"data": {"candidates": [{"content": {"role": "model", "parts": [call]}, "index": 0}],
+                                "usageMetadata": {"promptTokenCount": 120, "candidatesTokenCount": 9 * (c + 1), "totalTokenCount": 120 + 9 * (c + 1)}, **head}})
+    events.append({"data": {"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, "finishReason": "STOP", "index": 0}],
+                            "usageMetadata": {"promptTokenCount": 120, "candidatesTokenCount": 9 * calls + 1, "totalTokenCount": 121 + 9 * calls}, **head}})
+    return events
+
+
 def _stream_rows(label: str, baseline: Job, jobs: list[Job], m: int) -> None:
     """The rows of one stream: its json.loads baseline, then each job, µs per event of its ``m``."""
     print(f"{label:<22} {'json.loads (baseline)':<28} {statistics.median(baseline.samples) / m:>9.2f} {min(baseline.samples) / m:>9.2f} {'1.00x':>8}")
@@ -335,17 +350,19 @@ def streams_of_blocks(blocks: int, rounds: int) -> None:
     _stream_rows(f"{blocks} cited blocks, {len(texts)} ev", baseline, jobs, len(texts))
 
 
-def streams_of_calls(calls: int, rounds: int) -> None:
-    """µs per event to translate a stream of ``calls`` parallel calls (``many_calls_events``) into
-    a target of blocks, of indexed chunks and of whole calls, against json.loads of its events."""
+def streams_of_calls(calls: int, rounds: int, source: str = "openai_chat") -> None:
+    """µs per event to translate a stream of ``calls`` parallel calls (``many_calls_events``; from
+    Gemini, ``gemini_calls_events``: whole calls without ids) into a target of blocks, of indexed
+    chunks and of whole calls, against json.loads of its events."""
     from toolwire import stream
 
-    events = many_calls_events(calls)
+    events = gemini_calls_events(calls) if source == "gemini" else many_calls_events(calls)
     texts = [json.dumps(e["data"]) for e in events]
     baseline = Job("json.loads per event", lambda: [json.loads(t) for t in texts])
-    jobs = [Job(f"translate → {t}", lambda t=t: list(stream.convert(events, source="openai_chat", target=t))) for t in ("anthropic", "openai_chat", "gemini")]
+    jobs = [Job(f"translate → {t}", lambda t=t: list(stream.convert(events, source=source, target=t))) for t in ("anthropic", "openai_chat", "gemini")]
     run_rounds(baseline, jobs, rounds)
-    _stream_rows(f"{calls} calls, {len(texts)} ev", baseline, jobs, len(texts))
+    label = f"{calls} Gemini calls, {len(texts)} ev" if source == "gemini" else f"{calls} calls, {len(texts)} ev"
+    _stream_rows(label, baseline, jobs, len(texts))
 
 
 def streams(n: int, rounds: int, long_answer: bool = False, as_sent: bool = False, sdk: bool = False) -> None:
@@ -439,12 +456,15 @@ def main(argv: list[str]) -> int:
     streams(20000, 3, long_answer=True)
     for calls in (6, 96):
         streams_of_calls(calls, max(3, rounds // 3))
+    for calls in (6, 96):
+        streams_of_calls(calls, max(3, rounds // 3), source="gemini")
     for blocks in (20, 80):
         streams_of_blocks(blocks, 3)
     print("stream ratio = µs per event / json.loads of the same event's JSON, interleaved. A fixed cost per stream")
     print("(the syncs: a response conversion when the message starts, a block opens, and at the end) falls per event")
     print("as streams grow; the cost per event must not grow with the length (the long answer: 400 KB of text),")
-    print("nor with the number of calls (a call's opening and end convert that call only: 6 and 96 calls alike).")
+    print("nor with the number of calls (a call's opening and end convert that call only: 6 and 96 calls alike;")
+    print("Gemini's calls have no ids: each takes the one its position gives, as the whole response's conversion makes it).")
     print("Cited blocks: each new text block of an Anthropic answer is a sync that converts the whole response so far")
     print("(its place in the target is not known before): the cost per event still grows with the blocks (not met).")
     print("Into Gemini, whose stream joins the blocks into one part, a sync replays only what the last one left open.")

@@ -213,6 +213,9 @@ class _Compiler:
         self.lines: list[str] = []
         self.depth = 0  # nesting of `each` loops / block scopes (variable suffixes)
         self.event = ""  # the name of the event whose actions are being compiled
+        # the body path of the grammar's calls list (`calls: {list: ...}`): an `extend` of whole calls
+        # into it makes each an element of its own (StreamState.extend_elements)
+        self.calls_list: tuple | None = None
         self.constants: list[tuple[str, str]] = []  # (name, repr) of the module-level constants the code uses
         self.scopes: dict[str, tuple] = {}  # event variable → (line where its scope begins, indent, {first key: variable})
         self.hoists = 0
@@ -461,6 +464,8 @@ class _Compiler:
                 elif one and name == "first":
                     self.out(indent + 1, "if v != \"\":")
                     self.out(indent + 2, f"{b}[{tkeys[0]!r}] = v")
+                elif name == "extend" and b == "st.body" and tkeys == self.calls_list:  # (whole calls: Ollama's)
+                    self.out(indent + 1, f"st.extend_elements({b}, {tkeys!r}, v)")
                 elif name in ("set", "first", "push", "extend"):
                     self.out(indent + 1, f"st.{name}({b}, {tkeys!r}, v{f', {fresh}' if fresh else ''})")
                 else:  # append, append_json, merge, overlay
@@ -822,6 +827,8 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         templates = {}
     comp = _Compiler(where, errors, {str(k): plain(v) for k, v in templates.items() if isinstance(v, dict)})
     comp.action_lists = {str(k): v for k, v in templates.items() if isinstance(v, list)}
+    if "calls" in view and "list" in view["calls"]:
+        comp.calls_list = tuple(view["calls"]["list"])
     ignored = []
     first = True
     for name, items in events.items():

@@ -328,6 +328,17 @@ class StreamState:
         else:
             _put(obj, keys, list(value))
 
+    def extend_elements(self, obj: dict, keys: tuple, value: Any) -> None:
+        """``extend`` of the grammar's calls list with whole calls (Ollama's tool_calls): each item an
+        element of its own, opened and complete at once (copied, as an element is), so that a
+        translation syncs each call as it does a call of any other stream (the call alone), not
+        the whole body for a change no element says."""
+        if not isinstance(value, list) or not value or not all(isinstance(item, dict) for item in value):
+            self.extend(obj, keys, value)
+            return
+        for item in value:
+            self.close(self.fresh(obj, keys, item))
+
     def push(self, obj: dict, keys: tuple, value: Any) -> None:
         """``push``: a whole item appended to the list at ``keys`` (Anthropic ``citations_delta``)."""
         if value is None:

@@ -518,10 +518,13 @@ class Shape:
         # the body keys some event repeats as the start said them (`first`: a later value is kept
         # out, _keep_said) and all it repeats (a change of one of them shows on every event sent after it)
         self.replayed = tuple(dict.fromkeys(bk for bk, _ek in firsts))
-        repeated = tuple(dict.fromkeys(bk for pairs in self.replays.values() for bk, _ek in pairs))
         # (the body's own keys among them, compared in one step at a call's sync: _sync_call)
-        self.replayed_top = tuple(bk[0] for bk in repeated if len(bk) == 1 and type(bk[0]) is str)
-        self.replayed_deep = tuple(bk for bk in repeated if not (len(bk) == 1 and type(bk[0]) is str))
+        self.replayed_top = tuple(bk[0] for bk in self.replayed if len(bk) == 1 and type(bk[0]) is str)
+        self.replayed_deep = tuple(bk for bk in self.replayed if not (len(bk) == 1 and type(bk[0]) is str))
+        # those said on every event as the body has them then (`says_every_event`), and the body's own
+        # keys among all (each event says them whole: _end_together)
+        self.said_every = tuple(dict.fromkeys(bk for pairs in self.replays.values() for bk, _ek in pairs if bk not in self.replayed))
+        self.repeated_top = frozenset(bk[0] for bk in (*self.replayed, *self.said_every) if len(bk) == 1 and type(bk[0]) is str)
         # the body paths the start event says and nothing changes after (`says_once`: Responses' id)
         self.says_once = getattr(decoder, "SAYS_ONCE", ())
         # the body paths only the end says (`says_at_end`): in the start event, the value the stream's
@@ -1192,6 +1195,14 @@ class Encoder:
         # field's path), applied to every conversion in order (_cut, _apply_cuts); a cut found by a
         # sync makes it sync again (_recut), quietly (_again: its reports were made)
         self._response: Any = None  # the IR response of the last conversion of the body (_convert)
+        # the number of IR parts of the response as the last sync converted it, before cuts (the
+        # positions toolwire's ids of calls without one are made from, layout.finish_response): a
+        # call without an id synced alone takes the id its position gives (_sync_call); None before
+        # any conversion
+        self._ir_parts: int | None = None
+        # (how many of the source's calls were looked at for an id of the form toolwire makes
+        # (call_r<i>), and whether one was found: synthesized ids avoid it, which only a full sync knows)
+        self._r_ids: tuple = (0, False)
         self.cuts: list[tuple[int, int, int, tuple]] = []
         self._rests: dict[int, tuple] = {}  # id() of the rest parts of _response → the field their text began in
         self._recut = False
@@ -1796,11 +1807,14 @@ class Encoder:
         ``whole`` (the message is started all the same)."""
         if final and not self._again:
             response = src.response_of(body, invalid, self.strict)
+            self._ir_parts = len(response.message.parts)
             self._response = response = self._apply_cuts(response)
             return self.convert(response, self.strict)
         # (quiet: a partial conversion reports nothing; the final one reports what there is to report,
         # once: a sync again after a cut does not report it again)
-        response = self._apply_cuts(src.response_of(body, invalid, False, quiet=True))
+        response = src.response_of(body, invalid, False, quiet=True)
+        self._ir_parts = len(response.message.parts)
+        response = self._apply_cuts(response)
         self._response = response
         if final:
             return self.convert(response, False, quiet=True)
@@ -1927,7 +1941,11 @@ class Encoder:
         if type(items) is not list or items[-1] is not element or not _is_call(compiled, element):
             return False
         call_id = get(element, compiled[3])
-        if type(call_id) is not str or not call_id:
+        # a call without an id gets toolwire's, made from its position among the response's parts
+        # (call_r<i>, layout.finish_response): known when the calls kept are the response's last parts
+        # and no id of the source's calls has that form (which a made one avoids)
+        synthesized = type(call_id) is not str or not call_id
+        if synthesized and (self._ir_parts is None or self._made_ids_taken(items, compiled[3])):
             return False
         tlist, pattern, args, streams = calls
         have = get(self.mirror.state.body, tlist)
@@ -1959,11 +1977,15 @@ class Encoder:
                         keep, replace = (previous, element), 1
         else:  # a whole-call target: a call waits at the end of the list until it is complete
             waiting = len(want) - n
-            if waiting not in (0, 1) or (waiting and not _is_call(_view(self.shape.calls_view), want[-1])) or (closing and not waiting):
+            if waiting not in (0, 1) or (waiting and not _is_call(_view(self.shape.calls_view), want[-1])):
                 return False
             agreed = min(self._agreed or 0, n)  # (what is known to be as the last sync wanted it is not compared again)
             if want[agreed:n] != have[agreed:]:  # (the client has the list as the last sync wanted it: what ends now needs nothing more)
                 return False
+            if closing and not waiting:
+                # the call came out whole at its opening, by this event (a Gemini chunk's whole call
+                # opens and ends it) or an earlier one: its end changes nothing the client has
+                return (id(element), self.source_args) in self.routes
             if closing:  # (the call waiting is this one: complete now)
                 keep, replace = (element,), 1
             else:
@@ -1975,7 +1997,10 @@ class Encoder:
                 if not self._last_complete(src, element):
                     position = n + len(keep) - 1
                     held = lambda lp, i: lp == pattern and i >= position  # noqa: E731
-        rendered = self._render_calls(src, compiled[1], keep)
+        # (the kept calls' positions among the response's parts: they are its last ones, the
+        # `replace` of them already there)
+        first = (self._ir_parts or 0) - replace
+        rendered = self._render_calls(src, compiled[1], keep, range(first, first + len(keep)))
         if rendered is None:
             return False
         if self.shape.joins:
@@ -1987,6 +2012,11 @@ class Encoder:
         for keys in shape.replayed_deep:
             if get(rendered, keys) != get(self.desired, keys):
                 return False
+        # a value every event says as the body has it then (Gemini's usage so far) is taken as it
+        # is now: the call's events say it, as a full sync's would
+        newer = [(keys, value) for keys in shape.said_every if (value := get(rendered, keys)) != get(self.desired, keys)]
+        if any(value is None or (len(keys) > 1 and get(self.desired, keys[:-1]) is None) for keys, value in newer):
+            return False  # (one the body no longer has, or has nowhere yet: a full sync)
         got = self._calls(self.shape.calls_view, rendered)
         listed = get(rendered, tlist)
         if len(got) != len(keep) or [i for i, _el in got] != list(range(len(listed) - len(keep), len(listed))):
@@ -1994,6 +2024,8 @@ class Encoder:
         start = len(want) - replace
         self.fast.clear()
         self.desired = desired = _replaced(self.desired, tlist, [*want[:start], *(el for _i, el in got)])
+        for keys, value in newer:
+            self.desired = desired = _replaced(desired, keys, value)
         key = (id(element), self.source_args)
         if key not in self.routes:  # (as _route_calls would set it)
             at = tlist + (start + len(keep) - 1,)
@@ -2007,7 +2039,19 @@ class Encoder:
             self._sync(src)
         elif not streams:  # (the list before `start` was as wanted, and this sync left it alone)
             self._agreed = start
+        if self._ir_parts is not None:
+            self._ir_parts += len(keep) - replace
         return True
+
+    def _made_ids_taken(self, items: list, id_keys: tuple) -> bool:
+        """Whether an id of the source's calls has the form of toolwire's made ids (call_r<i>): a
+        made id avoids the ids taken, which only the whole response knows. (The calls looked at
+        before are not looked at again: the list only grows.)"""
+        seen, found = self._r_ids
+        if not found and seen < len(items):
+            found = any(type(i := get(item, id_keys)) is str and i.startswith("call_r") for item in items[seen:] if type(item) is dict)
+            self._r_ids = (len(items), found)
+        return found
 
     def _text_part(self, src: Accumulator, element: Any = None) -> Any:
         """The source's last element of its parts list when it is a text part (and is ``element``,
@@ -2054,10 +2098,12 @@ class Encoder:
             return False
         return self._text_part(src, element) is not None and self._besides_text(element) == seen[1]
 
-    def _render_calls(self, src: Accumulator, list_keys: tuple, keep: tuple) -> dict | None:
+    def _render_calls(self, src: Accumulator, list_keys: tuple, keep: tuple, positions: range) -> dict | None:
         """The target body of the source body with only the calls ``keep`` in its list and no text
         (None when it does not convert). The calls are copied (their JSON in fragments is parsed in
-        the copy); the rest is read by the conversion, not changed, and shared."""
+        the copy); the rest is read by the conversion, not changed, and shared. A call without an id
+        takes the one toolwire makes at its position among the whole response's parts
+        (``positions``, in order), as the whole response's conversion gives it."""
         st = src.state
         memo: dict = {}
         body = _replaced(st.body, list_keys, [copy_body(item, memo) for item in keep])
@@ -2068,7 +2114,14 @@ class Encoder:
         if st.buffers:
             body, invalid = _parsed(st, body, memo, False)
         try:
-            return self.convert(src.response_of(body, invalid, False, quiet=True), False, quiet=True)
+            response = src.response_of(body, invalid, False, quiet=True)
+            calls = [p for p in response.message.parts if getattr(p, "type", None) == "tool_call"]
+            if len(calls) != len(keep):
+                return None
+            for call, i in zip(calls, positions):
+                if call.synthetic_id:
+                    call.id = f"call_r{i}"
+            return self.convert(response, False, quiet=True)
         except ConversionError:
             return None
 
@@ -2713,7 +2766,7 @@ class Encoder:
             a, b = out[i], out[i + 1]
             merged = _MISSING
             if type(a) is dict and type(b) is dict and a.keys() == b.keys() and a.get("event") == b.get("event") and type(a.get("data")) is dict and type(b.get("data")) is dict:
-                merged = _said_together(a["data"], b["data"], 0, self.shape.replayed_top)
+                merged = _said_together(a["data"], b["data"], 0, self.shape.repeated_top)
             if merged is _MISSING:
                 i += 1
                 continue

@@ -233,7 +233,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
         if "tool_calls" in _h1:
             v = _h1["tool_calls"]
             if v is not None:
-                st.extend(st.body, ("message", "tool_calls"), v)
+                st.extend_elements(st.body, ("message", "tool_calls"), v)
         if "images" in _h1:
             v = _h1["images"]
             if v is not None:
