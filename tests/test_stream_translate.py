@@ -483,6 +483,15 @@ def responses_end_errors(events: list) -> list[str]:
             errors += [f"{at}: its {lst} part {index} did not end" for (lst, index), part in item["parts"].items() if not part["ended"]]
             if item["type"] in _ITEMS and item["done"] is None:
                 errors.append(f"{at}: without {_ITEMS[item['type']][1]} before it")
+            elif item["type"] in _ITEMS and item["text"] and d["item"].get(_ITEMS[item["type"]][2]) != item["text"]:
+                # (the item says the text its deltas said: the same JSON spelled otherwise is not it)
+                errors.append(f"{at}: its item says {d['item'].get(_ITEMS[item['type']][2])!r:.80}, its deltas {item['text']!r:.80}")
+        elif name in ("response.completed", "response.incomplete"):
+            output = d["response"].get("output") or []
+            for index, item in items.items():
+                field = _ITEMS.get(item["type"], (None, None, None))[2]
+                if field and item["text"] and isinstance(index, int) and index < len(output) and output[index].get(field) != item["text"]:
+                    errors.append(f"{at}: its output {index} says {output[index].get(field)!r:.80}, its deltas {item['text']!r:.80}")
         previous = name
     return errors
 

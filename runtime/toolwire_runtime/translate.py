@@ -136,6 +136,22 @@ def _say_repeated(ev: dict, body: dict, replays: tuple) -> None:
             _put(ev, spot, value)
 
 
+def _keep_sent_json(desired: Any, mirror: Any, keys: tuple) -> None:
+    """Where the client has, at ``keys``, the argument text its stream sent in fragments (the
+    source's own text) and the converted body the same JSON value in another spelling (Responses'
+    compact arguments), the converted body takes the client's text: what the stream restates
+    (Responses' output_item.done, response.completed) is what its fragments said, as the API's is."""
+    have, want = get(mirror, keys), get(desired, keys)
+    if type(have) is not str or type(want) is not str or have == want:
+        return
+    try:  # (the same value, types included: 1 and 1.0, true and 1 are not)
+        same = json.dumps(json.loads(have), sort_keys=True) == json.dumps(json.loads(want), sort_keys=True)
+    except ValueError:
+        return
+    if same:
+        get(desired, keys[:-1])[keys[-1]] = have  # (the path is there: it holds ``want``)
+
+
 def _at(owner: Any, list_keys: tuple, position: int) -> Any:
     """The element at ``position`` of the list at ``list_keys`` in ``owner`` (None when there is none)."""
     items = get(owner, list_keys) if isinstance(owner, dict) else None
@@ -1440,6 +1456,7 @@ class Encoder:
                 if coming:
                     self._append(pattern, path, field, "".join(op[3] for op in coming))
                     self._covered.update(id(op) for op in coming)
+                _keep_sent_json(d, m, field)
                 continue
             if self.sent.get(path + field) or want in (None, {}, ""):
                 continue
@@ -1579,6 +1596,9 @@ class Encoder:
         said only at its end): the desired body keeps the client's, so every event says it, and the
         end reports the later value."""
         m = self.mirror.state.body
+        if final:  # (what the end restates: Responses' response.completed)
+            for dest in self.args_dest:
+                _keep_sent_json(desired, m, dest)
         started = self.shape.says_once if self.started else ()  # (what the start event said: "" too, Responses' id)
         for keys in (*self.shape.replayed, *started):
             have, want = get(m, keys), get(desired, keys)
