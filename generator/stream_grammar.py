@@ -16,7 +16,7 @@ from typing import Any
 from .loader import Errors, Located, plain
 
 ABSENT = "$absent"  # a template's value for a key the element lacks until a rule sets it (its place in the key order)
-STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore", "unfinished", "says_once", "says_at_end", "restates_start", "always_has", "ends_together", "says_every_event"}
+STREAM_KEYS = {"framing", "reason", "name", "end", "body", "templates", "events", "text", "calls", "counter", "begin", "no_translation_to", "doc", "ignore", "unfinished", "says_once", "says_at_end", "restates_start", "always_has", "ends_together", "says_every_event", "says_at_every_place"}
 NAMINGS = {
     "type": "the payload's `type` (the SSE event line when the payload has none)",
     "key": "the payload's single top-level key, whose value is the payload (boto3's shape)",
@@ -110,6 +110,9 @@ class Grammar:
     # created_at, Gemini's modelVersion, responseId and running usageMetadata), each set by a `set`
     # rule of the event itself: a translation says them on every event once the body has them
     says_every_event: tuple = ()
+    # body paths an event's rules read from more than one place that a translation says at each
+    # (Groq's usage: `usage` and `x_groq.usage` on its last chunk), not only at the first rule's
+    says_at_every_place: tuple = ()
     # events the API sends right after its start event, each with the body the start said (Responses'
     # response.in_progress): a translation sends them there too
     restates_start: tuple = ()
@@ -882,6 +885,21 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         else:
             known = ", ".join(sorted(".".join(map(str, keys)) for keys in set_paths)) or "none"
             errors.at(stream, "says_every_event", f"{where}: says_every_event lists the body paths every event of the API says, each set by an unconditional `set` rule of an event ({known}); got {every!r}")
+    places = stream.get("says_at_every_place")
+    if places is not None:
+        # (each must be a body path two or more unconditional rules of one event set: set, first, merge)
+        counts: dict = {}
+        for name, actions in grammar.rules.items():
+            for a in actions:
+                if a.get("op") in ("set", "first", "merge") and not any(k in a for k in ("has", "unless", "is", "not", "when")):
+                    for pair in a.get("pairs", ()):
+                        counts[name, pair[0]] = counts.get((name, pair[0]), 0) + 1
+        twice = {keys for (_name, keys), n in counts.items() if n > 1}
+        if isinstance(places, list) and places and all(isinstance(x, str) and PATH_RE.match(x) and x != "." and _path(x) in twice for x in places):
+            grammar.says_at_every_place = tuple(_path(x) for x in places)
+        else:
+            known = ", ".join(sorted(".".join(map(str, keys)) for keys in twice)) or "none"
+            errors.at(stream, "says_at_every_place", f"{where}: says_at_every_place lists the body paths an event's unconditional rules read from more than one place, said at each ({known}); got {places!r}")
     restates = stream.get("restates_start")
     if restates is not None:
         starts = {name for name, actions in grammar.rules.items() if any(a.get("op") == "start" for a in actions)}
@@ -934,5 +952,5 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
         if items:  # (an event the grammar ignores whole is not checked)
             comp.known.setdefault(str(name), []).extend(("whole", _path(x)) for x in everywhere)
     grammar.known = {name: read_tree(known) for name, known in sorted(comp.known.items())}
-    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.sets), repr(grammar.unfinished), repr(grammar.says_once), repr(grammar.says_at_end), repr(grammar.says_every_event), repr(grammar.restates_start), repr(grammar.always_has), grammar.ends_together)
+    grammar.key = (grammar.naming, repr(grammar.counter), grammar.begin, grammar.no_translation_to, repr(grammar.end), code, repr(grammar.constants), repr(grammar.text), repr(grammar.calls), repr(grammar.body), repr(grammar.rules), repr(grammar.reads), repr(grammar.known), repr(grammar.sets), repr(grammar.unfinished), repr(grammar.says_once), repr(grammar.says_at_end), repr(grammar.says_every_event), repr(grammar.says_at_every_place), repr(grammar.restates_start), repr(grammar.always_has), grammar.ends_together)
     return grammar

@@ -313,6 +313,32 @@ def test_ollama_python_reads_a_content_from_every_translated_chunk(how: str, sou
     _said_from_then_on(payloads, "ollama")
 
 
+@pytest.mark.parametrize("how, source, events", _as_client_reads("groq", "groq"))
+def test_groq_reads_a_choice_and_its_usage_from_every_translated_chunk(how: str, source: str, events: list) -> None:
+    """Each translated Groq chunk, as groq-python reads it (ChatCompletionChunk), has a choice, as
+    every recorded one does: the loop of its README (`chunk.choices[0].delta.content`) raised
+    IndexError on OpenAI's usage chunk of its own (`choices: []`). The last chunk says the finish
+    reason with the usage, under `x_groq.usage` (what groq's SDKs read) and `usage` alike, and the
+    loop prints the text toolwire's accumulation has."""
+    from groq.types.chat import ChatCompletionChunk
+
+    out = _client_events(how, source, events, "groq")
+    if out is None:
+        return
+    chunks = [ChatCompletionChunk.model_validate(e["data"]) for e in out if isinstance(e.get("data"), dict) and "error" not in e["data"]]
+    assert all(c.choices for c in chunks), [i for i, c in enumerate(chunks) if not c.choices][:5]
+    usage = [i for i, c in enumerate(chunks) if c.x_groq is not None and c.x_groq.usage is not None]
+    finished = [i for i, c in enumerate(chunks) if c.choices[0].finish_reason is not None]
+    if usage:
+        assert usage == finished[-1:] == [len(chunks) - 1], (usage, finished)
+    if how == "translated":
+        assert "".join(c.choices[0].delta.content or "" for c in chunks) == _ours(out, "groq")[0]
+        body = stream.accumulate(out, provider="groq", as_provider=True)
+        if body.get("usage"):
+            assert usage and chunks[-1].x_groq.usage.model_dump(exclude_none=True) == body["usage"]
+            assert chunks[-1].usage.model_dump(exclude_none=True) == body["usage"]
+
+
 @pytest.mark.parametrize("target", ["mistral", "gemini"])
 def test_a_complete_response_served_as_a_stream_ends_as_the_api_does(target: str) -> None:
     """`stream.events_of` (a non-streamed response served as a stream) ends as the API's stream

@@ -58,18 +58,18 @@ def _put(obj: dict, keys: tuple, value: Any) -> None:
     obj[keys[-1]] = value
 
 
-def _said_together(a: Any, b: Any, depth: int = 0, whole: frozenset | tuple = ()) -> Any:
+def _said_together(a: Any, b: Any, depth: int = 0, whole: frozenset | tuple = (), at: tuple = ()) -> Any:
     """One event's payload that says what payload ``a`` then ``b`` say (``Encoder._end_together``),
     or _MISSING where they say different things at one place, or the same text below the top
     (a fragment said twice is not said once: only the names every event repeats, at the top, and
-    the payload's keys ``whole`` that every event says whole, equal in both)."""
+    the values at the event paths ``whole`` that every event says whole, equal in both)."""
     if type(a) is dict and type(b) is dict:
         out = dict(a)
         for k, v in b.items():
             if k in out:
-                if depth == 0 and k in whole and out[k] == v:
+                if whole and (*at, k) in whole and out[k] == v:
                     continue
-                v = _said_together(out[k], v, depth + 1)
+                v = _said_together(out[k], v, depth + 1, whole, (*at, k))
                 if v is _MISSING:
                     return _MISSING
             out[k] = v
@@ -540,7 +540,8 @@ class Shape:
         # those said on every event as the body has them then (`says_every_event`), and the body's own
         # keys among all (each event says them whole: _end_together)
         self.said_every = tuple(dict.fromkeys(bk for pairs in self.replays.values() for bk, _ek in pairs if bk not in self.replayed))
-        self.repeated_top = frozenset(bk[0] for bk in (*self.replayed, *self.said_every) if len(bk) == 1 and type(bk[0]) is str)
+        # (the event paths they are said at: each event says them whole, _end_together)
+        self.repeated_spots = frozenset(tuple(ek) for pairs in self.replays.values() for _bk, ek in pairs)
         # the body paths the start event says and nothing changes after (`says_once`: Responses' id)
         self.says_once = getattr(decoder, "SAYS_ONCE", ())
         # the body paths only the end says (`says_at_end`): in the start event, the value the stream's
@@ -557,6 +558,9 @@ class Shape:
         # the API's last event says the elements' end and the body's last fields at once
         # (`ends_together`: Mistral's and Gemini's final chunk, the finish reason with the usage)
         self.ends_together = getattr(decoder, "ENDS_TOGETHER", False) and not self.counter
+        # the body paths an event's rules read from more than one place, said at each
+        # (`says_at_every_place`: Groq's usage, at `usage` and `x_groq.usage`)
+        self.every_place = frozenset(getattr(decoder, "SAYS_AT_EVERY_PLACE", ()))
 
     def _walk(self, name: str, actions: list, pattern: tuple, chain: tuple) -> None:
         for a in actions:
@@ -1532,8 +1536,9 @@ class Encoder:
         seen: set = set()
         rules, _below = self.shape.setters_of(pattern)  # (the rules of this pattern, but for a snapshot's and the closer's)
         objects = type(d) is dict and type(m) is dict
+        every_place = self.shape.every_place
         for body_keys, chain, action, event_keys, ident, scope, conditional, key in rules:
-            if body_keys in seen:
+            if body_keys in seen and body_keys not in every_place:
                 continue  # the first rule that sets a field sends it (terminal alternatives are not repeated)
             if body_keys and conditional and not _satisfiable(scope, action, event_keys, get(d, body_keys)):
                 continue  # its event could not say this element (Gemini's signature on a text part: the empty-text rule)
@@ -2786,7 +2791,7 @@ class Encoder:
             a, b = out[i], out[i + 1]
             merged = _MISSING
             if type(a) is dict and type(b) is dict and a.keys() == b.keys() and a.get("event") == b.get("event") and type(a.get("data")) is dict and type(b.get("data")) is dict:
-                merged = _said_together(a["data"], b["data"], 0, self.shape.repeated_top)
+                merged = _said_together(a["data"], b["data"], 0, self.shape.repeated_spots)
             if merged is _MISSING:
                 i += 1
                 continue

@@ -290,6 +290,9 @@ SAYS_AT_END = ()
 #: The body paths every event of the API says, as the body has them then (Ollama's model, Gemini's
 #: running usageMetadata): a translation says them on every event once its body has them.
 SAYS_EVERY_EVENT = ()
+#: The body paths an event's rules read from more than one place: a translation says them at each
+#: (Groq's usage: `usage` and `x_groq.usage`).
+SAYS_AT_EVERY_PLACE = ()
 #: The events the stream sends right after its start event, each with the body the start said
 #: (Responses' response.in_progress): a translation sends them there too.
 RESTATES_START = ()
@@ -319,6 +322,7 @@ __all__ = [
     "SAYS_ONCE",
     "SAYS_AT_END",
     "SAYS_EVERY_EVENT",
+    "SAYS_AT_EVERY_PLACE",
     "RESTATES_START",
     "ALWAYS_HAS",
     "ENDS_TOGETHER",

@@ -120,7 +120,7 @@ RULES = {
                     "op": "each",
                     "list": ("message", "executed_tools"),
                     "key": ("index",),
-                    "new": None,
+                    "new": (),
                     "create": True,
                     "close": False,
                     "do": [{"op": "merge", "pairs": [((), ())]}],
@@ -229,6 +229,9 @@ SAYS_AT_END = ()
 #: The body paths every event of the API says, as the body has them then (Ollama's model, Gemini's
 #: running usageMetadata): a translation says them on every event once its body has them.
 SAYS_EVERY_EVENT = ()
+#: The body paths an event's rules read from more than one place: a translation says them at each
+#: (Groq's usage: `usage` and `x_groq.usage`).
+SAYS_AT_EVERY_PLACE = (("usage",),)
 #: The events the stream sends right after its start event, each with the body the start said
 #: (Responses' response.in_progress): a translation sends them there too.
 RESTATES_START = ()
@@ -238,7 +241,7 @@ RESTATES_START = ()
 ALWAYS_HAS = ((("choices", "*", "finish_reason"), None),)
 #: Whether the API's last event says the elements' end and the body's last fields at once (Mistral's
 #: and Gemini's final chunk: the finish reason with the usage): a translation says them in one event.
-ENDS_TOGETHER = False
+ENDS_TOGETHER = True
 
 __all__ = [
     "PROVIDER",
@@ -258,6 +261,7 @@ __all__ = [
     "SAYS_ONCE",
     "SAYS_AT_END",
     "SAYS_EVERY_EVENT",
+    "SAYS_AT_EVERY_PLACE",
     "RESTATES_START",
     "ALWAYS_HAS",
     "ENDS_TOGETHER",
@@ -465,7 +469,7 @@ def decode(st: StreamState, name: Any, e: Any) -> None:
                             b1,
                             ("message", "executed_tools"),
                             e3.get("index"),
-                            None,
+                            e3,
                             (*p3, "index"),
                             create=True,
                         )
