@@ -7,31 +7,210 @@
 
 from __future__ import annotations
 
-from toolwire.streams.openai_chat import (
-    BEGIN,
-    BODY,
-    CALLS,
-    COUNTER,
-    END,
-    KNOWN,
-    NAMING,
-    NO_TRANSLATION_TO,
-    READS,
-    RULES,
-    RESTATES_START,
-    ALWAYS_HAS,
-    ENDS_TOGETHER,
-    SAYS_AT_END,
-    SAYS_AT_EVERY_PLACE,
-    SAYS_EVERY_EVENT,
-    SAYS_ONCE,
-    SETS,
-    TEXT,
-    UNFINISHED,
-    decode,
-)
+from types import MappingProxyType
+from typing import Any
+
+from toolwire_runtime.streaming import StreamState, get
 
 PROVIDER = "deepseek"
+#: How an event is named: none.
+NAMING = "none"
+#: The events that end a complete stream (without one, the stream ended early).
+END = ("[DONE]",)
+#: The body before any event: its defaults and key order.
+BODY = {"id": "", "object": "chat.completion", "created": None, "model": "", "choices": []}
+#: Where the text and the tool calls are in the body, for the partial view while streaming.
+TEXT = {"path": ["choices", 0, "message", "content"]}
+CALLS = {
+    "list": ["choices", 0, "message", "tool_calls"],
+    "id": ["id"],
+    "name": ["function", "name"],
+    "arguments": ["function", "arguments"],
+}
+#: Event path of a running event number (written by the encoder; the decoder ignores it).
+COUNTER = None
+#: The event a stream opens with when no `start` action says so (the encoder sends it first).
+BEGIN = None
+#: Why streams are not translated into this provider yet (None: they are).
+NO_TRANSLATION_TO = None
+#: The grammar as data: the encoder (toolwire_runtime/translate.py) writes events by reading it backwards.
+RULES = {
+    "chunk": [
+        {"op": "tag", "pairs": [(("object",), "chat.completion.chunk")]},
+        {
+            "op": "first",
+            "pairs": [
+                (("id",), ("id",)),
+                (("created",), ("created",)),
+                (("model",), ("model",)),
+                (("system_fingerprint",), ("system_fingerprint",)),
+            ],
+        },
+        {"op": "first", "pairs": [(("provider",), ("provider",))]},
+        {"op": "set", "pairs": [(("service_tier",), ("service_tier",))]},
+        {
+            "op": "each",
+            "list": ("choices",),
+            "key": ("index",),
+            "new": {
+                "index": 0,
+                "message": {"role": "assistant", "content": None},
+                "finish_reason": None,
+            },
+            "create": True,
+            "close": False,
+            "do": [
+                {"op": "tag", "pairs": [(("delta",), {})]},
+                {
+                    "op": "first",
+                    "pairs": [(("index",), ("index",)), (("message", "role"), ("delta", "role"))],
+                },
+                {
+                    "op": "append",
+                    "pairs": [
+                        (("message", "content"), ("delta", "content")),
+                        (("message", "refusal"), ("delta", "refusal")),
+                    ],
+                },
+                {
+                    "op": "append",
+                    "pairs": [
+                        (("message", "reasoning_content"), ("delta", "reasoning_content")),
+                        (("message", "reasoning"), ("delta", "reasoning")),
+                    ],
+                },
+                {
+                    "op": "each",
+                    "list": ("message", "tool_calls"),
+                    "key": ("index",),
+                    "new": {"id": "", "function": {"name": "", "arguments": ""}},
+                    "create": True,
+                    "close": False,
+                    "do": [
+                        {
+                            "op": "first",
+                            "pairs": [
+                                (("id",), ("id",)),
+                                (("type",), ("type",)),
+                                (("function", "name"), ("function", "name")),
+                            ],
+                        },
+                        {
+                            "op": "append",
+                            "pairs": [(("function", "arguments"), ("function", "arguments"))],
+                        },
+                    ],
+                    "in": ("delta", "tool_calls"),
+                },
+                {"op": "set", "unless": [("logprobs",)], "pairs": [(("logprobs",), ("logprobs",))]},
+                {
+                    "op": "extend",
+                    "pairs": [
+                        (("logprobs", "content"), ("logprobs", "content")),
+                        (("logprobs", "refusal"), ("logprobs", "refusal")),
+                    ],
+                },
+                {"op": "set", "pairs": [(("finish_reason",), ("finish_reason",))]},
+            ],
+            "in": ("choices",),
+        },
+        {"op": "merge", "pairs": [(("usage",), ("usage",))]},
+    ],
+    "[DONE]": [{"op": "end"}],
+}
+#: What ``decode`` reads of each event (stream_grammar.read_tree): True (the value whole), a mapping
+#: (these keys; any other is never read, such as an `obfuscation` padding) or [item] (a list's items).
+READS = {
+    "chunk": {
+        "choices": [
+            {
+                "delta": True,
+                "finish_reason": True,
+                "index": True,
+                "logprobs": {"content": True, "refusal": True},
+            }
+        ],
+        "created": True,
+        "id": True,
+        "model": True,
+        "object": True,
+        "provider": True,
+        "service_tier": True,
+        "system_fingerprint": True,
+        "usage": True,
+    }
+}
+#: What the grammar knows of each event, as READS: what ``decode`` reads, the objects a `tag` names
+#: and what `ignore` says carries nothing. A key an event holds beyond it is reported (a LossWarning):
+#: nothing of the stream is dropped without a word.
+KNOWN = {
+    "[DONE]": {"obfuscation": True},
+    "chunk": {
+        "choices": [
+            {
+                "delta": {
+                    "content": True,
+                    "reasoning": True,
+                    "reasoning_content": True,
+                    "refusal": True,
+                    "role": True,
+                    "tool_calls": [
+                        {
+                            "function": {"arguments": True, "name": True},
+                            "id": True,
+                            "index": True,
+                            "type": True,
+                        }
+                    ],
+                },
+                "finish_reason": True,
+                "index": True,
+                "logprobs": {"content": True, "refusal": True},
+            }
+        ],
+        "created": True,
+        "id": True,
+        "model": True,
+        "obfuscation": True,
+        "object": True,
+        "provider": True,
+        "service_tier": True,
+        "system_fingerprint": True,
+        "usage": True,
+    },
+}
+#: The keys of each event that only a `set` of the body's own key reads (last wins), with no
+#: condition: event key → body key. An event that differs from the last one only by such values and
+#: its fragment takes the repeat path, the values going to the body (Ollama's created_at).
+SETS = {"chunk": {"service_tier": "service_tier"}}
+#: (body path, value, IR paths, constant) the body converts with before its end where it lacks them
+#: (a translation's partial conversions, a stream that ended early): what the complete response
+#: requires and only the end sets; a constant of the response also stands in for another value.
+#: The IR fields the value converts to stay unset (no finish reason before the end).
+UNFINISHED = ()
+#: The body paths the stream says at its start and never changes after (an SDK takes a change for
+#: another response): a translation keeps what the client got and reports a later value.
+SAYS_ONCE = ()
+#: The body paths only the stream's end says: its start event says the value BODY has there, else
+#: null (Anthropic's message_start: stop_reason null; message_delta says it, and an SDK takes that
+#: one as final; Responses' response.created: status in_progress).
+SAYS_AT_END = ()
+#: The body paths every event of the API says, as the body has them then (Ollama's model, Gemini's
+#: running usageMetadata): a translation says them on every event once its body has them.
+SAYS_EVERY_EVENT = ()
+#: The body paths an event's rules read from more than one place: a translation says them at each
+#: (Groq's usage: `usage` and `x_groq.usage`).
+SAYS_AT_EVERY_PLACE = ()
+#: The events the stream sends right after its start event, each with the body the start said
+#: (Responses' response.in_progress): a translation sends them there too.
+RESTATES_START = ()
+#: What every event of the API has, empty where the event says nothing there (event path, value):
+#: a translated event without it says that value, which adds nothing to the body (Ollama's
+#: message.content ""; Gemini's candidate parts [{text: ""}], as its finish chunk has them).
+ALWAYS_HAS = ((("choices", "*", "finish_reason"), None), (("usage",), None))
+#: Whether the API's last event says the elements' end and the body's last fields at once (Mistral's
+#: and Gemini's final chunk: the finish reason with the usage): a translation says them in one event.
+ENDS_TOGETHER = True
 
 __all__ = [
     "PROVIDER",
@@ -57,3 +236,202 @@ __all__ = [
     "ENDS_TOGETHER",
     "decode",
 ]
+
+#: What a two-key event path (delta.content) reads when the event has no object at its first key.
+_NO_OBJECT: Any = MappingProxyType({})
+
+# Element templates (`new:`), built once: the decoder copies one when it creates an element.
+
+_NEW1 = {"index": 0, "message": {"role": "assistant", "content": None}, "finish_reason": None}
+
+_NEW2 = {"id": "", "function": {"name": "", "arguments": ""}}
+
+_NEW3 = ("id", "type", "function")
+
+
+def decode(st: StreamState, name: Any, e: Any) -> None:
+    """Apply one deepseek stream event to the body under construction."""
+    if name == "chunk":
+        pass  # tag: object='chat.completion.chunk'
+        if (_c := st.body.get("id")) is None or _c == "":
+            if "id" in e:
+                v = e["id"]
+                if v is not None:
+                    if v != "":
+                        st.body["id"] = v
+                else:
+                    if _c is None:
+                        st.body["id"] = None
+        if (_c := st.body.get("created")) is None or _c == "":
+            if "created" in e:
+                v = e["created"]
+                if v is not None:
+                    if v != "":
+                        st.body["created"] = v
+                else:
+                    if _c is None:
+                        st.body["created"] = None
+        if (_c := st.body.get("model")) is None or _c == "":
+            if "model" in e:
+                v = e["model"]
+                if v is not None:
+                    if v != "":
+                        st.body["model"] = v
+                else:
+                    if _c is None:
+                        st.body["model"] = None
+        if (_c := st.body.get("system_fingerprint")) is None or _c == "":
+            if "system_fingerprint" in e:
+                v = e["system_fingerprint"]
+                if v is not None:
+                    if v != "":
+                        st.body["system_fingerprint"] = v
+                else:
+                    if _c is None:
+                        st.body["system_fingerprint"] = None
+        if (_c := st.body.get("provider")) is None or _c == "":
+            if "provider" in e:
+                v = e["provider"]
+                if v is not None:
+                    if v != "":
+                        st.body["provider"] = v
+                else:
+                    if _c is None:
+                        st.body["provider"] = None
+        if "service_tier" in e:
+            v = e["service_tier"]
+            if v is not None:
+                st.body["service_tier"] = v
+            else:
+                if st.body.get("service_tier") is None:
+                    st.body["service_tier"] = None
+        if (l1 := e.get("choices")) is not None:
+            for i1, e1 in st.items(l1, ("choices",)):
+                p1 = ("choices", i1)
+                _h1 = _x if type(_x := e1.get("delta")) is dict else _NO_OBJECT
+                _h3 = _x if type(_x := e1.get("logprobs")) is dict else _NO_OBJECT
+                st.opened = None
+                b1 = st.element(
+                    st.body, ("choices",), e1.get("index"), _NEW1, (*p1, "index"), create=True
+                )
+                _f1 = st.opened is b1
+                pass  # tag: delta={}
+                if (_c := b1.get("index")) is None or _c == "" or _f1:
+                    if "index" in e1:
+                        v = e1["index"]
+                        if v is not None:
+                            if v != "":
+                                b1["index"] = v
+                        else:
+                            if _c is None:
+                                b1["index"] = None
+                if "role" in _h1:
+                    v = _h1["role"]
+                    if v is not None:
+                        st.first(b1, ("message", "role"), v, _f1)
+                    else:
+                        st.null(b1, ("message", "role"))
+                if "content" in _h1:
+                    v = _h1["content"]
+                    if v is not None:
+                        st.append(b1, ("message", "content"), v, (*p1, "delta", "content"))
+                    else:
+                        st.null(b1, ("message", "content"))
+                if "refusal" in _h1:
+                    v = _h1["refusal"]
+                    if v is not None:
+                        st.append(b1, ("message", "refusal"), v, (*p1, "delta", "refusal"))
+                    else:
+                        st.null(b1, ("message", "refusal"))
+                if "reasoning_content" in _h1:
+                    v = _h1["reasoning_content"]
+                    if v is not None:
+                        st.append(
+                            b1,
+                            ("message", "reasoning_content"),
+                            v,
+                            (*p1, "delta", "reasoning_content"),
+                        )
+                    else:
+                        st.null(b1, ("message", "reasoning_content"))
+                if "reasoning" in _h1:
+                    v = _h1["reasoning"]
+                    if v is not None:
+                        st.append(b1, ("message", "reasoning"), v, (*p1, "delta", "reasoning"))
+                    else:
+                        st.null(b1, ("message", "reasoning"))
+                if (l2 := _h1.get("tool_calls")) is not None:
+                    for i2, e2 in st.items(l2, (*p1, "delta", "tool_calls")):
+                        p2 = (*p1, "delta", "tool_calls", i2)
+                        _h2 = _x if type(_x := e2.get("function")) is dict else _NO_OBJECT
+                        b2 = st.element(
+                            b1,
+                            ("message", "tool_calls"),
+                            e2.get("index"),
+                            _NEW2,
+                            (*p2, "index"),
+                            create=True,
+                            fallback=e2.get("id"),
+                            new_if=st.differs(e2.get("id"), ("id",)),
+                        )
+                        if (_c := b2.get("id")) is None or _c == "":
+                            if "id" in e2:
+                                v = e2["id"]
+                                if v is not None:
+                                    if v != "":
+                                        b2["id"] = v
+                                else:
+                                    if _c is None:
+                                        b2["id"] = None
+                        if (_c := b2.get("type")) is None or _c == "":
+                            if "type" in e2:
+                                v = e2["type"]
+                                if v is not None:
+                                    if v != "":
+                                        b2["type"] = v
+                                        st.place(b2, "type", _NEW3)
+                                else:
+                                    if _c is None:
+                                        b2["type"] = None
+                                        st.place(b2, "type", _NEW3)
+                        if "name" in _h2:
+                            v = _h2["name"]
+                            if v is not None:
+                                st.first(b2, ("function", "name"), v)
+                            else:
+                                st.null(b2, ("function", "name"))
+                        if "arguments" in _h2:
+                            v = _h2["arguments"]
+                            if v is not None:
+                                st.append(
+                                    b2, ("function", "arguments"), v, (*p2, "function", "arguments")
+                                )
+                            else:
+                                st.null(b2, ("function", "arguments"))
+                if e1.get("logprobs") is None:
+                    if "logprobs" in e1:
+                        if b1.get("logprobs") is None:
+                            b1["logprobs"] = None
+                if "content" in _h3:
+                    v = _h3["content"]
+                    if v is not None:
+                        st.extend(b1, ("logprobs", "content"), v)
+                if "refusal" in _h3:
+                    v = _h3["refusal"]
+                    if v is not None:
+                        st.extend(b1, ("logprobs", "refusal"), v)
+                if "finish_reason" in e1:
+                    v = e1["finish_reason"]
+                    if v is not None:
+                        b1["finish_reason"] = v
+                    else:
+                        if b1.get("finish_reason") is None:
+                            b1["finish_reason"] = None
+        if "usage" in e:
+            v = e["usage"]
+            if v is not None:
+                st.merge(st.body, ("usage",), v, ("usage",))
+    elif name == "[DONE]":
+        st.end()
+    else:
+        st.unknown(name)
