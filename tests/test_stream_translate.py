@@ -265,7 +265,7 @@ def every_event_errors(provider: str, events: list, body: dict | None = None, wh
 
 # recordings that lack what their provider's API says on every event: xAI's and Alibaba's
 # OpenAI-compatible chunks leave out a choice's finish_reason (the AI SDK's fixtures; OpenAI's
-# own chunks, 64 recordings, say it null)
+# own chunks, 65 recordings, say it null)
 EVERY_EVENT_EXCEPTIONS = {"openai_chat__ai__alibaba-tool-call", "openai_chat__ai__xai-tool-call", "openai_chat__ai__xai-tool-call_2"}
 
 

@@ -1950,10 +1950,12 @@ class Encoder:
         target that streams arguments is at the end of the list from its opening; a whole-call
         target's call waits at the end of the list until it is complete (``_held``). Used when the
         event did nothing but open or end the call and add to it, the call is the last element of
-        its list and has an id of its own (a missing one is synthesized from its position among all
-        parts), the client has the list as the last sync left it, and nothing waits for a full sync
-        (``owed``). Values outside the call go with the next full sync, as every value but a
-        fragment does; but for one that every target event repeats (a fingerprint first sent with
+        its list, the client has the list as the last sync left it, and nothing waits for a full
+        sync (``owed``). A call without an id takes the one toolwire makes from its position among
+        the response's parts (``_render_calls``), as the whole response's conversion gives it.
+        Values outside the call go with the next full sync, as every value but a fragment does; a
+        value every event says as the body has it then (Gemini's usage so far) is taken from the
+        call's conversion; but for one that every target event repeats (a fingerprint first sent with
         this event: no op says such a change), which a full sync sends now, with this call."""
         calls = self.target_calls
         if calls is None or not self.started or self.owed or self.withheld or self._calls_owner is None:
