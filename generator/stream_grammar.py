@@ -874,32 +874,30 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
             setattr(grammar, key, tuple(_path(x) for x in paths))
         else:
             errors.at(stream, key, f"{where}: {key} lists the body paths {what}")
-    every = stream.get("says_every_event")
-    if every is not None:
-        # (each must be a body path an event's own unconditional `set` rule puts there: the encoder
-        # writes it at that rule's event path)
-        set_paths = {pair[0] for actions in grammar.rules.values() for a in actions
-                     if a.get("op") == "set" and not any(k in a for k in ("has", "unless", "is", "not", "when")) for pair in a.get("pairs", ())}
-        if isinstance(every, list) and every and all(isinstance(x, str) and PATH_RE.match(x) and x != "." and _path(x) in set_paths for x in every):
-            grammar.says_every_event = tuple(_path(x) for x in every)
+    # body paths set by an event's unconditional top-level rules: each (event, path) → how many rules
+    # (says_every_event: a `set` rule's, which the encoder writes at its event path; says_at_every_place:
+    # two or more rules' of one event, set, first or merge)
+    top_sets: dict = {}
+    for name, actions in grammar.rules.items():
+        for a in actions:
+            if a.get("op") in ("set", "first", "merge") and not any(k in a for k in ("has", "unless", "is", "not", "when")):
+                for pair in a.get("pairs", ()):
+                    top_sets[name, pair[0], a["op"] == "set"] = top_sets.get((name, pair[0], a["op"] == "set"), 0) + 1
+    set_paths = {keys for (_name, keys, is_set) in top_sets if is_set}
+    places: dict = {}
+    for (name, keys, _is_set), n in top_sets.items():
+        places[name, keys] = places.get((name, keys), 0) + n
+    twice = {keys for (_name, keys), n in places.items() if n > 1}
+    for key, allowed, what in (("says_every_event", set_paths, "every event of the API says, each set by an unconditional `set` rule of an event"),
+                               ("says_at_every_place", twice, "an event's unconditional rules read from more than one place, said at each")):
+        paths = stream.get(key)
+        if paths is None:
+            continue
+        if isinstance(paths, list) and paths and all(isinstance(x, str) and PATH_RE.match(x) and x != "." and _path(x) in allowed for x in paths):
+            setattr(grammar, key, tuple(_path(x) for x in paths))
         else:
-            known = ", ".join(sorted(".".join(map(str, keys)) for keys in set_paths)) or "none"
-            errors.at(stream, "says_every_event", f"{where}: says_every_event lists the body paths every event of the API says, each set by an unconditional `set` rule of an event ({known}); got {every!r}")
-    places = stream.get("says_at_every_place")
-    if places is not None:
-        # (each must be a body path two or more unconditional rules of one event set: set, first, merge)
-        counts: dict = {}
-        for name, actions in grammar.rules.items():
-            for a in actions:
-                if a.get("op") in ("set", "first", "merge") and not any(k in a for k in ("has", "unless", "is", "not", "when")):
-                    for pair in a.get("pairs", ()):
-                        counts[name, pair[0]] = counts.get((name, pair[0]), 0) + 1
-        twice = {keys for (_name, keys), n in counts.items() if n > 1}
-        if isinstance(places, list) and places and all(isinstance(x, str) and PATH_RE.match(x) and x != "." and _path(x) in twice for x in places):
-            grammar.says_at_every_place = tuple(_path(x) for x in places)
-        else:
-            known = ", ".join(sorted(".".join(map(str, keys)) for keys in twice)) or "none"
-            errors.at(stream, "says_at_every_place", f"{where}: says_at_every_place lists the body paths an event's unconditional rules read from more than one place, said at each ({known}); got {places!r}")
+            known = ", ".join(sorted(".".join(map(str, keys)) for keys in allowed)) or "none"
+            errors.at(stream, key, f"{where}: {key} lists the body paths {what} ({known}); got {paths!r}")
     restates = stream.get("restates_start")
     if restates is not None:
         starts = {name for name, actions in grammar.rules.items() if any(a.get("op") == "start" for a in actions)}
