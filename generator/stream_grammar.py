@@ -877,17 +877,16 @@ def compile_grammar(provider: str, stream: Located, errors: Errors) -> Grammar |
     # body paths set by an event's unconditional top-level rules: each (event, path) → how many rules
     # (says_every_event: a `set` rule's, which the encoder writes at its event path; says_at_every_place:
     # two or more rules' of one event, set, first or merge)
-    top_sets: dict = {}
+    set_paths: set = set()
+    rules_per_path: dict = {}
     for name, actions in grammar.rules.items():
         for a in actions:
             if a.get("op") in ("set", "first", "merge") and not any(k in a for k in ("has", "unless", "is", "not", "when")):
-                for pair in a.get("pairs", ()):
-                    top_sets[name, pair[0], a["op"] == "set"] = top_sets.get((name, pair[0], a["op"] == "set"), 0) + 1
-    set_paths = {keys for (_name, keys, is_set) in top_sets if is_set}
-    places: dict = {}
-    for (name, keys, _is_set), n in top_sets.items():
-        places[name, keys] = places.get((name, keys), 0) + n
-    twice = {keys for (_name, keys), n in places.items() if n > 1}
+                for keys, _source in a.get("pairs", ()):
+                    rules_per_path[name, keys] = rules_per_path.get((name, keys), 0) + 1
+                    if a["op"] == "set":
+                        set_paths.add(keys)
+    twice = {keys for (_name, keys), n in rules_per_path.items() if n > 1}
     for key, allowed, what in (("says_every_event", set_paths, "every event of the API says, each set by an unconditional `set` rule of an event"),
                                ("says_at_every_place", twice, "an event's unconditional rules read from more than one place, said at each")):
         paths = stream.get(key)

@@ -587,6 +587,15 @@ def map_roles(messages: Iterable[Message], role_map: dict[str, str]) -> list[Mes
     ]
 
 
+RESPONSE_ID_PREFIX = "call_r"  # toolwire's id of a response's call that has none: this and its position
+
+
+def response_call_id(position: int) -> str:
+    """The id toolwire makes for a response's call without one, from its position among the
+    message's parts (before ``synth_id`` steps around an id that is taken)."""
+    return f"{RESPONSE_ID_PREFIX}{position}"
+
+
 def finish_response(resp: Any, ctx: Context) -> Any:
     """Response invariants: calls have ids (synth_id), a turn with calls finishes as ``tool_calls``,
     usage has its total (input + output) when the provider left it out."""
@@ -600,7 +609,7 @@ def finish_response(resp: Any, ctx: Context) -> Any:
     taken = {c.id: c for c in calls if c.id}
     for i, part in enumerate(msg.parts):
         if type(part) is ToolCall and not part.id:
-            part.id = synth_id(f"call_r{i}", taken)
+            part.id = synth_id(response_call_id(i), taken)
             part.synthetic_id = True
             taken[part.id] = part
     if resp.finish_reason in (None, "stop"):

@@ -33,6 +33,7 @@ from itertools import islice
 from typing import Any, Callable, Iterable, Iterator
 
 from .errors import ConversionError
+from .layout import RESPONSE_ID_PREFIX, response_call_id
 from .streaming import Accumulator, StreamState, _fold_parts, _getter, _sink, copy_body, extend_text, get, where
 
 __all__ = ["Encoder", "Shape"]
@@ -2076,7 +2077,7 @@ class Encoder:
         before are not looked at again: the list only grows.)"""
         seen, found = self._r_ids
         if not found and seen < len(items):
-            found = any(type(i := get(item, id_keys)) is str and i.startswith("call_r") for item in items[seen:] if type(item) is dict)
+            found = any(type(i := get(item, id_keys)) is str and i.startswith(RESPONSE_ID_PREFIX) for item in items[seen:] if type(item) is dict)
             self._r_ids = (len(items), found)
         return found
 
@@ -2147,7 +2148,7 @@ class Encoder:
                 return None
             for call, i in zip(calls, positions):
                 if call.synthetic_id:
-                    call.id = f"call_r{i}"
+                    call.id = response_call_id(i)
             return self.convert(response, False, quiet=True)
         except ConversionError:
             return None
