@@ -180,8 +180,8 @@ def _encoder(source: str, target: str, strict: bool) -> tuple:
     mirror = Accumulator(target)
     decoder = _decoder(target)
     _check_target(target, decoder)
-    render = lambda response, strict, quiet=False: _api.from_ir(
-        _registry, response, target, strict, quiet=quiet
+    render = lambda response, strict, quiet=False, numbers=None: _api.from_ir(
+        _registry, response, target, strict, quiet=quiet, numbers=numbers
     )  # noqa: E731
     return src, _Encoder(target, decoder, mirror, render, _decoder(source), strict)
 

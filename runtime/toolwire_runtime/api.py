@@ -136,11 +136,16 @@ def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bo
     return node
 
 
-def from_ir(registry: Registry, obj: Any, provider: str, strict: bool, model: str | None = None, quiet: bool = False) -> dict:
+def from_ir(registry: Registry, obj: Any, provider: str, strict: bool, model: str | None = None, quiet: bool = False, numbers: dict | None = None) -> dict:
+    """``numbers``: the dict the conversion counts the objects it numbers in (a `fill_format`'s
+    {$n}: Responses' made message ids), given to see whether it numbered any (a stream
+    translation's conversion of a few parts, whose numbers would be those of a part of the body)."""
     import dataclasses  # imported here, not by `import toolwire`
 
     module = registry.get(provider)
     ctx = Context(provider, strict)
+    if numbers is not None:
+        ctx.numbers = numbers
     if model is not None and isinstance(obj, (ir.Request, ir.Response)):
         obj = dataclasses.replace(obj, model=model)  # never mutate the caller's IR
     if type(obj) is ir.Request and obj.tools and any(type(t) is not ir.ToolDefinition and type(t) is not ir.ProviderTool for t in obj.tools):

@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .errors import ConversionError
 from .layout import RESPONSE_ID_PREFIX, response_call_id
+from .splice import Unspliced, moved, splice
 from .streaming import Accumulator, StreamState, _fold_parts, _getter, _sink, copy_body, extend_text, get, where
 
 __all__ = ["Encoder", "Shape"]
@@ -1120,6 +1121,13 @@ class _Routes(dict):
         return any(p[:n] == path for p in self.into)
 
 
+def _route_path(route: tuple) -> tuple:
+    """The path of the target text field a route (``Encoder._find_mark``) puts fragments in: the
+    element's field, or the text of the part at the end of its list of typed parts."""
+    path = route[0] + route[2]
+    return path + route[3][:2] if len(route) == 4 else path
+
+
 def _replaced(node: Any, keys: tuple, value: Any) -> Any:
     """A copy of ``node`` with ``value`` at ``keys``: only the objects along the path are copied."""
     top = out = dict(node) if type(node) is dict else list(node)
@@ -1177,7 +1185,16 @@ class Encoder:
         self.count = -1  # the running event number, where the target's events carry one
         self.final = False
         self.unsynced: set = set()  # source fields whose route could not be found yet (their sync failed)
-        self.owed = False  # a fragment or list item has waited for a sync since the last full one (_sync_call)
+        # a fragment or list item has waited for a sync since the last full one (_sync_call): True, or
+        # the source element when all that waits is items pushed into it (its citations: _sync_text)
+        self.owed: Any = False
+        # (the number of the source's parts, the last of them, whether it was closed) as the last full
+        # sync saw them, when that sync left the client with the whole body it converted; None
+        # otherwise: a text part opened after them converts a window of parts, not the body (_sync_text)
+        self._window: tuple | None = None
+        # during a sync of a window: (the target body before it, each list it changed → the first
+        # element changed): the diff walks what changed, not the lists the client has (_diff_list)
+        self._partial: tuple | None = None
         # a whole-call target's calls list: how many of its first elements the client has as the last
         # sync wanted them (None: not known since the last full sync); lowered when one of them grows
         self._agreed: int | None = None
@@ -1681,6 +1698,13 @@ class Encoder:
         want = get(d, sub) or []
         if isinstance(want, list):
             at = path + sub
+            if self._partial is not None:  # (a window's sync: only what it changed)
+                old, starts = self._partial
+                first = starts.get(at)
+                if first is None and want is get(old, at):
+                    return  # (a list the splice left as it was: the client has it)
+                if first is not None:
+                    i = max(i, first - 2)  # (from the element before it: a full sync compares that one too)
             have: Any = None
             sent = -1  # (the client's list is read again once something was sent)
             while i + 1 < len(want) and not self._recut:  # (a cut: the sync is made again, _cut)
@@ -1878,7 +1902,7 @@ class Encoder:
 
     def _sync_once(self, src: Accumulator, mark: tuple | None, final: bool) -> None:
         self.fast.clear()
-        self._agreed = None
+        self._agreed = self._window = None
 
         st = src.state
         # a copy, so that nothing the target body and its events take from it changes as the stream
@@ -1928,16 +1952,20 @@ class Encoder:
         # the marked field's text that this sync sends takes its fragment event as the hot path's
         # template (_grow), as the next fragment would have
         self._marked = (route[0] + route[2], (id(mark[0]), mark[1])) if type(route) is tuple and len(route) == 3 else None
+        held = self._held(src, desired, final, source)
         try:
-            self._diff(desired, final, self._held(src, desired, final, source))
+            self._diff(desired, final, held)
         finally:
             self._marked = None
         self.owed = False
-        self._seen = None
+        self._seen = self._window = None
         if self.text_parts is not None and not final:
             last = self._text_part(src)
             if last is not None:
                 self._seen = (last, self._besides_text(last))
+            items = get(st.body, self.text_parts[0])
+            if held is _NEVER and not self.withheld and not self.cuts and not self._recut and type(items) is list and items:
+                self._window = (len(items), items[-1], id(items[-1]) in st.closed)
 
     def _sync_call(self, src: Accumulator, element: dict, ops: list, closing: bool = False) -> bool:
         """The sync at the opening or the end of a source call (``element``) when only that call can
@@ -2069,6 +2097,7 @@ class Encoder:
             self._agreed = start
         if self._ir_parts is not None:
             self._ir_parts += len(keep) - replace
+        self._window = None
         return True
 
     def _made_ids_taken(self, items: list, id_keys: tuple) -> bool:
@@ -2125,6 +2154,99 @@ class Encoder:
         if self.routes.get((id(element), self.text_parts[2]), _MISSING) is _MISSING:
             return False
         return self._text_part(src, element) is not None and self._besides_text(element) == seen[1]
+
+    def _sync_text(self, src: Accumulator, element: dict, keys: tuple, owed: Any) -> bool:
+        """The sync at the first fragment of a source text part (``element``, its text field
+        ``keys``) opened right after the part the last full sync saw last, when nothing changed
+        since but that part's text along its route and what this one holds (its citations:
+        ``owed``). It converts a window, not the body: the last part alone, then with this one; and
+        splices the change between the two into the target body the last sync converted
+        (``splice``), which takes the client's text of the last part. The new part's route is
+        where a marker at the end of its text lands in the window, moved into the body. The client
+        gets what a full sync would send, and each text part costs the same however many came
+        before (a long cited answer opens one every sentence or two).
+
+        False (a full sync is needed) when the window's change is not one a splice says (text
+        beside calls, a target that joins the parts its stream says, a number the conversion makes
+        for an object, a converter that changes the marked text), or text after it may go elsewhere
+        once more comes (``_trailing_text_stays``, of the window)."""
+        base = self._window
+        text = self.text_parts
+        if base is None or keys != text[2] or (owed is not False and owed is not element) or self.withheld or self.cuts or self._waiting is not None:
+            return False
+        st = src.state
+        items = get(st.body, text[0])
+        count, last, closed = base
+        if st.buffers or type(items) is not list or len(items) != count + 1 or items[-2] is not last or items[-1] is not element or self._text_part(src, element) is None:
+            return False
+        old = self.desired
+        if not closed:  # its text went on along its route: the body before takes the client's text
+            seen, route = self._seen, self.routes.get((id(last), keys))
+            if seen is None or seen[0] is not last or type(route) is not tuple or self._besides_text(last) != seen[1]:
+                return False
+            at = _route_path(route)
+            have = get(self.mirror.state.body, at)
+            if type(have) is not str:
+                return False
+            old = _replaced(old, at, have)
+        before, marked = copy_body(last, dict(st.closed)), copy_body(element, {})
+        fragment = get(element, keys)
+        _put(marked, keys, fragment + MARK)
+        windows = [[before], [before, marked]]
+        if not fragment.strip():  # (what converters do by a text's content: drop it when blank, Bedrock)
+            windows.append([before, copy_body(element, {})])  # (converted without the marker too, and compared)
+        # (the objects each conversion numbers, as a `fill_format`'s {$n}: Responses' made message
+        # ids; a window numbers from 0, so the new part may number none of its own)
+        numbers: list = [{} for _ in windows]
+        try:
+            responses = [src.response_of(_replaced(st.body, text[0], window), [], False, quiet=True) for window in windows]
+            bodies = [self.convert(r, False, quiet=True, numbers=n) for r, n in zip(responses, numbers)]
+        except ConversionError:
+            return False
+        if any(n != numbers[0] for n in numbers):
+            return False
+        if self.shape.joins:  # (as the target's stream can say them: Gemini joins consecutive text parts)
+            bodies = [self._project(body) for body in bodies]
+        layout = self._layout
+        self._layout = (getattr(responses[1], "model", None), tuple(getattr(p, "type", None) for p in responses[1].message.parts))
+        try:
+            if not self._trailing_text_stays(responses[1]):
+                return False
+        finally:
+            self._layout = layout
+        self._shared = st.closed
+        small, grown = bodies[:2]
+        route = self._find_mark(grown)  # (and the marker taken out)
+        if route is None or (len(bodies) == 3 and grown != bodies[2]):  # (no place, or the marker changed more than its place)
+            return False
+        starts: dict = {}
+        try:
+            desired = splice(old, small, grown, starts)
+        except Unspliced:
+            return False
+        at = moved(_route_path(route), grown, desired)
+        # (the element's path moved; a part of a list of typed parts keeps its place from the end too)
+        route = (at[: len(route[0])], *route[1:3]) + (((at[-2], *route[3][1:]),) if len(route) == 4 else ())
+        self.fast.clear()
+        self._agreed = None
+        self._keep_said(desired, False)
+        self.desired = desired
+        self.routes[(id(element), keys)] = route
+        self._marked = (route[0] + route[2], (id(element), keys)) if len(route) == 3 else None
+        self._partial = (old, starts)
+        try:
+            self._diff(desired, False, _NEVER)
+        finally:
+            self._marked = self._partial = None
+        if self._recut:  # (text the client's stream had gone past: the full sync finds the cut)
+            self._sync(src, mark=(element, keys))
+            return True
+        self.owed = False
+        if self._ir_parts is not None:
+            self._ir_parts += len(responses[1].message.parts) - len(responses[0].message.parts)
+        self._window = (len(items), element, False)
+        self._seen = (element, self._besides_text(element))
+        return True
 
     def _render_calls(self, src: Accumulator, list_keys: tuple, keep: tuple, positions: range) -> dict | None:
         """The target body of the source body with only the calls ``keep`` in its list and no text
@@ -2214,6 +2336,9 @@ class Encoder:
         rest becomes a part of its own after the calls the client has after that element, in this
         and every later conversion (the sync is made again with it: ``_recut``); reported at the end
         (``LayoutWarning``). False when no IR text part converts to this text."""
+        if self._partial is not None:  # (a window's sync: the full sync that follows finds the cut)
+            self._recut = True
+            return True
         response = self._response
         if response is None:
             return False
@@ -2658,7 +2783,7 @@ class Encoder:
             self._rest = (ops, at)
             kind = op[0]
             if kind == "push":
-                self.owed = True
+                self.owed = op[1] if self.owed is False or self.owed is op[1] else True
                 continue  # list items (citations) go with the next sync: the converter decides if they exist
             if kind in ("append", "json"):
                 synced = -1
@@ -2716,7 +2841,7 @@ class Encoder:
         owed, self.owed = self.owed, True
         if route is _MISSING:
             if kind == "append":
-                if (id(element), keys) not in self.unsynced:
+                if (id(element), keys) not in self.unsynced and not self._sync_text(src, element, keys, owed):
                     self._sync(src, mark=(element, keys))
                 return
             route = self.routes[(id(element), keys)] = self._json_route(element, keys, "append_json")
