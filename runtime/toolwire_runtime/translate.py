@@ -7,7 +7,9 @@ to make the body the client accumulates (a ``mirror``: the target's own decoder 
 event sent) grow into the body it should be. What the target body should be is decided by the
 ordinary response converter (source body → IR → target body), at *sync points*: when a block opens
 or closes and at the end (a call's opening or end converts only that call when nothing else can
-have changed, ``_sync_call``: many calls stay linear). Between them, text and argument fragments
+have changed, ``_sync_call``: many calls stay linear; a text block's first fragment after the
+block the last sync saw last converts the two, and splices the change into the body, ``_sync_text``
+and splice.py: many blocks stay linear). Between them, text and argument fragments
 flow straight through along *routes* (source field → target field) found at the sync before: a
 marker appended to the source field shows where the converter puts its text (known per layout once seen: ``_MARKS``); a call's
 arguments go to the same call of the target. A fragment whose source event repeats the last one
@@ -1195,6 +1197,9 @@ class Encoder:
         # during a sync of a window: (the target body before it, each list it changed → the first
         # element changed): the diff walks what changed, not the lists the client has (_diff_list)
         self._partial: tuple | None = None
+        # the objects the target body as last synced numbers, by kind (a `fill_format`'s {$n}:
+        # Responses' made message ids), as its conversion counted them; None: not known (_sync_call)
+        self._numbered: dict | None = None
         # a whole-call target's calls list: how many of its first elements the client has as the last
         # sync wanted them (None: not known since the last full sync); lowered when one of them grows
         self._agreed: int | None = None
@@ -1883,7 +1888,8 @@ class Encoder:
             if first is not None:
                 self.withheld = True
                 del parts[first:]
-        desired = self.convert(response, False, quiet=True)
+        self._numbered = {}
+        desired = self.convert(response, False, quiet=True, numbers=self._numbered)
         if not response.message.parts:
             self._start(desired)
             return desired if whole else None
@@ -2097,7 +2103,7 @@ class Encoder:
             self._agreed = start
         if self._ir_parts is not None:
             self._ir_parts += len(keep) - replace
-        self._window = None
+        self._window = self._numbered = None
         return True
 
     def _made_ids_taken(self, items: list, id_keys: tuple) -> bool:
@@ -2159,17 +2165,17 @@ class Encoder:
         """The sync at the first fragment of a source text part (``element``, its text field
         ``keys``) opened right after the part the last full sync saw last, when nothing changed
         since but that part's text along its route and what this one holds (its citations:
-        ``owed``). It converts a window, not the body: the last part alone, then with this one; and
-        splices the change between the two into the target body the last sync converted
-        (``splice``), which takes the client's text of the last part. The new part's route is
-        where a marker at the end of its text lands in the window, moved into the body. The client
-        gets what a full sync would send, and each text part costs the same however many came
-        before (a long cited answer opens one every sentence or two).
+        ``owed``). It converts a window, not the body: the last part alone, then with this one
+        (``_window``); and splices the change between the two into the target body the last sync
+        converted (``splice``), which takes the client's text of the last part. The new part's
+        route is where a marker at the end of its text lands in the window, moved into the body.
+        The client gets what a full sync would send, and each text part costs the same however
+        many came before (a long cited answer opens one every sentence or two).
 
         False (a full sync is needed) when the window's change is not one a splice says (text
-        beside calls, a target that joins the parts its stream says, a number the conversion makes
-        for an object, a converter that changes the marked text), or text after it may go elsewhere
-        once more comes (``_trailing_text_stays``, of the window)."""
+        beside calls, a list whose window is empty, a string that becomes a list), the window
+        numbers objects otherwise than the body would, the marker changes more than its place, or
+        text after it may go elsewhere once more comes (``_trailing_text_stays``, of the window)."""
         base = self._window
         text = self.text_parts
         if base is None or keys != text[2] or (owed is not False and owed is not element) or self.withheld or self.cuts or self._waiting is not None:
@@ -2189,35 +2195,13 @@ class Encoder:
             if type(have) is not str:
                 return False
             old = _replaced(old, at, have)
-        before, marked = copy_body(last, dict(st.closed)), copy_body(element, {})
-        fragment = get(element, keys)
-        _put(marked, keys, fragment + MARK)
-        windows = [[before], [before, marked]]
-        if not fragment.strip():  # (what converters do by a text's content: drop it when blank, Bedrock)
-            windows.append([before, copy_body(element, {})])  # (converted without the marker too, and compared)
-        # (the objects each conversion numbers, as a `fill_format`'s {$n}: Responses' made message
-        # ids; a window numbers from 0, so the new part may number none of its own)
-        numbers: list = [{} for _ in windows]
-        try:
-            responses = [src.response_of(_replaced(st.body, text[0], window), [], False, quiet=True) for window in windows]
-            bodies = [self.convert(r, False, quiet=True, numbers=n) for r, n in zip(responses, numbers)]
-        except ConversionError:
+        window = self._window_bodies(src, last, element, keys)
+        if window is None:
             return False
-        if any(n != numbers[0] for n in numbers):
-            return False
-        if self.shape.joins:  # (as the target's stream can say them: Gemini joins consecutive text parts)
-            bodies = [self._project(body) for body in bodies]
-        layout = self._layout
-        self._layout = (getattr(responses[1], "model", None), tuple(getattr(p, "type", None) for p in responses[1].message.parts))
-        try:
-            if not self._trailing_text_stays(responses[1]):
-                return False
-        finally:
-            self._layout = layout
+        small, grown, plain, parts, numbered = window
         self._shared = st.closed
-        small, grown = bodies[:2]
         route = self._find_mark(grown)  # (and the marker taken out)
-        if route is None or (len(bodies) == 3 and grown != bodies[2]):  # (no place, or the marker changed more than its place)
+        if route is None or (plain is not None and grown != plain):  # (no place, or the marker changed more than its place)
             return False
         starts: dict = {}
         try:
@@ -2243,10 +2227,66 @@ class Encoder:
             return True
         self.owed = False
         if self._ir_parts is not None:
-            self._ir_parts += len(responses[1].message.parts) - len(responses[0].message.parts)
+            self._ir_parts += parts
+        self._numbered = numbered
         self._window = (len(items), element, False)
         self._seen = (element, self._besides_text(element))
         return True
+
+    def _window_bodies(self, src: Accumulator, last: dict, element: dict, keys: tuple) -> tuple | None:
+        """The target bodies of the source body with only its part ``last`` and with ``last`` and
+        ``element`` (a marker at the end of its text), as the target's stream can say them; that
+        window without the marker when the text is blank (what converters drop: compared, the
+        marker taken out); the IR parts ``element`` adds; and what the body numbers with it (None:
+        not known). None when the window does not convert, its trailing text may move
+        (``_trailing_text_stays``), or it numbers objects otherwise than the body would."""
+        st = src.state
+        list_keys = self.text_parts[0]
+        before, marked = copy_body(last, dict(st.closed)), copy_body(element, {})
+        fragment = get(element, keys)
+        _put(marked, keys, fragment + MARK)
+        windows = [[before], [before, marked]]
+        if not fragment.strip():  # (what converters do by a text's content: drop it when blank, Bedrock)
+            windows.append([before, copy_body(element, {})])
+        try:
+            responses = [src.response_of(_replaced(st.body, list_keys, window), [], False, quiet=True) for window in windows]
+        except ConversionError:
+            return None
+        layout = self._layout
+        self._layout = (getattr(responses[1], "model", None), tuple(getattr(p, "type", None) for p in responses[1].message.parts))
+        try:
+            if not self._trailing_text_stays(responses[1]):  # (the probe's marker goes after this one: the same place)
+                return None
+        finally:
+            self._layout = layout
+        # objects a conversion numbers (Responses' made message ids, msg_<n>) are numbered in the
+        # order they are rendered: the window's are the body's last ones, numbered from what the
+        # body numbers less what the window's last part does (the splice checks them against the
+        # body's); the new part's come after them, as in the body's conversion
+        body = self._numbered
+        counted: dict = {}
+        try:
+            small = self.convert(responses[0], False, quiet=True, numbers=counted)
+            if body is None:  # (not known: the window may number nothing)
+                seed: dict = {}
+                if counted:
+                    return None
+            else:
+                seed = {kind: body.get(kind, 0) - counted.get(kind, 0) for kind in body.keys() | counted.keys()}
+                if any(n < 0 for n in seed.values()):
+                    return None
+                if counted:
+                    small = self.convert(responses[0], False, quiet=True, numbers=dict(seed))
+            numbers = [dict(seed) for _ in responses[1:]]
+            bodies = [small, *(self.convert(r, False, quiet=True, numbers=n) for r, n in zip(responses[1:], numbers))]
+        except ConversionError:
+            return None
+        if any(n != numbers[0] for n in numbers) or (body is None and numbers[0]):
+            return None
+        if self.shape.joins:  # (as the target's stream can say them: Gemini joins consecutive text parts)
+            bodies = [self._project(b) for b in bodies]
+        plain = bodies[2] if len(bodies) == 3 else None
+        return bodies[0], bodies[1], plain, len(responses[1].message.parts) - len(responses[0].message.parts), numbers[0] if body is not None else None
 
     def _render_calls(self, src: Accumulator, list_keys: tuple, keep: tuple, positions: range) -> dict | None:
         """The target body of the source body with only the calls ``keep`` in its list and no text
