@@ -752,8 +752,8 @@ def test_a_text_block_after_the_last_one_converts_a_window_not_the_body(monkeypa
     syncs send, and, where the splice says the change, the full syncs of an answer of 40 blocks
     are those of an answer of 4 (each block converted the whole body: quadratic in the blocks).
     Cohere's text waits to know whether a call follows (its plan): it takes full syncs, as
-    before; so does Mistral's where its content is a string for the window's one plain part and
-    a list in the whole body (splice.py refuses the change of kind)."""
+    before. Mistral's content is a string for one plain part and a list for more: where the
+    window of the last part alone is refused (splice.py: a change of kind), the last two are."""
     syncs = _count_full_syncs(monkeypatch)
     windows = _count_windows(monkeypatch)
     spliced, counts = {}, {}
@@ -762,8 +762,8 @@ def test_a_text_block_after_the_last_one_converts_a_window_not_the_body(monkeypa
         windows.clear()
         spliced[blocks] = _translated_as_it_goes(_cited_answer(blocks), "anthropic", target)
         counts[blocks] = (len(syncs), len(windows))
-    if target not in ("cohere", "mistral"):
-        assert counts[4][0] == counts[40][0] and counts[40][1] == 39, counts
+    if target != "cohere":
+        assert counts[4][0] == counts[40][0] and counts[40][1] >= 38, counts
     monkeypatch.setattr(translate.Encoder, "_sync_text", lambda self, src, element, keys, owed: False)
     for blocks in (4, 40):
         assert _translated_as_it_goes(_cited_answer(blocks), "anthropic", target) == spliced[blocks]
@@ -851,10 +851,11 @@ def _answer_between_searches(searches: int) -> list:
 def test_text_after_a_block_the_target_drops_is_spliced_as_full_syncs_would(monkeypatch, target: str) -> None:
     """Text blocks after a search (a block most targets drop): the window of the search alone
     shows nothing the new text follows, and a target that joins consecutive text parts (Gemini)
-    joins it to the text before the search, outside the window: such a block takes a full sync
-    (splice.py: an empty window list is refused; before, Gemini got the text after the search at
-    the stream's end, not as it came). Every target gets byte for byte the stream full syncs send,
-    each event after the same source event, and the block after it, after text, is spliced."""
+    joins it to the text before the search, outside that window (splice.py: an empty window list
+    is refused; without that, Gemini got the text after the search at
+    the stream's end, not as it came), so that block takes a full sync. Every target gets byte for
+    byte the stream full syncs send, each event after the same source event, and the blocks after
+    it are spliced."""
     windows = _count_windows(monkeypatch)
     spliced = _translated_as_it_goes(_answer_between_searches(3), "anthropic", target)
     taken = len(windows)
@@ -862,8 +863,10 @@ def test_text_after_a_block_the_target_drops_is_spliced_as_full_syncs_would(monk
     assert _translated_as_it_goes(_answer_between_searches(3), "anthropic", target) == spliced
     # (Responses: the text after a search is a message item of its own, whose made id is its
     # number among the message items, msg_<n>: a window's are numbered on from the body's)
-    if target not in ("cohere", "mistral"):
-        assert taken >= 3, taken  # (the block after the one after each search)
+    if target != "cohere":
+        # (every block but the first after a search, whose window of the search's two blocks shows
+        # nothing where the target drops them: 5 of the 8 after the first)
+        assert taken >= 5, taken
 
 
 def _client_as_it_goes(events: list, source: str, target: str) -> tuple:

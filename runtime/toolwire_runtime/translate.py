@@ -2165,8 +2165,8 @@ class Encoder:
         """The sync at the first fragment of a source text part (``element``, its text field
         ``keys``) opened right after the part the last full sync saw last, when nothing changed
         since but that part's text along its route and what this one holds (its citations:
-        ``owed``). It converts a window, not the body: the last part alone, then with this one
-        (``_window``); and splices the change between the two into the target body the last sync
+        ``owed``). It converts a window, not the body: the last part (or two) alone, then with this
+        one (``_window_bodies``); and splices the change between the two into the target body the last sync
         converted (``splice``), which takes the client's text of the last part. The new part's
         route is where a marker at the end of its text lands in the window, moved into the body.
         The client gets what a full sync would send, and each text part costs the same however
@@ -2195,19 +2195,25 @@ class Encoder:
             if type(have) is not str:
                 return False
             old = _replaced(old, at, have)
-        window = self._window_bodies(src, last, element, keys)
-        if window is None:
-            return False
-        small, grown, plain, parts, numbered = window
         self._shared = st.closed
-        route = self._find_mark(grown)  # (and the marker taken out)
-        if route is None or (plain is not None and grown != plain):  # (no place, or the marker changed more than its place)
-            return False
-        starts: dict = {}
-        try:
-            desired = splice(old, small, grown, starts)
-        except Unspliced:
-            return False
+        # the window is the last part, or the last two where the last alone converts otherwise than
+        # in the body (Mistral's content: a string for one plain part, a list for more) or shows
+        # nothing the new part follows (a block Gemini drops: the text after it joins the text before)
+        for width in (1, 2):
+            window = self._window_bodies(src, items[-1 - width : -1], element, keys)
+            if window is None:
+                return False
+            small, grown, plain, parts, numbered = window
+            route = self._find_mark(grown)  # (and the marker taken out)
+            if route is None or (plain is not None and grown != plain):  # (no place, or the marker changed more than its place)
+                return False
+            starts: dict = {}
+            try:
+                desired = splice(old, small, grown, starts)
+                break
+            except Unspliced:
+                if width == 2 or len(items) < 3:
+                    return False
         at = moved(_route_path(route), grown, desired)
         # (the element's path moved; a part of a list of typed parts keeps its place from the end too)
         route = (at[: len(route[0])], *route[1:3]) + (((at[-2], *route[3][1:]),) if len(route) == 4 else ())
@@ -2233,8 +2239,8 @@ class Encoder:
         self._seen = (element, self._besides_text(element))
         return True
 
-    def _window_bodies(self, src: Accumulator, last: dict, element: dict, keys: tuple) -> tuple | None:
-        """The target bodies of the source body with only its part ``last`` and with ``last`` and
+    def _window_bodies(self, src: Accumulator, lasts: list, element: dict, keys: tuple) -> tuple | None:
+        """The target bodies of the source body with only its parts ``lasts`` and with them and
         ``element`` (a marker at the end of its text), as the target's stream can say them; that
         window without the marker when the text is blank (what converters drop: compared, the
         marker taken out); the IR parts ``element`` adds; and what the body numbers with it (None:
@@ -2242,12 +2248,13 @@ class Encoder:
         (``_trailing_text_stays``), or it numbers objects otherwise than the body would."""
         st = src.state
         list_keys = self.text_parts[0]
-        before, marked = copy_body(last, dict(st.closed)), copy_body(element, {})
+        memo = dict(st.closed)
+        before, marked = [copy_body(last, memo) for last in lasts], copy_body(element, {})
         fragment = get(element, keys)
         _put(marked, keys, fragment + MARK)
-        windows = [[before], [before, marked]]
+        windows = [before, [*before, marked]]
         if not fragment.strip():  # (what converters do by a text's content: drop it when blank, Bedrock)
-            windows.append([before, copy_body(element, {})])
+            windows.append([*before, copy_body(element, {})])
         try:
             responses = [src.response_of(_replaced(st.body, list_keys, window), [], False, quiet=True) for window in windows]
         except ConversionError:
@@ -2261,7 +2268,7 @@ class Encoder:
             self._layout = layout
         # objects a conversion numbers (Responses' made message ids, msg_<n>) are numbered in the
         # order they are rendered: the window's are the body's last ones, numbered from what the
-        # body numbers less what the window's last part does (the splice checks them against the
+        # body numbers less what the window's parts before the new one do (the splice checks them against the
         # body's); the new part's come after them, as in the body's conversion
         body = self._numbered
         counted: dict = {}
