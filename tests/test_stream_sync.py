@@ -790,8 +790,8 @@ def _translated_as_it_goes(events: list, source: str, target: str) -> str:
 
 @pytest.mark.parametrize("target", _TARGETS)
 def test_recorded_text_blocks_are_spliced_as_full_syncs_send_them(monkeypatch, target: str) -> None:
-    """Every recorded stream whose text comes in parts (Anthropic's blocks, Cohere's, Bedrock's,
-    Responses' content parts), into every target: byte for byte the events full syncs send, each
+    """Every recorded stream whose text comes in parts (Anthropic's blocks, Responses' content
+    parts, Gemini's, Bedrock's, Cohere's), into every target: byte for byte the events full syncs send, each
     after the same source event; and windows were taken (but into Cohere, whose text waits to know
     whether a call follows). Skips without ../shared."""
     from test_stream_translate import STREAM_FILES
