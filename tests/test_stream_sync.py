@@ -588,6 +588,29 @@ def test_calls_without_ids_are_synced_alone_as_full_syncs_would(monkeypatch, sou
     assert ids == [f"call_r{k}" for k in range(40)]
 
 
+@pytest.mark.parametrize("source", ["gemini", "ollama"])
+def test_a_call_that_opens_and_ends_in_one_event_is_converted_once(monkeypatch, source: str) -> None:
+    """A Gemini chunk's call (and an Ollama chunk's) opens and ends in one event: the sync of its
+    opening saw the body the whole event made, so its end, with nothing sent since, finds the same
+    and converts nothing again (it converted the call a second time: two conversions per call into
+    every target that streams arguments). What every target gets is what full syncs send:
+    test_calls_without_ids_are_synced_alone_as_full_syncs_would, on these streams."""
+    renders: list = []
+    render_calls = translate.Encoder._render_calls
+
+    def counted(self, *args):
+        renders.append(args[2])
+        return render_calls(self, *args)
+
+    monkeypatch.setattr(translate.Encoder, "_render_calls", counted)
+    per_target = {}
+    for target in _TARGETS:
+        renders.clear()
+        _translate(_idless_calls(40, source), source, target)
+        per_target[target] = len(renders)
+    assert all(n <= 40 for n in per_target.values()), per_target
+
+
 @pytest.mark.parametrize("target", ["openai_chat", "anthropic"])
 def test_a_source_id_of_the_form_toolwire_makes_keeps_the_calls_without_ids_in_full_syncs(monkeypatch, target: str) -> None:
     """A made id avoids the ids the response's calls have (layout.synth_id): where a source call's

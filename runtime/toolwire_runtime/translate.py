@@ -2826,6 +2826,10 @@ class Encoder:
         # whole event made; the client and the routes are as that sync left them), so it is skipped
         # (a Gemini chunk of whole parts opens and closes each: one sync, not one per op)
         synced = -1
+        # (the call whose opening this event's ops synced alone, and len(out) right after: every op
+        # sees the body the whole event made, so its end in the same event, with nothing sent since,
+        # finds what that sync found: a Gemini chunk's whole call opens and ends it)
+        called: tuple | None = None
         for at, op in enumerate(ops):
             self._rest = (ops, at)
             kind = op[0]
@@ -2848,13 +2852,16 @@ class Encoder:
                     try:
                         if self._sync_call(src, op[1], ops):
                             synced = -1  # (it saw only the call: a later boundary of this event syncs)
+                            called = (op[1], len(out))
                             continue
                         self._sync(src)
                     finally:
                         self.opening = None
                     synced = len(out)
             elif kind == "close":
-                if synced != len(out) and not (len(ops) == 1 and self._quiet_end(src, op[1])):
+                if called is not None and called[0] is op[1] and called[1] == len(out):
+                    pass
+                elif synced != len(out) and not (len(ops) == 1 and self._quiet_end(src, op[1])):
                     if self._sync_call(src, op[1], ops, closing=True):
                         synced = -1
                     else:
