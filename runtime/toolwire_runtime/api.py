@@ -137,9 +137,9 @@ def to_ir(registry: Registry, payload: Any, provider: str, kind: str, strict: bo
 
 
 def from_ir(registry: Registry, obj: Any, provider: str, strict: bool, model: str | None = None, quiet: bool = False, numbers: dict | None = None) -> dict:
-    """``numbers``: the dict the conversion counts the objects it numbers in (a `fill_format`'s
-    {$n}: Responses' made message ids), given to see whether it numbered any (a stream
-    translation's conversion of a few parts, whose numbers would be those of a part of the body)."""
+    """``numbers``: the dict the conversion counts the objects it numbers in, by kind, from the
+    counts it holds (a `fill_format`'s {$n}: Responses' made message ids): a stream translation's
+    conversion of a window of parts numbers on from the body's, and reads how many it numbered."""
     import dataclasses  # imported here, not by `import toolwire`
 
     module = registry.get(provider)

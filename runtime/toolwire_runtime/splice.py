@@ -4,7 +4,7 @@ A stream translation syncs at the first fragment of every text part: the target 
 far converts to, and where that part's text goes in it. A long answer opens a new text part every
 sentence or two (Anthropic's cited answers), and converting the whole body at each made the stream
 quadratic in its parts. The encoder converts a *window* instead: the body with only its last part
-(``before``), and with the last part and the new one (``after``). Where the whole body's conversion
+or two (``before``), and with them and the new one (``after``). Where the whole body's conversion
 (``whole``) ends as ``before`` does, the new part changes it as it changes ``before``, and
 ``splice`` says that change into ``whole``:
 

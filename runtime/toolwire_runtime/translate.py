@@ -1190,9 +1190,9 @@ class Encoder:
         # a fragment or list item has waited for a sync since the last full one (_sync_call): True, or
         # the source element when all that waits is items pushed into it (its citations: _sync_text)
         self.owed: Any = False
-        # (the number of the source's parts, the last of them, whether it was closed) as the last full
-        # sync saw them, when that sync left the client with the whole body it converted; None
-        # otherwise: a text part opened after them converts a window of parts, not the body (_sync_text)
+        # (the number of the source's parts, the last of them, whether it was closed) as the last sync
+        # (full, or of a window) saw them, when it left the client with the whole body it converted;
+        # None otherwise: a text part opened after them converts a window of parts (_sync_text)
         self._window: tuple | None = None
         # during a sync of a window: (the target body before it, each list it changed → the first
         # element changed): the diff walks what changed, not the lists the client has (_diff_list)
@@ -2165,10 +2165,11 @@ class Encoder:
         """The sync at the first fragment of a source text part (``element``, its text field
         ``keys``) opened right after the part the last full sync saw last, when nothing changed
         since but that part's text along its route and what this one holds (its citations:
-        ``owed``). It converts a window, not the body: the last part (or two) alone, then with this
-        one (``_window_bodies``); and splices the change between the two into the target body the last sync
-        converted (``splice``), which takes the client's text of the last part. The new part's
-        route is where a marker at the end of its text lands in the window, moved into the body.
+        ``owed``). It converts a window, not the body: the last part (or two) alone, then with
+        this one (``_window_bodies``); and splices the change between the two into the target
+        body the last sync converted (``splice``), which takes the client's text of the last part.
+        The new part's route is where a marker at the end of its text lands in the window, moved
+        into the body.
         The client gets what a full sync would send, and each text part costs the same however
         many came before (a long cited answer opens one every sentence or two).
 
@@ -2268,8 +2269,8 @@ class Encoder:
             self._layout = layout
         # objects a conversion numbers (Responses' made message ids, msg_<n>) are numbered in the
         # order they are rendered: the window's are the body's last ones, numbered from what the
-        # body numbers less what the window's parts before the new one do (the splice checks them against the
-        # body's); the new part's come after them, as in the body's conversion
+        # body numbers less what the window's parts before the new one number (the splice checks
+        # them against the body's); the new part's come after them, as in the body's conversion
         body = self._numbered
         counted: dict = {}
         try:
