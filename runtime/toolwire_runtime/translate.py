@@ -1123,6 +1123,12 @@ class _Routes(dict):
         return any(p[:n] == path for p in self.into)
 
 
+def _layout_of(response: Any) -> tuple:
+    """(model, the kinds of its parts) of an IR response: what the route and layout caches are
+    keyed by (``_MARKS``, ``_STAYS``), not its text."""
+    return (getattr(response, "model", None), tuple(getattr(p, "type", None) for p in response.message.parts))
+
+
 def _route_path(route: tuple) -> tuple:
     """The path of the target text field a route (``Encoder._find_mark``) puts fragments in: the
     element's field, or the text of the part at the end of its list of typed parts."""
@@ -1876,9 +1882,9 @@ class Encoder:
         if not response.message.parts and self.shape.start is None and self.shape.begin is None and not whole:
             self.started = True  # (nothing to say yet, and no event that starts the message: _start)
             return None
-        self._layout = (getattr(response, "model", None), tuple(getattr(p, "type", None) for p in response.message.parts))
+        self._layout = _layout_of(response)
         self.withheld = False
-        if not self._trailing_text_stays(response):
+        if not self._trailing_text_stays(response, self._layout):
             # where the text after the last call goes depends on what follows it (Cohere: before
             # a call it is the plan, else the answer): it waits until that is known, and so does
             # what came after it (reasoning sent now would take the place the answer has if no call
@@ -2260,13 +2266,8 @@ class Encoder:
             responses = [src.response_of(_replaced(st.body, list_keys, window), [], False, quiet=True) for window in windows]
         except ConversionError:
             return None
-        layout = self._layout
-        self._layout = (getattr(responses[1], "model", None), tuple(getattr(p, "type", None) for p in responses[1].message.parts))
-        try:
-            if not self._trailing_text_stays(responses[1]):  # (the probe's marker goes after this one: the same place)
-                return None
-        finally:
-            self._layout = layout
+        if not self._trailing_text_stays(responses[1], _layout_of(responses[1])):  # (the probe's marker goes after this one: the same place)
+            return None
         # objects a conversion numbers (Responses' made message ids, msg_<n>) are numbered in the
         # order they are rendered: the window's are the body's last ones, numbered from what the
         # body numbers less what the window's parts before the new one number (the splice checks
@@ -2429,14 +2430,14 @@ class Encoder:
             message = f"the {self.target} stream had gone past this element when more of its text came (the source's text went on after a call): that text is an element of its own after the call, where the response converted whole has it here"
             warnings.warn(LayoutWarning(where(field), message), stacklevel=2)
 
-    def _trailing_text_stays(self, response: Any) -> bool:
+    def _trailing_text_stays(self, response: Any, layout: tuple) -> bool:
         """Whether the converter puts the message's trailing text in the same place if a tool call
         came next (a stream cannot take back what it sent). Checked with a marker at the end of the
         text and a probe call."""
-        # the answer depends on the target, the model and the parts' kinds (self._layout, of this
-        # response), not their text: known for every stream of the process (a gateway's streams
-        # share a few layouts)
-        layout = (self.target, *self._layout)
+        # the answer depends on the target, the model and the parts' kinds (``layout``, of this
+        # response: _layout_of), not their text: known for every stream of the process (a gateway's
+        # streams share a few layouts)
+        layout = (self.target, *layout)
         known = _STAYS.get(layout)
         if known is not None:
             return known
